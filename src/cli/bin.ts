@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { main } from './main.js';
+import { EXIT_INTERRUPTED } from './io.js';
+
+// The one file that touches the process: argv, streams, signals, exit code.
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+let interruptHandler: (() => void) | undefined;
+let interrupts = 0;
+const onSignal = () => {
+  interrupts += 1;
+  // A second Ctrl-C quits at once; WAL keeps every committed page safe.
+  if (interrupts > 1 || !interruptHandler) process.exit(EXIT_INTERRUPTED);
+  interruptHandler();
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const exitCode = await main(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  isTTY: Boolean(process.stderr.isTTY),
+  onInterrupt(handler) {
+    interruptHandler = handler;
+    return () => {
+      if (interruptHandler === handler) interruptHandler = undefined;
+    };
+  },
+  owner: { pid: process.pid, host: hostname(), isAlive },
+  version,
+});
+process.exitCode = exitCode;

@@ -1,0 +1,28 @@
+import { basename } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { withCrawlFlags, givenOptions } from '../crawl-flags.js';
+import { resolveRoots } from '../resolve-roots.js';
+import { runCrawl } from '../run-crawl.js';
+import type { CommandContext } from './context.js';
+
+/** `<host>.sqlite` in the current directory, for a crawl started without --db. */
+const defaultDbPath = (firstRoot: string) => `${basename(new URL(firstRoot).hostname)}.sqlite`;
+
+export function crawlCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'crawl <roots..>',
+    describe: 'crawl one or more sites into an archive (continues an existing one)',
+    builder: (yargs) =>
+      withCrawlFlags(yargs)
+        .positional('roots', { type: 'string', array: true, describe: 'start URLs; a root without a scheme gets http://' })
+        .option('db', { type: 'string', describe: 'archive file to write', defaultDescription: '<host>.sqlite' })
+        .example('$0 crawl https://example.com --db example.sqlite', 'archive a site')
+        .example('$0 crawl example.com -c 4 --exclude "\\?sort=" --db example.sqlite', 'politer, skipping sorted listings')
+        .example('$0 crawl https://a.example https://b.example --lenient --db ab.sqlite', 'two roots and their subdomains'),
+    handler: async (args) => {
+      const roots = (args.roots as string[]).map(String);
+      const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!);
+      context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args) }, context.io);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { CommandModule } from 'yargs';
+import { archiveReport } from '../../storage/archive-report.js';
+import { openArchive } from '../../storage/open-archive.js';
+import { formatReport, reportJson } from '../format-report.js';
+import type { CommandContext } from './context.js';
+
+export function statsCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'stats <db>',
+    describe: "print an archive's report: URLs by state, statuses, bytes, errors, pages per second",
+    builder: (yargs) =>
+      yargs
+        .positional('db', { type: 'string', describe: 'archive file' })
+        .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
+        .example('$0 stats site.sqlite', 'the end-of-run report, again')
+        .example('$0 stats site.sqlite --json', 'the same, for scripts'),
+    handler: (args) => {
+      const path = String(args.db);
+      const db = openArchive(path, 'readonly');
+      try {
+        const report = archiveReport(db);
+        context.io.stdout(`${args.json ? reportJson(path, report) : formatReport(path, report, 'archive')}\n`);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { ArchiveReport } from '../storage/archive-report.js';
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+export const pagesPerSecond = (report: ArchiveReport): number =>
+  report.elapsedMs > 0 ? Math.round((report.fetched / report.elapsedMs) * 1000 * 10) / 10 : 0;
+
+const counts = (rows: { code: string; count: number }[]) => (rows.length ? rows.map((row) => `${row.code} ${row.count}`).join(', ') : 'none');
+
+/** The end-of-run report as text: the seed crawler's totals, from the archive. */
+export function formatReport(path: string, report: ArchiveReport, scope: 'run' | 'archive'): string {
+  const { urls } = report;
+  const statuses = report.byStatus.map((row) => `${row.status}: ${row.count}`).join(', ') || 'none';
+  const time = scope === 'run' ? 'this run' : `${report.runs} run${report.runs === 1 ? '' : 's'}`;
+  return [
+    `Archive   ${path}`,
+    `URLs      ${urls.total} seen: ${urls.done} done, ${urls.failed} failed, ${urls.skipped} skipped, ${urls.queued + urls.fetching} queued`,
+    `Pages     ${report.pages} stored; by status ${statuses}`,
+    `Bytes     HTML ${formatBytes(report.htmlBytes)}, other ${formatBytes(report.otherBytes)}`,
+    `Errors    ${counts(report.errors)}`,
+    `Skipped   ${counts(report.skips)}`,
+    `Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}, ${report.fetched} pages fetched, ${pagesPerSecond(report)} pages/s`,
+  ].join('\n');
+}
+
+/** The same report for machines. */
+export function reportJson(path: string, report: ArchiveReport): string {
+  return JSON.stringify({ archive: path, ...report, pagesPerSecond: pagesPerSecond(report) }, null, 2);
+}

@@ -1,0 +1,17 @@
+import type { LockOwner } from '../storage/archive-lock.js';
+
+/** Everything the CLI takes from the process, passed in so tests can run `main` in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Whether stderr is a terminal (live progress) or a log. */
+  isTTY: boolean;
+  /** Registers what to do on Ctrl-C or SIGTERM; returns an unregister function. */
+  onInterrupt(handler: () => void): () => void;
+  owner: LockOwner;
+  version: string;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_INTERRUPTED = 130;

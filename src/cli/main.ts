@@ -1,0 +1,64 @@
+import yargs from 'yargs';
+import { CrawliteError } from '../crawlite-error.js';
+import { crawlCommand } from './commands/crawl.js';
+import { CommandContext } from './commands/context.js';
+import { demoCommand } from './commands/demo.js';
+import { queryCommand } from './commands/query.js';
+import { resumeCommand } from './commands/resume.js';
+import { statsCommand } from './commands/stats.js';
+import { EXIT_FAILURE, type CliIo } from './io.js';
+import { UsageError } from './usage-error.js';
+
+
+function reportError(error: unknown, io: CliIo, verbose: boolean): number {
+  if (error instanceof UsageError) {
+    io.stderr(`crawlite: ${error.message} (see crawlite --help)\n`);
+  } else if (error instanceof CrawliteError) {
+    io.stderr(`crawlite: ${error.message}\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`crawlite: unexpected error: ${message}${verbose ? '' : ' (run with -v for details)'}\n`);
+  }
+  if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  return EXIT_FAILURE;
+}
+
+/** Runs the command line and returns the exit code; never exits the process itself. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const context = new CommandContext(io);
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  let output = '';
+  try {
+    await yargs(argv)
+      .scriptName('crawlite')
+      .usage('$0 <command> [options]\n\nArchive a website into one SQLite file, resume it after any crash, query it with SQL.')
+      .command(crawlCommand(context))
+      .command(resumeCommand(context))
+      .command(queryCommand(context))
+      .command(statsCommand(context))
+      .command(demoCommand(context))
+      .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
+      .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'log every fetch; show stack traces' })
+      .conflicts('quiet', 'verbose')
+      .demandCommand(1, 'name a command: crawl, resume, query, stats or demo')
+      .recommendCommands()
+      .strict()
+      .help()
+      .alias('h', 'help')
+      .version(io.version)
+      .wrap(100)
+      .exitProcess(false)
+      .fail((message, error) => {
+        // yargs reports its own validation (unknown flags, coerce failures) as YError.
+        if (error && error.name !== 'YError') throw error;
+        throw new UsageError(error?.message ?? message);
+      })
+      .parseAsync(argv, {}, (_error, _args, text) => {
+        output = text;
+      });
+  } catch (error) {
+    return reportError(error, io, verbose);
+  }
+  if (output) io.stdout(`${output}\n`);
+  return context.exitCode;
+}

@@ -1,0 +1,130 @@
+import { lastValueFrom, tap } from 'rxjs';
+import { CrawliteError } from '../crawlite-error.js';
+import { crawl } from '../pipeline/crawl.js';
+import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
+import { CrawlStop } from '../pipeline/crawl-stop.js';
+import type { FetchReport } from '../pipeline/crawl-item.js';
+import { compilePatterns } from '../pipeline/scope.js';
+import { acquireArchiveLock } from '../storage/archive-lock.js';
+import { archiveReport } from '../storage/archive-report.js';
+import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
+import { openArchive } from '../storage/open-archive.js';
+import { SqliteFrontier } from '../storage/sqlite-frontier.js';
+import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
+import type { GivenOptions } from './crawl-flags.js';
+import { formatFetch } from './fetch-log.js';
+import { formatReport } from './format-report.js';
+import { EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
+import { resolveRoots } from './resolve-roots.js';
+
+export type Verbosity = 'quiet' | 'normal' | 'verbose';
+
+export interface CrawlRequest {
+  dbPath: string;
+  /** `create` for crawl and demo (the file may be new), `existing` for resume. */
+  mode: 'create' | 'existing';
+  /** Roots as typed; none for resume. */
+  roots: string[];
+  given: GivenOptions;
+  verbosity: Verbosity;
+  /** Extra facts to keep in the archive (the demo marks its own). */
+  marks?: Record<string, unknown>;
+}
+
+/** Requests in flight get this long to finish after Ctrl-C before they are aborted. */
+const STOP_GRACE_MS = 5_000;
+const PROGRESS_EVERY_MS = 10_000;
+
+export class NothingToResumeError extends CrawliteError {
+  constructor(path: string) {
+    super('NOTHING_TO_RESUME', `${path} holds no crawl to resume (no roots stored); start one with crawlite crawl <url> --db ${path}`);
+  }
+}
+
+function describeOverrides(stored: Record<string, unknown>, given: GivenOptions): string[] {
+  return Object.entries(given)
+    .filter(([key, value]) => JSON.stringify(stored[key]) !== JSON.stringify(value))
+    .map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+}
+
+/** Opens (or creates) the archive, runs the crawl to the end or to a stop, and prints the report. */
+export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number> {
+  const say = (line: string) => request.verbosity !== 'quiet' && io.stderr(`${line}\n`);
+  const givenRoots = resolveRoots(request.roots);
+  compilePatterns(request.given.exclude ?? [], '--exclude');
+
+  const db = openArchive(request.dbPath, request.mode);
+  let releaseLock: (() => void) | undefined;
+  try {
+    releaseLock = acquireArchiveLock(db, request.dbPath, io.owner);
+    const record = new CrawlRecord(db);
+    const storedRoots = record.roots();
+    const storedOptions = record.options();
+    if (request.mode === 'existing' && !storedRoots) throw new NothingToResumeError(request.dbPath);
+
+    const roots = [...new Set([...(storedRoots ?? []), ...givenRoots])];
+    const { userAgent: _ua, ...givenStorable } = request.given;
+    const saved = storedOptions ?? { ...DEFAULT_OPTIONS, ...givenStorable, ...(request.given.userAgent ? { userAgent: request.given.userAgent } : {}) };
+    const options: CrawlOptions = { ...DEFAULT_OPTIONS, userAgent: `crawlite/${io.version}`, ...saved, ...request.given } as CrawlOptions;
+    record.save(roots, saved, request.marks);
+
+    const frontier = new SqliteFrontier(db);
+    const requeued = frontier.requeueInFlight();
+    frontier.addRoots(roots);
+    if (storedOptions) {
+      const before = archiveReport(db);
+      say(`resuming ${request.dbPath}: ${before.urls.done} done, ${before.urls.queued} queued` + (requeued ? `, ${requeued} left in flight by the last run are queued again` : ''));
+      const overrides = describeOverrides(storedOptions, request.given);
+      if (overrides.length) say(`options given override the stored ones for this run: ${overrides.join(', ')}`);
+    } else {
+      say(`crawling ${roots.join(' ')} into ${request.dbPath} (concurrency ${options.concurrency})`);
+    }
+
+    const runId = record.startRun(options, new Date());
+    const sink = new SqlitePageSink(db, request.dbPath, runId);
+    const stop = new CrawlStop();
+    const unlisten = io.onInterrupt(() => {
+      if (!stop.stopping) say('stopping: letting requests in flight finish (Ctrl-C again to quit at once; resume continues)');
+      stop.request(STOP_GRACE_MS);
+    });
+    let fetched = 0;
+    const started = Date.now();
+    const progress = setInterval(() => {
+      const seconds = (Date.now() - started) / 1000;
+      say(`${fetched} fetched in ${seconds.toFixed(0)} s, ${(fetched / seconds).toFixed(1)} pages/s`);
+    }, PROGRESS_EVERY_MS);
+    progress.unref();
+
+    const onFetch = (fetch: FetchReport) => {
+      if (fetch.state === 'stopped') return;
+      fetched += 1;
+      if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && fetch.state === 'failed')) io.stderr(`${formatFetch(fetch)}\n`);
+    };
+    let ended: RunEnd = 'failed';
+    try {
+      await lastValueFrom(crawl({ frontier, sink }, roots, options, stop).pipe(tap(onFetch)), { defaultValue: undefined });
+      ended = stop.stopping ? 'interrupted' : 'finished';
+    } finally {
+      clearInterval(progress);
+      unlisten();
+      stop.dispose();
+      try {
+        record.endRun(runId, ended, new Date());
+      } catch {
+        // The write that failed the crawl may fail again; the run then ends at its last page.
+      }
+    }
+    if (request.verbosity !== 'quiet') io.stdout(`${formatReport(request.dbPath, archiveReport(db, runId), 'run')}\n`);
+    if (ended === 'interrupted') {
+      say(`stopped; continue with: crawlite resume ${request.dbPath}`);
+      return EXIT_INTERRUPTED;
+    }
+    return EXIT_OK;
+  } finally {
+    try {
+      releaseLock?.();
+    } finally {
+      db.close();
+    }
+  }
+}

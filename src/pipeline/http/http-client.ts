@@ -1,0 +1,104 @@
+import { Agent, errors as undiciErrors, request } from 'undici';
+import type { IncomingHttpHeaders } from 'undici/types/header.js';
+import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, NetworkError, RequestTimeoutError } from '../fetch-errors.js';
+import { DecodedTooLargeError, decodeContent, UndecodableContentError } from './decode-content.js';
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** After Content-Encoding was undone. */
+  body: Buffer;
+  fetchedAt: string;
+  elapsedMs: number;
+}
+
+export interface HttpClientSettings {
+  /** Connections kept per origin. */
+  connections: number;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  userAgent: string;
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
+  }
+  return flat;
+}
+
+const errorCode = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+
+/**
+ * One GET at a time per call, over a shared keep-alive pool. It never
+ * follows redirects: the crawler does, so that every hop is recorded and
+ * two paths to one target merge.
+ */
+export class HttpClient {
+  private readonly agent: Agent;
+
+  constructor(private readonly settings: HttpClientSettings) {
+    this.agent = new Agent({
+      connections: settings.connections,
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+      connect: { timeout: settings.timeoutMs },
+    });
+  }
+
+  async get(url: string, stop: AbortSignal): Promise<HttpResponse> {
+    const { timeoutMs, maxBodyBytes } = this.settings;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([stop, timeout]);
+    const started = performance.now();
+    const fetchedAt = new Date().toISOString();
+    try {
+      const response = await request(url, {
+        dispatcher: this.agent,
+        method: 'GET',
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        headers: { 'user-agent': this.settings.userAgent, 'accept-encoding': 'gzip, deflate, br', accept: '*/*' },
+      });
+      const headers = flattenHeaders(response.headers);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        size += chunk.byteLength;
+        if (size > maxBodyBytes) {
+          response.body.destroy();
+          throw new BodyTooLargeError(url, maxBodyBytes);
+        }
+        chunks.push(chunk);
+      }
+      const body = await decodeContent(Buffer.concat(chunks, size), headers['content-encoding'], maxBodyBytes);
+      return { status: response.statusCode, headers, body, fetchedAt, elapsedMs: performance.now() - started };
+    } catch (error) {
+      if (stop.aborted) throw new CrawlStoppedError(url);
+      if (timeout.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+        throw new RequestTimeoutError(url, timeoutMs, { cause: error });
+      }
+      throw this.classify(url, error);
+    }
+  }
+
+  private classify(url: string, error: unknown): Error {
+    if (error instanceof BodyTooLargeError) return error;
+    if (error instanceof DecodedTooLargeError) return new BodyTooLargeError(url, this.settings.maxBodyBytes);
+    if (error instanceof UndecodableContentError) {
+      return new ContentDecodeError('bad_encoding', url, error.message, { cause: error });
+    }
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+    const code = errorCode(cause) ?? errorCode(error) ?? 'network';
+    const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
+    return new NetworkError(code, url, message, { cause: error });
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}

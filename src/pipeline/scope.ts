@@ -1,0 +1,52 @@
+import { getDomain } from 'tldts';
+import { CrawliteError } from '../crawlite-error.js';
+import type { Reason } from '../storage/ports.js';
+
+export interface ScopeRules {
+  roots: URL[];
+  lenient: boolean;
+  exclude: RegExp[];
+}
+
+const stripWww = (host: string) => (host.startsWith('www.') ? host.slice(4) : host);
+
+/** Default ports (80, 443) are '' after WHATWG parsing, so http and https of one host compare equal. */
+const samePort = (a: URL, b: URL) => a.port === b.port;
+
+function sameSite(url: URL, root: URL, lenient: boolean): boolean {
+  if (!samePort(url, root)) return false;
+  if (stripWww(url.hostname) === stripWww(root.hostname)) return true;
+  if (!lenient) return false;
+  // The registrable domain comes from the Public Suffix List, so a root on
+  // example.co.uk accepts shop.example.co.uk but not other.co.uk.
+  const domain = getDomain(root.hostname);
+  return domain !== null && getDomain(url.hostname) === domain;
+}
+
+/** Why a URL is outside the crawl, or undefined when it is inside. */
+export function outOfScope(href: string, rules: ScopeRules): Reason | undefined {
+  const url = new URL(href);
+  if (!rules.roots.some((root) => sameSite(url, root, rules.lenient))) {
+    return { code: 'out_of_scope', message: `${url.host} is not a site of the crawl's roots` };
+  }
+  const excluded = rules.exclude.find((pattern) => pattern.test(href));
+  if (excluded) return { code: 'excluded', message: `matches --exclude ${excluded.source}` };
+  return undefined;
+}
+
+export class InvalidPatternError extends CrawliteError {
+  constructor(flag: string, source: string, cause: unknown) {
+    super('INVALID_OPTION', `${flag} ${JSON.stringify(source)} is not a valid regular expression`, { cause });
+  }
+}
+
+/** Compiles user-given regular expressions, naming the flag of the one that is wrong. */
+export function compilePatterns(sources: string[], flag: string): RegExp[] {
+  return sources.map((source) => {
+    try {
+      return new RegExp(source);
+    } catch (error) {
+      throw new InvalidPatternError(flag, source, error);
+    }
+  });
+}

@@ -1,0 +1,51 @@
+import { CrawliteError } from '../crawlite-error.js';
+
+/** The file is missing, unreadable, or cannot be created where asked. */
+export class ArchivePathError extends CrawliteError {
+  constructor(path: string, reason: string, options?: { cause?: unknown }) {
+    super('ARCHIVE_PATH', `${path}: ${reason}`, options);
+  }
+}
+
+/** A file that SQLite cannot read, or a SQLite file made by something else. */
+export class NotAnArchiveError extends CrawliteError {
+  constructor(path: string, reason: string, options?: { cause?: unknown }) {
+    super('NOT_AN_ARCHIVE', `${path} is not a crawlite archive: ${reason}`, options);
+  }
+}
+
+export class NewerSchemaError extends CrawliteError {
+  constructor(path: string, found: number, known: number) {
+    super(
+      'NEWER_SCHEMA',
+      `${path} was written by a newer crawlite (schema ${found}, this version knows up to ${known}); upgrade crawlite to open it`,
+    );
+  }
+}
+
+export class CorruptArchiveError extends CrawliteError {
+  constructor(path: string, options?: { cause?: unknown }) {
+    super('CORRUPT_ARCHIVE', `${path} is corrupt (SQLite reports a malformed database); nothing was written to it`, options);
+  }
+}
+
+export class ArchiveBusyError extends CrawliteError {
+  constructor(path: string, holder: string) {
+    super('ARCHIVE_BUSY', `${path} is busy: another crawl (${holder}) is writing to it; wait for it to finish or stop it first`);
+  }
+}
+
+/** A SQL string that `query` will not run: invalid, more than one statement, or one that writes. */
+export class QueryRefusedError extends CrawliteError {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super('QUERY_REFUSED', reason, options);
+  }
+}
+
+/** Writing failed (disk full, I/O error): the crawl must stop; what is committed stays consistent. */
+export class ArchiveWriteError extends CrawliteError {
+  constructor(path: string, options: { cause: unknown }) {
+    const detail = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super('ARCHIVE_WRITE', `cannot write to ${path}: ${detail}; the archive is consistent, run resume once the problem is fixed`, options);
+  }
+}

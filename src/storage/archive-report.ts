@@ -1,0 +1,69 @@
+import type { Database } from 'better-sqlite3';
+
+export interface ArchiveReport {
+  urls: { done: number; failed: number; skipped: number; queued: number; fetching: number; total: number };
+  byStatus: { status: number; count: number }[];
+  errors: { code: string; count: number }[];
+  skips: { code: string; count: number }[];
+  pages: number;
+  htmlBytes: number;
+  otherBytes: number;
+  /** Pages fetched and time spent in the run asked for, or in all runs. */
+  fetched: number;
+  elapsedMs: number;
+  runs: number;
+}
+
+const HTML = "(r.content_type LIKE 'text/html%' OR r.content_type LIKE 'application/xhtml+xml%')";
+
+/** The end-of-run report, computed from the archive alone so `stats` can print it again. */
+export function archiveReport(db: Database, runId?: number, now: Date = new Date()): ArchiveReport {
+  const states = db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM url GROUP BY state').all();
+  const count = (state: string) => states.find((row) => row.state === state)?.n ?? 0;
+  const byStatus = db
+    .prepare<[], { status: number; count: number }>('SELECT status, count(*) AS count FROM response GROUP BY status ORDER BY status')
+    .all();
+  const grouped = (state: string) =>
+    db
+      .prepare<[string, string], { code: string; count: number }>(
+        'SELECT coalesce(error_code, ?) AS code, count(*) AS count FROM url WHERE state = ? GROUP BY 1 ORDER BY 2 DESC, 1',
+      )
+      .all(state === 'failed' ? 'error' : 'skipped', state);
+  const bytes = db
+    .prepare<[], { pages: number; html: number | null; other: number | null }>(
+      `SELECT count(*) AS pages, sum(CASE WHEN ${HTML} THEN b.size END) AS html, sum(CASE WHEN ${HTML} THEN NULL ELSE b.size END) AS other
+       FROM response r JOIN body b ON b.id = r.body_id`,
+    )
+    .get()!;
+  const runs = db
+    .prepare<[number | null, number | null], { id: number; started_at: string; ended_at: string | null; last: string | null; fetched: number }>(
+      `SELECT run.id, run.started_at, run.ended_at, max(r.fetched_at) AS last, count(r.url_id) AS fetched
+       FROM run LEFT JOIN response r ON r.run_id = run.id
+       WHERE ? IS NULL OR run.id = ? GROUP BY run.id`,
+    )
+    .all(runId ?? null, runId ?? null);
+  const elapsedMs = runs.reduce((sum, run) => {
+    // A run killed without a chance to record its end lasted until its last page.
+    const end = run.ended_at ?? (run.id === runId ? now.toISOString() : run.last) ?? run.started_at;
+    return sum + Math.max(0, Date.parse(end) - Date.parse(run.started_at));
+  }, 0);
+  return {
+    urls: {
+      done: count('done'),
+      failed: count('failed'),
+      skipped: count('skipped'),
+      queued: count('queued'),
+      fetching: count('fetching'),
+      total: states.reduce((sum, row) => sum + row.n, 0),
+    },
+    byStatus,
+    errors: grouped('failed'),
+    skips: grouped('skipped'),
+    pages: bytes.pages,
+    htmlBytes: bytes.html ?? 0,
+    otherBytes: bytes.other ?? 0,
+    fetched: runs.reduce((sum, run) => sum + run.fetched, 0),
+    elapsedMs,
+    runs: runs.length,
+  };
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import { ArchiveWriteError } from './archive-errors.js';
+import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from './ports.js';
+
+const FATAL_WRITE_CODES = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN'];
+
+/** Writes each page, its links and its final state in one transaction. */
+export class SqlitePageSink implements PageSinkPort {
+  private readonly bodyId: Statement<[Buffer], { id: number }>;
+  private readonly insertBody: Statement<[Buffer, number, Uint8Array]>;
+  private readonly upsertResponse: Statement<unknown[]>;
+  private readonly insertUrl: Statement<unknown[]>;
+  private readonly deleteLinks: Statement<[number]>;
+  private readonly insertLink: Statement<[number, string, string]>;
+  private readonly finish: Statement<unknown[]>;
+  private readonly commitTx: Transaction<(outcome: PageOutcome) => CommitResult>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly path: string,
+    private readonly runId: number,
+  ) {
+    this.bodyId = db.prepare('SELECT id FROM body WHERE hash = ?');
+    this.insertBody = db.prepare('INSERT INTO body (hash, size, data) VALUES (?, ?, ?)');
+    this.upsertResponse = db.prepare(`
+      INSERT INTO response (url_id, run_id, status, content_type, charset, location, headers, body_id,
+                            fetched_at, elapsed_ms, links_found, links_new)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (url_id) DO UPDATE SET
+        run_id = excluded.run_id, status = excluded.status, content_type = excluded.content_type,
+        charset = excluded.charset, location = excluded.location, headers = excluded.headers,
+        body_id = excluded.body_id, fetched_at = excluded.fetched_at, elapsed_ms = excluded.elapsed_ms,
+        links_found = excluded.links_found, links_new = excluded.links_new`);
+    this.insertUrl = db.prepare(`
+      INSERT INTO url (url, state, depth, redirect_hops, error_code, error, found_from)
+      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING`);
+    this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
+    this.insertLink = db.prepare('INSERT INTO link (from_id, to_url, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    this.finish = db.prepare('UPDATE url SET state = ?, tries = ?, error_code = ?, error = ? WHERE id = ?');
+    this.commitTx = db.transaction((outcome: PageOutcome) => this.write(outcome));
+  }
+
+  commit(outcome: PageOutcome): CommitResult {
+    try {
+      return this.commitTx.immediate(outcome);
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+      if (FATAL_WRITE_CODES.some((fatal) => code.startsWith(fatal))) throw new ArchiveWriteError(this.path, { cause: error });
+      throw error;
+    }
+  }
+
+  private write(outcome: PageOutcome): CommitResult {
+    const from = outcome.claim.id;
+    let newUrls = 0;
+    this.deleteLinks.run(from);
+    for (const found of outcome.discovered) {
+      if (!found.known) newUrls += this.addUrl(found, from);
+      this.insertLink.run(from, found.url, found.kind);
+    }
+    if (outcome.response) this.storeResponse(from, outcome.response, outcome.discovered.length, newUrls);
+    const error = outcome.error;
+    this.finish.run(outcome.state, outcome.tries, error?.code ?? null, error?.message ?? null, from);
+    return { newUrls };
+  }
+
+  private addUrl(found: DiscoveredUrl, from: number): number {
+    const { skip } = found;
+    return this.insertUrl.run(found.url, skip ? 'skipped' : 'queued', found.depth, found.redirectHops, skip?.code ?? null, skip?.message ?? null, from)
+      .changes;
+  }
+
+  private storeResponse(urlId: number, response: StoredResponse, linksFound: number, linksNew: number): void {
+    const hash = createHash('sha256').update(response.body).digest();
+    const bodyId = this.bodyId.get(hash)?.id ?? Number(this.insertBody.run(hash, response.body.byteLength, response.body).lastInsertRowid);
+    this.upsertResponse.run(
+      urlId,
+      this.runId,
+      response.status,
+      response.contentType,
+      response.charset,
+      response.location,
+      JSON.stringify(response.headers),
+      bodyId,
+      response.fetchedAt,
+      Math.round(response.elapsedMs),
+      linksFound,
+      linksNew,
+    );
+  }
+}
