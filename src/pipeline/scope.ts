@@ -8,6 +8,8 @@ export interface ScopeRules {
   exclude: RegExp[];
 }
 
+const PSL = { allowPrivateDomains: true };
+
 const stripWww = (host: string) => (host.startsWith('www.') ? host.slice(4) : host);
 
 /** Default ports (80, 443) are '' after WHATWG parsing, so http and https of one host compare equal. */
@@ -17,10 +19,11 @@ function sameSite(url: URL, root: URL, lenient: boolean): boolean {
   if (!samePort(url, root)) return false;
   if (stripWww(url.hostname) === stripWww(root.hostname)) return true;
   if (!lenient) return false;
-  // The registrable domain comes from the Public Suffix List, so a root on
-  // example.co.uk accepts shop.example.co.uk but not other.co.uk.
-  const domain = getDomain(root.hostname);
-  return domain !== null && getDomain(url.hostname) === domain;
+  // The registrable domain comes from the Public Suffix List, private
+  // suffixes included, so a root on example.co.uk accepts shop.example.co.uk
+  // but not other.co.uk, and mine.github.io does not accept theirs.github.io.
+  const domain = getDomain(root.hostname, PSL);
+  return domain !== null && getDomain(url.hostname, PSL) === domain;
 }
 
 /** Why a URL is outside the crawl, or undefined when it is inside. */

@@ -1,0 +1,209 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { readArchive, tempDir } from './support/archive.js';
+import { execCli, spawnCli } from './support/cli.js';
+import { startServer, type Handler, type TestServer } from './support/test-server.js';
+
+// A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
+// index, so everything is reachable from the index through the i+1 chain. Every
+// answer is delayed, so a crawl at -c 4 takes a few seconds and can be killed
+// in the middle.
+const N = 150;
+const DELAY_MS = 40;
+const CONCURRENCY = 4;
+const pagePath = (i: number) => `/p/${i}`;
+const ALL_PATHS = ['/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
+
+function pageBody(i: number): string {
+  const targets = [(i + 1) % N, (2 * i) % N, (3 * i) % N];
+  const links = targets.map((t) => `<a href="${pagePath(t)}">page ${t}</a>`).join(' ');
+  return `<!doctype html><html><head><title>page ${i}</title></head><body><h1>page ${i}</h1>${links} <a href="/">index</a></body></html>`;
+}
+
+/** Serves the site; the delay is cancelled when the client goes away, so a killed crawler leaves no timers behind. */
+const site: Handler = (req, res, path) => {
+  let body: string | undefined;
+  if (path === '/') body = `<!doctype html><html><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
+  const match = /^\/p\/(\d+)$/.exec(path);
+  if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      if (body === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+      resolve();
+    }, DELAY_MS);
+    // 'close' also fires after a normal answer; then there is nothing left to cancel.
+    res.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+};
+
+let server: TestServer;
+const tmp = tempDir();
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  server = await startServer(site);
+});
+
+afterEach(() => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+});
+
+afterAll(async () => {
+  await server?.close();
+  tmp.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until the server has counted `target` requests in all; bounded in time. */
+async function waitForHits(target: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; i < 10_000 && Date.now() < deadline; i++) {
+    if (server.totalHits() >= target) return;
+    await sleep(5);
+  }
+  throw new Error(`server saw ${server.totalHits()} requests, not ${target}, within ${timeoutMs} ms`);
+}
+
+const abs = (path: string) => new URL(path, server.url).href;
+const pathOf = (url: string) => {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+};
+
+function integrity(db: string): string {
+  return readArchive<{ integrity_check: string }>(db, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
+}
+
+interface Snapshot {
+  /** URLs in `done` state. */
+  done: Set<string>;
+  /** URLs left `fetching` (in flight) by the killed process. */
+  fetching: Set<string>;
+  pages: string[];
+  /** Server hit counts per path when the snapshot was taken. */
+  hits: Map<string, number>;
+}
+
+/** What a killed crawl left behind, checked for the invariants a crash must keep. */
+function checkAfterKill(db: string): Snapshot {
+  expect(integrity(db)).toBe('ok');
+  const doneWithoutPage = readArchive<{ url: string }>(db, "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)");
+  expect(doneWithoutPage).toEqual([]);
+  const urls = readArchive<{ url: string; state: string }>(db, 'SELECT url, state FROM urls');
+  const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
+  const snapshot: Snapshot = {
+    done: new Set(urls.filter((row) => row.state === 'done').map((row) => row.url)),
+    fetching: new Set(urls.filter((row) => row.state === 'fetching').map((row) => row.url)),
+    pages,
+    hits: new Map(server.hits),
+  };
+  // No more requests in flight than the cap, so no more than that can be lost.
+  expect(snapshot.fetching.size).toBeLessThanOrEqual(CONCURRENCY);
+  // Killed in the middle: some pages are archived, not all.
+  expect(pages.length).toBeGreaterThan(0);
+  expect(pages.length).toBeLessThan(ALL_PATHS.length);
+  // Every page this site serves is a 200 that ends `done`; nothing failed.
+  expect(urls.filter((row) => row.state !== 'done' && row.state !== 'fetching' && row.state !== 'queued')).toEqual([]);
+  // Every path the server was asked for is either committed or was in flight at the kill.
+  for (const path of snapshot.hits.keys()) {
+    const url = abs(path);
+    expect(snapshot.done.has(url) || snapshot.fetching.has(url), `${path} was requested but is neither done nor fetching`).toBe(true);
+  }
+  console.log('KILL', snapshot.pages.length, [...snapshot.fetching].map(pathOf), [...snapshot.hits].filter(([p]) => !snapshot.done.has(abs(p))));
+  return snapshot;
+}
+
+/** Spawns a crawl (or resume), lets it fetch `pages` more pages, then kills it with SIGKILL. */
+async function killAfter(argv: string[], pages: number): Promise<void> {
+  const before = server.totalHits();
+  const child = spawnCli(argv);
+  children.push(child);
+  await waitForHits(before + pages);
+  expect(child.exitCode, 'the crawl ended before it could be killed').toBeNull();
+  child.kill('SIGKILL');
+  const run = await child.exited;
+  expect(child.signalCode).toBe('SIGKILL');
+  expect(run.code).toBe(137);
+}
+
+/** After the final resume: the archive is complete and nothing was fetched twice that was not in flight at a kill. */
+async function checkComplete(db: string, snapshots: Snapshot[]): Promise<void> {
+  expect(integrity(db)).toBe('ok');
+  const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
+  // Every page exactly once.
+  expect(pages.length).toBe(new Set(pages).size);
+  expect(new Set(pages)).toEqual(new Set(ALL_PATHS.map(abs)));
+  const states = readArchive<{ state: string; n: number }>(db, 'SELECT state, count(*) AS n FROM urls GROUP BY state');
+  expect(states).toEqual([{ state: 'done', n: ALL_PATHS.length }]);
+  const statuses = readArchive<{ status: number; n: number }>(db, 'SELECT status, count(*) AS n FROM pages GROUP BY status');
+  expect(statuses).toEqual([{ status: 200, n: ALL_PATHS.length }]);
+
+  // The server was asked for the site's pages only, each at least once.
+  expect(new Set(server.hits.keys())).toEqual(new Set(ALL_PATHS));
+  for (const path of ALL_PATHS) expect(server.hitCount(path), path).toBeGreaterThanOrEqual(1);
+
+  // Only URLs in flight at a kill are fetched again: a page committed before a kill is never re-fetched.
+  for (const snapshot of snapshots) {
+    for (const url of snapshot.done) {
+      const path = pathOf(url);
+      expect(server.hitCount(path), `${path} was done before the kill and fetched again`).toBe(snapshot.hits.get(path) ?? 0);
+    }
+  }
+  const refetched = ALL_PATHS.filter((path) => server.hitCount(path) > 1);
+  for (const path of refetched) {
+    const inFlightAt = snapshots.filter((snapshot) => snapshot.fetching.has(abs(path))).length;
+    expect(inFlightAt, `${path} fetched ${server.hitCount(path)} times but was never in flight at a kill`).toBeGreaterThan(0);
+    expect(server.hitCount(path), path).toBeLessThanOrEqual(1 + inFlightAt);
+  }
+  expect(refetched.length).toBeLessThanOrEqual(CONCURRENCY * snapshots.length);
+}
+
+it('resumes after kill -9 without losing or duplicating pages, re-fetching only what was in flight', async () => {
+  server.hits.clear();
+  const db = tmp.path('a.sqlite');
+
+  await killAfter(['crawl', server.url, '--db', db, '-c', String(CONCURRENCY)], 40);
+  const snapshot = checkAfterKill(db);
+
+  const resumed = await execCli(['resume', db]);
+  expect(resumed.stderr).toContain(`resuming ${db}`);
+  if (snapshot.fetching.size > 0) expect(resumed.stderr).toContain(`${snapshot.fetching.size} left in flight by the last run are queued again`);
+  expect(resumed.code, resumed.stderr).toBe(0);
+
+  await checkComplete(db, [snapshot]);
+  const refetched = ALL_PATHS.filter((path) => server.hitCount(path) > 1);
+  expect(refetched.length).toBeLessThanOrEqual(CONCURRENCY);
+  for (const path of ALL_PATHS) expect(server.hitCount(path), path).toBeLessThanOrEqual(2);
+});
+
+it('survives two kill -9 / resume cycles in a row', async () => {
+  server.hits.clear();
+  const db = tmp.path('b.sqlite');
+
+  await killAfter(['crawl', server.url, '--db', db, '-c', String(CONCURRENCY)], 40);
+  const first = checkAfterKill(db);
+
+  // The first resume is killed too, mid-way.
+  await killAfter(['resume', db], 40);
+  const second = checkAfterKill(db);
+  expect(second.pages.length).toBeGreaterThan(first.pages.length);
+
+  const resumed = await execCli(['resume', db]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  await checkComplete(db, [first, second]);
+
+  // Three runs recorded in the archive, and its report agrees with the views.
+  const stats = await execCli(['stats', db, '--json']);
+  expect(stats.code, stats.stderr).toBe(0);
+  const report = JSON.parse(stats.stdout) as { runs: number; pages: number; urls: { done: number; total: number } };
+  expect(report.runs).toBe(3);
+  expect(report.pages).toBe(ALL_PATHS.length);
+  expect(report.urls).toMatchObject({ done: ALL_PATHS.length, total: ALL_PATHS.length });
+});

@@ -1,0 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** A fresh temporary directory, removed by the returned cleanup. */
+export function tempDir(): { dir: string; path: (name: string) => string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'crawlite-test-'));
+  return { dir, path: (name) => join(dir, name), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Reads an archive through the public views, the way a user's SQLite client would. */
+export function readArchive<T = Record<string, unknown>>(path: string, sql: string, ...params: unknown[]): T[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
+
+export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with captured output; `interrupt` fires the registered Ctrl-C handler. */
+export async function runCli(argv: string[], options: { onStart?: (interrupt: () => void) => void } = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  let handler: (() => void) | undefined;
+  const code = await main(argv, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    isTTY: false,
+    onInterrupt(h) {
+      handler = h;
+      options.onStart?.(() => handler?.());
+      return () => {
+        handler = undefined;
+      };
+    },
+    owner: { pid: process.pid, host: hostname(), isAlive: () => true },
+    version: '0.0.0-test',
+  });
+  return { code, stdout, stderr };
+}
+
+/** Starts the built CLI as a real child process. */
+export function spawnCli(argv: string[]): ChildProcess & { output: () => CliRun; exited: Promise<CliRun> } {
+  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<CliRun>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 + 9 : -1), stdout, stderr }));
+  });
+  return Object.assign(child, { output: () => ({ code: -1, stdout, stderr }), exited });
+}
+
+/** Runs the built CLI to completion as a real process. */
+export function execCli(argv: string[]): Promise<CliRun> {
+  return spawnCli(argv).exited;
+}
