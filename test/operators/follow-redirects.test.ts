@@ -1,0 +1,41 @@
+import { lastValueFrom, of } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
+import { followRedirects } from '../../src/pipeline/operators/follow-redirects.js';
+
+const redirect = (status: number, location: string | undefined, redirectHops = 0): CrawlItem => ({
+  claim: { id: 1, url: 'http://site/dir/page', depth: 2, redirectHops, tries: 0 },
+  attempts: 1,
+  state: 'done',
+  response: { status, headers: location === undefined ? {} : { location }, body: Buffer.alloc(0), fetchedAt: '', elapsedMs: 1 },
+  discovered: [],
+});
+const run = (item: CrawlItem, max = 10) => lastValueFrom(of(item).pipe(followRedirects(max)));
+
+describe('followRedirects', () => {
+  it.each([301, 302, 303, 307, 308])('turns a %i into a discovered URL one hop on, at the same depth', async (status) => {
+    const out = await run(redirect(status, '../other#frag', 3));
+    expect(out.state).toBe('done');
+    expect(out.discovered).toEqual([{ url: 'http://site/other', kind: 'redirect', depth: 2, redirectHops: 4 }]);
+  });
+
+  it('leaves a 3xx without Location as a page with no follow-up', async () => {
+    const out = await run(redirect(302, undefined));
+    expect(out).toMatchObject({ state: 'done', discovered: [] });
+  });
+
+  it('does not treat other statuses as redirects', async () => {
+    expect((await run(redirect(300, '/x'))).discovered).toEqual([]);
+    expect((await run(redirect(304, '/x'))).discovered).toEqual([]);
+  });
+
+  it('fails the URL once the redirect budget is spent', async () => {
+    const out = await run(redirect(301, '/next', 5), 5);
+    expect(out).toMatchObject({ state: 'failed', discovered: [], error: { code: 'too_many_redirects' } });
+  });
+
+  it.each(['file:///etc/passwd', 'ftp://site/x', 'javascript:alert(1)', 'http://[bad'])('never follows %s', async (location) => {
+    const out = await run(redirect(302, location));
+    expect(out).toMatchObject({ state: 'failed', discovered: [], error: { code: 'bad_redirect' } });
+  });
+});

@@ -1,0 +1,219 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { readArchive, tempDir } from './support/archive.js';
+import { execCli, spawnCli, type CliRun } from './support/cli.js';
+import { startServer, type Handler, type TestServer } from './support/test-server.js';
+
+// A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
+// index, so everything is reachable from the index through the i+1 chain. Every
+// answer is delayed, so a crawl at -c 4 takes a few seconds and can be stopped
+// in the middle.
+const N = 150;
+const DELAY_MS = 40;
+const CONCURRENCY = 4;
+const pagePath = (i: number) => `/p/${i}`;
+const ALL_PATHS = ['/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
+/** Answers only after a minute (or when the client goes away) while `hang.on` is set. */
+const HANG_PATH = pagePath(20);
+const HANG_MS = 60_000;
+const hang = { on: false, waiting: 0 };
+
+function pageBody(i: number): string {
+  const targets = [(i + 1) % N, (2 * i) % N, (3 * i) % N];
+  const links = targets.map((t) => `<a href="${pagePath(t)}">page ${t}</a>`).join(' ');
+  return `<!doctype html><html><head><title>page ${i}</title></head><body><h1>page ${i}</h1>${links} <a href="/">index</a></body></html>`;
+}
+
+/** Serves the site; a delay is cancelled when the client goes away, so a dead crawler leaves no timers behind. */
+const site: Handler = (_req, res, path) => {
+  let body: string | undefined;
+  if (path === '/') body = `<!doctype html><html><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
+  const match = /^\/p\/(\d+)$/.exec(path);
+  if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));
+  const hangs = hang.on && path === HANG_PATH;
+  if (hangs) hang.waiting += 1;
+  return new Promise<void>((resolve) => {
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      if (hangs) hang.waiting -= 1;
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      if (body === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+      settle();
+    }, hangs ? HANG_MS : DELAY_MS);
+    // 'close' also fires after a normal answer; then there is nothing left to cancel.
+    res.once('close', settle);
+  });
+};
+
+let server: TestServer;
+const tmp = tempDir();
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  server = await startServer(site);
+});
+
+afterEach(() => {
+  hang.on = false;
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+});
+
+afterAll(async () => {
+  await server?.close();
+  tmp.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls a condition until it holds; bounded in count and time. */
+async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; i < 10_000 && Date.now() < deadline; i++) {
+    if (condition()) return;
+    await sleep(5);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (server saw ${server.totalHits()} requests)`);
+}
+
+/** The child's exit, or null if it is still running after `ms`. */
+async function exitWithin(exited: Promise<CliRun>, ms: number): Promise<CliRun | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const abs = (path: string) => new URL(path, server.url).href;
+const pathOf = (url: string) => {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+};
+
+function integrity(db: string): string {
+  return readArchive<{ integrity_check: string }>(db, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
+}
+
+function start(argv: string[]) {
+  const child = spawnCli(argv);
+  children.push(child);
+  return child;
+}
+
+/** Checks the archive a stopped crawl left: intact, partial, nothing `done` without its page. */
+function checkPartial(db: string): { pages: string[]; hits: Map<string, number> } {
+  expect(integrity(db)).toBe('ok');
+  const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
+  expect(pages.length).toBeGreaterThan(0);
+  expect(pages.length).toBeLessThan(ALL_PATHS.length);
+  const doneWithoutPage = readArchive<{ url: string }>(db, "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)");
+  expect(doneWithoutPage).toEqual([]);
+  return { pages, hits: new Map(server.hits) };
+}
+
+/** After the resume: every page exactly once, all URLs done, and only in-flight ones fetched twice. */
+function checkComplete(db: string, before: { pages: string[]; hits: Map<string, number> }): void {
+  expect(integrity(db)).toBe('ok');
+  const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
+  expect(pages.length).toBe(new Set(pages).size);
+  expect(new Set(pages)).toEqual(new Set(ALL_PATHS.map(abs)));
+  const states = readArchive<{ state: string; n: number }>(db, 'SELECT state, count(*) AS n FROM urls GROUP BY state');
+  expect(states).toEqual([{ state: 'done', n: ALL_PATHS.length }]);
+  expect(new Set(server.hits.keys())).toEqual(new Set(ALL_PATHS));
+  for (const path of ALL_PATHS) {
+    expect(server.hitCount(path), path).toBeGreaterThanOrEqual(1);
+    expect(server.hitCount(path), path).toBeLessThanOrEqual(2);
+  }
+  expect(ALL_PATHS.filter((path) => server.hitCount(path) > 1).length).toBeLessThanOrEqual(CONCURRENCY);
+  // A page stored before the stop is never fetched again.
+  for (const url of before.pages) {
+    const path = pathOf(url);
+    expect(server.hitCount(path), `${path} was stored before the stop and fetched again`).toBe(before.hits.get(path) ?? 0);
+  }
+}
+
+async function gracefulStop(signal: 'SIGINT' | 'SIGTERM', name: string): Promise<void> {
+  server.hits.clear();
+  const db = tmp.path(name);
+  const child = start(['crawl', server.url, '--db', db, '-c', String(CONCURRENCY)]);
+  await waitFor('30 pages fetched', () => server.totalHits() >= 30);
+  expect(child.exitCode, 'the crawl ended before the signal').toBeNull();
+
+  child.kill(signal);
+  const signalled = Date.now();
+  const run = await exitWithin(child.exited, 10_000);
+  expect(run, `no exit within 10 s of ${signal}`).not.toBeNull();
+  expect(Date.now() - signalled).toBeLessThan(10_000);
+  expect(run!.code, run!.stderr).toBe(130);
+  // The partial report of this run, and how to go on.
+  expect(run!.stdout).toContain(`Archive   ${db}`);
+  expect(run!.stdout).toContain('URLs');
+  expect(run!.stdout).toContain('done');
+  expect(run!.stderr).toContain('stopping');
+  expect(run!.stderr).toContain(`crawlite resume ${db}`);
+
+  const before = checkPartial(db);
+  // A graceful stop lets requests in flight finish (or puts them back): nothing is left `fetching`.
+  const fetching = readArchive<{ url: string }>(db, "SELECT url FROM urls WHERE state = 'fetching'");
+  expect(fetching).toEqual([]);
+
+  const resumed = await execCli(['resume', db]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stderr).toContain(`resuming ${db}`);
+  checkComplete(db, before);
+}
+
+it('stops gracefully on SIGINT: exit 130, partial report, intact archive that resume completes', async () => {
+  await gracefulStop('SIGINT', 'int.sqlite');
+});
+
+it('stops the same way on SIGTERM', async () => {
+  await gracefulStop('SIGTERM', 'term.sqlite');
+});
+
+it('quits at once on a second SIGINT even while a request hangs, and resume still works', async () => {
+  server.hits.clear();
+  hang.on = true;
+  const db = tmp.path('twice.sqlite');
+  const child = start(['crawl', server.url, '--db', db, '-c', String(CONCURRENCY), '--timeout', String(HANG_MS)]);
+  await waitFor(`a request for ${HANG_PATH} hanging`, () => hang.waiting > 0 && server.totalHits() >= 30);
+  expect(child.exitCode, 'the crawl ended before the signal').toBeNull();
+
+  child.kill('SIGINT');
+  // The first SIGINT waits for the hanging request (up to the grace period): still running.
+  expect(await exitWithin(child.exited, 500), 'exited on the first SIGINT while a request was in flight').toBeNull();
+  expect(hang.waiting).toBe(1);
+
+  child.kill('SIGINT');
+  const second = Date.now();
+  const run = await exitWithin(child.exited, 10_000);
+  expect(run, 'no exit within 10 s of the second SIGINT').not.toBeNull();
+  // At once: well before the 5 s grace period of the first SIGINT would have run out.
+  expect(Date.now() - second).toBeLessThan(3_000);
+  expect(run!.code, run!.stderr).toBe(130);
+  expect(run!.stderr).toContain('stopping');
+
+  const before = checkPartial(db);
+  expect(before.pages).not.toContain(abs(HANG_PATH));
+  expect(server.hitCount(HANG_PATH)).toBe(1);
+
+  // The hanging page answers normally now; the resume fetches it again and finishes the crawl.
+  hang.on = false;
+  const resumed = await execCli(['resume', db]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stderr).toMatch(/left in flight by the last run are queued again/);
+  checkComplete(db, before);
+  expect(server.hitCount(HANG_PATH)).toBe(2);
+});

@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { openArchive } from '../../src/storage/open-archive.js';
+import { CrawlRecord } from '../../src/storage/crawl-record.js';
+import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
+import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
+import type { PageOutcome } from '../../src/storage/ports.js';
+import { readArchive, tempDir } from '../support/archive.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+function setUp(name: string) {
+  const path = tmp.path(name);
+  const db = openArchive(path, 'create');
+  const frontier = new SqliteFrontier(db);
+  frontier.addRoots(['http://site/']);
+  const runId = new CrawlRecord(db).startRun({}, new Date());
+  const [claim] = frontier.claim(1);
+  return { path, db, frontier, claim: claim!, sink: new SqlitePageSink(db, path, runId) };
+}
+
+const response = { status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html', charset: null, location: null, body: Buffer.from('<a>'), fetchedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 3 };
+
+describe('SqlitePageSink', () => {
+  it('commits the page, its links, new URLs and the done state together', () => {
+    const { path, db, claim, sink } = setUp('commit.sqlite');
+    const outcome: PageOutcome = {
+      claim,
+      state: 'done',
+      tries: 1,
+      response,
+      discovered: [
+        { url: 'http://site/a', kind: 'link', depth: 1, redirectHops: 0 },
+        { url: 'http://other/', kind: 'link', depth: 1, redirectHops: 0, skip: { code: 'out_of_scope', message: 'other' } },
+        { url: 'http://site/', kind: 'link', depth: 1, redirectHops: 0, known: true },
+      ],
+    };
+    expect(sink.commit(outcome)).toEqual({ newUrls: 2 });
+    db.close();
+    expect(readArchive(path, 'SELECT url, state, depth FROM urls ORDER BY url')).toEqual([
+      { url: 'http://other/', state: 'skipped', depth: 1 },
+      { url: 'http://site/', state: 'done', depth: 0 },
+      { url: 'http://site/a', state: 'queued', depth: 1 },
+    ]);
+    expect(readArchive(path, 'SELECT count(*) AS n FROM links')).toEqual([{ n: 3 }]);
+    expect(readArchive(path, 'SELECT url, status, fetched_at FROM pages')).toEqual([{ url: 'http://site/', status: 200, fetched_at: response.fetchedAt }]);
+  });
+
+  it('writes nothing at all when the transaction fails part-way', () => {
+    const { path, db, claim, sink } = setUp('rollback.sqlite');
+    // A CHECK violation on the final state update comes after the links and the page were written.
+    const broken = { claim, state: 'bogus' as 'done', tries: 1, response, discovered: [{ url: 'http://site/a', kind: 'link' as const, depth: 1, redirectHops: 0 }] };
+    expect(() => sink.commit(broken)).toThrow(/CHECK constraint/);
+    db.close();
+    expect(readArchive(path, 'SELECT count(*) AS n FROM pages')).toEqual([{ n: 0 }]);
+    expect(readArchive(path, 'SELECT count(*) AS n FROM links')).toEqual([{ n: 0 }]);
+    expect(readArchive(path, 'SELECT url, state FROM urls')).toEqual([{ url: 'http://site/', state: 'fetching' }]);
+  });
+});
