@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * How a crawl is stopped: first stop claiming and let requests in flight
  * finish; after the grace period, abort them (they go back to the queue).
@@ -6,6 +8,11 @@ export class CrawlStop {
   private readonly controller = new AbortController();
   private graceTimer: NodeJS.Timeout | undefined;
   stopping = false;
+
+  constructor() {
+    // Every request in flight listens for the stop; there are as many as the concurrency.
+    setMaxListeners(0, this.controller.signal);
+  }
 
   get signal(): AbortSignal {
     return this.controller.signal;

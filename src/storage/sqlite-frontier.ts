@@ -19,7 +19,7 @@ export class SqliteFrontier implements FrontierPort {
   constructor(db: Database) {
     this.claimStmt = db.prepare(`
       UPDATE url SET state = 'fetching'
-      WHERE id IN (SELECT id FROM url WHERE state = 'queued' ORDER BY id LIMIT ?)
+      WHERE id IN (SELECT id FROM url INDEXED BY url_queued WHERE state = 'queued' ORDER BY id LIMIT ?)
       RETURNING id, url, depth, redirect_hops, tries`);
     this.releaseStmt = db.prepare("UPDATE url SET state = 'queued' WHERE id = ? AND state = 'fetching'");
     this.requeueStmt = db.prepare("UPDATE url SET state = 'queued' WHERE state = 'fetching'");

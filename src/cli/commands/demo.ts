@@ -33,6 +33,7 @@ export function demoCommand(context: CommandContext): CommandModule {
       } finally {
         await site.close();
       }
+      if (context.verbosity(args) === 'quiet') return;
       context.io.stdout(
         [
           '',

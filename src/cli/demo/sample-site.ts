@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
  * that link to each other, a redirect, a 404, a gzip-encoded page, a page
  * that fails once before it works, a non-HTML file and links that leave the site.
  */
-const ARTICLES = 40;
+const ARTICLES = 200;
 
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;

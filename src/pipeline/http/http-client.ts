@@ -49,10 +49,10 @@ export class HttpClient {
     });
   }
 
-  async get(url: string, stop: AbortSignal): Promise<HttpResponse> {
+  async get(url: string, abort: AbortSignal): Promise<HttpResponse> {
     const { timeoutMs, maxBodyBytes } = this.settings;
     const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([stop, timeout]);
+    const signal = AbortSignal.any([abort, timeout]);
     const started = performance.now();
     const fetchedAt = new Date().toISOString();
     try {
@@ -78,7 +78,7 @@ export class HttpClient {
       const body = await decodeContent(Buffer.concat(chunks, size), headers['content-encoding'], maxBodyBytes);
       return { status: response.statusCode, headers, body, fetchedAt, elapsedMs: performance.now() - started };
     } catch (error) {
-      if (stop.aborted) throw new CrawlStoppedError(url);
+      if (abort.aborted) throw new CrawlStoppedError(url);
       if (timeout.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
         throw new RequestTimeoutError(url, timeoutMs, { cause: error });
       }

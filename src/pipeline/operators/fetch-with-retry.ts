@@ -17,15 +17,29 @@ export interface RetrySettings {
 /** One request as an Observable whose teardown aborts it. */
 function request(fetch: Fetch, url: string, stop: AbortSignal): Observable<HttpResponse> {
   return new Observable<HttpResponse>((subscriber) => {
+    // A listener removed on teardown, rather than AbortSignal.any, so the
+    // crawl-long stop signal never accumulates one entry per request.
     const abort = new AbortController();
-    fetch(url, AbortSignal.any([stop, abort.signal])).then(
+    const onStop = () => abort.abort();
+    if (stop.aborted) onStop();
+    else stop.addEventListener('abort', onStop, { once: true });
+    let settled = false;
+    fetch(url, abort.signal).then(
       (response) => {
+        settled = true;
         subscriber.next(response);
         subscriber.complete();
       },
-      (error: unknown) => subscriber.error(error),
+      (error: unknown) => {
+        settled = true;
+        subscriber.error(error);
+      },
     );
-    return () => abort.abort();
+    return () => {
+      stop.removeEventListener('abort', onStop);
+      // Aborting a finished request would only cost an AbortError with a stack.
+      if (!settled) abort.abort();
+    };
   });
 }
 
