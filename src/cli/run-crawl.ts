@@ -8,7 +8,7 @@ import { compilePatterns } from '../pipeline/scope.js';
 import { acquireArchiveLock } from '../storage/archive-lock.js';
 import { archiveReport } from '../storage/archive-report.js';
 import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
-import { openArchive } from '../storage/open-archive.js';
+import { closeArchive, openArchive } from '../storage/open-archive.js';
 import { SqliteFrontier } from '../storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
 import type { GivenOptions } from './crawl-flags.js';
@@ -124,7 +124,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     try {
       releaseLock?.();
     } finally {
-      db.close();
+      closeArchive(db);
     }
   }
 }

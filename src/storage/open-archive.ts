@@ -1,8 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError } from './archive-errors.js';
+import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError } from './archive-errors.js';
 import { latestSchemaVersion, loadMigrations, migrate } from './migrate.js';
 
 /** 'crwl': marks a SQLite file as a crawlite archive (PRAGMA application_id). */
@@ -19,8 +19,11 @@ export type OpenMode =
 interface Header {
   applicationId: number;
   userVersion: number;
-  objects: number;
+  /** A new file, or a SQLite file in which nothing was ever created. */
+  blank: boolean;
 }
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
 function sqliteCode(error: unknown): string {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
@@ -32,6 +35,7 @@ export function explainOpenError(path: string, error: unknown): never {
   if (code === 'SQLITE_NOTADB') throw new NotAnArchiveError(path, 'not a SQLite database', { cause: error });
   if (code.startsWith('SQLITE_CORRUPT')) throw new CorruptArchiveError(path, { cause: error });
   if (code.startsWith('SQLITE_CANTOPEN')) throw new ArchivePathError(path, 'cannot open the file (check the path and permissions)', { cause: error });
+  if (code.startsWith('SQLITE_BUSY')) throw new ArchiveBusyError(path, 'another process has it locked');
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM')) {
     throw new ArchivePathError(path, 'the file or its directory is not writable', { cause: error });
   }
@@ -49,23 +53,38 @@ function checkPath(path: string, mode: OpenMode): boolean {
   return false;
 }
 
-/** Reads the header through a read-only connection, so a file that is refused stays byte-identical. */
-function readHeader(path: string, thorough: boolean): Header {
+/**
+ * Reads the identity of a file without writing anything, not even SQLite's
+ * -wal/-shm side files, so a file that is refused stays exactly as it was.
+ */
+function readHeader(path: string): Header {
+  // With a -wal file (a crawl running, or killed) the newest header may be in the WAL: ask SQLite.
+  if (existsSync(`${path}-wal`)) return readHeaderThroughSqlite(path);
+  const bytes = Buffer.alloc(100);
+  const fd = openSync(path, 'r');
+  let length: number;
+  try {
+    length = readSync(fd, bytes, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (length === 0) return { applicationId: 0, userVersion: 0, blank: true };
+  if (length < 100 || !bytes.subarray(0, 16).equals(SQLITE_MAGIC)) throw new NotAnArchiveError(path, 'not a SQLite database');
+  // Offsets from the SQLite file format: schema cookie 40, user_version 60, application_id 68.
+  const applicationId = bytes.readUInt32BE(68);
+  const userVersion = bytes.readUInt32BE(60);
+  return { applicationId, userVersion, blank: applicationId === 0 && userVersion === 0 && bytes.readUInt32BE(40) === 0 };
+}
+
+function readHeaderThroughSqlite(path: string): Header {
   let db: Db | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    const header = {
-      applicationId: db.pragma('application_id', { simple: true }) as number,
-      userVersion: db.pragma('user_version', { simple: true }) as number,
-      objects: (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n,
-    };
-    if (thorough && header.applicationId === APPLICATION_ID) {
-      const check = db.pragma('quick_check(1)', { simple: true });
-      if (check !== 'ok') throw new CorruptArchiveError(path);
-    }
-    return header;
+    const applicationId = db.pragma('application_id', { simple: true }) as number;
+    const userVersion = db.pragma('user_version', { simple: true }) as number;
+    const objects = (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n;
+    return { applicationId, userVersion, blank: applicationId === 0 && userVersion === 0 && objects === 0 };
   } catch (error) {
-    if (error instanceof CorruptArchiveError) throw error;
     return explainOpenError(path, error);
   } finally {
     db?.close();
@@ -73,10 +92,15 @@ function readHeader(path: string, thorough: boolean): Header {
 }
 
 function checkHeader(path: string, header: Header, known: number): void {
-  const empty = header.objects === 0 && header.userVersion === 0 && header.applicationId === 0;
-  if (empty) return;
+  if (header.blank) return;
   if (header.applicationId !== APPLICATION_ID) throw new NotAnArchiveError(path, 'a SQLite database made by another program');
   if (header.userVersion > known) throw new NewerSchemaError(path, header.userVersion, known);
+}
+
+/** Reads every page once; runs before anything is written, so a corrupt file is refused untouched. */
+function checkIntegrity(db: Db, path: string): void {
+  const check = db.pragma('quick_check(1)', { simple: true });
+  if (check !== 'ok') throw new CorruptArchiveError(path);
 }
 
 /**
@@ -87,27 +111,47 @@ export function openArchive(path: string, mode: OpenMode): Db {
   const migrations = loadMigrations();
   const exists = checkPath(path, mode);
   if (exists) {
-    const header = readHeader(path, mode !== 'readonly');
+    const header = readHeader(path);
     checkHeader(path, header, latestSchemaVersion(migrations));
-    if (mode === 'readonly' && header.applicationId !== APPLICATION_ID) {
-      throw new NotAnArchiveError(path, 'an empty file');
-    }
+    if (mode === 'readonly' && header.blank) throw new NotAnArchiveError(path, 'an empty file');
   }
+  let db: Db | undefined;
   try {
     if (mode === 'readonly') {
-      const db = new Database(path, { readonly: true, fileMustExist: true });
+      db = new Database(path, { readonly: true, fileMustExist: true });
       db.pragma('busy_timeout = 5000');
       return db;
     }
-    const db = new Database(path);
+    db = new Database(path);
+    db.pragma('busy_timeout = 5000');
+    if (exists) checkIntegrity(db, path);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     migrate(db, migrations);
     db.pragma(`application_id = ${APPLICATION_ID}`);
     return db;
   } catch (error) {
+    db?.close();
+    if (error instanceof CorruptArchiveError) throw error;
     return explainOpenError(path, error);
   }
+}
+
+/**
+ * Closes an archive after writing. Leaving WAL mode folds the -wal file back
+ * in, so a finished archive is one self-contained file that readers open
+ * without creating side files. If a reader holds the file, it stays in WAL.
+ */
+export function closeArchive(db: Db): void {
+  if (!db.open) return;
+  if (!db.readonly) {
+    try {
+      db.pragma('busy_timeout = 0');
+      db.pragma('journal_mode = DELETE');
+    } catch {
+      // Busy: a reader is open. WAL mode is just as safe.
+    }
+  }
+  db.close();
 }

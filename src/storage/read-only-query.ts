@@ -7,7 +7,7 @@ export interface QueryResult {
 }
 
 /** Statements SQLite calls read-only that still reach outside the archive file. */
-const OUTSIDE_THE_FILE = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*(attach|detach|vacuum)\b/i;
+const OUTSIDE_THE_FILE = /^(?:\s|;|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(attach|detach|vacuum)\b/i;
 
 /**
  * Runs exactly one statement that only reads. The connection is read-only
@@ -26,12 +26,12 @@ export function runReadOnlyQuery(db: Database, sql: string): QueryResult {
     throw new QueryRefusedError(`invalid SQL: ${message}`, { cause: error });
   }
   if (!statement.readonly) throw new QueryRefusedError('query only reads: this statement would write to the archive');
-  if (!statement.reader) {
-    statement.run();
-    return { columns: [], rows: [] };
-  }
-  const columns = statement.columns().map((column) => column.name);
   try {
+    if (!statement.reader) {
+      statement.run();
+      return { columns: [], rows: [] };
+    }
+    const columns = statement.columns().map((column) => column.name);
     return { columns, rows: statement.raw(true).all() as unknown[][] };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

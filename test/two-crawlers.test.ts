@@ -1,0 +1,231 @@
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './support/archive.js';
+import { runCli, spawnCli, type CliRun } from './support/cli.js';
+import { html, routes, startServer, type TestServer } from './support/test-server.js';
+
+// The crawlers here are real processes of the built CLI (dist/cli/bin.js): build with `npx tsc -p .` first.
+
+const PAGES = 60;
+const PAGE_DELAY_MS = 200;
+/** Pages from here on wait for the test to open the gate, so the first crawl is surely still running. */
+const GATED_FROM = 20;
+/** The gate opens by itself after this long, so a failing test never leaves the crawl hanging. */
+const GATE_LIMIT_MS = 20_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Reads through a read-write connection closed at once (it leaves no -wal or -shm behind). */
+function withDb<T>(path: string, use: (db: Database.Database) => T): T {
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Polls `done` every 50 ms, at most `limitMs`. */
+async function waitFor(what: string, done: () => boolean, limitMs: number): Promise<void> {
+  const tries = Math.ceil(limitMs / 50);
+  for (let i = 0; i < tries; i += 1) {
+    if (done()) return;
+    await sleep(50);
+  }
+  throw new Error(`timed out after ${limitMs} ms waiting for ${what}`);
+}
+
+/** Resolves with the run, or rejects if it takes longer than `limitMs`. */
+function within(run: Promise<CliRun>, limitMs: number, what: string, onTimeout?: () => void): Promise<CliRun> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new Error(`${what} did not end within ${limitMs} ms`));
+    }, limitMs);
+  });
+  return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Runs the built CLI to its end; a run that outlasts `limitMs` is killed and fails the test. */
+function execWithin(argv: string[], limitMs = 15_000): Promise<CliRun> {
+  const child = spawnCli(argv);
+  return within(child.exited, limitMs, `crawlite ${argv.join(' ')}`, () => child.kill('SIGKILL'));
+}
+
+function expectOneLine(result: CliRun, phrase: RegExp): void {
+  const shown = `exit ${result.code}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`;
+  expect(result.code, shown).toBe(1);
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines, shown).toHaveLength(1);
+  expect(lines[0], shown).toMatch(/^crawlite: /);
+  expect(lines[0], shown).toMatch(phrase);
+  expect(result.stderr, shown).not.toMatch(/^ {4}at /m);
+}
+
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  tmp = tempDir();
+});
+afterAll(() => {
+  tmp?.cleanup();
+});
+
+describe('two crawlers on one archive', () => {
+  let server: TestServer;
+  let openGate: () => void = () => {};
+  let first: ReturnType<typeof spawnCli> | undefined;
+
+  beforeAll(async () => {
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i}">page ${i}</a>`).join('\n');
+    server = await startServer(async (_req, res, path) => {
+      const match = /^\/p\/(\d+)$/.exec(path);
+      if (path !== '/' && !match) {
+        res.writeHead(404).end('not found');
+        return;
+      }
+      await sleep(PAGE_DELAY_MS);
+      if (match && Number(match[1]) >= GATED_FROM) await Promise.race([gate, sleep(GATE_LIMIT_MS)]);
+      const page = match ? html(`<p>page ${match[1]}</p><a href="/">home</a>`, `page ${match[1]}`) : html(links, 'home');
+      res.writeHead(200, page.headers).end(page.body);
+    });
+  });
+
+  afterAll(async () => {
+    openGate();
+    if (first && first.exitCode === null && first.signalCode === null) first.kill('SIGKILL');
+    await server?.close();
+  });
+
+  const db = () => tmp.path('busy.sqlite');
+  const running = () => first !== undefined && first.exitCode === null && first.signalCode === null;
+
+  it('starts a first crawl that takes the archive and fetches', async () => {
+    first = spawnCli(['crawl', server.url, '--db', db(), '-c', '2', '-q']);
+    await waitFor('the first crawl to fetch pages', () => server.totalHits() >= 3 || !running(), 15_000);
+    expect(running(), `first crawl ended early: ${JSON.stringify(first.output())}`).toBe(true);
+  });
+
+  for (const name of ['crawl', 'resume']) {
+    it(`refuses a second ${name} at once, in one line saying the archive is busy`, async () => {
+      expect(running(), 'the first crawl should be running').toBe(true);
+      const argv = name === 'crawl' ? ['crawl', server.url, '--db', db()] : ['resume', db()];
+      const started = performance.now();
+      const result = await execWithin(argv);
+      expectOneLine(result, /busy/);
+      expect(result.stderr).toContain(`pid ${first!.pid} on ${hostname()}`);
+      expect(result.stdout).toBe('');
+      // Refused without waiting for the first crawl, which is still held at the gate.
+      expect(performance.now() - started).toBeLessThan(12_000);
+      expect(running(), 'the first crawl should still be running').toBe(true);
+    });
+  }
+
+  it('answers query and stats on the same file meanwhile', async () => {
+    expect(running(), 'the first crawl should be running').toBe(true);
+    const query = await execWithin(['query', db(), 'select count(*) as n from pages', '-f', 'json']);
+    expect(query.code, query.stderr).toBe(0);
+    const [{ n }] = JSON.parse(query.stdout) as [{ n: number }];
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(PAGES + 1);
+    const stats = await execWithin(['stats', db(), '--json']);
+    expect(stats.code, stats.stderr).toBe(0);
+    const report = JSON.parse(stats.stdout) as { urls: { total: number }; pages: number };
+    expect(report.pages).toBeGreaterThan(0);
+    expect(report.urls.total).toBe(PAGES + 1);
+    const table = await execWithin(['stats', db()]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^URLs +\d+ seen: /m);
+    expect(running(), 'the first crawl should still be running').toBe(true);
+  });
+
+  it('lets the first crawl finish with exit 0 and a sound archive', async () => {
+    expect(first, 'the first crawl was started').toBeDefined();
+    openGate();
+    const result = await within(first!.exited, 25_000, 'the first crawl', () => first!.kill('SIGKILL'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+
+    withDb(db(), (archive) => {
+      expect(archive.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(archive.prepare('SELECT count(*) FROM pages WHERE status = 200').pluck().get()).toBe(PAGES + 1);
+      expect(archive.prepare("SELECT count(*) FROM urls WHERE state != 'done'").pluck().get()).toBe(0);
+      expect(archive.prepare("SELECT value FROM meta WHERE key = 'lock'").pluck().get()).toBeUndefined();
+      expect(archive.prepare('SELECT count(*) FROM run').pluck().get()).toBe(1);
+    });
+    // The refused commands fetched nothing: every page was fetched once, by the first crawl.
+    expect(server.totalHits()).toBe(PAGES + 1);
+    expect([...server.hits.values()].every((hits) => hits === 1)).toBe(true);
+  });
+});
+
+describe('a stale lock', () => {
+  let server: TestServer;
+  let db: string;
+
+  const lockRow = (archive: string) => withDb(archive, (handle) => handle.prepare("SELECT value FROM meta WHERE key = 'lock'").pluck().get() as string | undefined);
+  const runs = (archive: string) => withDb(archive, (handle) => handle.prepare('SELECT count(*) FROM run').pluck().get() as number);
+  const writeLock = (archive: string, lock: { pid: number; host: string; since: string }) =>
+    withDb(archive, (handle) => {
+      handle.prepare("INSERT INTO meta (key, value) VALUES ('lock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(JSON.stringify(lock));
+    });
+
+  /** The pid of a process that has exited. */
+  async function deadPid(): Promise<number> {
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    const pid = child.pid!;
+    const exited = new Promise<CliRun>((resolve) => child.on('exit', (code) => resolve({ code: code ?? -1, stdout: '', stderr: '' })));
+    expect((await within(exited, 10_000, 'node -e ""', () => child.kill('SIGKILL'))).code).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+    return pid;
+  }
+
+  beforeAll(async () => {
+    server = await startServer(
+      routes({
+        '/': html('<a href="/a">a</a><a href="/b">b</a>', 'home'),
+        '/a': html('<p>a</p>', 'a'),
+        '/b': html('<p>b</p>', 'b'),
+      }),
+    );
+    db = tmp.path('stale.sqlite');
+    const crawl = await runCli(['crawl', server.url, '--db', db, '-q']);
+    expect(crawl.code, crawl.stderr).toBe(0);
+    expect(lockRow(db)).toBeUndefined();
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a lock held by a live process on this host makes resume refuse, and the lock stays', async () => {
+    const lock = { pid: process.pid, host: hostname(), since: '2024-01-01T00:00:00.000Z' };
+    writeLock(db, lock);
+    const before = runs(db);
+    const result = await execWithin(['resume', db]);
+    expectOneLine(result, new RegExp(`busy.*pid ${process.pid} on ${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(JSON.parse(lockRow(db)!)).toEqual(lock);
+    expect(runs(db)).toBe(before);
+  });
+
+  it('a lock left by a process that is gone is taken over: resume proceeds', async () => {
+    const pid = await deadPid();
+    writeLock(db, { pid, host: hostname(), since: '2024-01-01T00:00:00.000Z' });
+    const before = runs(db);
+    const hits = server.totalHits();
+    const result = await execWithin(['resume', db]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^resuming /);
+    expect(runs(db)).toBe(before + 1);
+    // The lock it took over is released at the end.
+    expect(lockRow(db)).toBeUndefined();
+    withDb(db, (handle) => expect(handle.pragma('integrity_check', { simple: true })).toBe('ok'));
+    // Nothing was left to fetch: everything was done by the first crawl.
+    expect(server.totalHits()).toBe(hits);
+  });
+});
