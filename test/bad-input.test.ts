@@ -99,7 +99,7 @@ beforeAll(async () => {
   tmp = tempDir();
   server = await startServer(routes(site()));
   master = tmp.path('master.sqlite');
-  const crawl = await runCli(['crawl', server.url, '--db', master, '-q']);
+  const crawl = await runCli(['crawl', server.url, '--db', master, '-q', '--ignore-robots']);
   expect(crawl.code, crawl.stderr).toBe(0);
   expect(scalar(master, 'SELECT count(*) FROM pages')).toBe(PAGES + 1);
   // The crawl's last connection closed, so the WAL was checkpointed and removed.

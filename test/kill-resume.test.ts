@@ -12,7 +12,8 @@ const N = 150;
 const DELAY_MS = 40;
 const CONCURRENCY = 4;
 const pagePath = (i: number) => `/p/${i}`;
-const ALL_PATHS = ['/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
+// robots.txt is fetched before anything else and archived like any page.
+const ALL_PATHS = ['/robots.txt', '/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
 
 function pageBody(i: number): string {
   const targets = [(i + 1) % N, (2 * i) % N, (3 * i) % N];
@@ -23,6 +24,7 @@ function pageBody(i: number): string {
 /** Serves the site; the delay is cancelled when the client goes away, so a killed crawler leaves no timers behind. */
 const site: Handler = (req, res, path) => {
   let body: string | undefined;
+  if (path === '/robots.txt') body = 'User-agent: *\nDisallow: /nowhere/\n';
   if (path === '/') body = `<!doctype html><html><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
   const match = /^\/p\/(\d+)$/.exec(path);
   if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));

@@ -44,18 +44,29 @@ afterAll(async () => {
 describe('the link graph of a small site', () => {
   const expected = ['/', '/a', '/b', '/c', '/d?x=1&y=2', '/sub/e', '/base/f', '/feed', '/frame', '/area'];
 
+  const kinds = () =>
+    readArchive<{ url: string; kind: string }>(tmp.path('graph.sqlite'), 'SELECT url, kind FROM pages ORDER BY url').map(
+      (page) => [new URL(page.url).pathname + new URL(page.url).search, page.kind],
+    );
+
   it('archives every reachable page, and nothing else', () => {
-    const pages = readArchive<{ url: string }>(tmp.path('graph.sqlite'), 'SELECT url FROM pages ORDER BY url');
-    expect(pages.map((page) => page.url).sort()).toEqual(expected.map((path) => new URL(path, server.url).href).sort());
+    const pages = kinds().filter(([, kind]) => kind === 'page');
+    expect(pages.map(([path]) => path).sort()).toEqual([...expected].sort());
+  });
+
+  it('archives robots.txt and the stylesheet too, as what they are', () => {
+    expect(kinds().filter(([, kind]) => kind !== 'page')).toEqual([
+      ['/robots.txt', 'robots'],
+      ['/style.css', 'requisite'],
+    ]);
   });
 
   it('fetches each page exactly once, whatever the spelling of its links', () => {
-    for (const path of expected) expect(server.hitCount(path), path).toBe(1);
-    expect(server.totalHits()).toBe(expected.length);
+    for (const path of [...expected, '/robots.txt', '/style.css']) expect(server.hitCount(path), path).toBe(1);
+    expect(server.totalHits()).toBe(expected.length + 2);
   });
 
-  it('does not fetch requisites, non-http links or links of pages that are not HTML', () => {
-    expect(server.hitCount('/style.css')).toBe(0);
+  it('does not fetch non-http links or links of pages that are not HTML', () => {
     expect(server.hitCount('/not-parsed')).toBe(0);
     const urls = readArchive<{ url: string }>(tmp.path('graph.sqlite'), 'SELECT url FROM urls');
     expect(urls.some((row) => /^(mailto|javascript|tel|data):/.test(row.url))).toBe(false);
@@ -63,9 +74,15 @@ describe('the link graph of a small site', () => {
 
   it('records the links of a page absolute, normalised, without fragments, each pair once', () => {
     const root = server.url;
-    const links = readArchive<{ to_url: string }>(tmp.path('graph.sqlite'), 'SELECT to_url FROM links WHERE from_url = ? ORDER BY to_url', root);
-    expect(links.map((link) => link.to_url)).toEqual(
-      ['/a', '/area', '/b', '/c', '/d?x=1&y=2', '/feed', '/frame'].map((path) => new URL(path, root).href).sort(),
+    const links = readArchive<{ to_url: string; kind: string }>(
+      tmp.path('graph.sqlite'),
+      'SELECT to_url, kind FROM links WHERE from_url = ? ORDER BY to_url',
+      root,
+    );
+    expect(links.map((link) => [link.to_url, link.kind])).toEqual(
+      ['/a', '/area', '/b', '/c', '/d?x=1&y=2', '/feed', '/frame', '/style.css']
+        .map((path) => [new URL(path, root).href, path === '/style.css' ? 'requisite' : 'link'])
+        .sort(),
     );
   });
 

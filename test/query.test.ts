@@ -99,7 +99,7 @@ beforeAll(async () => {
     }),
   );
   db = tmp.path('site.sqlite');
-  const crawl = await runCli(['crawl', server.url, '--db', db, '-q']);
+  const crawl = await runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots']);
   expect(crawl.code, crawl.stderr).toBe(0);
 });
 

@@ -12,7 +12,8 @@ const N = 150;
 const DELAY_MS = 40;
 const CONCURRENCY = 4;
 const pagePath = (i: number) => `/p/${i}`;
-const ALL_PATHS = ['/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
+// robots.txt is fetched before anything else and archived like any page.
+const ALL_PATHS = ['/robots.txt', '/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
 /** Answers only after a minute (or when the client goes away) while `hang.on` is set. */
 const HANG_PATH = pagePath(20);
 const HANG_MS = 60_000;
@@ -27,6 +28,7 @@ function pageBody(i: number): string {
 /** Serves the site; a delay is cancelled when the client goes away, so a dead crawler leaves no timers behind. */
 const site: Handler = (_req, res, path) => {
   let body: string | undefined;
+  if (path === '/robots.txt') body = 'User-agent: *\nDisallow: /nowhere/\n';
   if (path === '/') body = `<!doctype html><html><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
   const match = /^\/p\/(\d+)$/.exec(path);
   if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));

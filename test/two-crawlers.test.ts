@@ -106,7 +106,7 @@ describe('two crawlers on one archive', () => {
   const running = () => first !== undefined && first.exitCode === null && first.signalCode === null;
 
   it('starts a first crawl that takes the archive and fetches', async () => {
-    first = spawnCli(['crawl', server.url, '--db', db(), '-c', '2', '-q']);
+    first = spawnCli(['crawl', server.url, '--db', db(), '-c', '2', '-q', '--ignore-robots']);
     await waitFor('the first crawl to fetch pages', () => server.totalHits() >= 3 || !running(), 15_000);
     expect(running(), `first crawl ended early: ${JSON.stringify(first.output())}`).toBe(true);
   });
@@ -194,7 +194,7 @@ describe('a stale lock', () => {
       }),
     );
     db = tmp.path('stale.sqlite');
-    const crawl = await runCli(['crawl', server.url, '--db', db, '-q']);
+    const crawl = await runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots']);
     expect(crawl.code, crawl.stderr).toBe(0);
     expect(lockRow(db)).toBeUndefined();
   });

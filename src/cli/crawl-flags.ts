@@ -24,11 +24,29 @@ export function withCrawlFlags<T>(yargs: Argv<T>) {
     .option('max-body', { type: 'number', coerce: positiveInteger('max-body'), defaultDescription: `${DEFAULT_OPTIONS.maxBodyBytes} (100 MiB)`, describe: 'largest body kept, in bytes after decompression' })
     .option('lenient', { type: 'boolean', defaultDescription: 'false', describe: "also crawl subdomains of each root's registrable domain" })
     .option('exclude', { type: 'string', array: true, describe: 'regular expression of URLs not to fetch (repeatable)' })
-    .option('user-agent', { type: 'string', defaultDescription: 'crawlite/<version>', describe: 'User-Agent header' });
+    .option('include', { type: 'string', array: true, describe: 'regular expression a page URL must match (repeatable; any one)' })
+    .option('max-depth', { type: 'number', coerce: positiveInteger('max-depth', 0), defaultDescription: 'none', describe: 'link distance from a root beyond which pages are not fetched' })
+    .option('max-pages', { type: 'number', coerce: positiveInteger('max-pages'), defaultDescription: 'none', describe: 'page requests at most (robots.txt not counted); resume with a larger value goes on' })
+    .option('per-host', { type: 'number', coerce: positiveInteger('per-host'), defaultDescription: 'the concurrency', describe: 'requests in flight at most on one host' })
+    .option('delay', { type: 'number', coerce: positiveInteger('delay', 0), defaultDescription: "robots.txt's Crawl-delay", describe: 'minimum gap in ms between request starts on one host' })
+    .option('ignore-robots', { type: 'boolean', defaultDescription: 'false', describe: 'ignore robots.txt, Crawl-delay and nofollow' })
+    .option('sitemaps', { type: 'boolean', defaultDescription: 'false', describe: 'seed the crawl from robots.txt Sitemap: lines and /sitemap.xml' })
+    .option('requisites', { type: 'boolean', defaultDescription: 'true', describe: 'fetch page requisites (images, scripts, stylesheets, media); --no-requisites to skip them' })
+    .option('requisites-any-host', { type: 'boolean', defaultDescription: 'false', describe: 'fetch requisites from any host (CDNs), not only in-scope ones' })
+    .option('user-agent', { type: 'string', defaultDescription: 'crawlite/<version>', describe: 'User-Agent header, and the token matched in robots.txt' });
 }
 
 interface CrawlArgs {
   concurrency?: number;
+  include?: string[];
+  maxDepth?: number;
+  maxPages?: number;
+  perHost?: number;
+  delay?: number;
+  ignoreRobots?: boolean;
+  sitemaps?: boolean;
+  requisites?: boolean;
+  requisitesAnyHost?: boolean;
   maxRedirects?: number;
   maxTries?: number;
   timeout?: number;
@@ -51,7 +69,17 @@ export function givenOptions(parsed: Record<string, unknown>): GivenOptions {
     maxBodyBytes: args.maxBody,
     lenient: args.lenient,
     exclude: args.exclude,
+    include: args.include,
+    maxDepth: args.maxDepth,
+    maxPages: args.maxPages,
+    perHost: args.perHost,
+    delayMs: args.delay,
+    robots: args.ignoreRobots === undefined ? undefined : !args.ignoreRobots,
+    sitemaps: args.sitemaps,
+    requisites: args.requisites,
+    requisitesAnyHost: args.requisitesAnyHost,
     userAgent: args.userAgent,
   };
+  if (given.requisites === false && given.requisitesAnyHost) throw new UsageError('--requisites-any-host conflicts with --no-requisites');
   return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as GivenOptions;
 }

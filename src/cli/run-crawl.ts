@@ -62,7 +62,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     const storedOptions = record.options();
     if (request.mode === 'existing' && !storedRoots) throw new NothingToResumeError(request.dbPath);
 
-    const roots = [...new Set([...(storedRoots ?? []), ...givenRoots])];
+    const roots = [...new Set([...(storedRoots ?? []), ...givenRoots.map((root) => root.url)])];
     const { userAgent: _ua, ...givenStorable } = request.given;
     const saved = storedOptions ?? { ...DEFAULT_OPTIONS, ...givenStorable, ...(request.given.userAgent ? { userAgent: request.given.userAgent } : {}) };
     const options: CrawlOptions = { ...DEFAULT_OPTIONS, userAgent: `crawlite/${io.version}`, ...saved, ...request.given } as CrawlOptions;
@@ -70,7 +70,12 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
 
     const frontier = new SqliteFrontier(db);
     const requeued = frontier.requeueInFlight();
-    frontier.addRoots(roots);
+    const seeds = resolveRoots(roots);
+    frontier.addRoots(seeds);
+    if (options.sitemaps) {
+      const origins = [...new Set(seeds.map((seed) => seed.origin))];
+      frontier.addRoots(resolveRoots(origins.map((origin) => `${origin}/sitemap.xml`)).map((seed) => ({ ...seed, kind: 'sitemap' as const })));
+    }
     if (storedOptions) {
       const before = archiveReport(db);
       say(`resuming ${request.dbPath}: ${before.urls.done} done, ${before.urls.queued} queued` + (requeued ? `, ${requeued} left in flight by the last run are queued again` : ''));
@@ -101,9 +106,10 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && fetch.state === 'failed')) io.stderr(`${formatFetch(fetch)}\n`);
     };
     let ended: RunEnd = 'failed';
+    const running = crawl({ frontier, sink }, roots, options, stop);
     try {
-      await lastValueFrom(crawl({ frontier, sink }, roots, options, stop).pipe(tap(onFetch)), { defaultValue: undefined });
-      ended = stop.stopping ? 'interrupted' : 'finished';
+      await lastValueFrom(running.reports.pipe(tap(onFetch)), { defaultValue: undefined });
+      ended = stop.stopping ? 'interrupted' : running.limitReached() ? 'limit' : 'finished';
     } finally {
       clearInterval(progress);
       unlisten();
@@ -115,6 +121,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       }
     }
     if (request.verbosity !== 'quiet') io.stdout(`${formatReport(request.dbPath, archiveReport(db, runId), 'run')}\n`);
+    if (ended === 'limit') say(`stopped at --max-pages ${options.maxPages}; crawlite resume ${request.dbPath} --max-pages <more> goes on`);
     if (ended === 'interrupted') {
       say(`stopped; continue with: crawlite resume ${request.dbPath}`);
       return EXIT_INTERRUPTED;

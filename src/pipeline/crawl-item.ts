@@ -1,6 +1,16 @@
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../storage/ports.js';
 import type { HttpResponse } from './http/http-client.js';
 
+/** What a parsed page says of itself, kept beside its response. */
+export interface PageFacts {
+  /** The encoding the body was decoded with (sniffed for HTML). */
+  charset: string | null;
+  title?: string;
+  canonical?: string;
+  /** Directives of <meta name="robots">, e.g. ["noindex", "nofollow"]. */
+  robots?: string[];
+}
+
 /** One claimed URL on its way through the pipeline. */
 export interface CrawlItem {
   claim: ClaimedUrl;
@@ -8,16 +18,21 @@ export interface CrawlItem {
   attempts: number;
   /** The latest complete HTTP response, if any came. */
   response?: HttpResponse;
-  /** `stopped`: the crawl was stopped before it finished; it goes back to the queue. */
-  state: 'done' | 'failed' | 'stopped';
+  /**
+   * `pending`: not fetched yet. `skipped`: robots.txt disallows it, so it is
+   * never requested. `stopped`: the crawl was stopped before it finished; it
+   * goes back to the queue.
+   */
+  state: 'pending' | 'done' | 'failed' | 'skipped' | 'stopped';
   error?: Reason;
+  page?: PageFacts;
   discovered: DiscoveredUrl[];
 }
 
 /** What became of one claimed URL: the seed crawler's per-fetch statistics. */
 export interface FetchReport {
   url: string;
-  state: CrawlItem['state'];
+  state: Exclude<CrawlItem['state'], 'pending'>;
   tries: number;
   status?: number;
   contentType?: string;

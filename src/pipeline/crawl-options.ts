@@ -2,6 +2,10 @@
 export interface CrawlOptions {
   /** Requests in flight at most, across the crawl. */
   concurrency: number;
+  /** Requests in flight at most on one origin; defaults to the concurrency. */
+  perHost?: number;
+  /** Minimum gap between request starts on one origin; when absent, robots.txt's Crawl-delay applies. */
+  delayMs?: number;
   /** Redirects followed from one URL before it is failed. */
   maxRedirects: number;
   /** Attempts per URL, the first included. */
@@ -16,6 +20,20 @@ export interface CrawlOptions {
   lenient: boolean;
   /** Regular expressions (sources) of URLs not to fetch. */
   exclude: string[];
+  /** Regular expressions (sources) of which a URL must match one, when any are given. */
+  include: string[];
+  /** Link distance from a root beyond which pages are not fetched. */
+  maxDepth?: number;
+  /** Page requests at most over the archive's life, robots.txt not counted. */
+  maxPages?: number;
+  /** Obey robots.txt, Crawl-delay and nofollow. */
+  robots: boolean;
+  /** Seed the frontier from robots.txt Sitemap: lines and /sitemap.xml. */
+  sitemaps: boolean;
+  /** Fetch page requisites: images, scripts, stylesheets, media. */
+  requisites: boolean;
+  /** Fetch requisites from any host, not only those in scope (CDNs). */
+  requisitesAnyHost: boolean;
   userAgent: string;
 }
 
@@ -28,7 +46,18 @@ export const DEFAULT_OPTIONS: Omit<CrawlOptions, 'userAgent'> = {
   maxBodyBytes: 100 * 1024 * 1024,
   lenient: false,
   exclude: [],
+  include: [],
+  robots: true,
+  sitemaps: false,
+  requisites: true,
+  requisitesAnyHost: false,
 };
 
 /** Retry-After is honoured up to this long; a server asking for more gets this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Crawl-delay from robots.txt is honoured up to this long. */
+export const MAX_CRAWL_DELAY_MS = 30_000;
+
+/** Redirects of robots.txt followed before giving up on it. */
+export const MAX_ROBOTS_REDIRECTS = 5;

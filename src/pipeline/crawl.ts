@@ -1,16 +1,21 @@
-import { defer, finalize, of, type Observable } from 'rxjs';
+import { defer, finalize, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { FrontierPort, PageSinkPort } from '../storage/ports.js';
+import type { CrawlItem, FetchReport } from './crawl-item.js';
 import type { CrawlOptions } from './crawl-options.js';
-import type { FetchReport } from './crawl-item.js';
 import type { CrawlStop } from './crawl-stop.js';
 import { HttpClient } from './http/http-client.js';
 import { claimFrontier } from './operators/claim-frontier.js';
-import { fetchWithRetry } from './operators/fetch-with-retry.js';
+import { fetchWithRetry, type Fetch } from './operators/fetch-with-retry.js';
 import { followRedirects } from './operators/follow-redirects.js';
 import { inScope } from './operators/in-scope.js';
-import { parseLinks } from './operators/parse-links.js';
+import { obeyRobots } from './operators/obey-robots.js';
+import { parsePage } from './operators/parse-page.js';
 import { persist } from './operators/persist.js';
 import { SeenCache, seen } from './operators/seen.js';
+import { withinLimits } from './operators/within-limits.js';
+import { HostScheduler, type Task } from './politeness/host-scheduler.js';
+import { fetchRobots } from './robots/fetch-robots.js';
+import { RobotsBook } from './robots/robots-book.js';
 import { compilePatterns } from './scope.js';
 
 export interface CrawlPorts {
@@ -21,30 +26,82 @@ export interface CrawlPorts {
 /** Recently committed URLs remembered to skip their insert; a fixed size, so memory stays flat. */
 const SEEN_CACHE_SIZE = 50_000;
 
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** A running crawl: its reports, and whether it ended at --max-pages. */
+export interface Crawl {
+  reports: Observable<FetchReport>;
+  limitReached(): boolean;
+}
+
 /**
- * The crawl, in order: claim a queued URL when a slot is free, fetch it with
- * retries, turn a redirect into a discovered URL, parse links, judge scope,
- * drop duplicates, and commit. Emits one report per claimed URL.
+ * The crawl, in order: the scheduler picks a URL when a slot is free (after
+ * its origin's robots.txt, within per-host limits); robots rules are
+ * applied; the URL is fetched with retries; a redirect becomes a discovered
+ * URL; the page is parsed; what it found is judged (scope, limits), deduplicated
+ * and committed with it. Emits one report per request slot used.
  */
-export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop): Observable<FetchReport> {
-  return defer(() => {
+export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop): Crawl {
+  const { frontier, sink } = ports;
+  const book = new RobotsBook(options.robots);
+  const scheduler = new HostScheduler(
+    frontier,
+    book,
+    { perHost: options.perHost ?? options.concurrency, delayMs: options.delayMs, maxPages: options.maxPages },
+    frontier.pagesFetched(),
+  );
+  const reports = defer(() => {
     const client = new HttpClient({
-      connections: options.concurrency,
+      connections: options.perHost ?? options.concurrency,
       timeoutMs: options.timeoutMs,
       maxBodyBytes: options.maxBodyBytes,
       userAgent: options.userAgent,
     });
     const cache = new SeenCache(SEEN_CACHE_SIZE);
-    const rules = { roots: roots.map((root) => new URL(root)), lenient: options.lenient, exclude: compilePatterns(options.exclude, '--exclude') };
-    const processOne = (claim: Parameters<Parameters<typeof claimFrontier>[3]>[0]) =>
-      of(claim).pipe(
-        fetchWithRetry((url, signal) => client.get(url, signal), options, stop.signal),
-        followRedirects(options.maxRedirects),
-        parseLinks(),
-        inScope(rules),
-        seen(cache),
-        persist(ports.sink, ports.frontier, (urls) => urls.forEach((url) => cache.add(url))),
-      );
-    return claimFrontier(ports.frontier, options.concurrency, stop, processOne).pipe(finalize(() => void client.close()));
+    const scope = {
+      roots: roots.map((root) => new URL(root)),
+      lenient: options.lenient,
+      exclude: compilePatterns(options.exclude, '--exclude'),
+      include: compilePatterns(options.include, '--include'),
+      requisitesAnyHost: options.requisitesAnyHost,
+    };
+    // Retries go through the host's pacing too: every request start on a host keeps the gap.
+    const fetch: Fetch = async (url, signal, attempt) => {
+      if (attempt > 1) await sleep(scheduler.reserveStart(new URL(url).origin, Date.now()), signal);
+      return client.get(url, signal);
+    };
+    const fetchStage = fetchWithRetry(fetch, {
+      maxTries: options.maxTries,
+      retryDelayMs: options.retryDelayMs,
+      onRetryAfter: (url, status, ms) => {
+        if (status === 429 || status === 503) scheduler.pause(new URL(url).origin, ms, Date.now());
+      },
+    }, stop.signal);
+    const commit: OperatorFunction<CrawlItem, FetchReport> = pipe(
+      inScope(scope),
+      withinLimits({ maxDepth: options.maxDepth, obeyNofollow: options.robots, requisites: options.requisites }),
+      seen(cache),
+      persist(sink, frontier, (queued) => {
+        for (const found of queued) cache.add(found.key, found.depth);
+        scheduler.noteWork(new Set(queued.map((found) => found.origin)));
+      }),
+    );
+    const processTask = (task: Task): Observable<FetchReport> =>
+      task.type === 'robots'
+        ? fetchRobots(task.origin, { frontier, book, userAgent: options.userAgent, sitemaps: options.sitemaps, fetch: fetchStage, commit })
+        : of<CrawlItem>({ claim: task.claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
+            obeyRobots(book),
+            fetchStage,
+            followRedirects(options.maxRedirects),
+            parsePage({ maxRedirects: options.maxRedirects, maxBodyBytes: options.maxBodyBytes }),
+            commit,
+          );
+    return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(finalize(() => void client.close()));
   });
+  return { reports, limitReached: () => scheduler.limitReached };
 }

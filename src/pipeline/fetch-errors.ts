@@ -41,7 +41,11 @@ export class RetryableStatusError extends FetchError {
   readonly retryable = true;
   declare readonly retryAfter: string | undefined;
 
-  constructor(url: string, status: number, retryAfter: string | undefined) {
+  constructor(
+    url: string,
+    readonly status: number,
+    retryAfter: string | undefined,
+  ) {
     super(`http_${status}`, url, `HTTP ${status}`);
     // Non-enumerable, so logging the error never dumps headers.
     Object.defineProperty(this, 'retryAfter', { value: retryAfter, enumerable: false });

@@ -1,12 +1,23 @@
-/** A URL in its one canonical spelling, or why there is none. */
-export type Normalized = { url: string } | { error: 'invalid' | 'scheme'; detail: string };
+import { urlKey } from './url-key.js';
+
+/** A URL as it is fetched, the key it is deduplicated on, and its origin. */
+export interface NormalizedUrl {
+  url: string;
+  key: string;
+  origin: string;
+}
+
+/** A URL in its canonical spelling, or why there is none. */
+export type Normalized = NormalizedUrl | { error: 'invalid' | 'scheme'; detail: string };
 
 const CRAWLABLE = new Set(['http:', 'https:']);
 
 /**
- * WHATWG parsing already lower-cases scheme and host, drops default ports
- * and resolves dot segments; this adds fragment removal and the scheme rule,
- * so two spellings of one page become one string.
+ * WHATWG parsing already lower-cases scheme and host, drops default ports,
+ * resolves dot segments and percent-encodes IRIs; this adds fragment removal
+ * and the scheme rule. The fetch URL is what WHATWG serialises; the key also
+ * evens out percent-encoding, so two spellings of one page are one row while
+ * the server is asked for exactly what the page linked to.
  */
 export function normalizeUrl(href: string, base?: string | URL): Normalized {
   let parsed: URL;
@@ -17,7 +28,7 @@ export function normalizeUrl(href: string, base?: string | URL): Normalized {
   }
   if (!CRAWLABLE.has(parsed.protocol)) return { error: 'scheme', detail: parsed.protocol };
   parsed.hash = '';
-  return { url: parsed.href };
+  return { url: parsed.href, key: urlKey(parsed.href), origin: parsed.origin };
 }
 
 /** A root typed without a scheme (`example.com/docs`) is taken as http. */

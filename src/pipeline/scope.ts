@@ -1,11 +1,15 @@
 import { getDomain } from 'tldts';
 import { CrawliteError } from '../crawlite-error.js';
-import type { Reason } from '../storage/ports.js';
+import type { Reason, UrlKind } from '../storage/ports.js';
 
 export interface ScopeRules {
   roots: URL[];
   lenient: boolean;
   exclude: RegExp[];
+  /** When not empty, a page or sitemap URL must match one of these. */
+  include?: RegExp[];
+  /** Requisites are fetched from any host, not only the roots' sites. */
+  requisitesAnyHost?: boolean;
 }
 
 const PSL = { allowPrivateDomains: true };
@@ -27,13 +31,19 @@ function sameSite(url: URL, root: URL, lenient: boolean): boolean {
 }
 
 /** Why a URL is outside the crawl, or undefined when it is inside. */
-export function outOfScope(href: string, rules: ScopeRules): Reason | undefined {
+export function outOfScope(href: string, rules: ScopeRules, target: UrlKind = 'page'): Reason | undefined {
   const url = new URL(href);
-  if (!rules.roots.some((root) => sameSite(url, root, rules.lenient))) {
+  const anyHost = target === 'requisite' && rules.requisitesAnyHost;
+  if (!anyHost && !rules.roots.some((root) => sameSite(url, root, rules.lenient))) {
     return { code: 'out_of_scope', message: `${url.host} is not a site of the crawl's roots` };
   }
   const excluded = rules.exclude.find((pattern) => pattern.test(href));
   if (excluded) return { code: 'excluded', message: `matches --exclude ${excluded.source}` };
+  // Requisites are what a page needs to display, so --include does not filter them.
+  const include = rules.include ?? [];
+  if (target !== 'requisite' && include.length > 0 && !include.some((pattern) => pattern.test(href))) {
+    return { code: 'not_included', message: 'matches no --include pattern' };
+  }
   return undefined;
 }
 

@@ -5,10 +5,19 @@
 
 export type UrlState = 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
 
+/** What a URL is fetched for: a page to parse, a requisite of a page, a sitemap, or robots.txt. */
+export type UrlKind = 'page' | 'requisite' | 'sitemap' | 'robots';
+
 /** A URL taken from the frontier for fetching. */
 export interface ClaimedUrl {
   id: number;
+  /** The URL to request, as first found (WHATWG-normalised). */
   url: string;
+  /** The deduplication key: the archive's identity of the URL. */
+  key: string;
+  /** scheme://host[:port] */
+  origin: string;
+  kind: UrlKind;
   depth: number;
   /** How many redirects led to this URL (0 for a link or a root). */
   redirectHops: number;
@@ -16,18 +25,28 @@ export interface ClaimedUrl {
   tries: number;
 }
 
-export type LinkKind = 'link' | 'redirect';
+/** How a page pointed at a URL. */
+export type LinkKind = 'link' | 'requisite' | 'redirect' | 'refresh' | 'canonical' | 'sitemap';
 
-/** A URL found on a page or in a redirect, already normalised and judged. */
+/** A URL found on a page, in a redirect or in a sitemap, already normalised and judged. */
 export interface DiscoveredUrl {
   url: string;
+  key: string;
+  origin: string;
+  /** How it was found: the `kind` of its row in links. */
   kind: LinkKind;
+  /** What it is to be fetched as, if it is queued. */
+  target: UrlKind;
+  /** rel="nofollow", or a page with <meta name="robots" content="nofollow">. */
+  nofollow?: boolean;
   depth: number;
   redirectHops: number;
   /** Why it will not be fetched; absent when it is to be queued. */
   skip?: Reason;
-  /** A hint that the URL is already in the archive, so no insert is tried. */
+  /** A hint that the URL is already in the archive at this depth or less, so no insert is tried. */
   known?: boolean;
+  /** Recorded in links only, never queued (rel=canonical). */
+  linkOnly?: boolean;
 }
 
 export interface StoredResponse {
@@ -41,6 +60,10 @@ export interface StoredResponse {
   body: Uint8Array;
   fetchedAt: string;
   elapsedMs: number;
+  title?: string | null;
+  canonical?: string | null;
+  /** Directives of <meta name="robots">, comma-separated. */
+  robots?: string | null;
 }
 
 /** A machine-readable code and a sentence for people, for a failure or a skip. */
@@ -52,7 +75,8 @@ export interface Reason {
 /** Everything learnt about one claimed URL, committed in one transaction. */
 export interface PageOutcome {
   claim: ClaimedUrl;
-  state: 'done' | 'failed';
+  /** `skipped`: claimed, then not fetched (robots.txt disallows it). */
+  state: 'done' | 'failed' | 'skipped';
   /** Attempts made in total, over all runs. */
   tries: number;
   error?: Reason;
@@ -67,10 +91,21 @@ export interface CommitResult {
 }
 
 export interface FrontierPort {
-  /** Marks up to `limit` queued URLs as fetching and returns them, oldest first. */
-  claim(limit: number): ClaimedUrl[];
+  /** Marks up to `limit` queued URLs of one origin as fetching and returns them, oldest first. */
+  claimFrom(origin: string, limit: number): ClaimedUrl[];
+  /** The origins that have queued URLs. */
+  queuedOrigins(): string[];
   /** Returns a claimed URL to the queue untouched (a stop interrupted it). */
   release(id: number): void;
+  /**
+   * Claims a URL the crawler fetches of its own accord (robots.txt and its
+   * redirects), adding it if new; undefined when it is already done.
+   */
+  claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): ClaimedUrl | undefined;
+  /** The stored response of a URL, if it has one (robots.txt from an earlier run). */
+  storedResponse(key: string): { status: number; body: Uint8Array; location: string | null } | undefined;
+  /** URLs fetched so far (done or failed), robots.txt not counted: for --max-pages. */
+  pagesFetched(): number;
 }
 
 export interface PageSinkPort {

@@ -1,43 +1,102 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ClaimedUrl, FrontierPort } from './ports.js';
+import type { ClaimedUrl, FrontierPort, UrlKind } from './ports.js';
 
 interface ClaimRow {
   id: number;
   url: string;
+  fetch_url: string | null;
+  origin: string;
+  kind: UrlKind;
   depth: number;
   redirect_hops: number;
   tries: number;
 }
 
-/** The frontier is the url table: claiming flips queued rows to fetching. */
+const RETURNING = 'RETURNING id, url, fetch_url, origin, kind, depth, redirect_hops, tries';
+
+const toClaim = (row: ClaimRow): ClaimedUrl => ({
+  id: row.id,
+  url: row.fetch_url ?? row.url,
+  key: row.url,
+  origin: row.origin,
+  kind: row.kind,
+  depth: row.depth,
+  redirectHops: row.redirect_hops,
+  tries: row.tries,
+});
+
+export interface Root {
+  url: string;
+  key: string;
+  origin: string;
+  kind?: UrlKind;
+}
+
+/** The frontier is the url table: claiming flips queued rows to fetching, one origin at a time. */
 export class SqliteFrontier implements FrontierPort {
-  private readonly claimStmt: Statement<[number], ClaimRow>;
+  private readonly claimStmt: Statement<[string, number], ClaimRow>;
+  private readonly nextOrigin: Statement<[string], { origin: string }>;
   private readonly releaseStmt: Statement<[number]>;
   private readonly requeueStmt: Statement<[]>;
-  private readonly addRootStmt: Statement<[string]>;
+  private readonly addRootStmt: Statement<unknown[]>;
+  private readonly claimOwnStmt: Statement<unknown[], ClaimRow>;
+  private readonly storedStmt: Statement<[string], { status: number; body: Uint8Array; location: string | null }>;
+  private readonly fetchedStmt: Statement<[], { n: number }>;
 
   constructor(db: Database) {
     this.claimStmt = db.prepare(`
       UPDATE url SET state = 'fetching'
-      WHERE id IN (SELECT id FROM url INDEXED BY url_queued WHERE state = 'queued' ORDER BY id LIMIT ?)
-      RETURNING id, url, depth, redirect_hops, tries`);
+      WHERE id IN (SELECT id FROM url INDEXED BY url_queued_origin WHERE state = 'queued' AND origin = ? ORDER BY id LIMIT ?)
+      ${RETURNING}`);
+    // A skip-scan of the queued index: one lookup per origin, however long the queue.
+    this.nextOrigin = db.prepare(
+      "SELECT origin FROM url INDEXED BY url_queued_origin WHERE state = 'queued' AND origin > ? ORDER BY origin LIMIT 1",
+    );
     this.releaseStmt = db.prepare("UPDATE url SET state = 'queued' WHERE id = ? AND state = 'fetching'");
     this.requeueStmt = db.prepare("UPDATE url SET state = 'queued' WHERE state = 'fetching'");
-    this.addRootStmt = db.prepare(
-      "INSERT INTO url (url, state, depth, redirect_hops) VALUES (?, 'queued', 0, 0) ON CONFLICT (url) DO NOTHING",
-    );
+    this.addRootStmt = db.prepare(`
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, ?, 'queued', 0, 0)
+      ON CONFLICT (url) DO UPDATE SET state = 'queued', depth = 0, error_code = NULL, error = NULL
+        WHERE url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow')`);
+    this.claimOwnStmt = db.prepare(`
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, ?, 'fetching', ?, ?)
+      ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind WHERE url.state NOT IN ('done', 'fetching')
+      ${RETURNING}`);
+    this.storedStmt = db.prepare(`
+      SELECT r.status, b.data AS body, r.location FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
+      WHERE u.url = ?`);
+    this.fetchedStmt = db.prepare("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind != 'robots'");
   }
 
-  claim(limit: number): ClaimedUrl[] {
+  claimFrom(origin: string, limit: number): ClaimedUrl[] {
     if (limit <= 0) return [];
     return this.claimStmt
-      .all(limit)
+      .all(origin, limit)
       .sort((a, b) => a.id - b.id)
-      .map((row) => ({ id: row.id, url: row.url, depth: row.depth, redirectHops: row.redirect_hops, tries: row.tries }));
+      .map(toClaim);
+  }
+
+  queuedOrigins(): string[] {
+    const origins: string[] = [];
+    for (let row = this.nextOrigin.get(''); row; row = this.nextOrigin.get(row.origin)) origins.push(row.origin);
+    return origins;
   }
 
   release(id: number): void {
     this.releaseStmt.run(id);
+  }
+
+  claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): ClaimedUrl | undefined {
+    const row = this.claimOwnStmt.get(url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops);
+    return row ? toClaim(row) : undefined;
+  }
+
+  storedResponse(key: string): { status: number; body: Uint8Array; location: string | null } | undefined {
+    return this.storedStmt.get(key);
+  }
+
+  pagesFetched(): number {
+    return this.fetchedStmt.get()!.n;
   }
 
   /** URLs left `fetching` by a run that died were never committed: fetch them again. */
@@ -46,7 +105,10 @@ export class SqliteFrontier implements FrontierPort {
   }
 
   /** Queues roots not yet in the archive; returns how many were new. */
-  addRoots(urls: string[]): number {
-    return urls.reduce((added, url) => added + this.addRootStmt.run(url).changes, 0);
+  addRoots(roots: Root[]): number {
+    return roots.reduce(
+      (added, root) => added + this.addRootStmt.run(root.key, root.url === root.key ? null : root.url, root.origin, root.kind ?? 'page').changes,
+      0,
+    );
   }
 }

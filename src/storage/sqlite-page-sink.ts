@@ -3,6 +3,8 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { ArchiveWriteError } from './archive-errors.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from './ports.js';
 
+const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
+
 const FATAL_WRITE_CODES = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN'];
 
 /** Writes each page, its links and its final state in one transaction. */
@@ -12,7 +14,7 @@ export class SqlitePageSink implements PageSinkPort {
   private readonly upsertResponse: Statement<unknown[]>;
   private readonly insertUrl: Statement<unknown[]>;
   private readonly deleteLinks: Statement<[number]>;
-  private readonly insertLink: Statement<[number, string, string]>;
+  private readonly insertLink: Statement<[number, string, string, number]>;
   private readonly finish: Statement<unknown[]>;
   private readonly commitTx: Transaction<(outcome: PageOutcome) => CommitResult>;
 
@@ -25,18 +27,28 @@ export class SqlitePageSink implements PageSinkPort {
     this.insertBody = db.prepare('INSERT INTO body (hash, size, data) VALUES (?, ?, ?)');
     this.upsertResponse = db.prepare(`
       INSERT INTO response (url_id, run_id, status, content_type, charset, location, headers, body_id,
-                            fetched_at, elapsed_ms, links_found, links_new)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            fetched_at, elapsed_ms, links_found, links_new, title, canonical, robots)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (url_id) DO UPDATE SET
         run_id = excluded.run_id, status = excluded.status, content_type = excluded.content_type,
         charset = excluded.charset, location = excluded.location, headers = excluded.headers,
         body_id = excluded.body_id, fetched_at = excluded.fetched_at, elapsed_ms = excluded.elapsed_ms,
-        links_found = excluded.links_found, links_new = excluded.links_new`);
+        links_found = excluded.links_found, links_new = excluded.links_new, title = excluded.title,
+        canonical = excluded.canonical, robots = excluded.robots`);
+    // A URL found again closer to a root keeps the shorter depth, and one
+    // skipped only for its depth or a nofollow is queued when found by a way
+    // that allows it.
     this.insertUrl = db.prepare(`
-      INSERT INTO url (url, state, depth, redirect_hops, error_code, error, found_from)
-      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING`);
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (url) DO UPDATE SET
+        depth = min(url.depth, excluded.depth),
+        state = iif(${UPGRADABLE}, 'queued', url.state),
+        error_code = iif(${UPGRADABLE}, NULL, url.error_code),
+        error = iif(${UPGRADABLE}, NULL, url.error)
+      WHERE excluded.depth < url.depth OR ${UPGRADABLE}`);
     this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
-    this.insertLink = db.prepare('INSERT INTO link (from_id, to_url, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    this.insertLink = db.prepare('INSERT INTO link (from_id, to_url, kind, nofollow) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING');
     this.finish = db.prepare('UPDATE url SET state = ?, tries = ?, error_code = ?, error = ? WHERE id = ?');
     this.commitTx = db.transaction((outcome: PageOutcome) => this.write(outcome));
   }
@@ -56,8 +68,8 @@ export class SqlitePageSink implements PageSinkPort {
     let newUrls = 0;
     this.deleteLinks.run(from);
     for (const found of outcome.discovered) {
-      if (!found.known) newUrls += this.addUrl(found, from);
-      this.insertLink.run(from, found.url, found.kind);
+      if (!found.known && !found.linkOnly) newUrls += this.addUrl(found, from);
+      this.insertLink.run(from, found.key, found.kind, found.nofollow ? 1 : 0);
     }
     if (outcome.response) this.storeResponse(from, outcome.response, outcome.discovered.length, newUrls);
     const error = outcome.error;
@@ -67,7 +79,9 @@ export class SqlitePageSink implements PageSinkPort {
 
   private addUrl(found: DiscoveredUrl, from: number): number {
     const { skip } = found;
-    return this.insertUrl.run(found.url, skip ? 'skipped' : 'queued', found.depth, found.redirectHops, skip?.code ?? null, skip?.message ?? null, from)
+    const fetchUrl = found.url === found.key ? null : found.url;
+    const state = skip ? 'skipped' : 'queued';
+    return this.insertUrl.run(found.key, fetchUrl, found.origin, found.target, state, found.depth, found.redirectHops, skip?.code ?? null, skip?.message ?? null, from)
       .changes;
   }
 
@@ -87,6 +101,9 @@ export class SqlitePageSink implements PageSinkPort {
       Math.round(response.elapsedMs),
       linksFound,
       linksNew,
+      response.title ?? null,
+      response.canonical ?? null,
+      response.robots ?? null,
     );
   }
 }

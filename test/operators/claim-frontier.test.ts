@@ -1,38 +1,47 @@
-import { lastValueFrom, of, timer, map, toArray } from 'rxjs';
+import { lastValueFrom, map, of, timer, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claimFrontier } from '../../src/pipeline/operators/claim-frontier.js';
+import { HostScheduler, type Task } from '../../src/pipeline/politeness/host-scheduler.js';
+import { RobotsBook } from '../../src/pipeline/robots/robots-book.js';
 import { openArchive } from '../../src/storage/open-archive.js';
 import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
-import type { ClaimedUrl } from '../../src/storage/ports.js';
 import { readArchive, tempDir } from '../support/archive.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-function frontierWith(count: number, name: string) {
+const root = (url: string) => ({ url, key: url, origin: new URL(url).origin });
+
+function setUp(name: string, urls: string[], perHost = 100) {
   const path = tmp.path(name);
   const db = openArchive(path, 'create');
   const frontier = new SqliteFrontier(db);
-  frontier.addRoots(Array.from({ length: count }, (_, i) => `http://site/${i}`));
-  return { db, path, frontier };
+  frontier.addRoots(urls.map(root));
+  const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost }, 0);
+  const finish = (task: Task) => {
+    if (task.type === 'url') db.prepare("UPDATE url SET state = 'done' WHERE id = ?").run(task.claim.id);
+  };
+  return { db, path, frontier, scheduler, finish };
 }
+
+const urls = (count: number, origin = 'http://site') => Array.from({ length: count }, (_, i) => `${origin}/${i}`);
 
 describe('claimFrontier', () => {
   it('claims only as many URLs as there are free slots, and reaches the cap', async () => {
-    const { db, path, frontier } = frontierWith(20, 'cap.sqlite');
+    const { db, path, scheduler, finish } = setUp('cap.sqlite', urls(20));
     let inFlight = 0;
     let peak = 0;
     let peakFetching = 0;
     const done = await lastValueFrom(
-      claimFrontier(frontier, 4, { stopping: false }, (claim: ClaimedUrl) => {
+      claimFrontier(scheduler, 4, { stopping: false }, (task) => {
         inFlight += 1;
         peak = Math.max(peak, inFlight);
         peakFetching = Math.max(peakFetching, readArchive<{ n: number }>(path, "SELECT count(*) AS n FROM url WHERE state = 'fetching'")[0]!.n);
         return timer(5).pipe(
           map(() => {
             inFlight -= 1;
-            db.prepare("UPDATE url SET state = 'done' WHERE id = ?").run(claim.id);
-            return claim.url;
+            finish(task);
+            return task;
           }),
         );
       }).pipe(toArray()),
@@ -44,33 +53,61 @@ describe('claimFrontier', () => {
   });
 
   it('keeps going while work in flight adds to an empty queue, and completes when both are empty', async () => {
-    const { db, frontier } = frontierWith(1, 'grow.sqlite');
-    const seen: string[] = [];
+    const { db, frontier, scheduler, finish } = setUp('grow.sqlite', ['http://site/0']);
+    let started = 0;
     await lastValueFrom(
-      claimFrontier(frontier, 3, { stopping: false }, (claim: ClaimedUrl) => {
-        seen.push(claim.url);
-        db.prepare("UPDATE url SET state = 'done' WHERE id = ?").run(claim.id);
+      claimFrontier(scheduler, 3, { stopping: false }, (task) => {
+        started += 1;
+        finish(task);
         // Each of the first five URLs discovers one more, after a delay.
-        const next = seen.length < 6 ? [`http://site/child-${seen.length}`] : [];
-        return timer(5).pipe(map(() => frontier.addRoots(next)));
+        const next = started < 6 ? [`http://site/child-${started}`] : [];
+        return timer(5).pipe(
+          map(() => {
+            frontier.addRoots(next.map(root));
+            scheduler.noteWork(['http://site']);
+          }),
+        );
       }),
       { defaultValue: undefined },
     );
-    expect(seen).toHaveLength(6);
+    expect(started).toBe(6);
     db.close();
   });
 
   it('stops claiming once stopping, finishing what is in flight', async () => {
-    const { db, path, frontier } = frontierWith(10, 'stop.sqlite');
+    const { db, path, scheduler } = setUp('stop.sqlite', urls(10));
     const control = { stopping: false };
     const finished = await lastValueFrom(
-      claimFrontier(frontier, 2, control, (claim: ClaimedUrl) => {
-        control.stopping = true;
-        return of(claim.url);
-      }).pipe(toArray()),
+      claimFrontier(scheduler, 2, control, (task) =>
+        timer(10).pipe(
+          map(() => {
+            control.stopping = true;
+            return task;
+          }),
+        ),
+      ).pipe(toArray()),
     );
     expect(finished).toHaveLength(2);
     expect(readArchive(path, "SELECT count(*) AS n FROM url WHERE state = 'queued'")).toEqual([{ n: 8 }]);
+    db.close();
+  });
+
+  it('ends at once when a stop is asked for while every host is waiting out a delay', async () => {
+    const path = tmp.path('wait.sqlite');
+    const db = openArchive(path, 'create');
+    const frontier = new SqliteFrontier(db);
+    frontier.addRoots(urls(3).map(root));
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 1, delayMs: 60_000 }, 0);
+    const stop = new AbortController();
+    const control = { stopping: false, stopRequested: stop.signal };
+    const started = Date.now();
+    setTimeout(() => {
+      control.stopping = true;
+      stop.abort();
+    }, 50);
+    const done = await lastValueFrom(claimFrontier(scheduler, 2, control, (task) => of(task)).pipe(toArray()));
+    expect(done).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
     db.close();
   });
 });

@@ -4,7 +4,7 @@ import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { followRedirects } from '../../src/pipeline/operators/follow-redirects.js';
 
 const redirect = (status: number, location: string | undefined, redirectHops = 0): CrawlItem => ({
-  claim: { id: 1, url: 'http://site/dir/page', depth: 2, redirectHops, tries: 0 },
+  claim: { id: 1, url: 'http://site/dir/page', key: 'http://site/dir/page', origin: 'http://site', kind: 'page', depth: 2, redirectHops, tries: 0 },
   attempts: 1,
   state: 'done',
   response: { status, headers: location === undefined ? {} : { location }, body: Buffer.alloc(0), fetchedAt: '', elapsedMs: 1 },
@@ -16,7 +16,15 @@ describe('followRedirects', () => {
   it.each([301, 302, 303, 307, 308])('turns a %i into a discovered URL one hop on, at the same depth', async (status) => {
     const out = await run(redirect(status, '../other#frag', 3));
     expect(out.state).toBe('done');
-    expect(out.discovered).toEqual([{ url: 'http://site/other', kind: 'redirect', depth: 2, redirectHops: 4 }]);
+    expect(out.discovered).toEqual([
+      { url: 'http://site/other', key: 'http://site/other', origin: 'http://site', kind: 'redirect', target: 'page', depth: 2, redirectHops: 4 },
+    ]);
+  });
+
+  it('fetches the target as what the source was: a requisite stays a requisite', async () => {
+    const item = redirect(302, '/img.png');
+    item.claim.kind = 'requisite';
+    expect((await run(item)).discovered[0]).toMatchObject({ kind: 'redirect', target: 'requisite' });
   });
 
   it('leaves a 3xx without Location as a page with no follow-up', async () => {

@@ -2,28 +2,58 @@ import { lastValueFrom, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { SeenCache, seen } from '../../src/pipeline/operators/seen.js';
+import type { DiscoveredUrl } from '../../src/storage/ports.js';
 
-const item = (urls: string[], kind: 'link' | 'redirect' = 'link'): CrawlItem => ({
-  claim: { id: 1, url: 'http://a/', depth: 0, redirectHops: 0, tries: 0 },
-  attempts: 1,
-  state: 'done',
-  discovered: urls.map((url) => ({ url, kind, depth: 1, redirectHops: 0 })),
+const found = (url: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl => ({
+  url,
+  key: url,
+  origin: 'http://a',
+  kind: 'link',
+  target: 'page',
+  depth: 1,
+  redirectHops: 0,
+  ...extra,
 });
 
+const item = (discovered: DiscoveredUrl[]): CrawlItem => ({
+  claim: { id: 1, url: 'http://a/', key: 'http://a/', origin: 'http://a', kind: 'page', depth: 0, redirectHops: 0, tries: 0 },
+  attempts: 1,
+  state: 'done',
+  discovered,
+});
+
+const run = (discovered: DiscoveredUrl[], cache = new SeenCache(10)) => lastValueFrom(of(item(discovered)).pipe(seen(cache)));
+
 describe('seen', () => {
-  it('keeps each URL once per page, the first spelling winning', async () => {
-    const out = await lastValueFrom(of(item(['http://a/x', 'http://a/y', 'http://a/x'])).pipe(seen(new SeenCache(10))));
-    expect(out.discovered.map((found) => found.url)).toEqual(['http://a/x', 'http://a/y']);
+  it('keeps each URL key once per page, the first way it was found winning', async () => {
+    const out = await run([found('http://a/x'), found('http://a/y'), found('http://a/x', { kind: 'requisite' })]);
+    expect(out.discovered.map((d) => [d.url, d.kind])).toEqual([
+      ['http://a/x', 'link'],
+      ['http://a/y', 'link'],
+    ]);
   });
 
-  it('marks URLs the cache knows, and the page itself, as known', async () => {
+  it('prefers a later way that lets the URL be fetched over a first one that skips it', async () => {
+    const out = await run([found('http://a/x', { nofollow: true, skip: { code: 'nofollow', message: '' } }), found('http://a/x')]);
+    expect(out.discovered).toEqual([found('http://a/x')]);
+  });
+
+  it('deduplicates on the key, not the spelling', async () => {
+    const out = await run([found('http://a/%e6', { key: 'http://a/%E6' }), found('http://a/%E6')]);
+    expect(out.discovered).toHaveLength(1);
+  });
+
+  it('marks URLs the cache knows at this depth or closer, and the page itself, as known', async () => {
     const cache = new SeenCache(10);
-    cache.add('http://a/x');
-    const out = await lastValueFrom(of(item(['http://a/x', 'http://a/', 'http://a/new'])).pipe(seen(cache)));
-    expect(out.discovered.map((found) => [found.url, found.known ?? false])).toEqual([
+    cache.add('http://a/x', 1);
+    cache.add('http://a/deep', 5);
+    const out = await run([found('http://a/x'), found('http://a/'), found('http://a/new'), found('http://a/deep')], cache);
+    expect(out.discovered.map((d) => [d.url, d.known ?? false])).toEqual([
       ['http://a/x', true],
       ['http://a/', true],
       ['http://a/new', false],
+      // Found closer to a root than the cache knows: the archive must hear of the shorter depth.
+      ['http://a/deep', false],
     ]);
   });
 });
@@ -31,8 +61,16 @@ describe('seen', () => {
 describe('SeenCache', () => {
   it('has a fixed size, forgetting the oldest first', () => {
     const cache = new SeenCache(3);
-    for (const url of ['1', '2', '3', '4']) cache.add(url);
+    for (const url of ['1', '2', '3', '4']) cache.add(url, 0);
     expect(cache.size).toBe(3);
-    expect(['1', '2', '3', '4'].map((url) => cache.has(url))).toEqual([false, true, true, true]);
+    expect(['1', '2', '3', '4'].map((url) => cache.covers(url, 0))).toEqual([false, true, true, true]);
+  });
+
+  it('keeps the smallest depth a URL was added at', () => {
+    const cache = new SeenCache(3);
+    cache.add('x', 4);
+    cache.add('x', 2);
+    cache.add('x', 3);
+    expect([cache.covers('x', 1), cache.covers('x', 2)]).toEqual([false, true]);
   });
 });

@@ -13,11 +13,13 @@ function setUp(name: string) {
   const path = tmp.path(name);
   const db = openArchive(path, 'create');
   const frontier = new SqliteFrontier(db);
-  frontier.addRoots(['http://site/']);
+  frontier.addRoots([{ url: 'http://site/', key: 'http://site/', origin: 'http://site' }]);
   const runId = new CrawlRecord(db).startRun({}, new Date());
-  const [claim] = frontier.claim(1);
+  const [claim] = frontier.claimFrom('http://site', 1);
   return { path, db, frontier, claim: claim!, sink: new SqlitePageSink(db, path, runId) };
 }
+
+const link = (url: string) => ({ url, key: url, origin: 'http://site', kind: 'link' as const, target: 'page' as const, depth: 1, redirectHops: 0 });
 
 const response = { status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html', charset: null, location: null, body: Buffer.from('<a>'), fetchedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 3 };
 
@@ -30,9 +32,9 @@ describe('SqlitePageSink', () => {
       tries: 1,
       response,
       discovered: [
-        { url: 'http://site/a', kind: 'link', depth: 1, redirectHops: 0 },
-        { url: 'http://other/', kind: 'link', depth: 1, redirectHops: 0, skip: { code: 'out_of_scope', message: 'other' } },
-        { url: 'http://site/', kind: 'link', depth: 1, redirectHops: 0, known: true },
+        link('http://site/a'),
+        { ...link('http://other/'), origin: 'http://other', skip: { code: 'out_of_scope', message: 'other' } },
+        { ...link('http://site/'), known: true },
       ],
     };
     expect(sink.commit(outcome)).toEqual({ newUrls: 2 });
@@ -49,7 +51,7 @@ describe('SqlitePageSink', () => {
   it('writes nothing at all when the transaction fails part-way', () => {
     const { path, db, claim, sink } = setUp('rollback.sqlite');
     // A CHECK violation on the final state update comes after the links and the page were written.
-    const broken = { claim, state: 'bogus' as 'done', tries: 1, response, discovered: [{ url: 'http://site/a', kind: 'link' as const, depth: 1, redirectHops: 0 }] };
+    const broken = { claim, state: 'bogus' as 'done', tries: 1, response, discovered: [link('http://site/a')] };
     expect(() => sink.commit(broken)).toThrow(/CHECK constraint/);
     db.close();
     expect(readArchive(path, 'SELECT count(*) AS n FROM pages')).toEqual([{ n: 0 }]);

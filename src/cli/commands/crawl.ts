@@ -21,7 +21,7 @@ export function crawlCommand(context: CommandContext): CommandModule {
         .example('$0 crawl https://a.example https://b.example --lenient --db ab.sqlite', 'two roots and their subdomains'),
     handler: async (args) => {
       const roots = (args.roots as string[]).map(String);
-      const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!);
+      const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!.url);
       context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args) }, context.io);
     },
   };

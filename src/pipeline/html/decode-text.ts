@@ -18,3 +18,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 export function isHtml(contentType: string | null): boolean {
   return HTML_TYPES.has((contentType ?? '').split(';')[0]!.trim().toLowerCase());
 }
+
+export function isCss(contentType: string | null): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'text/css';
+}

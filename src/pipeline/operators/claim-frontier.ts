@@ -1,50 +1,78 @@
 import { defer, finalize, mergeMap, Observable, Subject, type ObservableInput } from 'rxjs';
-import type { ClaimedUrl, FrontierPort } from '../../storage/ports.js';
+import type { NextTask, Task, TaskSource } from '../politeness/host-scheduler.js';
 
 export interface ClaimControl {
   /** Once true, nothing more is claimed; the stream completes when in-flight work ends. */
   readonly stopping: boolean;
+  /** Fires when a stop is asked for, so a crawl waiting on a host's delay ends at once. */
+  readonly stopRequested?: AbortSignal;
 }
 
 /**
- * The crawl's source and its concurrency cap in one: URLs are claimed from
- * the frontier only when a slot is free, so mergeMap never buffers and memory
- * does not grow with the frontier. Completes when nothing can be claimed and
- * nothing is in flight (an empty queue with work in flight is not the end:
- * that work may discover more).
+ * The crawl's source and its concurrency cap in one: tasks are taken from
+ * the scheduler only when a slot is free, so mergeMap never buffers and
+ * memory does not grow with the frontier. When every origin with work is
+ * waiting (a delay, a pause), a timer wakes the source. Completes when
+ * nothing can be started and nothing is in flight (an empty queue with work
+ * in flight is not the end: that work may discover more).
  */
 export function claimFrontier<R>(
-  frontier: FrontierPort,
+  source: TaskSource,
   concurrency: number,
   control: ClaimControl,
-  processOne: (claim: ClaimedUrl) => ObservableInput<R>,
+  processOne: (task: Task) => ObservableInput<R>,
+  clock: () => number = Date.now,
 ): Observable<R> {
   return new Observable<R>((subscriber) => {
-    const claims = new Subject<ClaimedUrl>();
+    const tasks = new Subject<Task>();
     let inFlight = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let timerAt = Infinity;
 
-    const fill = () => {
-      if (subscriber.closed || claims.closed) return;
-      try {
-        if (!control.stopping) {
-          const claimed = frontier.claim(concurrency - inFlight);
-          inFlight += claimed.length;
-          for (const claim of claimed) claims.next(claim);
-        }
-      } catch (error) {
-        claims.error(error);
-        return;
-      }
-      if (inFlight === 0) claims.complete();
+    const wakeAt = (at: number) => {
+      if (timer !== undefined && timerAt <= at) return;
+      clearTimeout(timer);
+      timerAt = at;
+      timer = setTimeout(() => {
+        timer = undefined;
+        timerAt = Infinity;
+        fill();
+      }, Math.max(0, at - clock()));
     };
 
-    const subscription = claims
+    const fill = () => {
+      if (subscriber.closed || tasks.closed) return;
+      let next: NextTask = 'empty';
+      try {
+        while (!control.stopping && inFlight < concurrency) {
+          next = source.next(clock());
+          if (next === 'empty' || 'wakeAt' in next) break;
+          inFlight += 1;
+          tasks.next(next);
+        }
+      } catch (error) {
+        tasks.error(error);
+        return;
+      }
+      if (control.stopping) {
+        clearTimeout(timer);
+        timer = undefined;
+      } else if (next !== 'empty' && 'wakeAt' in next) {
+        wakeAt(next.wakeAt);
+      }
+      if (inFlight === 0 && timer === undefined) tasks.complete();
+    };
+
+    const onStop = () => fill();
+    control.stopRequested?.addEventListener('abort', onStop);
+    const subscription = tasks
       .pipe(
         mergeMap(
-          (claim) =>
-            defer(() => processOne(claim)).pipe(
+          (task) =>
+            defer(() => processOne(task)).pipe(
               finalize(() => {
                 inFlight -= 1;
+                source.finished(task);
                 fill();
               }),
             ),
@@ -53,6 +81,10 @@ export function claimFrontier<R>(
       )
       .subscribe(subscriber);
     fill();
-    return subscription;
+    return () => {
+      clearTimeout(timer);
+      control.stopRequested?.removeEventListener('abort', onStop);
+      subscription.unsubscribe();
+    };
   });
 }

@@ -1,21 +1,24 @@
 import { catchError, map, mergeMap, Observable, of, race, retry, throwError, timer, type OperatorFunction } from 'rxjs';
-import type { ClaimedUrl } from '../../storage/ports.js';
 import { CrawliteError } from '../../crawlite-error.js';
 import type { CrawlItem } from '../crawl-item.js';
+import { MAX_RETRY_AFTER_MS } from '../crawl-options.js';
 import { CrawlStoppedError, RetryableStatusError } from '../fetch-errors.js';
 import type { HttpResponse } from '../http/http-client.js';
 import { isRetryableError, isRetryableStatus, parseRetryAfter, retryDelay } from '../retry-policy.js';
 
-export type Fetch = (url: string, signal: AbortSignal) => Promise<HttpResponse>;
+/** One request; `attempt` is 1 for the first try of a URL, so retries can be paced per host. */
+export type Fetch = (url: string, signal: AbortSignal, attempt: number) => Promise<HttpResponse>;
 
 export interface RetrySettings {
   maxTries: number;
   retryDelayMs: number;
   random?: () => number;
+  /** Told when a server answers 429 or 503 with Retry-After, so its host can pause. */
+  onRetryAfter?: (url: string, status: number, ms: number) => void;
 }
 
 /** One request as an Observable whose teardown aborts it. */
-function request(fetch: Fetch, url: string, stop: AbortSignal): Observable<HttpResponse> {
+function request(fetch: Fetch, url: string, stop: AbortSignal, attempt: () => number): Observable<HttpResponse> {
   return new Observable<HttpResponse>((subscriber) => {
     // A listener removed on teardown, rather than AbortSignal.any, so the
     // crawl-long stop signal never accumulates one entry per request.
@@ -24,7 +27,7 @@ function request(fetch: Fetch, url: string, stop: AbortSignal): Observable<HttpR
     if (stop.aborted) onStop();
     else stop.addEventListener('abort', onStop, { once: true });
     let settled = false;
-    fetch(url, abort.signal).then(
+    fetch(url, abort.signal, attempt()).then(
       (response) => {
         settled = true;
         subscriber.next(response);
@@ -53,15 +56,16 @@ function whenStopped(stop: AbortSignal, url: string): Observable<never> {
   });
 }
 
-function failure(claim: ClaimedUrl, attempts: number, latest: HttpResponse | undefined, error: unknown): CrawlItem {
+function failure(item: CrawlItem, attempts: number, latest: HttpResponse | undefined, error: unknown): CrawlItem {
+  const { claim } = item;
   if (error instanceof CrawlStoppedError) return { claim, attempts, state: 'stopped', discovered: [] };
   const reason =
     error instanceof CrawliteError
       ? { code: error.code, message: error.message }
       : { code: 'error', message: error instanceof Error ? error.message : String(error) };
-  const item: CrawlItem = { claim, attempts, state: 'failed', error: reason, discovered: [] };
-  if (latest) item.response = latest;
-  return item;
+  const failed: CrawlItem = { claim, attempts, state: 'failed', error: reason, discovered: [] };
+  if (latest) failed.response = latest;
+  return failed;
 }
 
 /**
@@ -69,11 +73,13 @@ function failure(claim: ClaimedUrl, attempts: number, latest: HttpResponse | und
  * up to `maxTries` attempts in all, with backoff that honours Retry-After.
  * Never errors: every outcome becomes a CrawlItem.
  */
-export function fetchWithRetry(fetch: Fetch, settings: RetrySettings, stop: AbortSignal): OperatorFunction<ClaimedUrl, CrawlItem> {
-  return mergeMap((claim) => {
+export function fetchWithRetry(fetch: Fetch, settings: RetrySettings, stop: AbortSignal): OperatorFunction<CrawlItem, CrawlItem> {
+  return mergeMap((item) => {
+    if (item.state !== 'pending') return of(item);
+    const { claim } = item;
     let attempts = 0;
     let latest: HttpResponse | undefined;
-    return request(fetch, claim.url, stop).pipe(
+    return request(fetch, claim.url, stop, () => attempts + 1).pipe(
       map((response) => {
         attempts += 1;
         latest = response;
@@ -91,11 +97,14 @@ export function fetchWithRetry(fetch: Fetch, settings: RetrySettings, stop: Abor
         delay: (error: unknown, retryCount) => {
           if (!isRetryableError(error) || stop.aborted) return throwError(() => error);
           const retryAfter = error instanceof RetryableStatusError ? parseRetryAfter(error.retryAfter, Date.now()) : undefined;
+          if (retryAfter !== undefined && error instanceof RetryableStatusError) {
+            settings.onRetryAfter?.(claim.url, error.status, Math.min(retryAfter, MAX_RETRY_AFTER_MS));
+          }
           return race(timer(retryDelay(retryCount, settings.retryDelayMs, retryAfter, settings.random)), whenStopped(stop, claim.url));
         },
       }),
       map((response): CrawlItem => ({ claim, attempts, response, state: 'done', discovered: [] })),
-      catchError((error: unknown) => of(failure(claim, attempts, latest, error))),
+      catchError((error: unknown) => of(failure(item, attempts, latest, error))),
     );
   });
 }

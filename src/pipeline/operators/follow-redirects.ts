@@ -1,5 +1,6 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { CrawlItem } from '../crawl-item.js';
+import { discover } from '../discover.js';
 import { normalizeUrl } from '../normalize-url.js';
 
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
@@ -27,7 +28,8 @@ export function followRedirects(maxRedirects: number): OperatorFunction<CrawlIte
         error: { code: 'too_many_redirects', message: `redirect to ${target.url} after ${claim.redirectHops} redirects (--max-redirects ${maxRedirects})` },
       };
     }
-    const next = { url: target.url, kind: 'redirect' as const, depth: claim.depth, redirectHops: claim.redirectHops + 1 };
+    // The target is fetched as what the source was: a page, a requisite, a sitemap.
+    const next = discover(target, 'redirect', claim.kind, claim.depth, claim.redirectHops + 1);
     return { ...item, discovered: [...item.discovered, next] };
   });
 }

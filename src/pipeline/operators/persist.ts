@@ -1,26 +1,30 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { FrontierPort, PageOutcome, PageSinkPort, StoredResponse } from '../../storage/ports.js';
-import type { CrawlItem, FetchReport } from '../crawl-item.js';
+import type { DiscoveredUrl, FrontierPort, PageOutcome, PageSinkPort, StoredResponse } from '../../storage/ports.js';
+import type { CrawlItem, FetchReport, PageFacts } from '../crawl-item.js';
 import { charsetOf } from '../html/decode-text.js';
 import type { HttpResponse } from '../http/http-client.js';
 
-function stored(response: HttpResponse): StoredResponse {
+function stored(response: HttpResponse, page: PageFacts | undefined): StoredResponse {
   const contentType = response.headers['content-type'] ?? null;
   return {
     status: response.status,
     headers: response.headers,
     contentType,
-    charset: charsetOf(contentType),
+    charset: page ? page.charset : charsetOf(contentType),
     location: response.headers.location ?? null,
     body: response.body,
     fetchedAt: response.fetchedAt,
     elapsedMs: response.elapsedMs,
+    title: page?.title ?? null,
+    canonical: page?.canonical ?? null,
+    robots: page?.robots?.join(',') ?? null,
   };
 }
 
 function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
   const { response } = item;
-  const fetched: FetchReport = { url: item.claim.url, state: item.state, tries, linksFound: item.discovered.length, linksNew };
+  const state = item.state === 'pending' ? 'failed' : item.state;
+  const fetched: FetchReport = { url: item.claim.url, state, tries, linksFound: item.discovered.length, linksNew };
   if (response) {
     fetched.status = response.status;
     fetched.size = response.body.byteLength;
@@ -34,20 +38,25 @@ function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
 
 /**
  * Commits a page, its links and its final state in one transaction before
- * the slot is freed; a stopped URL goes back to the queue instead.
+ * the slot is freed; a stopped URL goes back to the queue instead. Tells
+ * `onCommitted` what was queued, for the seen cache and the scheduler.
  */
-export function persist(sink: PageSinkPort, frontier: FrontierPort, onCommitted: (urls: string[]) => void): OperatorFunction<CrawlItem, FetchReport> {
+export function persist(
+  sink: PageSinkPort,
+  frontier: FrontierPort,
+  onCommitted: (queued: DiscoveredUrl[]) => void,
+): OperatorFunction<CrawlItem, FetchReport> {
   return map((item) => {
-    const tries = item.claim.tries + item.attempts;
-    if (item.state === 'stopped') {
+    if (item.state === 'stopped' || item.state === 'pending') {
       frontier.release(item.claim.id);
       return report(item, item.claim.tries, 0);
     }
+    const tries = item.claim.tries + item.attempts;
     const outcome: PageOutcome = { claim: item.claim, state: item.state, tries, discovered: item.discovered };
-    if (item.response) outcome.response = stored(item.response);
+    if (item.response) outcome.response = stored(item.response, item.page);
     if (item.error) outcome.error = item.error;
     const { newUrls } = sink.commit(outcome);
-    onCommitted(item.discovered.map((found) => found.url));
+    onCommitted(item.discovered.filter((found) => !found.skip && !found.linkOnly));
     return report(item, tries, newUrls);
   });
 }

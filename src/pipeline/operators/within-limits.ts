@@ -1,0 +1,36 @@
+import { map, type OperatorFunction } from 'rxjs';
+import type { DiscoveredUrl, Reason } from '../../storage/ports.js';
+import type { CrawlItem } from '../crawl-item.js';
+
+export interface Limits {
+  maxDepth?: number;
+  /** rel=nofollow and meta robots nofollow are obeyed (with robots.txt). */
+  obeyNofollow: boolean;
+  requisites: boolean;
+}
+
+function refusal(found: DiscoveredUrl, limits: Limits): Reason | undefined {
+  if (found.target === 'requisite' && !limits.requisites) return { code: 'no_requisites', message: 'page requisites are off (--no-requisites)' };
+  if (found.nofollow && limits.obeyNofollow) return { code: 'nofollow', message: 'linked with nofollow' };
+  // Requisites go with their page whatever its depth; only pages count depth.
+  if (found.target === 'page' && limits.maxDepth !== undefined && found.depth > limits.maxDepth) {
+    return { code: 'max_depth', message: `depth ${found.depth} is beyond --max-depth ${limits.maxDepth}` };
+  }
+  return undefined;
+}
+
+/**
+ * Marks discovered URLs that the crawl's limits leave out as skipped. Such a
+ * URL is queued after all if it is found again by a way the limits allow
+ * (closer to a root, or without nofollow).
+ */
+export function withinLimits(limits: Limits): OperatorFunction<CrawlItem, CrawlItem> {
+  return map((item) => ({
+    ...item,
+    discovered: item.discovered.map((found) => {
+      if (found.skip || found.linkOnly) return found;
+      const skip = refusal(found, limits);
+      return skip ? { ...found, skip } : found;
+    }),
+  }));
+}

@@ -1,0 +1,132 @@
+import type { ClaimedUrl, FrontierPort } from '../../storage/ports.js';
+import type { RobotsBook } from '../robots/robots-book.js';
+
+/** Work for one request slot: a URL from the frontier, or an origin's robots.txt. */
+export type Task = { type: 'url'; claim: ClaimedUrl } | { type: 'robots'; origin: string };
+
+/** A task to start now, the time (ms) at which one may be ready, or `empty`: nothing to start. */
+export type NextTask = Task | { wakeAt: number } | 'empty';
+
+export interface TaskSource {
+  next(now: number): NextTask;
+  finished(task: Task): void;
+}
+
+export interface SchedulerSettings {
+  /** Requests in flight at most per origin. */
+  perHost: number;
+  /** Fixed gap between request starts on an origin; overrides Crawl-delay. */
+  delayMs?: number;
+  /** Page requests at most over the archive's life. */
+  maxPages?: number;
+}
+
+interface Host {
+  inFlight: number;
+  lastStart: number;
+  pausedUntil: number;
+  /** Whether the origin may have queued URLs; a hint, cleared when a claim finds none. */
+  hasWork: boolean;
+}
+
+const taskOrigin = (task: Task) => (task.type === 'url' ? task.claim.origin : task.origin);
+
+/**
+ * Decides which origin's URL starts next: round-robin over origins with work,
+ * each held to its in-flight cap, its gap between request starts (--delay or
+ * Crawl-delay) and any pause a server asked for, with robots.txt fetched
+ * first. State is per origin, never per URL.
+ */
+export class HostScheduler implements TaskSource {
+  private readonly hosts = new Map<string, Host>();
+  private cursor = 0;
+  private pagesStarted: number;
+
+  constructor(
+    private readonly frontier: FrontierPort,
+    private readonly robots: RobotsBook,
+    private readonly settings: SchedulerSettings,
+    pagesAlreadyFetched: number,
+  ) {
+    this.pagesStarted = pagesAlreadyFetched;
+    this.noteWork(frontier.queuedOrigins());
+  }
+
+  private host(origin: string): Host {
+    let host = this.hosts.get(origin);
+    if (!host) {
+      host = { inFlight: 0, lastStart: -Infinity, pausedUntil: 0, hasWork: false };
+      this.hosts.set(origin, host);
+    }
+    return host;
+  }
+
+  private gap(origin: string): number {
+    return this.settings.delayMs ?? this.robots.rules(origin)?.crawlDelayMs ?? 0;
+  }
+
+  /** --max-pages was reached: nothing more is claimed. */
+  get limitReached(): boolean {
+    return this.settings.maxPages !== undefined && this.pagesStarted >= this.settings.maxPages;
+  }
+
+  next(now: number): NextTask {
+    if (this.limitReached) return 'empty';
+    const origins = [...this.hosts.keys()];
+    let wakeAt = Infinity;
+    for (let i = 0; i < origins.length; i += 1) {
+      const origin = origins[(this.cursor + i) % origins.length]!;
+      const host = this.hosts.get(origin)!;
+      if (!host.hasWork || host.inFlight >= this.settings.perHost) continue;
+      const robots = this.robots.state(origin);
+      if (robots === 'fetching') continue;
+      const readyAt = Math.max(host.lastStart + this.gap(origin), host.pausedUntil);
+      if (readyAt > now) {
+        wakeAt = Math.min(wakeAt, readyAt);
+        continue;
+      }
+      let task: Task;
+      if (robots === 'unknown') {
+        this.robots.startFetching(origin);
+        task = { type: 'robots', origin };
+      } else {
+        const [claim] = this.frontier.claimFrom(origin, 1);
+        if (!claim) {
+          host.hasWork = false;
+          continue;
+        }
+        // A URL robots.txt refuses is claimed only to be marked skipped: no request, so it does not count.
+        if (!this.robots.rules(origin)?.refuses(claim.url)) this.pagesStarted += 1;
+        task = { type: 'url', claim };
+      }
+      host.inFlight += 1;
+      host.lastStart = now;
+      this.cursor = (this.cursor + i + 1) % origins.length;
+      return task;
+    }
+    return wakeAt < Infinity ? { wakeAt } : 'empty';
+  }
+
+  finished(task: Task): void {
+    this.host(taskOrigin(task)).inFlight -= 1;
+  }
+
+  /** Origins that were just given queued URLs. */
+  noteWork(origins: Iterable<string>): void {
+    for (const origin of origins) this.host(origin).hasWork = true;
+  }
+
+  /** A server asked for a pause (429 or 503 with Retry-After): no new request starts there until it ends. */
+  pause(origin: string, ms: number, now: number): void {
+    const host = this.host(origin);
+    host.pausedUntil = Math.max(host.pausedUntil, now + ms);
+  }
+
+  /** For a retry within a slot: how long to wait before it may start; the start is booked. */
+  reserveStart(origin: string, now: number): number {
+    const host = this.host(origin);
+    const at = Math.max(now, host.lastStart + this.gap(origin), host.pausedUntil);
+    host.lastStart = at;
+    return at - now;
+  }
+}

@@ -1,0 +1,94 @@
+import { concat, defer, EMPTY, map, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { FrontierPort } from '../../storage/ports.js';
+import type { CrawlItem, FetchReport } from '../crawl-item.js';
+import { MAX_ROBOTS_REDIRECTS } from '../crawl-options.js';
+import { discover } from '../discover.js';
+import { REDIRECT_STATUSES } from '../operators/follow-redirects.js';
+import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
+import type { RobotsBook } from './robots-book.js';
+import { robotsRules } from './robots-rules.js';
+
+export interface RobotsFetchDeps {
+  frontier: FrontierPort;
+  book: RobotsBook;
+  userAgent: string;
+  sitemaps: boolean;
+  /** The crawl's fetch stage (retries, per-host pacing). */
+  fetch: OperatorFunction<CrawlItem, CrawlItem>;
+  /** The crawl's judge-and-commit stages, so robots.txt is stored like any page. */
+  commit: OperatorFunction<CrawlItem, FetchReport>;
+}
+
+type Outcome = { status?: number; body?: Uint8Array; location?: string | null; error?: string };
+
+/**
+ * Fetches an origin's robots.txt before anything else there, following up
+ * to five redirects, storing each response as a page of kind `robots`, and
+ * records the rules. A robots.txt stored by an earlier run is read from the
+ * archive instead of fetched again.
+ */
+export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<FetchReport> {
+  const first = normalizeUrl('/robots.txt', origin) as NormalizedUrl;
+  const learn = (outcome: Outcome) => {
+    const rules = robotsRules(first.url, outcome, deps.userAgent);
+    deps.book.set(origin, rules);
+    return rules;
+  };
+
+  /** Where a 3xx leads, if it may be followed. */
+  const nextHop = (target: NormalizedUrl, hops: number, outcome: Outcome): NormalizedUrl | undefined => {
+    if (outcome.status === undefined || !REDIRECT_STATUSES.has(outcome.status) || !outcome.location) return undefined;
+    const next = normalizeUrl(outcome.location, target.url);
+    return 'key' in next && hops < MAX_ROBOTS_REDIRECTS ? next : undefined;
+  };
+
+  const settle = (target: NormalizedUrl, hops: number, outcome: Outcome): { next?: NormalizedUrl; sitemaps: string[] } => {
+    const next = nextHop(target, hops, outcome);
+    if (next) return { next, sitemaps: [] };
+    // A 3xx that cannot be followed counts as no robots.txt (RFC 9309 §2.3.1.2).
+    const isRedirect = outcome.status !== undefined && outcome.status >= 300 && outcome.status <= 399;
+    const rules = learn(isRedirect ? { status: 404 } : outcome);
+    return { sitemaps: deps.sitemaps ? rules.sitemaps : [] };
+  };
+
+  const hop = (target: NormalizedUrl, hops: number): Observable<FetchReport> =>
+    defer(() => {
+      const stored = deps.frontier.storedResponse(target.key);
+      if (stored && stored.status < 500) {
+        const { next } = settle(target, hops, stored);
+        return next ? hop(next, hops + 1) : EMPTY;
+      }
+      const claim = deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops });
+      if (!claim) {
+        // Being fetched as a page right now: go on as if there were no robots.txt.
+        learn({ status: 404 });
+        return EMPTY;
+      }
+      let next: NormalizedUrl | undefined;
+      return of<CrawlItem>({ claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
+        deps.fetch,
+        map((item): CrawlItem => {
+          if (item.state === 'stopped') {
+            deps.book.forget(origin);
+            return item;
+          }
+          const { response } = item;
+          const outcome: Outcome = response
+            ? { status: response.status, body: response.body, location: response.headers.location ?? null }
+            : { error: item.error?.message ?? 'no answer' };
+          const settled = settle(target, hops, outcome);
+          next = settled.next;
+          const discovered = settled.sitemaps.flatMap((href) => {
+            const sitemap = normalizeUrl(href, target.url);
+            return 'key' in sitemap ? [discover(sitemap, 'sitemap', 'sitemap', 0)] : [];
+          });
+          if (next) discovered.push(discover(next, 'redirect', 'robots', 0, hops + 1, { linkOnly: true }));
+          return { ...item, discovered };
+        }),
+        deps.commit,
+        mergeMap((report) => (next ? concat(of(report), hop(next, hops + 1)) : of(report))),
+      );
+    });
+
+  return hop(first, 0);
+}

@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { HostScheduler, type NextTask, type Task } from '../../src/pipeline/politeness/host-scheduler.js';
+import { RobotsBook } from '../../src/pipeline/robots/robots-book.js';
+import { robotsRules } from '../../src/pipeline/robots/robots-rules.js';
+import { openArchive } from '../../src/storage/open-archive.js';
+import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
+import { tempDir } from '../support/archive.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+let files = 0;
+function frontierWith(urls: string[]) {
+  const db = openArchive(tmp.path(`s${(files += 1)}.sqlite`), 'create');
+  const frontier = new SqliteFrontier(db);
+  frontier.addRoots(urls.map((url) => ({ url, key: url, origin: new URL(url).origin })));
+  return frontier;
+}
+
+const isTask = (next: NextTask): next is Task => next !== 'empty' && !('wakeAt' in next);
+const originOf = (next: NextTask) => (isTask(next) ? (next.type === 'url' ? next.claim.origin : `robots:${next.origin}`) : next);
+
+describe('HostScheduler', () => {
+  it('alternates between origins with work', () => {
+    const frontier = frontierWith(['http://a/1', 'http://a/2', 'http://b/1', 'http://b/2']);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 10 }, 0);
+    expect([0, 0, 0, 0].map(() => originOf(scheduler.next(0)))).toEqual(['http://a', 'http://b', 'http://a', 'http://b']);
+    expect(scheduler.next(0)).toBe('empty');
+  });
+
+  it('holds each origin to --per-host requests in flight', () => {
+    const frontier = frontierWith(['http://a/1', 'http://a/2', 'http://a/3']);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 2 }, 0);
+    const first = scheduler.next(0);
+    expect(isTask(scheduler.next(0))).toBe(true);
+    expect(scheduler.next(0)).toBe('empty');
+    scheduler.finished(first as Task);
+    expect(isTask(scheduler.next(0))).toBe(true);
+  });
+
+  it('keeps --delay between request starts on one origin, and says when to wake', () => {
+    const frontier = frontierWith(['http://a/1', 'http://a/2']);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 5, delayMs: 300 }, 0);
+    expect(isTask(scheduler.next(1_000))).toBe(true);
+    expect(scheduler.next(1_100)).toEqual({ wakeAt: 1_300 });
+    expect(isTask(scheduler.next(1_300))).toBe(true);
+  });
+
+  it('fetches robots.txt first, then paces by its Crawl-delay', () => {
+    const frontier = frontierWith(['http://a/1', 'http://a/2']);
+    const book = new RobotsBook(true);
+    const scheduler = new HostScheduler(frontier, book, { perHost: 5 }, 0);
+    const robots = scheduler.next(0);
+    expect(robots).toEqual({ type: 'robots', origin: 'http://a' });
+    expect(scheduler.next(0)).toBe('empty');
+    book.set('http://a', robotsRules('http://a/robots.txt', { status: 200, body: Buffer.from('User-agent: *\nCrawl-delay: 2\n') }, 'crawlite'));
+    scheduler.finished(robots as Task);
+    expect(scheduler.next(1_000)).toEqual({ wakeAt: 2_000 });
+    expect(originOf(scheduler.next(2_000))).toBe('http://a');
+  });
+
+  it('pauses one origin without holding up another', () => {
+    const frontier = frontierWith(['http://a/1', 'http://b/1']);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 5 }, 0);
+    scheduler.pause('http://a', 5_000, 0);
+    expect(originOf(scheduler.next(10))).toBe('http://b');
+    expect(scheduler.next(10)).toEqual({ wakeAt: 5_000 });
+  });
+
+  it('stops claiming at --max-pages, counting pages fetched before', () => {
+    const frontier = frontierWith(['http://a/1', 'http://a/2', 'http://a/3']);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 5, maxPages: 3 }, 1);
+    expect(isTask(scheduler.next(0))).toBe(true);
+    expect(isTask(scheduler.next(0))).toBe(true);
+    expect(scheduler.next(0)).toBe('empty');
+    expect(scheduler.limitReached).toBe(true);
+  });
+});
