@@ -58,4 +58,31 @@ describe('SqlitePageSink', () => {
     expect(readArchive(path, 'SELECT count(*) AS n FROM links')).toEqual([{ n: 0 }]);
     expect(readArchive(path, 'SELECT url, state FROM urls')).toEqual([{ url: 'http://site/', state: 'fetching' }]);
   });
+
+  it('keeps the shortest depth, and queues a URL skipped for its depth or a nofollow once found by a way that allows it', () => {
+    const { path, db, claim, sink } = setUp('upgrade.sqlite');
+    const skipped = (url: string, code: string, depth: number) => ({ ...link(url), depth, skip: { code, message: code } });
+    sink.commit({
+      claim,
+      state: 'done',
+      tries: 1,
+      discovered: [skipped('http://site/deep', 'max_depth', 5), skipped('http://site/nf', 'nofollow', 1), skipped('http://other/', 'out_of_scope', 1), { ...link('http://site/q'), depth: 4 }],
+    });
+    // The same page again (a later fetch of it) finds the URLs by better ways.
+    const result = sink.commit({
+      claim,
+      state: 'done',
+      tries: 1,
+      discovered: [{ ...link('http://site/deep'), depth: 2 }, link('http://site/nf'), { ...link('http://other/'), depth: 0 }, { ...link('http://site/q'), depth: 2 }],
+    });
+    expect(result.newUrls).toBe(4);
+    db.close();
+    expect(readArchive(path, "SELECT url, state, depth, error FROM urls WHERE url != 'http://site/' ORDER BY url")).toEqual([
+      // Out of scope stays skipped (scope does not change with depth), but its depth is the shorter one.
+      { url: 'http://other/', state: 'skipped', depth: 0, error: 'out_of_scope' },
+      { url: 'http://site/deep', state: 'queued', depth: 2, error: null },
+      { url: 'http://site/nf', state: 'queued', depth: 1, error: null },
+      { url: 'http://site/q', state: 'queued', depth: 2, error: null },
+    ]);
+  });
 });
