@@ -38,3 +38,16 @@ DROP VIEW urls;
 CREATE VIEW urls AS
 SELECT url, state, depth, tries, error, kind
 FROM url;
+
+-- Crawler traps: how many URLs share one path with different queries, kept
+-- as each URL is added, so --max-per-path holds across runs at no scan.
+ALTER TABLE url ADD COLUMN path_key TEXT;
+CREATE TABLE query_variants (
+  path  TEXT PRIMARY KEY,
+  count INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER url_count_query_variants AFTER INSERT ON url WHEN NEW.path_key IS NOT NULL
+BEGIN
+  INSERT INTO query_variants (path, count) VALUES (NEW.path_key, 1)
+  ON CONFLICT (path) DO UPDATE SET count = count + 1;
+END;

@@ -27,6 +27,8 @@ export function withCrawlFlags<T>(yargs: Argv<T>) {
     .option('include', { type: 'string', array: true, describe: 'regular expression a page URL must match (repeatable; any one)' })
     .option('max-depth', { type: 'number', coerce: positiveInteger('max-depth', 0), defaultDescription: 'none', describe: 'link distance from a root beyond which pages are not fetched' })
     .option('max-pages', { type: 'number', coerce: positiveInteger('max-pages'), defaultDescription: 'none', describe: 'page requests at most (robots.txt not counted); resume with a larger value goes on' })
+    .option('max-per-path', { type: 'number', coerce: positiveInteger('max-per-path', 0), defaultDescription: '10000', describe: 'URLs at most sharing one path with different queries (a trap guard); 0 lifts it' })
+    .option('max-path-repeats', { type: 'number', coerce: positiveInteger('max-path-repeats', 0), defaultDescription: '3', describe: 'skip paths whose segments repeat more often in a row (a trap guard); 0 lifts it' })
     .option('per-host', { type: 'number', coerce: positiveInteger('per-host'), defaultDescription: 'the concurrency', describe: 'requests in flight at most on one host' })
     .option('delay', { type: 'number', coerce: positiveInteger('delay', 0), defaultDescription: "robots.txt's Crawl-delay", describe: 'minimum gap in ms between request starts on one host' })
     .option('ignore-robots', { type: 'boolean', defaultDescription: 'false', describe: 'ignore robots.txt, Crawl-delay and nofollow' })
@@ -41,6 +43,8 @@ interface CrawlArgs {
   include?: string[];
   maxDepth?: number;
   maxPages?: number;
+  maxPerPath?: number;
+  maxPathRepeats?: number;
   perHost?: number;
   delay?: number;
   ignoreRobots?: boolean;
@@ -72,6 +76,8 @@ export function givenOptions(parsed: Record<string, unknown>): GivenOptions {
     include: args.include,
     maxDepth: args.maxDepth,
     maxPages: args.maxPages,
+    maxPerPath: args.maxPerPath,
+    maxPathRepeats: args.maxPathRepeats,
     perHost: args.perHost,
     delayMs: args.delay,
     robots: args.ignoreRobots === undefined ? undefined : !args.ignoreRobots,

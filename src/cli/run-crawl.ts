@@ -86,7 +86,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     }
 
     const runId = record.startRun(options, new Date());
-    const sink = new SqlitePageSink(db, request.dbPath, runId);
+    const sink = new SqlitePageSink(db, request.dbPath, runId, options.maxPerPath);
     const stop = new CrawlStop();
     const unlisten = io.onInterrupt(() => {
       if (!stop.stopping) say('stopping: letting requests in flight finish (Ctrl-C again to quit at once; resume continues)');
@@ -130,8 +130,9 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   } finally {
     try {
       releaseLock?.();
-    } finally {
-      closeArchive(db);
+    } catch {
+      // The archive cannot be written (the error that ended the crawl says why); the lock is stale once we exit.
     }
+    closeArchive(db);
   }
 }

@@ -26,6 +26,10 @@ export interface CrawlOptions {
   maxDepth?: number;
   /** Page requests at most over the archive's life, robots.txt not counted. */
   maxPages?: number;
+  /** URLs at most sharing one path with different queries; 0 for no limit. */
+  maxPerPath: number;
+  /** A run of path segments repeated more than this many times in a row is a trap; 0 turns the guard off. */
+  maxPathRepeats: number;
   /** Obey robots.txt, Crawl-delay and nofollow. */
   robots: boolean;
   /** Seed the frontier from robots.txt Sitemap: lines and /sitemap.xml. */
@@ -47,6 +51,8 @@ export const DEFAULT_OPTIONS: Omit<CrawlOptions, 'userAgent'> = {
   lenient: false,
   exclude: [],
   include: [],
+  maxPerPath: 10_000,
+  maxPathRepeats: 3,
   robots: true,
   sitemaps: false,
   requisites: true,
@@ -58,6 +64,9 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Crawl-delay from robots.txt is honoured up to this long. */
 export const MAX_CRAWL_DELAY_MS = 30_000;
+
+/** URLs longer than this are skipped: no server needs them and traps grow them. */
+export const MAX_URL_LENGTH = 8 * 1024;
 
 /** Redirects of robots.txt followed before giving up on it. */
 export const MAX_ROBOTS_REDIRECTS = 5;

@@ -1,7 +1,7 @@
 import { defer, finalize, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { FrontierPort, PageSinkPort } from '../storage/ports.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
-import type { CrawlOptions } from './crawl-options.js';
+import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
 import type { CrawlStop } from './crawl-stop.js';
 import { HttpClient } from './http/http-client.js';
 import { claimFrontier } from './operators/claim-frontier.js';
@@ -84,7 +84,12 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     }, stop.signal);
     const commit: OperatorFunction<CrawlItem, FetchReport> = pipe(
       inScope(scope),
-      withinLimits({ maxDepth: options.maxDepth, obeyNofollow: options.robots, requisites: options.requisites }),
+      withinLimits({
+        traps: { maxUrlLength: MAX_URL_LENGTH, maxPathRepeats: options.maxPathRepeats },
+        maxDepth: options.maxDepth,
+        obeyNofollow: options.robots,
+        requisites: options.requisites,
+      }),
       seen(cache),
       persist(sink, frontier, (queued) => {
         for (const found of queued) cache.add(found.key, found.depth);

@@ -11,6 +11,7 @@ export function discover(
   extra: Pick<DiscoveredUrl, 'nofollow' | 'linkOnly'> = {},
 ): DiscoveredUrl {
   const found: DiscoveredUrl = { url: normalized.url, key: normalized.key, origin: normalized.origin, kind, target, depth, redirectHops };
+  if (normalized.pathKey) found.pathKey = normalized.pathKey;
   if (extra.nofollow) found.nofollow = true;
   if (extra.linkOnly) found.linkOnly = true;
   return found;

@@ -5,6 +5,8 @@ export interface NormalizedUrl {
   url: string;
   key: string;
   origin: string;
+  /** Origin and path of a URL with a query, to count query variants of one path. */
+  pathKey?: string;
 }
 
 /** A URL in its canonical spelling, or why there is none. */
@@ -28,7 +30,9 @@ export function normalizeUrl(href: string, base?: string | URL): Normalized {
   }
   if (!CRAWLABLE.has(parsed.protocol)) return { error: 'scheme', detail: parsed.protocol };
   parsed.hash = '';
-  return { url: parsed.href, key: urlKey(parsed.href), origin: parsed.origin };
+  const normalized: NormalizedUrl = { url: parsed.href, key: urlKey(parsed.href), origin: parsed.origin };
+  if (parsed.search) normalized.pathKey = parsed.origin + parsed.pathname;
+  return normalized;
 }
 
 /** A root typed without a scheme (`example.com/docs`) is taken as http. */

@@ -37,6 +37,8 @@ export interface DiscoveredUrl {
   kind: LinkKind;
   /** What it is to be fetched as, if it is queued. */
   target: UrlKind;
+  /** Origin and path when the URL has a query: query variants of one path are capped. */
+  pathKey?: string;
   /** rel="nofollow", or a page with <meta name="robots" content="nofollow">. */
   nofollow?: boolean;
   depth: number;

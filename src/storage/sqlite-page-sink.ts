@@ -18,11 +18,16 @@ export class SqlitePageSink implements PageSinkPort {
   private readonly finish: Statement<unknown[]>;
   private readonly commitTx: Transaction<(outcome: PageOutcome) => CommitResult>;
 
+  private readonly variants: Statement<[string], { count: number }>;
+
   constructor(
     private readonly db: Database,
     private readonly path: string,
     private readonly runId: number,
+    /** URLs at most that share one path with different queries (a trap guard); 0 for no limit. */
+    private readonly maxPerPath = 0,
   ) {
+    this.variants = db.prepare('SELECT count FROM query_variants WHERE path = ?');
     this.bodyId = db.prepare('SELECT id FROM body WHERE hash = ?');
     this.insertBody = db.prepare('INSERT INTO body (hash, size, data) VALUES (?, ?, ?)');
     this.upsertResponse = db.prepare(`
@@ -39,8 +44,8 @@ export class SqlitePageSink implements PageSinkPort {
     // skipped only for its depth or a nofollow is queued when found by a way
     // that allows it.
     this.insertUrl = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (url) DO UPDATE SET
         depth = min(url.depth, excluded.depth),
         state = iif(${UPGRADABLE}, 'queued', url.state),
@@ -78,11 +83,19 @@ export class SqlitePageSink implements PageSinkPort {
   }
 
   private addUrl(found: DiscoveredUrl, from: number): number {
-    const { skip } = found;
+    const skip = found.skip ?? this.tooManyVariants(found);
     const fetchUrl = found.url === found.key ? null : found.url;
     const state = skip ? 'skipped' : 'queued';
-    return this.insertUrl.run(found.key, fetchUrl, found.origin, found.target, state, found.depth, found.redirectHops, skip?.code ?? null, skip?.message ?? null, from)
+    const { depth, redirectHops, pathKey } = found;
+    return this.insertUrl.run(found.key, fetchUrl, found.origin, found.target, state, depth, redirectHops, skip?.code ?? null, skip?.message ?? null, from, pathKey ?? null)
       .changes;
+  }
+
+  private tooManyVariants(found: DiscoveredUrl) {
+    if (!found.pathKey || this.maxPerPath <= 0) return undefined;
+    const count = this.variants.get(found.pathKey)?.count ?? 0;
+    if (count < this.maxPerPath) return undefined;
+    return { code: 'trap_query_variants', message: `more than ${this.maxPerPath} URLs share the path ${found.pathKey} (--max-per-path)` };
   }
 
   private storeResponse(urlId: number, response: StoredResponse, linksFound: number, linksNew: number): void {

@@ -1,8 +1,10 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { DiscoveredUrl, Reason } from '../../storage/ports.js';
 import type { CrawlItem } from '../crawl-item.js';
+import { trapReason, type TrapSettings } from '../trap-guards.js';
 
 export interface Limits {
+  traps: TrapSettings;
   maxDepth?: number;
   /** rel=nofollow and meta robots nofollow are obeyed (with robots.txt). */
   obeyNofollow: boolean;
@@ -10,6 +12,8 @@ export interface Limits {
 }
 
 function refusal(found: DiscoveredUrl, limits: Limits): Reason | undefined {
+  const trap = trapReason(found.url, limits.traps);
+  if (trap) return trap;
   if (found.target === 'requisite' && !limits.requisites) return { code: 'no_requisites', message: 'page requisites are off (--no-requisites)' };
   if (found.nofollow && limits.obeyNofollow) return { code: 'nofollow', message: 'linked with nofollow' };
   // Requisites go with their page whatever its depth; only pages count depth.
@@ -20,9 +24,10 @@ function refusal(found: DiscoveredUrl, limits: Limits): Reason | undefined {
 }
 
 /**
- * Marks discovered URLs that the crawl's limits leave out as skipped. Such a
- * URL is queued after all if it is found again by a way the limits allow
- * (closer to a root, or without nofollow).
+ * Marks discovered URLs that the crawl's limits and trap guards leave out as
+ * skipped. A URL skipped for its depth or a nofollow is queued after all if
+ * it is found again by a way the limits allow (closer to a root, or without
+ * nofollow).
  */
 export function withinLimits(limits: Limits): OperatorFunction<CrawlItem, CrawlItem> {
   return map((item) => ({

@@ -1,0 +1,44 @@
+import type { Reason } from '../storage/ports.js';
+
+export interface TrapSettings {
+  /** Longest URL fetched, in characters. */
+  maxUrlLength: number;
+  /** A run of 1 to 5 path segments repeated more than this many times in a row is a trap; 0 turns the guard off. */
+  maxPathRepeats: number;
+}
+
+/**
+ * The longest consecutive repetition of any run of 1..5 segments, e.g. 3 for
+ * /a/b/a/b/a/b. Linear: k segments matching the ones p before them form
+ * floor(k / p) + 1 repetitions of a run of length p.
+ */
+function longestRepeat(segments: string[]): number {
+  let longest = 1;
+  for (let period = 1; period <= 5; period += 1) {
+    let matched = 0;
+    for (let k = period; k < segments.length; k += 1) {
+      matched = segments[k] === segments[k - period] ? matched + 1 : 0;
+      longest = Math.max(longest, Math.floor(matched / period) + 1);
+    }
+  }
+  return longest;
+}
+
+/**
+ * Why a URL looks like a crawler trap, or undefined. Calendars and growing
+ * query strings are bounded by --max-depth, --max-pages and the per-path
+ * query cap kept by the archive; these catch what grows in the URL itself.
+ */
+export function trapReason(url: string, settings: TrapSettings): Reason | undefined {
+  if (url.length > settings.maxUrlLength) {
+    return { code: 'url_too_long', message: `URL of ${url.length} characters is longer than ${settings.maxUrlLength}` };
+  }
+  if (settings.maxPathRepeats > 0) {
+    const segments = new URL(url).pathname.split('/').filter((segment) => segment !== '');
+    const repeats = longestRepeat(segments);
+    if (repeats > settings.maxPathRepeats) {
+      return { code: 'trap_repeated_path', message: `path segments repeat ${repeats} times in a row (--max-path-repeats ${settings.maxPathRepeats})` };
+    }
+  }
+  return undefined;
+}

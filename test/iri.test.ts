@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readArchive, tempDir } from './support/archive.js';
+import { runCli } from './support/cli.js';
+import { html, routes, startServer, type TestServer } from './support/test-server.js';
+
+// One document spelled three ways: as an IRI, with lower-case escapes, with upper-case escapes.
+// The order is fixed by the link chain: "/" is the only page that can commit first, and it
+// links the lower-case spelling; "/second" and "/third" are only found through it.
+const LOWER = '/%e6%96%87%e6%a1%a3/';
+const UPPER = '/%E6%96%87%E6%A1%A3/';
+
+let server: TestServer;
+const tmp = tempDir();
+const db = tmp.path('iri.sqlite');
+const at = (path: string) => new URL(path, server.url).href;
+
+interface PageRow {
+  url: string;
+  fetch_url: string;
+  status: number;
+}
+
+const pagesLike = (pattern: string) =>
+  readArchive<PageRow>(db, 'SELECT url, fetch_url, status FROM pages WHERE url LIKE ? ORDER BY url', at(pattern));
+
+beforeAll(async () => {
+  server = await startServer(
+    routes({
+      '/': html(`<a href="${LOWER}">lower</a> <a href="/a%7Eb">escaped tilde</a> <a href="/a%2Fb">escaped slash</a> <a href="/second">next</a>`),
+      '/second': html('<a href="/文档/">IRI</a> <a href="/a~b">tilde</a> <a href="/a/b">slash</a> <a href="/third">next</a>'),
+      '/third': html(`<a href="${UPPER}">upper</a> <a href="/a%7eb">lower-case escaped tilde</a> <a href="/a%2fb">lower-case escaped slash</a>`),
+      [LOWER]: html('documents'),
+      [UPPER]: html('documents'),
+      '/a%7Eb': html('tilde'),
+      '/a%7eb': html('tilde'),
+      '/a~b': html('tilde'),
+      '/a%2Fb': html('escaped slash'),
+      '/a%2fb': html('escaped slash'),
+      '/a/b': html('two segments'),
+    }),
+  );
+  const result = await runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots']);
+  expect(result).toMatchObject({ code: 0 });
+});
+
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+describe('one page spelled as an IRI and with lower- and upper-case escapes', () => {
+  it('is one row in pages, keyed with upper-case hex, fetched as first spelled', () => {
+    expect(pagesLike('/%E6%96%87%E6%A1%A3/')).toEqual([{ url: at(UPPER), fetch_url: at(LOWER), status: 200 }]);
+    expect(readArchive(db, "SELECT url FROM pages WHERE url LIKE '%/\\%%' ESCAPE '\\' OR fetch_url LIKE '%/\\%%' ESCAPE '\\'").length).toBe(
+      readArchive(db, "SELECT url FROM pages WHERE url LIKE '%/\\%%' ESCAPE '\\'").length,
+    );
+  });
+
+  it('is one row in urls', () => {
+    const rows = readArchive<{ url: string; state: string; kind: string }>(db, 'SELECT url, state, kind FROM urls WHERE url LIKE ?', `%${UPPER}`);
+    expect(rows).toEqual([{ url: at(UPPER), state: 'done', kind: 'page' }]);
+    expect(readArchive(db, 'SELECT url FROM urls WHERE url LIKE ?', `%${LOWER}`).filter((row) => (row as { url: string }).url !== at(UPPER))).toEqual([]);
+  });
+
+  it('is requested once in all, with the spelling of the first link', () => {
+    expect(server.hitCount(LOWER)).toBe(1);
+    expect(server.hitCount(UPPER)).toBe(0);
+    expect(server.hitCount(LOWER) + server.hitCount(UPPER) + server.hitCount('/文档/')).toBe(1);
+  });
+
+  it('is the target of all three links, by its key', () => {
+    const links = readArchive<{ from_url: string; kind: string }>(
+      db,
+      'SELECT from_url, kind FROM links WHERE to_url = ? ORDER BY from_url',
+      at(UPPER),
+    );
+    expect(links).toEqual([
+      { from_url: at('/'), kind: 'link' },
+      { from_url: at('/second'), kind: 'link' },
+      { from_url: at('/third'), kind: 'link' },
+    ]);
+  });
+});
+
+describe('an escaped unreserved character', () => {
+  it('is the same page as the character itself: /a%7Eb, /a~b and /a%7eb are one', () => {
+    const rows = readArchive<PageRow>(db, "SELECT url, fetch_url, status FROM pages WHERE url LIKE '%/a~b' OR url LIKE '%/a\\%7%' ESCAPE '\\'");
+    expect(rows).toEqual([{ url: at('/a~b'), fetch_url: at('/a%7Eb'), status: 200 }]);
+    expect([server.hitCount('/a%7Eb'), server.hitCount('/a~b'), server.hitCount('/a%7eb')]).toEqual([1, 0, 0]);
+  });
+});
+
+describe('an escaped slash', () => {
+  it('is not a path separator: /a%2Fb and /a/b are two pages, each fetched once', () => {
+    const rows = readArchive<PageRow>(db, "SELECT url, fetch_url, status FROM pages WHERE url LIKE '%/a/b' OR url LIKE '%/a\\%2%' ESCAPE '\\' ORDER BY url");
+    expect(rows).toEqual([
+      { url: at('/a%2Fb'), fetch_url: at('/a%2Fb'), status: 200 },
+      { url: at('/a/b'), fetch_url: at('/a/b'), status: 200 },
+    ]);
+    expect(server.hitCount('/a%2Fb')).toBe(1);
+    expect(server.hitCount('/a%2fb')).toBe(0);
+    expect(server.hitCount('/a/b')).toBe(1);
+  });
+});
+
+describe('the whole crawl', () => {
+  it('fetches every distinct page once and nothing else', () => {
+    expect(Object.fromEntries(server.hits)).toEqual({
+      '/': 1,
+      '/second': 1,
+      '/third': 1,
+      [LOWER]: 1,
+      '/a%7Eb': 1,
+      '/a%2Fb': 1,
+      '/a/b': 1,
+    });
+  });
+});

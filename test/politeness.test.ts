@@ -1,0 +1,149 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readArchive, tempDir } from './support/archive.js';
+import { runCli } from './support/cli.js';
+import { html, routes, startServer, type Handler, type Route, type TestServer } from './support/test-server.js';
+
+const tmp = tempDir();
+const servers: TestServer[] = [];
+
+async function serve(handler: Handler): Promise<TestServer> {
+  const server = await startServer(handler);
+  servers.push(server);
+  return server;
+}
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  tmp.cleanup();
+});
+
+const text = (body: string): Route => ({ headers: { 'content-type': 'text/plain' }, body });
+
+/** Every request start on a server, sorted. */
+const startTimes = (server: TestServer) => [...server.starts.values()].flat().sort((a, b) => a - b);
+const gaps = (times: number[]) => times.slice(1).map((time, i) => time - times[i]!);
+
+/** A root linking to `count` pages /p0.. */
+function linkedPages(count: number, route: (i: number) => Route = (i) => html(`page ${i}`)): Record<string, Route> {
+  const paths = Array.from({ length: count }, (_, i) => `/p${i}`);
+  return {
+    '/': html(paths.map((path) => `<a href="${path}">${path}</a>`).join(' ')),
+    ...Object.fromEntries(paths.map((path, i) => [path, route(i)])),
+  };
+}
+
+/** Wraps a handler to record each request's [start, end] window on the shared performance.now clock. */
+function timed(handler: Handler, windows: { path: string; start: number; end: number }[]): Handler {
+  return (req, res, path) => {
+    const start = performance.now();
+    res.on('finish', () => windows.push({ path, start, end: performance.now() }));
+    return handler(req, res, path);
+  };
+}
+
+/** The most windows open at one instant. */
+function maxOverlap(windows: { start: number; end: number }[]): number {
+  const events = windows.flatMap((w) => [
+    [w.start, 1],
+    [w.end, -1],
+  ]);
+  // Ends before starts at the same instant: touching windows do not overlap.
+  events.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+  let open = 0;
+  let most = 0;
+  for (const [, delta] of events) {
+    open += delta!;
+    most = Math.max(most, open);
+  }
+  return most;
+}
+
+describe('gap between request starts on one origin', () => {
+  it('honours robots.txt Crawl-delay, counting the robots.txt request itself', async () => {
+    const site = await serve(routes({ '/robots.txt': text('User-agent: *\nCrawl-delay: 1\n'), ...linkedPages(2) }));
+    const db = tmp.path('crawl-delay.sqlite');
+    const result = await runCli(['crawl', site.url, '--db', db, '-q', '-c', '4']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(site.totalHits()).toBe(4); // robots.txt, / and two pages
+    const robotsAt = site.starts.get('/robots.txt')![0]!;
+    const times = startTimes(site);
+    expect(times[0]).toBe(robotsAt);
+    expect(site.starts.get('/')![0]! - robotsAt).toBeGreaterThanOrEqual(950);
+    for (const gap of gaps(times)) expect(gap).toBeGreaterThanOrEqual(950);
+    expect(site.maxInFlight).toBe(1);
+  });
+
+  it('--delay overrides Crawl-delay: its own gap, and a faster crawl than Crawl-delay allows', async () => {
+    const site = await serve(routes({ '/robots.txt': text('User-agent: *\nCrawl-delay: 1\n'), ...linkedPages(3) }));
+    const db = tmp.path('delay.sqlite');
+    const result = await runCli(['crawl', site.url, '--db', db, '-q', '-c', '4', '--delay', '300']);
+    expect(result.code, result.stderr).toBe(0);
+    const times = startTimes(site);
+    expect(times).toHaveLength(5); // robots.txt, / and three pages
+    for (const gap of gaps(times)) expect(gap).toBeGreaterThanOrEqual(290);
+    // Crawl-delay: 1 would need at least 4 × 1 s between the first and the last start.
+    expect(times.at(-1)! - times[0]!).toBeLessThan(4 * 950);
+    expect(readArchive(db, "SELECT count(*) AS n FROM pages WHERE kind = 'page' AND status = 200")).toEqual([{ n: 4 }]);
+  });
+});
+
+describe('--per-host', () => {
+  it('caps requests in flight per origin while origins are worked in parallel', async () => {
+    const windows: { path: string; start: number; end: number }[] = [];
+    const slow = () => linkedPages(10, (i) => ({ ...html(`slow ${i}`), delayMs: 100 }));
+    const a = await serve(timed(routes(slow()), windows));
+    const b = await serve(timed(routes(slow()), windows));
+    const db = tmp.path('per-host.sqlite');
+    const result = await runCli(['crawl', a.url, b.url, '--db', db, '-q', '-c', '8', '--per-host', '2']);
+    expect(result.code, result.stderr).toBe(0);
+    // robots.txt (404), / and ten pages on each.
+    expect(a.totalHits()).toBe(12);
+    expect(b.totalHits()).toBe(12);
+    expect(a.maxInFlight).toBe(2);
+    expect(b.maxInFlight).toBe(2);
+    // Both hosts had their two requests in flight at the same time.
+    expect(windows).toHaveLength(24);
+    expect(maxOverlap(windows)).toBe(4);
+    expect(readArchive(db, "SELECT count(*) AS n FROM pages WHERE kind = 'page' AND status = 200")).toEqual([{ n: 22 }]);
+  });
+});
+
+describe('429 with Retry-After', () => {
+  it('pauses only the host that asked, then fetches the page again', async () => {
+    let answered429At = 0;
+    const a = await serve(
+      routes({
+        '/': html('<a href="/limited">limited</a> ' + ['/a1', '/a2', '/a3', '/a4'].map((path) => `<a href="${path}">${path}</a>`).join(' ')),
+        '/limited': (hit) => {
+          if (hit > 1) return html('finally');
+          answered429At = performance.now();
+          return { status: 429, headers: { 'retry-after': '2' }, body: 'slow down' };
+        },
+        ...Object.fromEntries(['/a1', '/a2', '/a3', '/a4'].map((path) => [path, { ...html(path), delayMs: 150 }])),
+      }),
+    );
+    const b = await serve(routes(linkedPages(8, (i) => ({ ...html(`b ${i}`), delayMs: 250 }))));
+    const db = tmp.path('retry-after.sqlite');
+    const result = await runCli(['crawl', a.url, b.url, '--db', db, '-q', '-c', '6', '--per-host', '2', '--retry-delay', '10']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(answered429At).toBeGreaterThan(0);
+
+    // Host A: no request started in the two seconds after the 429 (it was answered at once, so this is when the client got it).
+    const aStarts = startTimes(a);
+    const afterPause = aStarts.filter((at) => at > answered429At);
+    expect(afterPause.length).toBeGreaterThanOrEqual(2); // the retry, and the pages left waiting
+    for (const at of afterPause) expect(at - answered429At).toBeGreaterThanOrEqual(1950);
+    // A's other pages were still waiting when the 429 came: the pause, not a lack of work, held them.
+    const waitingPages = ['/a1', '/a2', '/a3', '/a4'].filter((path) => a.starts.get(path)![0]! > answered429At);
+    expect(waitingPages.length).toBeGreaterThanOrEqual(1);
+
+    // Host B kept being fetched meanwhile.
+    const bDuringPause = startTimes(b).filter((at) => at > answered429At && at < answered429At + 1900);
+    expect(bDuringPause.length).toBeGreaterThanOrEqual(2);
+
+    expect(a.hitCount('/limited')).toBe(2);
+    expect(readArchive(db, 'SELECT state, tries FROM urls WHERE url = ?', new URL('/limited', a.url).href)).toEqual([{ state: 'done', tries: 2 }]);
+    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', new URL('/limited', a.url).href)).toEqual([{ status: 200 }]);
+    for (const path of ['/a1', '/a2', '/a3', '/a4']) expect(a.hitCount(path), path).toBe(1);
+  });
+});
