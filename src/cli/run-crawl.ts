@@ -86,7 +86,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     }
 
     const runId = record.startRun(options, new Date());
-    const sink = new SqlitePageSink(db, request.dbPath, runId, options.maxPerPath);
+    const sink = new SqlitePageSink(db, request.dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
     const stop = new CrawlStop();
     const unlisten = io.onInterrupt(() => {
       if (!stop.stopping) say('stopping: letting requests in flight finish (Ctrl-C again to quit at once; resume continues)');

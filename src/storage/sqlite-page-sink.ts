@@ -4,15 +4,24 @@ import { ArchiveWriteError } from './archive-errors.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from './ports.js';
 
 const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
+// A page fetched at the depth limit had its links cut; found within the limit, it is fetched again.
+const CUT_SHORT = "(url.state = 'done' AND url.kind = 'page' AND url.depth >= @maxDepth AND excluded.depth < @maxDepth)";
 
 const FATAL_WRITE_CODES = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN'];
+
+export interface SinkLimits {
+  /** URLs at most that share one path with different queries (a trap guard); 0 or absent for no limit. */
+  maxPerPath?: number;
+  /** The crawl's --max-depth, so a page fetched at the limit and found closer is fetched again. */
+  maxDepth?: number;
+}
 
 /** Writes each page, its links and its final state in one transaction. */
 export class SqlitePageSink implements PageSinkPort {
   private readonly bodyId: Statement<[Buffer], { id: number }>;
   private readonly insertBody: Statement<[Buffer, number, Uint8Array]>;
   private readonly upsertResponse: Statement<unknown[]>;
-  private readonly insertUrl: Statement<unknown[]>;
+  private readonly insertUrl: Statement<[Record<string, unknown>]>;
   private readonly deleteLinks: Statement<[number]>;
   private readonly insertLink: Statement<[number, string, string, number]>;
   private readonly finish: Statement<unknown[]>;
@@ -24,8 +33,7 @@ export class SqlitePageSink implements PageSinkPort {
     private readonly db: Database,
     private readonly path: string,
     private readonly runId: number,
-    /** URLs at most that share one path with different queries (a trap guard); 0 for no limit. */
-    private readonly maxPerPath = 0,
+    private readonly limits: SinkLimits = {},
   ) {
     this.variants = db.prepare('SELECT count FROM query_variants WHERE path = ?');
     this.bodyId = db.prepare('SELECT id FROM body WHERE hash = ?');
@@ -45,10 +53,10 @@ export class SqlitePageSink implements PageSinkPort {
     // that allows it.
     this.insertUrl = db.prepare(`
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, @code, @message, @from, @pathKey)
       ON CONFLICT (url) DO UPDATE SET
         depth = min(url.depth, excluded.depth),
-        state = iif(${UPGRADABLE}, 'queued', url.state),
+        state = iif(${UPGRADABLE} OR ${CUT_SHORT}, 'queued', url.state),
         error_code = iif(${UPGRADABLE}, NULL, url.error_code),
         error = iif(${UPGRADABLE}, NULL, url.error)
       WHERE excluded.depth < url.depth OR ${UPGRADABLE}`);
@@ -87,15 +95,28 @@ export class SqlitePageSink implements PageSinkPort {
     const fetchUrl = found.url === found.key ? null : found.url;
     const state = skip ? 'skipped' : 'queued';
     const { depth, redirectHops, pathKey } = found;
-    return this.insertUrl.run(found.key, fetchUrl, found.origin, found.target, state, depth, redirectHops, skip?.code ?? null, skip?.message ?? null, from, pathKey ?? null)
-      .changes;
+    return this.insertUrl.run({
+      url: found.key,
+      fetchUrl,
+      origin: found.origin,
+      kind: found.target,
+      state,
+      depth,
+      redirectHops,
+      code: skip?.code ?? null,
+      message: skip?.message ?? null,
+      from,
+      pathKey: pathKey ?? null,
+      maxDepth: this.limits.maxDepth ?? null,
+    }).changes;
   }
 
   private tooManyVariants(found: DiscoveredUrl) {
-    if (!found.pathKey || this.maxPerPath <= 0) return undefined;
+    const { maxPerPath = 0 } = this.limits;
+    if (!found.pathKey || maxPerPath <= 0) return undefined;
     const count = this.variants.get(found.pathKey)?.count ?? 0;
-    if (count < this.maxPerPath) return undefined;
-    return { code: 'trap_query_variants', message: `more than ${this.maxPerPath} URLs share the path ${found.pathKey} (--max-per-path)` };
+    if (count < maxPerPath) return undefined;
+    return { code: 'trap_query_variants', message: `more than ${maxPerPath} URLs share the path ${found.pathKey} (--max-per-path)` };
   }
 
   private storeResponse(urlId: number, response: StoredResponse, linksFound: number, linksNew: number): void {
