@@ -51,15 +51,12 @@ afterAll(async () => {
 describe('one page spelled as an IRI and with lower- and upper-case escapes', () => {
   it('is one row in pages, keyed with upper-case hex, fetched as first spelled', () => {
     expect(pagesLike('/%E6%96%87%E6%A1%A3/')).toEqual([{ url: at(UPPER), fetch_url: at(LOWER), status: 200 }]);
-    expect(readArchive(db, "SELECT url FROM pages WHERE url LIKE '%/\\%%' ESCAPE '\\' OR fetch_url LIKE '%/\\%%' ESCAPE '\\'").length).toBe(
-      readArchive(db, "SELECT url FROM pages WHERE url LIKE '%/\\%%' ESCAPE '\\'").length,
-    );
   });
 
   it('is one row in urls', () => {
-    const rows = readArchive<{ url: string; state: string; kind: string }>(db, 'SELECT url, state, kind FROM urls WHERE url LIKE ?', `%${UPPER}`);
-    expect(rows).toEqual([{ url: at(UPPER), state: 'done', kind: 'page' }]);
-    expect(readArchive(db, 'SELECT url FROM urls WHERE url LIKE ?', `%${LOWER}`).filter((row) => (row as { url: string }).url !== at(UPPER))).toEqual([]);
+    const rows = readArchive<{ url: string; state: string; kind: string }>(db, 'SELECT url, state, kind FROM urls');
+    const spellings = rows.filter((row) => decodeURI(new URL(row.url).pathname) === '/文档/');
+    expect(spellings).toEqual([{ url: at(UPPER), state: 'done', kind: 'page' }]);
   });
 
   it('is requested once in all, with the spelling of the first link', () => {
