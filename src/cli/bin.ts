@@ -31,6 +31,7 @@ const exitCode = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   isTTY: Boolean(process.stderr.isTTY),
+  statusStream: process.stderr,
   onInterrupt(handler) {
     interruptHandler = handler;
     return () => {

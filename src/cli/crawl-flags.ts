@@ -35,6 +35,7 @@ export function withCrawlFlags<T>(yargs: Argv<T>) {
     .option('sitemaps', { type: 'boolean', defaultDescription: 'false', describe: 'seed the crawl from robots.txt Sitemap: lines and /sitemap.xml' })
     .option('requisites', { type: 'boolean', defaultDescription: 'true', describe: 'fetch page requisites (images, scripts, stylesheets, media); --no-requisites to skip them' })
     .option('requisites-any-host', { type: 'boolean', defaultDescription: 'false', describe: 'fetch requisites from any host (CDNs), not only in-scope ones' })
+    .option('log', { type: 'string', describe: 'append one JSON line per fetch to this file (url, status, bytes, ms, links, new links, error)' })
     .option('user-agent', { type: 'string', defaultDescription: 'crawlite/<version>', describe: 'User-Agent header, and the token matched in robots.txt' });
 }
 

@@ -1,4 +1,5 @@
 import type { LockOwner } from '../storage/archive-lock.js';
+import type { StatusStream } from './progress-display.js';
 
 /** Everything the CLI takes from the process, passed in so tests can run `main` in-process. */
 export interface CliIo {
@@ -6,6 +7,8 @@ export interface CliIo {
   stderr(text: string): void;
   /** Whether stderr is a terminal (live progress) or a log. */
   isTTY: boolean;
+  /** Where the live status line is drawn when isTTY: the terminal's stderr stream. */
+  statusStream?: StatusStream;
   /** Registers what to do on Ctrl-C or SIGTERM; returns an unregister function. */
   onInterrupt(handler: () => void): () => void;
   owner: LockOwner;

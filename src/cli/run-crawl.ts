@@ -6,13 +6,15 @@ import { CrawlStop } from '../pipeline/crawl-stop.js';
 import type { FetchReport } from '../pipeline/crawl-item.js';
 import { compilePatterns } from '../pipeline/scope.js';
 import { acquireArchiveLock } from '../storage/archive-lock.js';
-import { archiveReport } from '../storage/archive-report.js';
+import { archiveReport, urlStateCounts } from '../storage/archive-report.js';
 import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
 import { closeArchive, openArchive } from '../storage/open-archive.js';
 import { SqliteFrontier } from '../storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
 import type { GivenOptions } from './crawl-flags.js';
+import { FetchLogFile } from './fetch-log-file.js';
 import { formatFetch } from './fetch-log.js';
+import { ProgressDisplay, type ProgressMode } from './progress-display.js';
 import { formatReport } from './format-report.js';
 import { EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
 import { resolveRoots } from './resolve-roots.js';
@@ -29,11 +31,12 @@ export interface CrawlRequest {
   verbosity: Verbosity;
   /** Extra facts to keep in the archive (the demo marks its own). */
   marks?: Record<string, unknown>;
+  /** --log FILE: one JSON line per fetch. */
+  logFile?: string;
 }
 
 /** Requests in flight get this long to finish after Ctrl-C before they are aborted. */
 const STOP_GRACE_MS = 5_000;
-const PROGRESS_EVERY_MS = 10_000;
 
 export class NothingToResumeError extends CrawliteError {
   constructor(path: string) {
@@ -53,7 +56,14 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   const givenRoots = resolveRoots(request.roots);
   compilePatterns(request.given.exclude ?? [], '--exclude');
 
-  const db = openArchive(request.dbPath, request.mode);
+  const log = request.logFile ? new FetchLogFile(request.logFile) : undefined;
+  let db: ReturnType<typeof openArchive>;
+  try {
+    db = openArchive(request.dbPath, request.mode);
+  } catch (error) {
+    log?.close();
+    throw error;
+  }
   let releaseLock: (() => void) | undefined;
   try {
     releaseLock = acquireArchiveLock(db, request.dbPath, io.owner);
@@ -92,18 +102,14 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       if (!stop.stopping) say('stopping: letting requests in flight finish (Ctrl-C again to quit at once; resume continues)');
       stop.request(STOP_GRACE_MS);
     });
-    let fetched = 0;
-    const started = Date.now();
-    const progress = setInterval(() => {
-      const seconds = (Date.now() - started) / 1000;
-      say(`${fetched} fetched in ${seconds.toFixed(0)} s, ${(fetched / seconds).toFixed(1)} pages/s`);
-    }, PROGRESS_EVERY_MS);
-    progress.unref();
-
+    const mode: ProgressMode = request.verbosity === 'quiet' ? 'none' : io.isTTY && io.statusStream ? 'live' : 'plain';
+    const progress = new ProgressDisplay(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => urlStateCounts(db));
+    progress.start();
     const onFetch = (fetch: FetchReport) => {
       if (fetch.state === 'stopped') return;
-      fetched += 1;
-      if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && fetch.state === 'failed')) io.stderr(`${formatFetch(fetch)}\n`);
+      progress.count(fetch);
+      log?.write(fetch);
+      if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && fetch.state === 'failed')) progress.line(formatFetch(fetch));
     };
     let ended: RunEnd = 'failed';
     const running = crawl({ frontier, sink }, roots, options, stop);
@@ -111,7 +117,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       await lastValueFrom(running.reports.pipe(tap(onFetch)), { defaultValue: undefined });
       ended = stop.stopping ? 'interrupted' : running.limitReached() ? 'limit' : 'finished';
     } finally {
-      clearInterval(progress);
+      progress.stop();
       unlisten();
       stop.dispose();
       try {
@@ -134,5 +140,6 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       // The archive cannot be written (the error that ended the crawl says why); the lock is stale once we exit.
     }
     closeArchive(db);
+    log?.close();
   }
 }

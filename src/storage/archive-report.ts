@@ -67,3 +67,12 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     runs: runs.length,
   };
 }
+
+/** URLs by state, for the live progress line; an index count, cheap enough to run every second. */
+export function urlStateCounts(db: Database): Record<'queued' | 'fetching' | 'done' | 'failed' | 'skipped', number> {
+  const counts = { queued: 0, fetching: 0, done: 0, failed: 0, skipped: 0 };
+  for (const row of db.prepare<[], { state: keyof typeof counts; n: number }>('SELECT state, count(*) AS n FROM url GROUP BY state').all()) {
+    counts[row.state] = row.n;
+  }
+  return counts;
+}

@@ -12,7 +12,10 @@ export interface CliRun {
 }
 
 /** Runs the CLI in-process with captured output; `interrupt` fires the registered Ctrl-C handler. */
-export async function runCli(argv: string[], options: { onStart?: (interrupt: () => void) => void } = {}): Promise<CliRun> {
+export async function runCli(
+  argv: string[],
+  options: { onStart?: (interrupt: () => void) => void; statusStream?: { write(text: string): unknown; columns?: number } } = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   let handler: (() => void) | undefined;
@@ -23,7 +26,8 @@ export async function runCli(argv: string[], options: { onStart?: (interrupt: ()
     stderr: (text) => {
       stderr += text;
     },
-    isTTY: false,
+    isTTY: options.statusStream !== undefined,
+    ...(options.statusStream ? { statusStream: options.statusStream } : {}),
     onInterrupt(h) {
       handler = h;
       options.onStart?.(() => handler?.());

@@ -22,7 +22,7 @@ export function crawlCommand(context: CommandContext): CommandModule {
     handler: async (args) => {
       const roots = (args.roots as string[]).map(String);
       const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!.url);
-      context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args) }, context.io);
+      context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined }, context.io);
     },
   };
 }

@@ -27,7 +27,7 @@ export function demoCommand(context: CommandContext): CommandModule {
       const site = await startSampleSite();
       try {
         context.exitCode = await runCrawl(
-          { dbPath, mode: 'create', roots: [site.url], given: givenOptions(args), verbosity: context.verbosity(args), marks: { demo: true } },
+          { dbPath, mode: 'create', roots: [site.url], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, marks: { demo: true } },
           context.io,
         );
       } finally {

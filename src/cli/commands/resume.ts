@@ -14,7 +14,7 @@ export function resumeCommand(context: CommandContext): CommandModule {
         .example('$0 resume example.sqlite -c 2', 'continue with 2 requests in flight, for this run only'),
     handler: async (args) => {
       context.exitCode = await runCrawl(
-        { dbPath: String(args.db), mode: 'existing', roots: [], given: givenOptions(args), verbosity: context.verbosity(args) },
+        { dbPath: String(args.db), mode: 'existing', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined },
         context.io,
       );
     },
