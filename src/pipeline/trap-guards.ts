@@ -24,6 +24,14 @@ function longestRepeat(segments: string[]): number {
   return longest;
 }
 
+/** The path of a normalised absolute URL, without parsing it again (this runs for every link found). */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const query = url.indexOf('?', start);
+  return query < 0 ? url.slice(start) : url.slice(start, query);
+}
+
 /**
  * Why a URL looks like a crawler trap, or undefined. Calendars and growing
  * query strings are bounded by --max-depth, --max-pages and the per-path
@@ -34,7 +42,7 @@ export function trapReason(url: string, settings: TrapSettings): Reason | undefi
     return { code: 'url_too_long', message: `URL of ${url.length} characters is longer than ${settings.maxUrlLength}` };
   }
   if (settings.maxPathRepeats > 0) {
-    const segments = new URL(url).pathname.split('/').filter((segment) => segment !== '');
+    const segments = pathOf(url).split('/').filter((segment) => segment !== '');
     const repeats = longestRepeat(segments);
     if (repeats > settings.maxPathRepeats) {
       return { code: 'trap_repeated_path', message: `path segments repeat ${repeats} times in a row (--max-path-repeats ${settings.maxPathRepeats})` };

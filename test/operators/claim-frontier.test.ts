@@ -48,7 +48,9 @@ describe('claimFrontier', () => {
     );
     expect(done).toHaveLength(20);
     expect(peak).toBe(4);
-    expect(peakFetching).toBe(4);
+    // In flight, plus at most a small batch claimed ahead (CLAIM_AHEAD), never the whole queue.
+    expect(peakFetching).toBeGreaterThanOrEqual(4);
+    expect(peakFetching).toBeLessThanOrEqual(4 + 8);
     db.close();
   });
 

@@ -102,7 +102,7 @@ function isValidUtf8(body: Uint8Array): boolean {
 const isSpace = (c: string | undefined) => c === '\t' || c === '\n' || c === '\f' || c === '\r' || c === ' ';
 const isAsciiAlpha = (c: string | undefined) => c !== undefined && /^[A-Za-z]$/.test(c);
 /** ASCII-only lower-casing, as the spec asks: toLowerCase() would also fold latin1 letters such as 'À'. */
-const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+const asciiLower = (s: string) => (/[A-Z]/.test(s) ? s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32)) : s);
 
 interface Attribute {
   name: string;
@@ -114,8 +114,14 @@ class Scanner {
   pos = 0;
   constructor(readonly s: string) {}
 
+  /** `word` is lower-case; compared code by code, since this runs at every position of the prescan. */
   startsWithCi(word: string): boolean {
-    return asciiLower(this.s.slice(this.pos, this.pos + word.length)) === word;
+    for (let i = 0; i < word.length; i += 1) {
+      let code = this.s.charCodeAt(this.pos + i);
+      if (code >= 65 && code <= 90) code += 32;
+      if (code !== word.charCodeAt(i)) return false;
+    }
+    return true;
   }
 
   /** The spec's "get an attribute"; null when there is none (a '>' or the end of the input). */

@@ -60,7 +60,10 @@ export function claimFrontier<R>(
       } else if (next !== 'empty' && 'wakeAt' in next) {
         wakeAt(next.wakeAt);
       }
-      if (inFlight === 0 && timer === undefined) tasks.complete();
+      if (inFlight === 0 && timer === undefined) {
+        source.close();
+        tasks.complete();
+      }
     };
 
     const onStop = () => fill();
@@ -85,6 +88,11 @@ export function claimFrontier<R>(
       clearTimeout(timer);
       control.stopRequested?.removeEventListener('abort', onStop);
       subscription.unsubscribe();
+      try {
+        source.close();
+      } catch {
+        // Torn down after an archive error: what was claimed stays `fetching`, and resume queues it again.
+      }
     };
   });
 }

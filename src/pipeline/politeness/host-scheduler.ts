@@ -10,6 +10,8 @@ export type NextTask = Task | { wakeAt: number } | 'empty';
 export interface TaskSource {
   next(now: number): NextTask;
   finished(task: Task): void;
+  /** The crawl is over: give back whatever was taken and not started. */
+  close(): void;
 }
 
 export interface SchedulerSettings {
@@ -21,8 +23,18 @@ export interface SchedulerSettings {
   maxPages?: number;
 }
 
+/**
+ * URLs claimed from the frontier per origin in one write, ahead of the slots
+ * that will fetch them. Claiming is a transaction of its own, so one per URL
+ * cost as much as parsing; a few ahead costs nothing: a crash leaves them
+ * `fetching`, which resume queues again, and they were never requested.
+ */
+const CLAIM_AHEAD = 8;
+
 interface Host {
   inFlight: number;
+  /** Claimed from the frontier, not started yet. */
+  ahead: ClaimedUrl[];
   lastStart: number;
   pausedUntil: number;
   /** Whether the origin may have queued URLs; a hint, cleared when a claim finds none. */
@@ -55,7 +67,7 @@ export class HostScheduler implements TaskSource {
   private host(origin: string): Host {
     let host = this.hosts.get(origin);
     if (!host) {
-      host = { inFlight: 0, lastStart: -Infinity, pausedUntil: 0, hasWork: false };
+      host = { inFlight: 0, ahead: [], lastStart: -Infinity, pausedUntil: 0, hasWork: false };
       this.hosts.set(origin, host);
     }
     return host;
@@ -90,7 +102,8 @@ export class HostScheduler implements TaskSource {
         this.robots.startFetching(origin);
         task = { type: 'robots', origin };
       } else {
-        const [claim] = this.frontier.claimFrom(origin, 1);
+        if (host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, CLAIM_AHEAD);
+        const claim = host.ahead.shift();
         if (!claim) {
           host.hasWork = false;
           continue;
@@ -109,6 +122,12 @@ export class HostScheduler implements TaskSource {
 
   finished(task: Task): void {
     this.host(taskOrigin(task)).inFlight -= 1;
+  }
+
+  close(): void {
+    for (const host of this.hosts.values()) {
+      for (const claim of host.ahead.splice(0)) this.frontier.release(claim.id);
+    }
   }
 
   /** Origins that were just given queued URLs. */
