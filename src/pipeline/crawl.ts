@@ -61,6 +61,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       timeoutMs: options.timeoutMs,
       maxBodyBytes: options.maxBodyBytes,
       userAgent: options.userAgent,
+      onSent: (origin) => scheduler.sent(origin, Date.now()),
     });
     const cache = new SeenCache(SEEN_CACHE_SIZE);
     const scope = {

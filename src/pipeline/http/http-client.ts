@@ -1,3 +1,4 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { Agent, errors as undiciErrors, request } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, NetworkError, RequestTimeoutError } from '../fetch-errors.js';
@@ -15,6 +16,8 @@ export interface HttpResponse {
 export interface HttpClientSettings {
   /** Connections kept per origin. */
   connections: number;
+  /** Told when a request's headers are written to its connection: when the server sees it start. */
+  onSent?: (origin: string) => void;
   timeoutMs: number;
   maxBodyBytes: number;
   userAgent: string;
@@ -39,8 +42,18 @@ const errorCode = (error: unknown): string | undefined =>
  */
 export class HttpClient {
   private readonly agent: Agent;
+  private readonly onSendHeaders: ((message: unknown) => void) | undefined;
 
   constructor(private readonly settings: HttpClientSettings) {
+    const { onSent } = settings;
+    if (onSent) {
+      // undici publishes the moment headers go out; a new connection's setup time is then not counted as a gap.
+      this.onSendHeaders = (message) => {
+        const origin = (message as { request?: { origin?: unknown } }).request?.origin;
+        if (typeof origin === 'string') onSent(new URL(origin).origin);
+      };
+      diagnosticsChannel.subscribe('undici:client:sendHeaders', this.onSendHeaders);
+    }
     this.agent = new Agent({
       connections: settings.connections,
       pipelining: 1,
@@ -99,6 +112,7 @@ export class HttpClient {
   }
 
   close(): Promise<void> {
+    if (this.onSendHeaders) diagnosticsChannel.unsubscribe('undici:client:sendHeaders', this.onSendHeaders);
     return this.agent.close();
   }
 }

@@ -141,6 +141,12 @@ export class HostScheduler implements TaskSource {
     host.pausedUntil = Math.max(host.pausedUntil, now + ms);
   }
 
+  /** A request's headers went out now: gaps are kept from when the server sees a request, not from when it was picked. */
+  sent(origin: string, now: number): void {
+    const host = this.hosts.get(origin);
+    if (host) host.lastStart = Math.max(host.lastStart, now);
+  }
+
   /** For a retry within a slot: how long to wait before it may start; the start is booked. */
   reserveStart(origin: string, now: number): number {
     const host = this.host(origin);
