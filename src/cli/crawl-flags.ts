@@ -29,6 +29,7 @@ export function withCrawlFlags<T>(yargs: Argv<T>) {
     .option('max-pages', { type: 'number', coerce: positiveInteger('max-pages'), defaultDescription: 'none', describe: 'page requests at most (robots.txt not counted); resume with a larger value goes on' })
     .option('max-per-path', { type: 'number', coerce: positiveInteger('max-per-path', 0), defaultDescription: '10000', describe: 'URLs at most sharing one path with different queries (a trap guard); 0 lifts it' })
     .option('max-path-repeats', { type: 'number', coerce: positiveInteger('max-path-repeats', 0), defaultDescription: '3', describe: 'skip paths whose segments repeat more often in a row (a trap guard); 0 lifts it' })
+    .option('max-links-per-page', { type: 'number', coerce: positiveInteger('max-links-per-page', 0), defaultDescription: '10000', describe: 'links read from one page at most, the first in document order (a trap guard); 0 lifts it' })
     .option('per-host', { type: 'number', coerce: positiveInteger('per-host'), defaultDescription: 'the concurrency', describe: 'requests in flight at most on one host' })
     .option('delay', { type: 'number', coerce: positiveInteger('delay', 0), defaultDescription: "robots.txt's Crawl-delay", describe: 'minimum gap in ms between request starts on one host' })
     .option('ignore-robots', { type: 'boolean', defaultDescription: 'false', describe: 'ignore robots.txt, Crawl-delay and nofollow' })
@@ -46,6 +47,7 @@ interface CrawlArgs {
   maxPages?: number;
   maxPerPath?: number;
   maxPathRepeats?: number;
+  maxLinksPerPage?: number;
   perHost?: number;
   delay?: number;
   ignoreRobots?: boolean;
@@ -79,6 +81,7 @@ export function givenOptions(parsed: Record<string, unknown>): GivenOptions {
     maxPages: args.maxPages,
     maxPerPath: args.maxPerPath,
     maxPathRepeats: args.maxPathRepeats,
+    maxLinksPerPage: args.maxLinksPerPage,
     perHost: args.perHost,
     delayMs: args.delay,
     robots: args.ignoreRobots === undefined ? undefined : !args.ignoreRobots,

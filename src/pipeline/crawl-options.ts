@@ -30,6 +30,8 @@ export interface CrawlOptions {
   maxPerPath: number;
   /** A run of path segments repeated more than this many times in a row is a trap; 0 turns the guard off. */
   maxPathRepeats: number;
+  /** Links read from one HTML page at most (the first ones, in document order); 0 for no limit. */
+  maxLinksPerPage: number;
   /** Obey robots.txt, Crawl-delay and nofollow. */
   robots: boolean;
   /** Seed the frontier from robots.txt Sitemap: lines and /sitemap.xml. */
@@ -53,6 +55,7 @@ export const DEFAULT_OPTIONS: Omit<CrawlOptions, 'userAgent'> = {
   include: [],
   maxPerPath: 10_000,
   maxPathRepeats: 3,
+  maxLinksPerPage: 10_000,
   robots: true,
   sitemaps: false,
   requisites: true,

@@ -59,11 +59,14 @@ describe('seen', () => {
 });
 
 describe('SeenCache', () => {
-  it('has a fixed size, forgetting the oldest first', () => {
-    const cache = new SeenCache(3);
-    for (const url of ['1', '2', '3', '4']) cache.add(url, 0);
-    expect(cache.size).toBe(3);
-    expect(['1', '2', '3', '4'].map((url) => cache.covers(url, 0))).toEqual([false, true, true, true]);
+  it('never holds more than its capacity, forgetting the oldest first', () => {
+    const cache = new SeenCache(4);
+    for (const url of ['1', '2', '3', '4', '5']) cache.add(url, 0);
+    expect(cache.size).toBeLessThanOrEqual(4);
+    expect(['1', '2', '3', '4', '5'].map((url) => cache.covers(url, 0))).toEqual([false, false, true, true, true]);
+    for (let i = 0; i < 10_000; i += 1) cache.add(`x${i}`, 0);
+    expect(cache.size).toBeLessThanOrEqual(4);
+    expect(cache.covers('x9999', 0)).toBe(true);
   });
 
   it('keeps the smallest depth a URL was added at', () => {

@@ -13,6 +13,8 @@ import { extractSitemap, isGzip } from '../sitemap/extract-sitemap.js';
 export interface ParseSettings {
   maxRedirects: number;
   maxBodyBytes: number;
+  /** Links read from one HTML page at most; 0 for no limit. */
+  maxLinksPerPage?: number;
 }
 
 function baseOf(base: string | undefined, pageUrl: string): string {
@@ -56,7 +58,9 @@ function parseHtml(item: CrawlItem, body: Uint8Array, contentType: string | null
   const facts = extractPage(text);
   const base = baseOf(facts.base, item.claim.url);
   const discovered: DiscoveredUrl[] = [];
-  for (const link of facts.links) {
+  // A page with a huge number of links is a trap or an attack; committing them all would stall the crawl.
+  const links = settings.maxLinksPerPage ? facts.links.slice(0, settings.maxLinksPerPage) : facts.links;
+  for (const link of links) {
     const target = normalizeUrl(link.href, base);
     if ('key' in target) discovered.push(fromHtmlLink(link, target, item, facts.robots.nofollow, settings));
   }

@@ -4,32 +4,40 @@ import type { CrawlItem } from '../crawl-item.js';
 
 /**
  * A fixed-size memory of URL keys known to be queued or fetched, with the
- * depth they are known at; oldest forgotten first. Only a hint that saves an
- * insert: the archive's UNIQUE key decides.
+ * depth they are known at. Two generations: when the young one is full it
+ * becomes the old one and the previous old one is dropped whole, so nothing
+ * is evicted key by key (deleting a Map's oldest entries one at a time gets
+ * slower as the Map churns). Only a hint that saves an insert: the archive's
+ * UNIQUE key decides.
  */
 export class SeenCache {
-  private readonly depths = new Map<string, number>();
+  private young = new Map<string, number>();
+  private old = new Map<string, number>();
 
   constructor(private readonly capacity: number) {}
 
+  private depthOf(key: string): number | undefined {
+    return this.young.get(key) ?? this.old.get(key);
+  }
+
   /** Known at this depth or closer to a root, so finding it again changes nothing. */
   covers(key: string, depth: number): boolean {
-    const known = this.depths.get(key);
+    const known = this.depthOf(key);
     return known !== undefined && known <= depth;
   }
 
   add(key: string, depth: number): void {
-    const known = this.depths.get(key);
-    if (known !== undefined) {
-      if (depth < known) this.depths.set(key, depth);
-      return;
+    const known = this.depthOf(key);
+    if (known !== undefined && known <= depth) return;
+    if (this.young.size >= Math.max(1, Math.floor(this.capacity / 2))) {
+      this.old = this.young;
+      this.young = new Map();
     }
-    if (this.depths.size >= this.capacity) this.depths.delete(this.depths.keys().next().value!);
-    this.depths.set(key, depth);
+    this.young.set(key, depth);
   }
 
   get size(): number {
-    return this.depths.size;
+    return this.young.size + this.old.size;
   }
 }
 
