@@ -19,7 +19,8 @@ function reportError(error: unknown, io: CliIo, verbose: boolean): number {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`crawlite: unexpected error: ${message}${verbose ? '' : ' (run with -v for details)'}\n`);
   }
-  if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  // A usage error's stack is yargs's own, of no help to anyone.
+  if (verbose && !(error instanceof UsageError) && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
   return EXIT_FAILURE;
 }
 

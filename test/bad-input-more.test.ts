@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './support/archive.js';
+import { execCli, runCli, type CliRun } from './support/cli.js';
+import { html, routes, startServer, type TestServer } from './support/test-server.js';
+
+// More bad input: conflicting options, a truncated archive, a place that cannot be written.
+let server: TestServer;
+const tmp = tempDir();
+let master: string;
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+function expectOneLine(result: CliRun, phrase: RegExp) {
+  expect(result.code).toBe(1);
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^crawlite: /);
+  expect(lines[0]).toMatch(phrase);
+  expect(result.stderr).not.toMatch(/^ {4}at /m);
+}
+
+const canMount = (() => {
+  try {
+    return process.getuid?.() === 0 && process.platform === 'linux';
+  } catch {
+    return false;
+  }
+})();
+
+beforeAll(async () => {
+  const pages = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`/p${i}`, html(`<p>${'text '.repeat(300)}${i}</p>`)]));
+  server = await startServer(routes({ '/': html(Object.keys(pages).map((path) => `<a href="${path}">x</a>`).join('')), ...pages }));
+  master = tmp.path('master.sqlite');
+  expect((await runCli(['crawl', server.url, '--db', master, '-q', '--ignore-robots'])).code).toBe(0);
+});
+
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+describe('conflicting options', () => {
+  it('refuses -q with -v', async () => {
+    expectOneLine(await execCli(['crawl', server.url, '--db', tmp.path('x.sqlite'), '-q', '-v']), /quiet.*verbose|verbose.*quiet/);
+  });
+
+  it('refuses --requisites-any-host with --no-requisites', async () => {
+    expectOneLine(await execCli(['crawl', server.url, '--db', tmp.path('y.sqlite'), '--no-requisites', '--requisites-any-host']), /--requisites-any-host conflicts with --no-requisites/);
+  });
+});
+
+describe('a truncated archive', () => {
+  it('is refused by resume and query, and left as it is', async () => {
+    const cut = tmp.path('truncated.sqlite');
+    copyFileSync(master, cut);
+    truncateSync(cut, Math.floor(statSync(cut).size / 2));
+    const before = sha256(cut);
+    expectOneLine(await execCli(['resume', cut]), /corrupt|malformed/);
+    expect(sha256(cut)).toBe(before);
+    const query = await execCli(['query', cut, 'select count(*) from pages']);
+    expectOneLine(query, /corrupt|malformed/);
+    expect(sha256(cut)).toBe(before);
+  });
+});
+
+describe.skipIf(!canMount)('a place that cannot be written (a read-only mount)', () => {
+  const mountPoint = tmp.path('readonly');
+
+  beforeAll(() => {
+    mkdirSync(mountPoint);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint]);
+    copyFileSync(master, `${mountPoint}/archive.sqlite`);
+    execFileSync('mount', ['-o', 'remount,ro', mountPoint]);
+  });
+
+  afterAll(() => {
+    execFileSync('umount', [mountPoint]);
+  });
+
+  it('refuses a new archive there, with one line', async () => {
+    expectOneLine(await execCli(['crawl', server.url, '--db', `${mountPoint}/new.sqlite`]), /cannot open|not writable/);
+  });
+
+  it('refuses to resume an archive there, and leaves it as it is', async () => {
+    const path = `${mountPoint}/archive.sqlite`;
+    const before = sha256(path);
+    expectOneLine(await execCli(['resume', path]), /not writable|cannot open|read-only|readonly/i);
+    expect(sha256(path)).toBe(before);
+  });
+
+  it('still answers queries there', async () => {
+    const result = await execCli(['query', `${mountPoint}/archive.sqlite`, "select count(*) as n from pages where kind = 'page'", '-f', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([{ n: 81 }]);
+  });
+});
