@@ -1,5 +1,6 @@
 import { defer, finalize, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { FrontierPort, PageSinkPort } from '../storage/ports.js';
+import { CommitQueue } from './commit-queue.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
 import type { CrawlStop } from './crawl-stop.js';
@@ -64,6 +65,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       onSent: (origin) => scheduler.sent(origin, Date.now()),
     });
     const cache = new SeenCache(SEEN_CACHE_SIZE);
+    const commits = new CommitQueue(sink);
     const scope = {
       roots: roots.map((root) => new URL(root)),
       lenient: options.lenient,
@@ -92,7 +94,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
         requisites: options.requisites,
       }),
       seen(cache),
-      persist(sink, frontier, (queued) => {
+      persist(commits, frontier, (queued) => {
         for (const found of queued) cache.add(found.key, found.depth);
         scheduler.noteWork(new Set(queued.map((found) => found.origin)));
       }),

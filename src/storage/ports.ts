@@ -113,4 +113,6 @@ export interface FrontierPort {
 export interface PageSinkPort {
   /** Stores a page, its links and its final state together, or nothing. */
   commit(outcome: PageOutcome): CommitResult;
+  /** The same for several pages in one transaction: all of them, or none. */
+  commitAll(outcomes: PageOutcome[]): CommitResult[];
 }

@@ -25,7 +25,7 @@ export class SqlitePageSink implements PageSinkPort {
   private readonly deleteLinks: Statement<[number]>;
   private readonly insertLink: Statement<[number, string, string, number]>;
   private readonly finish: Statement<unknown[]>;
-  private readonly commitTx: Transaction<(outcome: PageOutcome) => CommitResult>;
+  private readonly commitTx: Transaction<(outcomes: PageOutcome[]) => CommitResult[]>;
 
   private readonly variants: Statement<[string], { count: number }>;
 
@@ -63,12 +63,16 @@ export class SqlitePageSink implements PageSinkPort {
     this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
     this.insertLink = db.prepare('INSERT INTO link (from_id, to_url, kind, nofollow) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING');
     this.finish = db.prepare('UPDATE url SET state = ?, tries = ?, error_code = ?, error = ? WHERE id = ?');
-    this.commitTx = db.transaction((outcome: PageOutcome) => this.write(outcome));
+    this.commitTx = db.transaction((outcomes: PageOutcome[]) => outcomes.map((outcome) => this.write(outcome)));
   }
 
   commit(outcome: PageOutcome): CommitResult {
+    return this.commitAll([outcome])[0]!;
+  }
+
+  commitAll(outcomes: PageOutcome[]): CommitResult[] {
     try {
-      return this.commitTx.immediate(outcome);
+      return this.commitTx.immediate(outcomes);
     } catch (error) {
       const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
       if (FATAL_WRITE_CODES.some((fatal) => code.startsWith(fatal))) throw new ArchiveWriteError(this.path, { cause: error });

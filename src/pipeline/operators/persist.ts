@@ -1,5 +1,6 @@
-import { map, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl, FrontierPort, PageOutcome, PageSinkPort, StoredResponse } from '../../storage/ports.js';
+import { from, map, mergeMap, of, type OperatorFunction } from 'rxjs';
+import type { DiscoveredUrl, FrontierPort, PageOutcome, StoredResponse } from '../../storage/ports.js';
+import type { CommitQueue } from '../commit-queue.js';
 import type { CrawlItem, FetchReport, PageFacts } from '../crawl-item.js';
 import { charsetOf } from '../html/decode-text.js';
 import type { HttpResponse } from '../http/http-client.js';
@@ -42,21 +43,24 @@ function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
  * `onCommitted` what was queued, for the seen cache and the scheduler.
  */
 export function persist(
-  sink: PageSinkPort,
+  queue: CommitQueue,
   frontier: FrontierPort,
   onCommitted: (queued: DiscoveredUrl[]) => void,
 ): OperatorFunction<CrawlItem, FetchReport> {
-  return map((item) => {
+  return mergeMap((item) => {
     if (item.state === 'stopped' || item.state === 'pending') {
       frontier.release(item.claim.id);
-      return report(item, item.claim.tries, 0);
+      return of(report(item, item.claim.tries, 0));
     }
     const tries = item.claim.tries + item.attempts;
     const outcome: PageOutcome = { claim: item.claim, state: item.state, tries, discovered: item.discovered };
     if (item.response) outcome.response = stored(item.response, item.page);
     if (item.error) outcome.error = item.error;
-    const { newUrls } = sink.commit(outcome);
-    onCommitted(item.discovered.filter((found) => !found.skip && !found.linkOnly));
-    return report(item, tries, newUrls);
+    return from(queue.commit(outcome)).pipe(
+      map(({ newUrls }) => {
+        onCommitted(item.discovered.filter((found) => !found.skip && !found.linkOnly));
+        return report(item, tries, newUrls);
+      }),
+    );
   });
 }
