@@ -87,8 +87,9 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       frontier.addRoots(resolveRoots(origins.map((origin) => `${origin}/sitemap.xml`)).map((seed) => ({ ...seed, kind: 'sitemap' as const })));
     }
     if (storedOptions) {
-      const before = archiveReport(db);
-      say(`resuming ${request.dbPath}: ${before.urls.done} done, ${before.urls.queued} queued` + (requeued ? `, ${requeued} left in flight by the last run are queued again` : ''));
+      // Index counts only: the full report reads every response, too slow before a big archive starts.
+      const before = urlStateCounts(db);
+      say(`resuming ${request.dbPath}: ${before.done} done, ${before.queued} queued` + (requeued ? `, ${requeued} left in flight by the last run are queued again` : ''));
       const overrides = describeOverrides(storedOptions, request.given);
       if (overrides.length) say(`options given override the stored ones for this run: ${overrides.join(', ')}`);
     } else {
