@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli, type CliRun } from './support/cli.js';
+import { replyAfter } from './support/delayed-reply.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
 
 // Crash-exact resume under chaos: a crawl of a ~500-page site with the real
@@ -68,18 +69,7 @@ const site: Handler = (_req, res, path) => {
   if (path === '/') body = `<!doctype html><html><head><title>index</title></head><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
   const match = /^\/p\/(\d+)$/.exec(path);
   if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      if (body === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      else res.writeHead(200, { 'content-type': type }).end(body);
-      resolve();
-    }, latencyOf(path));
-    // 'close' also fires after a normal answer; then there is nothing left to cancel.
-    res.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  return replyAfter(res, { body, contentType: type, delayMs: latencyOf(path) });
 };
 
 let server: TestServer;

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli, type CliRun } from './support/cli.js';
+import { replyAfter } from './support/delayed-reply.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
 
 // A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
@@ -33,23 +34,11 @@ const site: Handler = (_req, res, path) => {
   const match = /^\/p\/(\d+)$/.exec(path);
   if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));
   const hangs = hang.on && path === HANG_PATH;
-  if (hangs) hang.waiting += 1;
-  return new Promise<void>((resolve) => {
-    let settled = false;
-    const settle = () => {
-      if (settled) return;
-      settled = true;
-      if (hangs) hang.waiting -= 1;
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      if (body === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-      settle();
-    }, hangs ? HANG_MS : DELAY_MS);
-    // 'close' also fires after a normal answer; then there is nothing left to cancel.
-    res.once('close', settle);
+  return replyAfter(res, {
+    body,
+    delayMs: hangs ? HANG_MS : DELAY_MS,
+    onWait: () => hangs && (hang.waiting += 1),
+    onSettle: () => hangs && (hang.waiting -= 1),
   });
 };
 

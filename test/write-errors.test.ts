@@ -15,6 +15,7 @@ import { SqliteFrontier } from '../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../src/storage/sqlite-page-sink.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { BIN, spawnCli, type CliRun } from './support/cli.js';
+import { replyAfter } from './support/delayed-reply.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
 
 // Disk full and I/O errors while writing: the crawl stops with one line and
@@ -95,23 +96,11 @@ const smallSite: Handler = (_req, res, path) => {
   const match = /^\/s\/(\d+)$/.exec(path);
   if (match && Number(match[1]) < SMALL_N) body = smallBody(Number(match[1]));
   const hangs = hang.on && HANG_PATHS.includes(path);
-  if (hangs) hang.waiting += 1;
-  return new Promise<void>((resolve) => {
-    let settled = false;
-    const settle = () => {
-      if (settled) return;
-      settled = true;
-      if (hangs) hang.waiting -= 1;
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      if (body === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-      settle();
-    }, hangs ? HANG_MS : SMALL_DELAY_MS);
-    // 'close' also fires after a normal answer; then there is nothing left to cancel.
-    res.once('close', settle);
+  return replyAfter(res, {
+    body,
+    delayMs: hangs ? HANG_MS : SMALL_DELAY_MS,
+    onWait: () => hangs && (hang.waiting += 1),
+    onSettle: () => hangs && (hang.waiting -= 1),
   });
 };
 
