@@ -51,3 +51,6 @@ BEGIN
   INSERT INTO query_variants (path, count) VALUES (NEW.path_key, 1)
   ON CONFLICT (path) DO UPDATE SET count = count + 1;
 END;
+
+-- Claims now go through url_queued_origin; the global queued index only cost writes.
+DROP INDEX url_queued;
