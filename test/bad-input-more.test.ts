@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
 import { execCli, runCli, type CliRun } from './support/cli.js';
@@ -22,11 +24,18 @@ function expectOneLine(result: CliRun, phrase: RegExp) {
   expect(result.stderr).not.toMatch(/^ {4}at /m);
 }
 
+/** Mounting a tmpfs needs root on Linux (and a sandbox that allows it): probe once, skip the mount tests if not. */
 const canMount = (() => {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'crawlite-mount-probe-'));
   try {
-    return process.getuid?.() === 0 && process.platform === 'linux';
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
   } catch {
     return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
   }
 })();
 
