@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli, type CliRun } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
+import { killAll, linkedPage } from './support/linked-site.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
+import { sleep } from './support/wait.js';
 
 // Crash-exact resume under chaos: a crawl of a ~500-page site with the real
 // CLI at -c 8 is killed with SIGKILL ten times at moments drawn from a seeded
@@ -52,11 +54,6 @@ function latencyOf(path: string): number {
 }
 
 // Page i links to i+1 (so everything is reachable from /p/0), 7i+3 and 13i+5 (mod N) and the index.
-function pageBody(i: number): string {
-  const targets = [(i + 1) % N, (7 * i + 3) % N, (13 * i + 5) % N];
-  const links = targets.map((t) => `<a href="${pagePath(t)}">page ${t}</a>`).join(' ');
-  return `<!doctype html><html><head><title>page ${i}</title></head><body><h1>page ${i}</h1><p>${'lorem ipsum '.repeat(20)}</p>${links} <a href="/">index</a></body></html>`;
-}
 
 /** Serves the site; the delay is cancelled when the client goes away, so a killed crawler leaves no timers behind. */
 const site: Handler = (_req, res, path) => {
@@ -68,7 +65,7 @@ const site: Handler = (_req, res, path) => {
   }
   if (path === '/') body = `<!doctype html><html><head><title>index</title></head><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
   const match = /^\/p\/(\d+)$/.exec(path);
-  if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));
+  if (match && Number(match[1]) < N) body = linkedPage(Number(match[1]), N, pagePath);
   return replyAfter(res, { body, contentType: type, delayMs: latencyOf(path) });
 };
 
@@ -81,9 +78,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  killAll(children);
 });
 
 afterAll(async () => {
@@ -91,7 +86,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const abs = (path: string) => new URL(path, server.url).href;
 const pathOf = (url: string) => {

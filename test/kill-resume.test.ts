@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
+import { killAll, linkedPage } from './support/linked-site.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
+import { waitFor } from './support/wait.js';
 
 // A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
 // index, so everything is reachable from the index through the i+1 chain. Every
@@ -16,11 +18,6 @@ const pagePath = (i: number) => `/p/${i}`;
 // robots.txt is fetched before anything else and archived like any page.
 const ALL_PATHS = ['/robots.txt', '/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
 
-function pageBody(i: number): string {
-  const targets = [(i + 1) % N, (2 * i) % N, (3 * i) % N];
-  const links = targets.map((t) => `<a href="${pagePath(t)}">page ${t}</a>`).join(' ');
-  return `<!doctype html><html><head><title>page ${i}</title></head><body><h1>page ${i}</h1>${links} <a href="/">index</a></body></html>`;
-}
 
 /** Serves the site; the delay is cancelled when the client goes away, so a killed crawler leaves no timers behind. */
 const site: Handler = (req, res, path) => {
@@ -28,7 +25,7 @@ const site: Handler = (req, res, path) => {
   if (path === '/robots.txt') body = 'User-agent: *\nDisallow: /nowhere/\n';
   if (path === '/') body = `<!doctype html><html><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
   const match = /^\/p\/(\d+)$/.exec(path);
-  if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));
+  if (match && Number(match[1]) < N) body = linkedPage(Number(match[1]), N, pagePath);
   return replyAfter(res, { body, delayMs: DELAY_MS });
 };
 
@@ -41,9 +38,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  killAll(children);
 });
 
 afterAll(async () => {
@@ -51,16 +46,10 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until the server has counted `target` requests in all; bounded in time. */
-async function waitForHits(target: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (let i = 0; i < 10_000 && Date.now() < deadline; i++) {
-    if (server.totalHits() >= target) return;
-    await sleep(5);
-  }
-  throw new Error(`server saw ${server.totalHits()} requests, not ${target}, within ${timeoutMs} ms`);
+function waitForHits(target: number, timeoutMs = 15_000): Promise<void> {
+  return waitFor(`${target} requests`, () => server.totalHits() >= target, timeoutMs, () => `server saw ${server.totalHits()}`);
 }
 
 const abs = (path: string) => new URL(path, server.url).href;

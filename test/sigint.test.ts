@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli, type CliRun } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
+import { killAll, linkedPage } from './support/linked-site.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
+import { sleep, waitFor } from './support/wait.js';
 
 // A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
 // index, so everything is reachable from the index through the i+1 chain. Every
@@ -20,11 +22,6 @@ const HANG_PATH = pagePath(20);
 const HANG_MS = 60_000;
 const hang = { on: false, waiting: 0 };
 
-function pageBody(i: number): string {
-  const targets = [(i + 1) % N, (2 * i) % N, (3 * i) % N];
-  const links = targets.map((t) => `<a href="${pagePath(t)}">page ${t}</a>`).join(' ');
-  return `<!doctype html><html><head><title>page ${i}</title></head><body><h1>page ${i}</h1>${links} <a href="/">index</a></body></html>`;
-}
 
 /** Serves the site; a delay is cancelled when the client goes away, so a dead crawler leaves no timers behind. */
 const site: Handler = (_req, res, path) => {
@@ -32,7 +29,7 @@ const site: Handler = (_req, res, path) => {
   if (path === '/robots.txt') body = 'User-agent: *\nDisallow: /nowhere/\n';
   if (path === '/') body = `<!doctype html><html><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
   const match = /^\/p\/(\d+)$/.exec(path);
-  if (match && Number(match[1]) < N) body = pageBody(Number(match[1]));
+  if (match && Number(match[1]) < N) body = linkedPage(Number(match[1]), N, pagePath);
   const hangs = hang.on && path === HANG_PATH;
   return replyAfter(res, {
     body,
@@ -52,9 +49,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   hang.on = false;
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  killAll(children);
 });
 
 afterAll(async () => {
@@ -62,17 +57,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls a condition until it holds; bounded in count and time. */
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (let i = 0; i < 10_000 && Date.now() < deadline; i++) {
-    if (condition()) return;
-    await sleep(5);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (server saw ${server.totalHits()} requests)`);
-}
 
 /** The child's exit, or null if it is still running after `ms`. */
 async function exitWithin(exited: Promise<CliRun>, ms: number): Promise<CliRun | null> {

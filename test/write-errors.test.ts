@@ -16,14 +16,15 @@ import { SqlitePageSink } from '../src/storage/sqlite-page-sink.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { BIN, spawnCli, type CliRun } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
+import { killAll, linkedPage } from './support/linked-site.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
+import { sleep, waitFor } from './support/wait.js';
 
 // Disk full and I/O errors while writing: the crawl stops with one line and
 // exit 1, the archive stays consistent (each page is committed whole or not
 // at all), and `resume` finishes the crawl once there is room again.
 
 const tmp = tempDir();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** mulberry32: deterministic filler, so every page body is distinct and does not compress. */
 function mulberry32(seed: number): () => number {
@@ -84,17 +85,13 @@ const HANG_PATHS = [smallPage(3), smallPage(7)];
 const HANG_MS = 30_000;
 const hang = { on: false, waiting: 0 };
 
-function smallBody(i: number): string {
-  const links = [(i + 1) % SMALL_N, (2 * i) % SMALL_N, (3 * i) % SMALL_N].map((t) => `<a href="${smallPage(t)}">page ${t}</a>`).join(' ');
-  return `<!doctype html><html><head><title>small ${i}</title></head><body><h1>small ${i}</h1>${links} <a href="/">index</a></body></html>`;
-}
 
 const smallSite: Handler = (_req, res, path) => {
   let body: string | undefined;
   // The index links to the first ten pages, so the hanging ones do not cut the rest off.
   if (path === '/') body = `<!doctype html><html><body>${Array.from({ length: 10 }, (_, i) => `<a href="${smallPage(i)}">${i}</a>`).join(' ')}</body></html>`;
   const match = /^\/s\/(\d+)$/.exec(path);
-  if (match && Number(match[1]) < SMALL_N) body = smallBody(Number(match[1]));
+  if (match && Number(match[1]) < SMALL_N) body = linkedPage(Number(match[1]), SMALL_N, smallPage, 'small');
   const hangs = hang.on && HANG_PATHS.includes(path);
   return replyAfter(res, {
     body,
@@ -145,9 +142,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   hang.on = false;
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  killAll(children);
 });
 
 afterAll(async () => {
@@ -196,15 +191,6 @@ async function cliWithFileLimit(blocks: number, argv: string[], ms = 30_000): Pr
   return run!;
 }
 
-/** Polls a condition until it holds; bounded in count and time. */
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (let i = 0; i < 5_000 && Date.now() < deadline; i++) {
-    if (condition()) return;
-    await sleep(5);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
 
 const pathOf = (url: string) => {
   const parsed = new URL(url);

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => unknown;
 
 /** A real HTTP server on 127.0.0.1 that counts hits per path and requests in flight. */
 export interface TestServer {
