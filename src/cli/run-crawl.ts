@@ -55,6 +55,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   const say = (line: string) => request.verbosity !== 'quiet' && io.stderr(`${line}\n`);
   const givenRoots = resolveRoots(request.roots);
   compilePatterns(request.given.exclude ?? [], '--exclude');
+  compilePatterns(request.given.include ?? [], '--include');
 
   const log = request.logFile ? new FetchLogFile(request.logFile) : undefined;
   let db: ReturnType<typeof openArchive>;
@@ -73,8 +74,8 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     if (request.mode === 'existing' && !storedRoots) throw new NothingToResumeError(request.dbPath);
 
     const roots = [...new Set([...(storedRoots ?? []), ...givenRoots.map((root) => root.url)])];
-    const { userAgent: _ua, ...givenStorable } = request.given;
-    const saved = storedOptions ?? { ...DEFAULT_OPTIONS, ...givenStorable, ...(request.given.userAgent ? { userAgent: request.given.userAgent } : {}) };
+    // A new crawl stores its options (the default User-Agent is not stored: it names the running version).
+    const saved = storedOptions ?? { ...DEFAULT_OPTIONS, ...request.given };
     const options: CrawlOptions = { ...DEFAULT_OPTIONS, userAgent: `crawlite/${io.version}`, ...saved, ...request.given } as CrawlOptions;
     record.save(roots, saved, request.marks);
 

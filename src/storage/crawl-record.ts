@@ -34,10 +34,6 @@ export class CrawlRecord {
     })();
   }
 
-  flag(key: string): unknown {
-    return this.get(key);
-  }
-
   startRun(options: object, now: Date): number {
     const info = this.db
       .prepare('INSERT INTO run (started_at, options) VALUES (?, ?)')

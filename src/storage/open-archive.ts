@@ -30,7 +30,7 @@ function sqliteCode(error: unknown): string {
 }
 
 /** Maps SQLite's complaints about a file to errors that say what is wrong with it. */
-export function explainOpenError(path: string, error: unknown): never {
+function explainOpenError(path: string, error: unknown): never {
   const code = sqliteCode(error);
   if (code === 'SQLITE_NOTADB') throw new NotAnArchiveError(path, 'not a SQLite database', { cause: error });
   if (code.startsWith('SQLITE_CORRUPT')) throw new CorruptArchiveError(path, { cause: error });
