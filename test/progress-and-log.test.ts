@@ -83,6 +83,28 @@ describe('progress', () => {
     }
   });
 
+  it('counts URLs by state only as often as that is cheap, whatever the redraw rate', () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      let counts = 0;
+      // Each count takes 200 ms, as on an archive with a frontier of millions.
+      const slowCounts = () => ((counts += 1), (now += 200), { queued: counts, fetching: 0, done: 0, failed: 0 });
+      const display = new ProgressDisplay('live', { write: () => true, columns: 200 }, slowCounts, () => now);
+      display.start();
+      for (let tick = 0; tick < 40; tick += 1) {
+        now += 250;
+        vi.advanceTimersByTime(250);
+      }
+      display.stop();
+      // 40 redraws over about 18 s; at most one count per 4 s (20 times its cost).
+      expect(counts).toBeGreaterThanOrEqual(2);
+      expect(counts).toBeLessThanOrEqual(6);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('prints nothing but errors with -q', async () => {
     const result = await runCli(['crawl', server.url, '--db', tmp.path('quiet.sqlite'), '-q', '--max-tries', '1']);
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });

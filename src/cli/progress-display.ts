@@ -19,6 +19,10 @@ export interface StatusStream {
 }
 
 const LIVE_EVERY_MS = 250;
+/** Counting URLs by state reads an index as long as the frontier: on a big archive it is not free. */
+const RECOUNT_AT_LEAST_MS = 1_000;
+/** ...and it takes at most 1/20 of the time, whatever the archive's size. */
+const RECOUNT_COST_SHARE = 20;
 const PLAIN_EVERY_MS = 10_000;
 
 /**
@@ -31,6 +35,7 @@ export class ProgressDisplay {
   private fetched = 0;
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
+  private counted: { at: number; took: number; value: StateCounts } | undefined;
   private readonly live: ReturnType<typeof createLogUpdate> | undefined;
 
   constructor(
@@ -64,11 +69,21 @@ export class ProgressDisplay {
 
   status(): string {
     const seconds = Math.max(0.001, (this.clock() - this.started) / 1000);
-    const { queued, fetching, done, failed } = this.counts();
+    const { queued, fetching, done, failed } = this.stateCounts();
     return (
       `${done} done, ${queued} queued, ${fetching} in flight, ${failed} failed | ` +
       `${this.fetched} fetched, ${(this.fetched / seconds).toFixed(1)} pages/s, ${formatBytes(this.bytes)} | ${seconds.toFixed(0)} s`
     );
+  }
+
+  /** The live line redraws every 250 ms with the last counts; they are taken again only as often as they are cheap. */
+  private stateCounts(): StateCounts {
+    const now = this.clock();
+    const last = this.counted;
+    if (last && now - last.at < Math.max(RECOUNT_AT_LEAST_MS, last.took * RECOUNT_COST_SHARE)) return last.value;
+    const value = this.counts();
+    this.counted = { at: now, took: this.clock() - now, value };
+    return value;
   }
 
   private show(): void {
