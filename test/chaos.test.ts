@@ -4,6 +4,7 @@ import { readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli, type CliRun } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
 import { killAll, linkedPage } from './support/linked-site.js';
+import { mulberry32 } from './support/prng.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
 import { sleep } from './support/wait.js';
 
@@ -34,17 +35,6 @@ const MAX_JITTER_MS = 15;
 const DEFAULT_SEED = 0x5eed_c4a0;
 const SEED = process.env.CHAOS_SEED ? Number(process.env.CHAOS_SEED) >>> 0 : DEFAULT_SEED;
 
-/** mulberry32: a tiny, well-mixed 32-bit PRNG; the same seed gives the same kills. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every answer takes 20–30 ms, fixed per path. */
 function latencyOf(path: string): number {

@@ -17,6 +17,7 @@ import { readArchive, tempDir } from './support/archive.js';
 import { BIN, spawnCli, type CliRun } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
 import { killAll, linkedPage } from './support/linked-site.js';
+import { mulberry32 } from './support/prng.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
 import { sleep, waitFor } from './support/wait.js';
 
@@ -26,17 +27,6 @@ import { sleep, waitFor } from './support/wait.js';
 
 const tmp = tempDir();
 
-/** mulberry32: deterministic filler, so every page body is distinct and does not compress. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------
 // A site of large pages, to fill a small disk: 200 pages of ~50 KB each, all different.
