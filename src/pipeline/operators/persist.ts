@@ -24,7 +24,8 @@ function stored(response: HttpResponse, page: PageFacts | undefined): StoredResp
 
 function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
   const { response } = item;
-  const state = item.state === 'pending' ? 'failed' : item.state;
+  // A URL given back before it was fetched is reported like one a stop interrupted: it is queued again, not failed.
+  const state = item.state === 'pending' ? 'stopped' : item.state;
   const fetched: FetchReport = { url: item.claim.url, state, tries, linksFound: item.discovered.length, linksNew };
   if (response) {
     fetched.status = response.status;
