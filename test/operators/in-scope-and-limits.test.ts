@@ -4,24 +4,10 @@ import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { inScope } from '../../src/pipeline/operators/in-scope.js';
 import { withinLimits } from '../../src/pipeline/operators/within-limits.js';
 import type { DiscoveredUrl } from '../../src/storage/ports.js';
+import { discovered, fetchedPage } from '../support/crawl-items.js';
 
-const found = (url: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl => ({
-  url,
-  key: url,
-  origin: new URL(url).origin,
-  kind: 'link',
-  target: 'page',
-  depth: 1,
-  redirectHops: 0,
-  ...extra,
-});
-
-const item = (discovered: DiscoveredUrl[]): CrawlItem => ({
-  claim: { id: 1, url: 'http://site/', key: 'http://site/', origin: 'http://site', kind: 'page', depth: 0, redirectHops: 0, tries: 0 },
-  attempts: 1,
-  state: 'done',
-  discovered,
-});
+const found = discovered;
+const item = (links: DiscoveredUrl[]): CrawlItem => fetchedPage('http://site/', links);
 
 const codes = (out: CrawlItem) => out.discovered.map((d) => d.skip?.code ?? 'queued');
 

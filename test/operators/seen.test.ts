@@ -3,24 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { SeenCache, seen } from '../../src/pipeline/operators/seen.js';
 import type { DiscoveredUrl } from '../../src/storage/ports.js';
+import { discovered, fetchedPage } from '../support/crawl-items.js';
 
-const found = (url: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl => ({
-  url,
-  key: url,
-  origin: 'http://a',
-  kind: 'link',
-  target: 'page',
-  depth: 1,
-  redirectHops: 0,
-  ...extra,
-});
-
-const item = (discovered: DiscoveredUrl[]): CrawlItem => ({
-  claim: { id: 1, url: 'http://a/', key: 'http://a/', origin: 'http://a', kind: 'page', depth: 0, redirectHops: 0, tries: 0 },
-  attempts: 1,
-  state: 'done',
-  discovered,
-});
+const found = discovered;
+const item = (links: DiscoveredUrl[]): CrawlItem => fetchedPage('http://a/', links);
 
 const run = (discovered: DiscoveredUrl[], cache = new SeenCache(10)) => lastValueFrom(of(item(discovered)).pipe(seen(cache)));
 

@@ -1,0 +1,22 @@
+import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
+import type { DiscoveredUrl } from '../../src/storage/ports.js';
+
+/** A page link found at depth 1, with whatever `extra` changes. */
+export const discovered = (url: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl => ({
+  url,
+  key: url,
+  origin: new URL(url).origin,
+  kind: 'link',
+  target: 'page',
+  depth: 1,
+  redirectHops: 0,
+  ...extra,
+});
+
+/** A root page, fetched, carrying what it discovered. */
+export const fetchedPage = (pageUrl: string, found: DiscoveredUrl[]): CrawlItem => ({
+  claim: { id: 1, url: pageUrl, key: pageUrl, origin: new URL(pageUrl).origin, kind: 'page', depth: 0, redirectHops: 0, tries: 0 },
+  attempts: 1,
+  state: 'done',
+  discovered: found,
+});
