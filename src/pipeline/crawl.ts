@@ -50,6 +50,8 @@ export interface Crawl {
 export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop): Crawl {
   const { frontier, sink } = ports;
   const book = new RobotsBook(options.robots);
+  // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.
+  frontier.requeueRobotsUnavailable();
   const scheduler = new HostScheduler(
     frontier,
     book,
@@ -101,7 +103,15 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     );
     const processTask = (task: Task): Observable<FetchReport> =>
       task.type === 'robots'
-        ? fetchRobots(task.origin, { frontier, book, userAgent: options.userAgent, sitemaps: options.sitemaps, fetch: fetchStage, commit })
+        ? fetchRobots(task.origin, {
+            frontier,
+            book,
+            userAgent: options.userAgent,
+            sitemaps: options.sitemaps,
+            fetch: fetchStage,
+            commit,
+            onRequeued: (origin) => scheduler.noteWork([origin]),
+          })
         : of<CrawlItem>({ claim: task.claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
             obeyRobots(book),
             fetchStage,

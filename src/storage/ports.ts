@@ -108,6 +108,11 @@ export interface FrontierPort {
   storedResponse(key: string): { status: number; body: Uint8Array; location: string | null } | undefined;
   /** URLs fetched so far (done or failed), robots.txt not counted: for --max-pages. */
   pagesFetched(): number;
+  /**
+   * Queues again the URLs skipped because their origin's robots.txt could not
+   * be had (of one origin, or of all); returns how many.
+   */
+  requeueRobotsUnavailable(origin?: string): number;
 }
 
 export interface PageSinkPort {

@@ -90,7 +90,7 @@ export class HostScheduler implements TaskSource {
       const origin = origins[(this.cursor + i) % origins.length]!;
       const host = this.hosts.get(origin)!;
       if (!host.hasWork || host.inFlight >= this.settings.perHost) continue;
-      const robots = this.robots.state(origin);
+      const robots = this.robots.state(origin, now);
       if (robots === 'fetching') continue;
       const readyAt = Math.max(host.lastStart + this.gap(origin), host.pausedUntil);
       if (readyAt > now) {
