@@ -102,4 +102,23 @@ describe('HostScheduler', () => {
     const first = scheduler.next(10 * ROBOTS_RETRY_MS);
     expect(first).toMatchObject({ type: 'url' });
   });
+
+  it('past --max-pages, still starts requisites and gives back pages claimed ahead', () => {
+    const db = openArchive(tmp.path('requisites.sqlite'), 'create');
+    const frontier = new SqliteFrontier(db);
+    frontier.addRoots([
+      { url: 'http://a/1', key: 'http://a/1', origin: 'http://a' },
+      { url: 'http://a/2', key: 'http://a/2', origin: 'http://a' },
+      { url: 'http://a/1.png', key: 'http://a/1.png', origin: 'http://a', kind: 'requisite' },
+      { url: 'http://a/3', key: 'http://a/3', origin: 'http://a' },
+      { url: 'http://a/2.png', key: 'http://a/2.png', origin: 'http://a', kind: 'requisite' },
+    ]);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 5, maxPages: 1 }, 0);
+    const started = [0, 0, 0, 0].map(() => scheduler.next(0)).map((next) => (isTask(next) && next.type === 'url' ? next.claim.url : next));
+    expect(started).toEqual(['http://a/1', 'http://a/1.png', 'http://a/2.png', 'empty']);
+    expect(scheduler.limitReached).toBe(true);
+    const queued = db.prepare<[], { url: string }>("SELECT url FROM url WHERE state = 'queued' ORDER BY url").all();
+    expect(queued.map((row) => row.url)).toEqual(['http://a/2', 'http://a/3']);
+    db.close();
+  });
 });
