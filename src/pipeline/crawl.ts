@@ -34,10 +34,12 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-/** A running crawl: its reports, and whether it ended at --max-pages. */
+/** A running crawl: its reports, whether it ended at --max-pages, and its requests in flight. */
 export interface Crawl {
   reports: Observable<FetchReport>;
   limitReached(): boolean;
+  /** HTTP requests on the wire now (a retry waiting out its backoff is not one). */
+  inFlight(): number;
 }
 
 /**
@@ -58,6 +60,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     { perHost: options.perHost ?? options.concurrency, delayMs: options.delayMs, maxPages: options.maxPages },
     frontier.pagesFetched(),
   );
+  let requests = 0;
   const reports = defer(() => {
     const client = new HttpClient({
       connections: options.perHost ?? options.concurrency,
@@ -78,7 +81,12 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     // Retries go through the host's pacing too: every request start on a host keeps the gap.
     const fetch: Fetch = async (url, signal, attempt) => {
       if (attempt > 1) await sleep(scheduler.reserveStart(new URL(url).origin, Date.now()), signal);
-      return client.get(url, signal);
+      requests += 1;
+      try {
+        return await client.get(url, signal);
+      } finally {
+        requests -= 1;
+      }
     };
     const fetchStage = fetchWithRetry(fetch, {
       maxTries: options.maxTries,
@@ -121,5 +129,5 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
           );
     return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(finalize(() => void client.close()));
   });
-  return { reports, limitReached: () => scheduler.limitReached };
+  return { reports, limitReached: () => scheduler.limitReached, inFlight: () => requests };
 }
