@@ -78,7 +78,7 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
           }
           const { response } = item;
           const outcome: Outcome = response
-            ? { status: response.status, body: response.body, location: response.headers.location ?? null }
+            ? { status: response.status, body: response.body, location: response.location ?? null }
             : { error: item.error?.message ?? 'no answer' };
           const settled = settle(target, hops, outcome);
           next = settled.next;
