@@ -53,7 +53,7 @@ export interface DiscoveredUrl {
 
 export interface StoredResponse {
   status: number;
-  /** Lower-case names; repeated headers joined with ", " (set-cookie with "\n"). */
+  /** Lower-case names; repeated headers joined with ", " (set-cookie and location with "\n"). */
   headers: Record<string, string>;
   contentType: string | null;
   charset: string | null;
