@@ -53,6 +53,15 @@ describe('one page spelled as an IRI and with lower- and upper-case escapes', ()
     expect(pagesLike('/%E6%96%87%E6%A1%A3/')).toEqual([{ url: at(UPPER), fetch_url: at(LOWER), status: 200 }]);
   });
 
+  it('has fetch_url equal to url when the page spelled the URL as its key', () => {
+    expect(pagesLike('/second')).toEqual([{ url: at('/second'), fetch_url: at('/second'), status: 200 }]);
+    // An IRI is percent-encoded with upper-case hex by WHATWG parsing: that spelling is its key already.
+    const same = readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE fetch_url = url AND kind = 'page'")[0]!.n;
+    const differs = readArchive<{ fetch_url: string }>(db, 'SELECT fetch_url FROM pages WHERE fetch_url != url ORDER BY fetch_url');
+    expect(differs.map((row) => new URL(row.fetch_url).pathname)).toEqual([LOWER, '/a%7Eb']);
+    expect(same).toBeGreaterThan(0);
+  });
+
   it('is one row in urls', () => {
     const rows = readArchive<{ url: string; state: string; kind: string }>(db, 'SELECT url, state, kind FROM urls');
     const spellings = rows.filter((row) => decodeURI(new URL(row.url).pathname) === '/文档/');

@@ -208,7 +208,7 @@ describe('--max-pages', () => {
     for (const [path, hits] of server.hits) expect(hits, path).toBe(1);
   };
   const doneRows = () =>
-    readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM urls WHERE kind != 'robots' AND state IN ('done', 'failed')")[0]!.n;
+    readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM urls WHERE kind = 'page' AND state IN ('done', 'failed')")[0]!.n;
 
   beforeAll(async () => {
     const table: Record<string, Route> = { '/': html(links(...PAGES)) };
@@ -236,6 +236,49 @@ describe('--max-pages', () => {
     expect(doneRows()).toBe(8);
     expect(readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM urls WHERE kind = 'page' AND state = 'queued'")[0]!.n).toBe(11 - 8);
     expect(result.stderr).toContain('--max-pages');
+  });
+});
+
+describe('--max-pages with page requisites', () => {
+  // Each page needs a stylesheet and an image; the stylesheet needs a font. None of them is a page.
+  const PAGES = Array.from({ length: 6 }, (_, i) => `/p${i + 1}`);
+  const needs = (path: string) => `<link rel="stylesheet" href="${path}.css"><img src="${path}.png">`;
+  let server: TestServer;
+  const db = tmp.path('max-pages-requisites.sqlite');
+  const pagesHit = () => ['/', ...PAGES].filter((path) => server.hitCount(path) > 0);
+
+  beforeAll(async () => {
+    const table: Record<string, Route> = { '/': html(needs('/root') + links(...PAGES)) };
+    for (const path of ['/root', ...PAGES]) {
+      table[path] = html(needs(path) + `<p>${path}</p>`);
+      table[`${path}.css`] = { headers: { 'content-type': 'text/css' }, body: `body { background: url(${path}.woff) }` };
+      table[`${path}.png`] = { headers: { 'content-type': 'image/png' }, body: 'png' };
+      table[`${path}.woff`] = { headers: { 'content-type': 'font/woff' }, body: 'woff' };
+    }
+    server = await serve(table);
+  });
+
+  it('counts pages only, and still fetches every requisite of the pages it fetched, but no further page', async () => {
+    const result = await runCli(['crawl', server.url, '--db', db, '-q', '--max-pages', '3', '-c', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    const fetched = pagesHit();
+    expect(fetched).toHaveLength(3);
+    for (const page of fetched.map((path) => (path === '/' ? '/root' : path))) {
+      for (const requisite of [`${page}.css`, `${page}.png`, `${page}.woff`]) expect(server.hitCount(requisite), requisite).toBe(1);
+    }
+    const kinds = readArchive<{ kind: string; n: number }>(db, "SELECT kind, count(*) AS n FROM urls WHERE state = 'done' GROUP BY kind ORDER BY kind");
+    expect(kinds).toEqual([
+      { kind: 'page', n: 3 },
+      { kind: 'requisite', n: 9 },
+      { kind: 'robots', n: 1 },
+    ]);
+  });
+
+  it('goes on with resume --max-pages 5: 2 more pages, counting only the pages before', async () => {
+    const result = await runCli(['resume', db, '-q', '--max-pages', '5', '-c', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(pagesHit()).toHaveLength(5);
+    for (const [path, hits] of server.hits) expect(hits, path).toBe(1);
   });
 });
 

@@ -55,7 +55,7 @@ describe('progress', () => {
     const terminal = { write: (text: string) => writes.push(text), columns: 200 };
     const result = await runCli(['crawl', server.url, '--db', tmp.path('live.sqlite'), '--ignore-robots', '--max-tries', '1'], { statusStream: terminal });
     expect(result.code).toBe(0);
-    const statuses = writes.filter((text) => /\d+ done, \d+ queued, \d+ in flight, \d+ failed \| \d+ fetched, [\d.]+ pages\/s/.test(text));
+    const statuses = writes.filter((text) => /\d+ done, \d+ queued, \d+ in flight, \d+ failed \| \d+ fetched, [\d.]+\/s/.test(text));
     expect(statuses.length).toBeGreaterThan(0);
     // log-update redraws in place: each redraw erases the previous line with an escape sequence.
     expect(writes.some((text) => text.includes('\u001b[2K'))).toBe(true);
@@ -66,7 +66,7 @@ describe('progress', () => {
     try {
       const lines: string[] = [];
       let now = 0;
-      const display = new ProgressDisplay('plain', { write: (text) => lines.push(text) }, () => ({ queued: 5, fetching: 2, done: 40, failed: 1 }), () => now);
+      const display = new ProgressDisplay('plain', { write: (text) => lines.push(text) }, () => ({ queued: 5, fetching: 2, done: 40, failed: 1 }), () => 3, () => now);
       display.start();
       display.count({ url: 'http://a/', state: 'done', tries: 1, size: 2048, linksFound: 0, linksNew: 0 });
       now = 9_000;
@@ -74,7 +74,8 @@ describe('progress', () => {
       expect(lines).toEqual([]);
       now = 10_000;
       vi.advanceTimersByTime(1_000);
-      expect(lines).toEqual(['40 done, 5 queued, 2 in flight, 1 failed | 1 fetched, 0.1 pages/s, 2.0 KiB | 10 s\n']);
+      // The count was taken at the first line, after the fetch was committed: it holds that fetch already.
+      expect(lines).toEqual(['40 done, 5 queued, 3 in flight, 1 failed | 1 fetched, 0.1/s, 2.0 KiB | 10 s\n']);
       display.stop();
       vi.advanceTimersByTime(20_000);
       expect(lines).toHaveLength(1);
@@ -90,7 +91,7 @@ describe('progress', () => {
       let counts = 0;
       // Each count takes 200 ms, as on an archive with a frontier of millions.
       const slowCounts = () => ((counts += 1), (now += 200), { queued: counts, fetching: 0, done: 0, failed: 0 });
-      const display = new ProgressDisplay('live', { write: () => true, columns: 200 }, slowCounts, () => now);
+      const display = new ProgressDisplay('live', { write: () => true, columns: 200 }, slowCounts, () => 0, () => now);
       display.start();
       for (let tick = 0; tick < 40; tick += 1) {
         now += 250;
@@ -102,6 +103,45 @@ describe('progress', () => {
       expect(counts).toBeLessThanOrEqual(6);
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it('moves "done" and "failed" with "fetched", without waiting for the next count of the archive', () => {
+    let now = 0;
+    const archive = { queued: 10, fetching: 8, done: 100, failed: 3 };
+    const display = new ProgressDisplay('plain', { write: () => true }, () => ({ ...archive }), () => 2, () => now);
+    expect(display.status()).toBe('100 done, 10 queued, 2 in flight, 3 failed | 0 fetched, 0.0/s, 0 B | 0 s');
+    // Two fetches commit (the archive's count would now say so) and are reported within the same second.
+    archive.done += 1;
+    archive.failed += 1;
+    display.count({ url: 'http://a/1', state: 'done', tries: 1, size: 0, linksFound: 0, linksNew: 0 });
+    display.count({ url: 'http://a/2', state: 'failed', tries: 1, linksFound: 0, linksNew: 0 });
+    display.count({ url: 'http://a/3', state: 'skipped', tries: 0, linksFound: 0, linksNew: 0 });
+    now = 500;
+    expect(display.status()).toMatch(/^101 done, 10 queued, 2 in flight, 4 failed \| 2 fetched,/);
+    // The next count agrees, and nothing is counted twice.
+    now = 2_000;
+    expect(display.status()).toMatch(/^101 done, 10 queued, 2 in flight, 4 failed \| 2 fetched,/);
+  });
+
+  it('shows requests in flight, never more than -c, not the URLs claimed ahead', async () => {
+    const slow = await startServer(
+      routes({
+        '/': html(Array.from({ length: 12 }, (_, i) => `<a href="/s${i}">s</a>`).join(' ')),
+        ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`/s${i}`, { ...html('slow'), delayMs: 150 }])),
+      }),
+    );
+    try {
+      const writes: string[] = [];
+      const terminal = { write: (text: string) => writes.push(text), columns: 200 };
+      const result = await runCli(['crawl', slow.url, '--db', tmp.path('in-flight.sqlite'), '--ignore-robots', '-c', '2'], { statusStream: terminal });
+      expect(result.code).toBe(0);
+      const inFlight = writes.flatMap((text) => [...text.matchAll(/(\d+) in flight/g)].map((match) => Number(match[1])));
+      expect(inFlight.length).toBeGreaterThan(1);
+      expect(Math.max(...inFlight)).toBeLessThanOrEqual(2);
+      expect(inFlight).toContain(2);
+    } finally {
+      await slow.close();
     }
   });
 

@@ -26,7 +26,7 @@ export function withCrawlFlags<T>(yargs: Argv<T>) {
     .option('exclude', { type: 'string', array: true, describe: 'regular expression of URLs not to fetch (repeatable)' })
     .option('include', { type: 'string', array: true, describe: 'regular expression a page URL must match (repeatable; any one)' })
     .option('max-depth', { type: 'number', coerce: positiveInteger('max-depth', 0), defaultDescription: 'none', describe: 'link distance from a root beyond which pages are not fetched' })
-    .option('max-pages', { type: 'number', coerce: positiveInteger('max-pages'), defaultDescription: 'none', describe: 'page requests at most (robots.txt not counted); resume with a larger value goes on' })
+    .option('max-pages', { type: 'number', coerce: positiveInteger('max-pages'), defaultDescription: 'none', describe: 'pages requested at most (requisites, sitemaps and robots.txt not counted); resume with a larger value goes on' })
     .option('max-per-path', { type: 'number', coerce: positiveInteger('max-per-path', 0), defaultDescription: '10000', describe: 'URLs at most sharing one path with different queries (a trap guard); 0 lifts it' })
     .option('max-path-repeats', { type: 'number', coerce: positiveInteger('max-path-repeats', 0), defaultDescription: '3', describe: 'skip paths whose segments repeat more often in a row (a trap guard); 0 lifts it' })
     .option('max-links-per-page', { type: 'number', coerce: positiveInteger('max-links-per-page', 0), defaultDescription: '10000', describe: 'links read from one page at most, the first in document order (a trap guard); 0 lifts it' })

@@ -25,23 +25,34 @@ const RECOUNT_AT_LEAST_MS = 1_000;
 const RECOUNT_COST_SHARE = 20;
 const PLAIN_EVERY_MS = 10_000;
 
+/** This run's finished fetches, by outcome. */
+interface RunCounts {
+  done: number;
+  failed: number;
+}
+
 /**
  * The crawl's progress: on a terminal a live status line (log-update redraws
  * it in place), elsewhere one plain line every 10 s, with -q nothing. Other
- * lines printed while the status is live go above it.
+ * lines printed while the status is live go above it. "in flight" is
+ * requests on the wire, not URLs claimed; "done" and "failed" are the last
+ * count of the archive plus the fetches reported since, so they move with
+ * "fetched" instead of waiting for the next count.
  */
 export class ProgressDisplay {
   private readonly started: number;
-  private fetched = 0;
+  private readonly run: RunCounts = { done: 0, failed: 0 };
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
-  private counted: { at: number; took: number; value: StateCounts } | undefined;
+  private counted: { at: number; took: number; value: StateCounts; run: RunCounts } | undefined;
   private readonly live: ReturnType<typeof createLogUpdate> | undefined;
 
   constructor(
     private readonly mode: ProgressMode,
     private readonly stream: StatusStream,
     private readonly counts: () => StateCounts,
+    /** Requests in flight right now. */
+    private readonly inFlight: () => number,
     private readonly clock: () => number = Date.now,
   ) {
     this.started = clock();
@@ -55,8 +66,10 @@ export class ProgressDisplay {
     this.timer.unref();
   }
 
+  /** A fetch finished; a URL robots.txt refused was never requested and is not counted. */
   count(report: FetchReport): void {
-    this.fetched += 1;
+    if (report.state !== 'done' && report.state !== 'failed') return;
+    this.run[report.state] += 1;
     this.bytes += report.size ?? 0;
   }
 
@@ -69,23 +82,27 @@ export class ProgressDisplay {
 
   status(): string {
     const seconds = Math.max(0.001, (this.clock() - this.started) / 1000);
-    const { queued, fetching, done, failed } = this.stateCounts();
+    const { value, run } = this.stateCounts();
+    const done = value.done + this.run.done - run.done;
+    const failed = value.failed + this.run.failed - run.failed;
+    const fetched = this.run.done + this.run.failed;
     return (
-      `${done} done, ${queued} queued, ${fetching} in flight, ${failed} failed | ` +
-      `${this.fetched} fetched, ${(this.fetched / seconds).toFixed(1)} pages/s, ${formatBytes(this.bytes)} | ${seconds.toFixed(0)} s`
+      `${done} done, ${value.queued} queued, ${this.inFlight()} in flight, ${failed} failed | ` +
+      `${fetched} fetched, ${(fetched / seconds).toFixed(1)}/s, ${formatBytes(this.bytes)} | ${seconds.toFixed(0)} s`
     );
   }
 
   /** The live line redraws every 250 ms with the last counts; they are taken again only as often as they are cheap. */
-  private stateCounts(): StateCounts {
+  private stateCounts(): { value: StateCounts; run: RunCounts } {
     const now = this.clock();
     const last = this.counted;
-    if (last && now - last.at < Math.max(RECOUNT_AT_LEAST_MS, last.took * RECOUNT_COST_SHARE)) return last.value;
+    if (last && now - last.at < Math.max(RECOUNT_AT_LEAST_MS, last.took * RECOUNT_COST_SHARE)) return last;
+    // Each report is committed before it is counted, so the archive's count already holds every fetch counted so far.
+    const run = { ...this.run };
     const value = this.counts();
-    this.counted = { at: now, took: this.clock() - now, value };
-    return value;
+    this.counted = { at: now, took: this.clock() - now, value, run };
+    return this.counted;
   }
-
   private show(): void {
     if (this.live) this.live(this.status());
     else this.stream.write(`${this.status()}\n`);

@@ -105,7 +105,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       stop.request(STOP_GRACE_MS);
     });
     const mode: ProgressMode = request.verbosity === 'quiet' ? 'none' : io.isTTY && io.statusStream ? 'live' : 'plain';
-    const progress = new ProgressDisplay(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => urlStateCounts(db));
+    const progress = new ProgressDisplay(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => urlStateCounts(db), () => running.inFlight());
     progress.start();
     const onFetch = (fetch: FetchReport) => {
       if (fetch.state === 'stopped') return;

@@ -34,10 +34,12 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-/** A running crawl: its reports, and whether it ended at --max-pages. */
+/** A running crawl: its reports, whether it ended at --max-pages, and its requests in flight. */
 export interface Crawl {
   reports: Observable<FetchReport>;
   limitReached(): boolean;
+  /** HTTP requests on the wire now (a retry waiting out its backoff is not one). */
+  inFlight(): number;
 }
 
 /**
@@ -50,12 +52,15 @@ export interface Crawl {
 export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop): Crawl {
   const { frontier, sink } = ports;
   const book = new RobotsBook(options.robots);
+  // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.
+  frontier.requeueRobotsUnavailable();
   const scheduler = new HostScheduler(
     frontier,
     book,
     { perHost: options.perHost ?? options.concurrency, delayMs: options.delayMs, maxPages: options.maxPages },
     frontier.pagesFetched(),
   );
+  let requests = 0;
   const reports = defer(() => {
     const client = new HttpClient({
       connections: options.perHost ?? options.concurrency,
@@ -76,7 +81,12 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     // Retries go through the host's pacing too: every request start on a host keeps the gap.
     const fetch: Fetch = async (url, signal, attempt) => {
       if (attempt > 1) await sleep(scheduler.reserveStart(new URL(url).origin, Date.now()), signal);
-      return client.get(url, signal);
+      requests += 1;
+      try {
+        return await client.get(url, signal);
+      } finally {
+        requests -= 1;
+      }
     };
     const fetchStage = fetchWithRetry(fetch, {
       maxTries: options.maxTries,
@@ -101,7 +111,15 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     );
     const processTask = (task: Task): Observable<FetchReport> =>
       task.type === 'robots'
-        ? fetchRobots(task.origin, { frontier, book, userAgent: options.userAgent, sitemaps: options.sitemaps, fetch: fetchStage, commit })
+        ? fetchRobots(task.origin, {
+            frontier,
+            book,
+            userAgent: options.userAgent,
+            sitemaps: options.sitemaps,
+            fetch: fetchStage,
+            commit,
+            onRequeued: (origin) => scheduler.noteWork([origin]),
+          })
         : of<CrawlItem>({ claim: task.claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
             obeyRobots(book),
             fetchStage,
@@ -111,5 +129,5 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
           );
     return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(finalize(() => void client.close()));
   });
-  return { reports, limitReached: () => scheduler.limitReached };
+  return { reports, limitReached: () => scheduler.limitReached, inFlight: () => requests };
 }

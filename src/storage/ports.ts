@@ -53,7 +53,7 @@ export interface DiscoveredUrl {
 
 export interface StoredResponse {
   status: number;
-  /** Lower-case names; repeated headers joined with ", " (set-cookie with "\n"). */
+  /** Lower-case names; repeated headers joined with ", " (set-cookie and location with "\n"). */
   headers: Record<string, string>;
   contentType: string | null;
   charset: string | null;
@@ -93,8 +93,8 @@ export interface CommitResult {
 }
 
 export interface FrontierPort {
-  /** Marks up to `limit` queued URLs of one origin as fetching and returns them, oldest first. */
-  claimFrom(origin: string, limit: number): ClaimedUrl[];
+  /** Marks up to `limit` queued URLs of one origin (only requisites, if asked) as fetching and returns them, oldest first. */
+  claimFrom(origin: string, limit: number, only?: 'requisite'): ClaimedUrl[];
   /** The origins that have queued URLs. */
   queuedOrigins(): string[];
   /** Returns a claimed URL to the queue untouched (a stop interrupted it). */
@@ -106,8 +106,13 @@ export interface FrontierPort {
   claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): ClaimedUrl | undefined;
   /** The stored response of a URL, if it has one (robots.txt from an earlier run). */
   storedResponse(key: string): { status: number; body: Uint8Array; location: string | null } | undefined;
-  /** URLs fetched so far (done or failed), robots.txt not counted: for --max-pages. */
+  /** URLs of kind `page` fetched so far (done or failed): for --max-pages, which counts no requisite, sitemap or robots.txt. */
   pagesFetched(): number;
+  /**
+   * Queues again the URLs skipped because their origin's robots.txt could not
+   * be had (of one origin, or of all); returns how many.
+   */
+  requeueRobotsUnavailable(origin?: string): number;
 }
 
 export interface PageSinkPort {

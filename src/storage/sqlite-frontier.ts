@@ -35,6 +35,7 @@ export interface Root {
 /** The frontier is the url table: claiming flips queued rows to fetching, one origin at a time. */
 export class SqliteFrontier implements FrontierPort {
   private readonly claimStmt: Statement<[string, number], ClaimRow>;
+  private readonly claimRequisitesStmt: Statement<[string, number], ClaimRow>;
   private readonly nextOrigin: Statement<[string], { origin: string }>;
   private readonly releaseStmt: Statement<[number]>;
   private readonly requeueStmt: Statement<[]>;
@@ -42,11 +43,18 @@ export class SqliteFrontier implements FrontierPort {
   private readonly claimOwnStmt: Statement<unknown[], ClaimRow>;
   private readonly storedStmt: Statement<[string], { status: number; body: Uint8Array; location: string | null }>;
   private readonly fetchedStmt: Statement<[], { n: number }>;
+  private readonly outageStmt: Statement<[], { found: number }>;
+  private readonly requeueRefusedStmt: Statement<[]>;
+  private readonly requeueRefusedAtStmt: Statement<[string]>;
 
   constructor(db: Database) {
     this.claimStmt = db.prepare(`
       UPDATE url SET state = 'fetching'
       WHERE id IN (SELECT id FROM url INDEXED BY url_queued_origin WHERE state = 'queued' AND origin = ? ORDER BY id LIMIT ?)
+      ${RETURNING}`);
+    this.claimRequisitesStmt = db.prepare(`
+      UPDATE url SET state = 'fetching'
+      WHERE id IN (SELECT id FROM url INDEXED BY url_queued_origin WHERE state = 'queued' AND origin = ? AND kind = 'requisite' ORDER BY id LIMIT ?)
       ${RETURNING}`);
     // A skip-scan of the queued index: one lookup per origin, however long the queue.
     this.nextOrigin = db.prepare(
@@ -65,12 +73,17 @@ export class SqliteFrontier implements FrontierPort {
     this.storedStmt = db.prepare(`
       SELECT r.status, b.data AS body, r.location FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
       WHERE u.url = ?`);
-    this.fetchedStmt = db.prepare("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind != 'robots'");
+    this.fetchedStmt = db.prepare("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind = 'page'");
+    // A robots.txt that was unavailable is `failed` (5xx and no answer are retried until the last try fails).
+    this.outageStmt = db.prepare("SELECT count(*) AS found FROM (SELECT 1 FROM url WHERE state = 'failed' AND kind = 'robots' LIMIT 1)");
+    const refused = "state = 'skipped' AND error_code = 'robots_unavailable'";
+    this.requeueRefusedStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused}`);
+    this.requeueRefusedAtStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = ?`);
   }
 
-  claimFrom(origin: string, limit: number): ClaimedUrl[] {
+  claimFrom(origin: string, limit: number, only?: 'requisite'): ClaimedUrl[] {
     if (limit <= 0) return [];
-    return this.claimStmt
+    return (only ? this.claimRequisitesStmt : this.claimStmt)
       .all(origin, limit)
       .sort((a, b) => a.id - b.id)
       .map(toClaim);
@@ -97,6 +110,13 @@ export class SqliteFrontier implements FrontierPort {
 
   pagesFetched(): number {
     return this.fetchedStmt.get()!.n;
+  }
+
+  requeueRobotsUnavailable(origin?: string): number {
+    if (origin !== undefined) return this.requeueRefusedAtStmt.run(origin).changes;
+    // Skipped rows can be many: look through them only when some robots.txt was unavailable.
+    if (this.outageStmt.get()!.found === 0) return 0;
+    return this.requeueRefusedStmt.run().changes;
   }
 
   /** URLs left `fetching` by a run that died were never committed: fetch them again. */

@@ -7,7 +7,7 @@ const redirect = (status: number, location: string | undefined, redirectHops = 0
   claim: { id: 1, url: 'http://site/dir/page', key: 'http://site/dir/page', origin: 'http://site', kind: 'page', depth: 2, redirectHops, tries: 0 },
   attempts: 1,
   state: 'done',
-  response: { status, headers: location === undefined ? {} : { location }, body: Buffer.alloc(0), fetchedAt: '', elapsedMs: 1 },
+  response: { status, headers: location === undefined ? {} : { location }, ...(location === undefined ? {} : { location }), body: Buffer.alloc(0), fetchedAt: '', elapsedMs: 1 },
   discovered: [],
 });
 const run = (item: CrawlItem, max = 10) => lastValueFrom(of(item).pipe(followRedirects(max)));

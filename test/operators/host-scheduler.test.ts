@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { HostScheduler, type NextTask, type Task } from '../../src/pipeline/politeness/host-scheduler.js';
-import { RobotsBook } from '../../src/pipeline/robots/robots-book.js';
+import { RobotsBook, ROBOTS_RETRY_MS } from '../../src/pipeline/robots/robots-book.js';
 import { robotsRules } from '../../src/pipeline/robots/robots-rules.js';
 import { openArchive } from '../../src/storage/open-archive.js';
 import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
@@ -74,5 +74,51 @@ describe('HostScheduler', () => {
     expect(isTask(scheduler.next(0))).toBe(true);
     expect(scheduler.next(0)).toBe('empty');
     expect(scheduler.limitReached).toBe(true);
+  });
+
+  it('asks again for a robots.txt that was unavailable, once ROBOTS_RETRY_MS has passed, and only then', () => {
+    const frontier = frontierWith(['http://a/1', 'http://a/2']);
+    const book = new RobotsBook(true);
+    const scheduler = new HostScheduler(frontier, book, { perHost: 1 }, 0);
+    const robots = scheduler.next(0);
+    expect(robots).toEqual({ type: 'robots', origin: 'http://a' });
+    const unavailable = robotsRules('http://a/robots.txt', { status: 503 }, 'crawlite');
+    expect(book.set('http://a', unavailable, 0)).toBe(false);
+    scheduler.finished(robots as Task);
+    // Meanwhile URLs are claimed, to be skipped unrequested.
+    const first = scheduler.next(1);
+    expect(originOf(first)).toBe('http://a');
+    scheduler.finished(first as Task);
+    expect(scheduler.next(ROBOTS_RETRY_MS)).toEqual({ type: 'robots', origin: 'http://a' });
+    // It answered this time: the caller is told so, to queue what the outage refused.
+    expect(book.set('http://a', robotsRules('http://a/robots.txt', { status: 404 }, 'crawlite'), ROBOTS_RETRY_MS)).toBe(true);
+  });
+
+  it('keeps rules from a robots.txt that answered for the whole run', () => {
+    const frontier = frontierWith(['http://a/1', 'http://a/2']);
+    const book = new RobotsBook(true);
+    book.set('http://a', robotsRules('http://a/robots.txt', { status: 404 }, 'crawlite'), 0);
+    const scheduler = new HostScheduler(frontier, book, { perHost: 1 }, 0);
+    const first = scheduler.next(10 * ROBOTS_RETRY_MS);
+    expect(first).toMatchObject({ type: 'url' });
+  });
+
+  it('past --max-pages, still starts requisites and gives back pages claimed ahead', () => {
+    const db = openArchive(tmp.path('requisites.sqlite'), 'create');
+    const frontier = new SqliteFrontier(db);
+    frontier.addRoots([
+      { url: 'http://a/1', key: 'http://a/1', origin: 'http://a' },
+      { url: 'http://a/2', key: 'http://a/2', origin: 'http://a' },
+      { url: 'http://a/1.png', key: 'http://a/1.png', origin: 'http://a', kind: 'requisite' },
+      { url: 'http://a/3', key: 'http://a/3', origin: 'http://a' },
+      { url: 'http://a/2.png', key: 'http://a/2.png', origin: 'http://a', kind: 'requisite' },
+    ]);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 5, maxPages: 1 }, 0);
+    const started = [0, 0, 0, 0].map(() => scheduler.next(0)).map((next) => (isTask(next) && next.type === 'url' ? next.claim.url : next));
+    expect(started).toEqual(['http://a/1', 'http://a/1.png', 'http://a/2.png', 'empty']);
+    expect(scheduler.limitReached).toBe(true);
+    const queued = db.prepare<[], { url: string }>("SELECT url FROM url WHERE state = 'queued' ORDER BY url").all();
+    expect(queued.map((row) => row.url)).toEqual(['http://a/2', 'http://a/3']);
+    db.close();
   });
 });

@@ -6,7 +6,10 @@ import { DecodedTooLargeError, decodeContent, UndecodableContentError } from './
 
 export interface HttpResponse {
   status: number;
+  /** Lower-case names; repeated headers joined with ", ", except Set-Cookie and Location (with "\n": their values may hold commas). */
   headers: Record<string, string>;
+  /** The Location to follow: the first one, when a response sends several. */
+  location?: string;
   /** After Content-Encoding was undone. */
   body: Buffer;
   fetchedAt: string;
@@ -23,13 +26,42 @@ export interface HttpClientSettings {
   userAgent: string;
 }
 
+/** Header values whose repeats are kept one per line: a comma may be part of one value. */
+const LINE_JOINED = new Set(['set-cookie', 'location']);
+
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
+    const key = name.toLowerCase();
+    const values = (Array.isArray(value) ? value : [value]).map((one) => (key === 'location' ? utf8IfValid(one) : one));
+    flat[key] = values.join(LINE_JOINED.has(key) ? '\n' : ', ');
   }
   return flat;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * undici hands header values over as Latin-1 strings, one character per byte.
+ * A server that sends a raw UTF-8 Location means UTF-8, as browsers take it;
+ * bytes that are not valid UTF-8 stay Latin-1.
+ */
+function utf8IfValid(latin1: string): string {
+  // Pure ASCII reads the same either way.
+  if (!/[^\x00-\x7f]/.test(latin1)) return latin1;
+  try {
+    return strictUtf8.decode(Buffer.from(latin1, 'latin1'));
+  } catch {
+    return latin1;
+  }
+}
+
+/** The first Location of a response, if any. */
+function firstLocation(headers: IncomingHttpHeaders): string | undefined {
+  const value = headers.location;
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined ? undefined : utf8IfValid(first);
 }
 
 const errorCode = (error: unknown): string | undefined =>
@@ -89,7 +121,10 @@ export class HttpClient {
         chunks.push(chunk);
       }
       const body = await decodeContent(Buffer.concat(chunks, size), headers['content-encoding'], maxBodyBytes);
-      return { status: response.statusCode, headers, body, fetchedAt, elapsedMs: performance.now() - started };
+      const answer: HttpResponse = { status: response.statusCode, headers, body, fetchedAt, elapsedMs: performance.now() - started };
+      const location = firstLocation(response.headers);
+      if (location !== undefined) answer.location = location;
+      return answer;
     } catch (error) {
       if (abort.aborted) throw new CrawlStoppedError(url);
       if (timeout.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {

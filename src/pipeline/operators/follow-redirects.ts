@@ -14,7 +14,7 @@ export function followRedirects(maxRedirects: number): OperatorFunction<CrawlIte
   return map((item) => {
     const { response, claim } = item;
     if (!response || item.state !== 'done' || !REDIRECT_STATUSES.has(response.status)) return item;
-    const location = response.headers.location?.trim();
+    const location = response.location?.trim();
     if (!location) return item;
     const target = normalizeUrl(location, claim.url);
     if ('error' in target) {

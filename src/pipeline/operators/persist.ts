@@ -12,7 +12,7 @@ function stored(response: HttpResponse, page: PageFacts | undefined): StoredResp
     headers: response.headers,
     contentType,
     charset: page ? page.charset : charsetOf(contentType),
-    location: response.headers.location ?? null,
+    location: response.location ?? null,
     body: response.body,
     fetchedAt: response.fetchedAt,
     elapsedMs: response.elapsedMs,
@@ -32,7 +32,7 @@ function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
     fetched.size = response.body.byteLength;
     fetched.elapsedMs = response.elapsedMs;
     if (response.headers['content-type']) fetched.contentType = response.headers['content-type'];
-    if (response.headers.location) fetched.location = response.headers.location;
+    if (response.location) fetched.location = response.location;
   }
   if (item.error) fetched.error = item.error;
   return fetched;

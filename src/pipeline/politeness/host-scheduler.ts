@@ -19,7 +19,7 @@ export interface SchedulerSettings {
   perHost: number;
   /** Fixed gap between request starts on an origin; overrides Crawl-delay. */
   delayMs?: number;
-  /** Page requests at most over the archive's life. */
+  /** Requests for URLs of kind `page` at most over the archive's life; requisites, sitemaps and robots.txt are not counted. */
   maxPages?: number;
 }
 
@@ -77,20 +77,34 @@ export class HostScheduler implements TaskSource {
     return this.settings.delayMs ?? this.robots.rules(origin)?.crawlDelayMs ?? 0;
   }
 
-  /** --max-pages was reached: nothing more is claimed. */
+  /** --max-pages was reached: no more pages are claimed, only requisites. */
   get limitReached(): boolean {
     return this.settings.maxPages !== undefined && this.pagesStarted >= this.settings.maxPages;
   }
 
+  /**
+   * The origin's next URL. Past --max-pages only requisites start: they are
+   * the price of pages already fetched; pages claimed ahead go back.
+   */
+  private take(origin: string, host: Host): ClaimedUrl | undefined {
+    if (!this.limitReached) {
+      if (host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, CLAIM_AHEAD);
+      return host.ahead.shift();
+    }
+    for (const claim of host.ahead.filter((ahead) => ahead.kind !== 'requisite')) this.frontier.release(claim.id);
+    host.ahead = host.ahead.filter((ahead) => ahead.kind === 'requisite');
+    if (host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, CLAIM_AHEAD, 'requisite');
+    return host.ahead.shift();
+  }
+
   next(now: number): NextTask {
-    if (this.limitReached) return 'empty';
     const origins = [...this.hosts.keys()];
     let wakeAt = Infinity;
     for (let i = 0; i < origins.length; i += 1) {
       const origin = origins[(this.cursor + i) % origins.length]!;
       const host = this.hosts.get(origin)!;
       if (!host.hasWork || host.inFlight >= this.settings.perHost) continue;
-      const robots = this.robots.state(origin);
+      const robots = this.robots.state(origin, now);
       if (robots === 'fetching') continue;
       const readyAt = Math.max(host.lastStart + this.gap(origin), host.pausedUntil);
       if (readyAt > now) {
@@ -99,17 +113,22 @@ export class HostScheduler implements TaskSource {
       }
       let task: Task;
       if (robots === 'unknown') {
+        // Past --max-pages, robots.txt is asked only where requisites wait.
+        if (this.limitReached && host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, CLAIM_AHEAD, 'requisite');
+        if (this.limitReached && host.ahead.length === 0) {
+          host.hasWork = false;
+          continue;
+        }
         this.robots.startFetching(origin);
         task = { type: 'robots', origin };
       } else {
-        if (host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, CLAIM_AHEAD);
-        const claim = host.ahead.shift();
+        const claim = this.take(origin, host);
         if (!claim) {
           host.hasWork = false;
           continue;
         }
         // A URL robots.txt refuses is claimed only to be marked skipped: no request, so it does not count.
-        if (!this.robots.rules(origin)?.refuses(claim.url)) this.pagesStarted += 1;
+        if (claim.kind === 'page' && !this.robots.rules(origin)?.refuses(claim.url)) this.pagesStarted += 1;
         task = { type: 'url', claim };
       }
       host.inFlight += 1;

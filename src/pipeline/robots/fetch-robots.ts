@@ -17,6 +17,8 @@ export interface RobotsFetchDeps {
   fetch: OperatorFunction<CrawlItem, CrawlItem>;
   /** The crawl's judge-and-commit stages, so robots.txt is stored like any page. */
   commit: OperatorFunction<CrawlItem, FetchReport>;
+  /** URLs of the origin refused during an outage of its robots.txt were queued again. */
+  onRequeued?: (origin: string) => void;
 }
 
 type Outcome = { status?: number; body?: Uint8Array; location?: string | null; error?: string };
@@ -25,13 +27,15 @@ type Outcome = { status?: number; body?: Uint8Array; location?: string | null; e
  * Fetches an origin's robots.txt before anything else there, following up
  * to five redirects, storing each response as a page of kind `robots`, and
  * records the rules. A robots.txt stored by an earlier run is read from the
- * archive instead of fetched again.
+ * archive instead of fetched again, unless it was a 5xx or never answered:
+ * that one is asked for again.
  */
 export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<FetchReport> {
   const first = normalizeUrl('/robots.txt', origin) as NormalizedUrl;
   const learn = (outcome: Outcome) => {
     const rules = robotsRules(first.url, outcome, deps.userAgent);
-    deps.book.set(origin, rules);
+    // Back after an outage earlier in this run: what the outage refused gets its chance now.
+    if (deps.book.set(origin, rules) && deps.frontier.requeueRobotsUnavailable(origin) > 0) deps.onRequeued?.(origin);
     return rules;
   };
 
@@ -74,7 +78,7 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
           }
           const { response } = item;
           const outcome: Outcome = response
-            ? { status: response.status, body: response.body, location: response.headers.location ?? null }
+            ? { status: response.status, body: response.body, location: response.location ?? null }
             : { error: item.error?.message ?? 'no answer' };
           const settled = settle(target, hops, outcome);
           next = settled.next;

@@ -9,6 +9,8 @@ export interface RobotsRules {
   /** Crawl-delay for our user-agent, capped. */
   crawlDelayMs?: number;
   sitemaps: string[];
+  /** robots.txt could not be had (5xx, no answer): everything is refused for now, and it is asked for again later. */
+  unavailable?: true;
 }
 
 // robots-parser is CommonJS whose typings declare an ES default export; require() gets the function itself.
@@ -41,5 +43,6 @@ export function robotsRules(robotsUrl: string, outcome: { status?: number; body?
   return {
     refuses: () => ({ code: 'robots_unavailable', message: `${robotsUrl} could not be fetched (${why}), so the origin is treated as disallowed` }),
     sitemaps: [],
+    unavailable: true,
   };
 }
