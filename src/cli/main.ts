@@ -5,6 +5,7 @@ import { CommandContext } from './commands/context.js';
 import { demoCommand } from './commands/demo.js';
 import { queryCommand } from './commands/query.js';
 import { resumeCommand } from './commands/resume.js';
+import { retryCommand } from './commands/retry.js';
 import { statsCommand } from './commands/stats.js';
 import { EXIT_FAILURE, type CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
@@ -35,13 +36,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .usage('$0 <command> [options]\n\nArchive a website into one SQLite file, resume it after any crash, query it with SQL.')
       .command(crawlCommand(context))
       .command(resumeCommand(context))
+      .command(retryCommand(context))
       .command(queryCommand(context))
       .command(statsCommand(context))
       .command(demoCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'log every fetch; show stack traces' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, query, stats or demo')
+      .demandCommand(1, 'name a command: crawl, resume, retry, query, stats or demo')
       .recommendCommands()
       .strict()
       .help()

@@ -18,6 +18,8 @@ import { ProgressDisplay, type ProgressMode } from './progress-display.js';
 import { formatReport } from './format-report.js';
 import { EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
 import { resolveRoots } from './resolve-roots.js';
+import { missingSessionSettings, type GivenSession, type SessionNote } from './session-flags.js';
+import { requeueFailed } from '../storage/requeue-failed.js';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
@@ -33,6 +35,10 @@ export interface CrawlRequest {
   marks?: Record<string, unknown>;
   /** --log FILE: one JSON line per fetch. */
   logFile?: string;
+  /** `crawlite retry`: failed URLs are queued again with fresh tries. */
+  retryFailed?: boolean;
+  /** Headers, cookies and proxy: used, never stored. */
+  session?: GivenSession;
 }
 
 /** Requests in flight get this long to finish after Ctrl-C before they are aborted. */
@@ -77,10 +83,16 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     // A new crawl stores its options (the default User-Agent is not stored: it names the running version).
     const saved = storedOptions ?? { ...DEFAULT_OPTIONS, ...request.given };
     const options: CrawlOptions = { ...DEFAULT_OPTIONS, userAgent: `crawlite/${io.version}`, ...saved, ...request.given } as CrawlOptions;
-    record.save(roots, saved, request.marks);
+    const sessionNote = request.session?.note ?? { headers: [], cookies: false, proxy: false };
+    const missing = missingSessionSettings(record.get('session') as SessionNote | undefined, sessionNote);
+    record.save(roots, saved, { ...request.marks, session: sessionNote });
 
     const frontier = new SqliteFrontier(db);
     const requeued = frontier.requeueInFlight();
+    if (request.retryFailed) {
+      const retried = requeueFailed(db);
+      say(`${retried} failed URL${retried === 1 ? '' : 's'} queued again with fresh tries`);
+    }
     const seeds = resolveRoots(roots);
     frontier.addRoots(seeds);
     if (options.sitemaps) {
@@ -97,6 +109,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       say(`crawling ${roots.join(' ')} into ${request.dbPath} (concurrency ${options.concurrency})`);
     }
 
+    if (missing) say(`note: ${missing}`);
     const runId = record.startRun(options, new Date());
     const sink = new SqlitePageSink(db, request.dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
     const stop = new CrawlStop();
@@ -114,7 +127,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && fetch.state === 'failed')) progress.line(formatFetch(fetch));
     };
     let ended: RunEnd = 'failed';
-    const running = crawl({ frontier, sink }, roots, options, stop);
+    const running = crawl({ frontier, sink }, roots, options, stop, request.session?.build(roots));
     try {
       await lastValueFrom(running.reports.pipe(tap(onFetch)), { defaultValue: undefined });
       ended = stop.stopping ? 'interrupted' : running.limitReached() ? 'limit' : 'finished';

@@ -4,6 +4,7 @@ import { CommitQueue } from './commit-queue.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
 import type { CrawlStop } from './crawl-stop.js';
+import { CrawlCookies } from './http/cookie-jar.js';
 import { HttpClient } from './http/http-client.js';
 import { claimFrontier } from './operators/claim-frontier.js';
 import { fetchWithRetry, type Fetch } from './operators/fetch-with-retry.js';
@@ -18,6 +19,16 @@ import { HostScheduler, type Task } from './politeness/host-scheduler.js';
 import { fetchRobots } from './robots/fetch-robots.js';
 import { RobotsBook } from './robots/robots-book.js';
 import { compilePatterns } from './scope.js';
+
+/**
+ * What the crawl sends that is not stored with its options, because it may
+ * hold secrets: extra headers, cookies, a proxy (with its credentials).
+ */
+export interface SessionSettings {
+  headers?: Record<string, string>;
+  cookies?: CrawlCookies;
+  proxy?: string;
+}
 
 export interface CrawlPorts {
   frontier: FrontierPort;
@@ -49,7 +60,7 @@ export interface Crawl {
  * URL; the page is parsed; what it found is judged (scope, limits), deduplicated
  * and committed with it. Emits one report per request slot used.
  */
-export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop): Crawl {
+export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop, session: SessionSettings = {}): Crawl {
   const { frontier, sink } = ports;
   const book = new RobotsBook(options.robots);
   // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.
@@ -67,6 +78,9 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       timeoutMs: options.timeoutMs,
       maxBodyBytes: options.maxBodyBytes,
       userAgent: options.userAgent,
+      ...session,
+      // Cookies servers set are kept for the run, as wget and browsers do.
+      cookies: session.cookies ?? new CrawlCookies(),
       onSent: (origin) => scheduler.sent(origin, Date.now()),
     });
     const cache = new SeenCache(SEEN_CACHE_SIZE);

@@ -6,7 +6,7 @@ export type RunEnd = 'finished' | 'interrupted' | 'limit' | 'failed';
 export class CrawlRecord {
   constructor(private readonly db: Database) {}
 
-  private get(key: string): unknown {
+  get(key: string): unknown {
     const row = this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key);
     return row ? JSON.parse(row.value) : undefined;
   }

@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { withCrawlFlags, givenOptions } from '../crawl-flags.js';
 import { resolveRoots } from '../resolve-roots.js';
 import { runCrawl } from '../run-crawl.js';
+import { sessionSettings, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
 /** `<host>.sqlite` in the current directory, for a crawl started without --db. */
@@ -13,7 +14,7 @@ export function crawlCommand(context: CommandContext): CommandModule {
     command: 'crawl <roots..>',
     describe: 'crawl one or more sites into an archive (continues an existing one)',
     builder: (yargs) =>
-      withCrawlFlags(yargs)
+      withSessionFlags(withCrawlFlags(yargs))
         .positional('roots', { type: 'string', array: true, describe: 'start URLs; a root without a scheme gets http://' })
         .option('db', { type: 'string', describe: 'archive file to write', defaultDescription: '<host>.sqlite' })
         .example('$0 crawl https://example.com --db example.sqlite', 'archive a site')
@@ -22,7 +23,7 @@ export function crawlCommand(context: CommandContext): CommandModule {
     handler: async (args) => {
       const roots = (args.roots as string[]).map(String);
       const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!.url);
-      context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined }, context.io);
+      context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: sessionSettings(args) }, context.io);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
 import { runCrawl } from '../run-crawl.js';
+import { sessionSettings, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
 export function resumeCommand(context: CommandContext): CommandModule {
@@ -8,13 +9,13 @@ export function resumeCommand(context: CommandContext): CommandModule {
     command: 'resume <db>',
     describe: 'continue a crawl after Ctrl-C, a crash or kill -9, with the roots and options stored in the archive',
     builder: (yargs) =>
-      withCrawlFlags(yargs)
+      withSessionFlags(withCrawlFlags(yargs))
         .positional('db', { type: 'string', describe: 'archive file' })
         .example('$0 resume example.sqlite', 'continue where the crawl stopped')
         .example('$0 resume example.sqlite -c 2', 'continue with 2 requests in flight, for this run only'),
     handler: async (args) => {
       context.exitCode = await runCrawl(
-        { dbPath: String(args.db), mode: 'existing', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined },
+        { dbPath: String(args.db), mode: 'existing', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: sessionSettings(args) },
         context.io,
       );
     },

@@ -1,7 +1,8 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, NetworkError, RequestTimeoutError } from '../fetch-errors.js';
+import type { CrawlCookies } from './cookie-jar.js';
 import { DecodedTooLargeError, decodeContent, UndecodableContentError } from './decode-content.js';
 
 export interface HttpResponse {
@@ -24,6 +25,12 @@ export interface HttpClientSettings {
   timeoutMs: number;
   maxBodyBytes: number;
   userAgent: string;
+  /** Sent with every request (--header); the crawler's own headers are not among them. */
+  headers?: Record<string, string>;
+  /** Cookies given by the user and set by servers during the run. */
+  cookies?: CrawlCookies;
+  /** An HTTP proxy URL: plain http:// requests go through it as absolute URLs, https:// ones through CONNECT. */
+  proxy?: string;
 }
 
 /** Header values whose repeats are kept one per line: a comma may be part of one value. */
@@ -73,7 +80,7 @@ const errorCode = (error: unknown): string | undefined =>
  * two paths to one target merge.
  */
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
   private readonly onSendHeaders: ((message: unknown) => void) | undefined;
 
   constructor(private readonly settings: HttpClientSettings) {
@@ -86,12 +93,9 @@ export class HttpClient {
       };
       diagnosticsChannel.subscribe('undici:client:sendHeaders', this.onSendHeaders);
     }
-    this.agent = new Agent({
-      connections: settings.connections,
-      pipelining: 1,
-      keepAliveTimeout: 10_000,
-      connect: { timeout: settings.timeoutMs },
-    });
+    const pool = { connections: settings.connections, pipelining: 1, keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs } };
+    // proxyTunnel false: http:// URLs go to the proxy in absolute form, as wget and curl send them.
+    this.agent = settings.proxy ? new ProxyAgent({ ...pool, uri: settings.proxy, proxyTunnel: false }) : new Agent(pool);
   }
 
   async get(url: string, abort: AbortSignal): Promise<HttpResponse> {
@@ -107,9 +111,11 @@ export class HttpClient {
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        headers: { 'user-agent': this.settings.userAgent, 'accept-encoding': 'gzip, deflate, br', accept: '*/*' },
+        headers: this.requestHeaders(url),
       });
       const headers = flattenHeaders(response.headers);
+      const setCookie = response.headers['set-cookie'];
+      if (setCookie !== undefined) this.settings.cookies?.store(url, Array.isArray(setCookie) ? setCookie : [setCookie]);
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of response.body as AsyncIterable<Buffer>) {
@@ -132,6 +138,13 @@ export class HttpClient {
       }
       throw this.classify(url, error);
     }
+  }
+
+  private requestHeaders(url: string): Record<string, string> {
+    const headers: Record<string, string> = { accept: '*/*', ...this.settings.headers, 'user-agent': this.settings.userAgent, 'accept-encoding': 'gzip, deflate, br' };
+    const cookie = this.settings.cookies?.header(url);
+    if (cookie !== undefined) headers.cookie = cookie;
+    return headers;
   }
 
   private classify(url: string, error: unknown): Error {

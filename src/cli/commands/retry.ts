@@ -1,0 +1,32 @@
+import type { CommandModule } from 'yargs';
+import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
+import { runCrawl } from '../run-crawl.js';
+import { sessionSettings, withSessionFlags } from '../session-flags.js';
+import type { CommandContext } from './context.js';
+
+export function retryCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'retry <db>',
+    describe: 'queue the failed URLs of an archive again, with fresh tries, and continue the crawl',
+    builder: (yargs) =>
+      withSessionFlags(withCrawlFlags(yargs))
+        .positional('db', { type: 'string', describe: 'archive file' })
+        .example('$0 retry example.sqlite', 'fetch again what failed (timeouts, 5xx, network errors)')
+        .example('$0 retry example.sqlite --max-tries 8 --timeout 60000', 'more patient this time'),
+    handler: async (args) => {
+      context.exitCode = await runCrawl(
+        {
+          dbPath: String(args.db),
+          mode: 'existing',
+          roots: [],
+          given: givenOptions(args),
+          verbosity: context.verbosity(args),
+          logFile: args.log as string | undefined,
+          retryFailed: true,
+          session: sessionSettings(args),
+        },
+        context.io,
+      );
+    },
+  };
+}
