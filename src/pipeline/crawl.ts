@@ -34,9 +34,10 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-/** A running crawl: its reports, and whether it ended at --max-pages. */
+/** A running crawl: its reports, its requests in flight, and whether it ended at --max-pages. */
 export interface Crawl {
   reports: Observable<FetchReport>;
+  inFlight(): number;
   limitReached(): boolean;
 }
 
@@ -111,5 +112,5 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
           );
     return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(finalize(() => void client.close()));
   });
-  return { reports, limitReached: () => scheduler.limitReached };
+  return { reports, inFlight: () => scheduler.inFlight, limitReached: () => scheduler.limitReached };
 }

@@ -77,6 +77,13 @@ export class HostScheduler implements TaskSource {
     return this.settings.delayMs ?? this.robots.rules(origin)?.crawlDelayMs ?? 0;
   }
 
+  /** Requests started and not finished, robots.txt included. */
+  get inFlight(): number {
+    let count = 0;
+    for (const host of this.hosts.values()) count += host.inFlight;
+    return count;
+  }
+
   /** --max-pages was reached: nothing more is claimed. */
   get limitReached(): boolean {
     return this.settings.maxPages !== undefined && this.pagesStarted >= this.settings.maxPages;
