@@ -65,12 +65,6 @@ describe('stopping and resuming', () => {
     expect(JSON.parse(meta!.value)).toMatchObject({ concurrency: 3, exclude: ['/skip/'] });
   });
 
-  it('says nothing of options given with their stored values', async () => {
-    const result = await runCli(['resume', db, '-c', '3', '--exclude', '/skip/']);
-    expect(result.code).toBe(0);
-    expect(result.stderr).not.toContain('stored for this archive');
-  });
-
   it('crawling the same roots into a finished archive fetches nothing again', async () => {
     const before = server.totalHits();
     const result = await runCli(['crawl', server.url, '--db', db]);

@@ -11,8 +11,9 @@ import type { CommandContext } from './context.js';
  */
 export function defaultDbPath(firstRoot: string): string {
   const url = new URL(firstRoot);
-  // An IPv6 host comes bracketed and full of colons, which some file systems refuse.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replaceAll(':', '-');
+  // An IPv6 host comes bracketed and full of colons, which some file systems refuse; a name starting
+  // with "-" would read as a flag to the next command.
+  const host = url.hostname.startsWith('[') ? `ipv6-${url.hostname.slice(1, -1).replaceAll(':', '-')}` : url.hostname;
   return `${host}${url.port ? `_${url.port}` : ''}.sqlite`;
 }
 
