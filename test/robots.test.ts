@@ -231,7 +231,9 @@ describe('robots.txt answers', () => {
     );
     const db = tmp.path('503.sqlite');
     const result = await runCli(['crawl', site.url, '--db', db, '-q', '--max-tries', '2', '--retry-delay', '10']);
-    expect(result.code, result.stderr).toBe(0);
+    // The only root was never fetched: the crawl says so and fails.
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^crawlite: no root could be fetched: .*robots\.txt could not be fetched/m);
     expect(site.hitCount('/robots.txt')).toBe(2);
     expect(site.totalHits()).toBe(2);
     expect(urlRow(db, abs(site, '/'))).toEqual({ state: 'skipped', error_code: 'robots_unavailable', error: expect.stringContaining('robots.txt') });
@@ -245,7 +247,9 @@ describe('robots.txt answers', () => {
     });
     const db = tmp.path('hang.sqlite');
     const result = await runCli(['crawl', site.url, '--db', db, '-q', '--timeout', '300', '--max-tries', '2', '--retry-delay', '10']);
-    expect(result.code, result.stderr).toBe(0);
+    // The only root was never fetched: the crawl says so and fails.
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^crawlite: no root could be fetched: .*robots\.txt could not be fetched/m);
     expect(site.hitCount('/robots.txt')).toBe(2);
     expect(site.hitCount('/')).toBe(0);
     expect(site.totalHits()).toBe(2);

@@ -161,8 +161,10 @@ describe('crawlite retry', () => {
     brokenUntil = Infinity;
     await runCli(['crawl', `${site.url}flaky/`, '--db', db, '-q', '--max-tries', '1']);
     expect(readArchive(db, "select state from urls where url like '%/flaky/'")).toEqual([{ state: 'failed' }]);
+    // Its only root failed again: the run says so and exits 1.
     const resumed = await runCli(['resume', db, '-q']);
-    expect(resumed.code).toBe(0);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain('no root could be fetched');
     expect(readArchive(db, "select state from urls where url like '%/flaky/'")).toEqual([{ state: 'failed' }]);
 
     brokenUntil = 0;

@@ -170,9 +170,10 @@ it('quits at once on a second SIGINT even while a request hangs, and resume stil
   expect(child.exitCode, 'the crawl ended before the signal').toBeNull();
 
   child.kill('SIGINT');
-  // The first SIGINT waits for the hanging request (up to the grace period): still running.
+  // The first SIGINT waits for the hanging request (up to the grace period): still running, and says so at once.
   expect(await exitWithin(child.exited, 500), 'exited on the first SIGINT while a request was in flight').toBeNull();
   expect(hang.waiting).toBe(1);
+  expect(child.output().stderr).toMatch(/^stopping: finishing [1-4] requests? in flight \(Ctrl-C again to quit now; resume continues\)$/m);
 
   child.kill('SIGINT');
   const second = Date.now();
@@ -182,6 +183,8 @@ it('quits at once on a second SIGINT even while a request hangs, and resume stil
   expect(Date.now() - second).toBeLessThan(3_000);
   expect(run!.code, run!.stderr).toBe(130);
   expect(run!.stderr).toContain('stopping');
+  // The last line says how to go on.
+  expect(run!.stderr.trimEnd().split('\n').at(-1)).toBe(`crawlite: stopped at once; continue with: crawlite resume ${db}`);
 
   const before = checkPartial(db);
   expect(before.pages).not.toContain(abs(HANG_PATH));

@@ -17,11 +17,16 @@ function isAlive(pid: number): boolean {
 }
 
 let interruptHandler: (() => void) | undefined;
+let quitNotice: string | undefined;
 let interrupts = 0;
 const onSignal = () => {
   interrupts += 1;
-  // A second Ctrl-C quits at once; WAL keeps every committed page safe.
-  if (interrupts > 1 || !interruptHandler) process.exit(EXIT_INTERRUPTED);
+  // A second Ctrl-C quits at once; WAL keeps every committed page safe. stderr is synchronous on
+  // terminals and pipes, so the notice is out before the exit.
+  if (interrupts > 1 || !interruptHandler) {
+    if (quitNotice) process.stderr.write(quitNotice);
+    process.exit(EXIT_INTERRUPTED);
+  }
   interruptHandler();
 };
 process.on('SIGINT', onSignal);
@@ -32,10 +37,14 @@ const exitCode = await main(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   isTTY: Boolean(process.stderr.isTTY),
   statusStream: process.stderr,
-  onInterrupt(handler) {
+  onInterrupt(handler, notice) {
     interruptHandler = handler;
+    quitNotice = notice;
     return () => {
-      if (interruptHandler === handler) interruptHandler = undefined;
+      if (interruptHandler === handler) {
+        interruptHandler = undefined;
+        quitNotice = undefined;
+      }
     };
   },
   owner: { pid: process.pid, host: hostname(), isAlive },

@@ -9,8 +9,11 @@ export interface CliIo {
   isTTY: boolean;
   /** Where the live status line is drawn when isTTY: the terminal's stderr stream. */
   statusStream?: StatusStream;
-  /** Registers what to do on Ctrl-C or SIGTERM; returns an unregister function. */
-  onInterrupt(handler: () => void): () => void;
+  /**
+   * Registers what to do on Ctrl-C or SIGTERM, and the words to print if a second one quits
+   * at once; returns an unregister function.
+   */
+  onInterrupt(handler: () => void, quitNotice?: string): () => void;
   owner: LockOwner;
   version: string;
 }

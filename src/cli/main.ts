@@ -10,6 +10,13 @@ import { statsCommand } from './commands/stats.js';
 import { EXIT_FAILURE, type CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
+/** yargs spreads some messages over several lines ("Invalid values:" then the details); a usage error is one line. */
+const oneLine = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
 
 function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   if (error instanceof UsageError) {
@@ -41,7 +48,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(statsCommand(context))
       .command(demoCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
-      .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'log every fetch; show stack traces' })
+      .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
       .demandCommand(1, 'name a command: crawl, resume, retry, query, stats or demo')
       .recommendCommands()
@@ -49,12 +56,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .help()
       .alias('h', 'help')
       .version(io.version)
-      .wrap(100)
+      // Unwrapped: an example wrapped mid-command cannot be copied; terminals fold long lines themselves.
+      .wrap(null)
       .exitProcess(false)
       .fail((message, error) => {
         // yargs reports its own validation (unknown flags, coerce failures) as YError.
         if (error && error.name !== 'YError') throw error;
-        throw new UsageError(error?.message ?? message);
+        throw new UsageError(oneLine(error?.message ?? message));
       })
       .parseAsync(argv, {}, (_error, _args, text) => {
         output = text;

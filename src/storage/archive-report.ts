@@ -76,3 +76,23 @@ export function urlStateCounts(db: Database): Record<'queued' | 'fetching' | 'do
   }
   return counts;
 }
+
+export interface RootState {
+  url: string;
+  /** Absent when the root is not in the archive at all. */
+  state?: 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
+  error?: string;
+}
+
+/** How each root (by its archive key) ended, to tell a crawl that fetched nothing from one that did. */
+export function rootStates(db: Database, roots: { url: string; key: string }[]): RootState[] {
+  const lookup = db.prepare<[string], { state: RootState['state']; error: string | null; error_code: string | null }>(
+    'SELECT state, error, error_code FROM url WHERE url = ?',
+  );
+  return roots.map(({ url, key }) => {
+    const row = lookup.get(key);
+    if (!row) return { url };
+    const error = row.error ?? row.error_code ?? undefined;
+    return { url, state: row.state, ...(error ? { error } : {}) };
+  });
+}

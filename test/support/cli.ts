@@ -42,8 +42,8 @@ export async function runCli(
 }
 
 /** Starts the built CLI as a real child process. */
-export function spawnCli(argv: string[]): ChildProcess & { output: () => CliRun; exited: Promise<CliRun> } {
-  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnCli(argv: string[], options: { cwd?: string } = {}): ChildProcess & { output: () => CliRun; exited: Promise<CliRun> } {
+  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -55,6 +55,6 @@ export function spawnCli(argv: string[]): ChildProcess & { output: () => CliRun;
 }
 
 /** Runs the built CLI to completion as a real process. */
-export function execCli(argv: string[]): Promise<CliRun> {
-  return spawnCli(argv).exited;
+export function execCli(argv: string[], options: { cwd?: string } = {}): Promise<CliRun> {
+  return spawnCli(argv, options).exited;
 }

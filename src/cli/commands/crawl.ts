@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { withCrawlFlags, givenOptions } from '../crawl-flags.js';
 import { resolveRoots } from '../resolve-roots.js';
@@ -6,8 +5,18 @@ import { runCrawl } from '../run-crawl.js';
 import { sessionSettings, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
-/** `<host>.sqlite` in the current directory, for a crawl started without --db. */
-const defaultDbPath = (firstRoot: string) => `${basename(new URL(firstRoot).hostname)}.sqlite`;
+/**
+ * `<host>.sqlite` in the current directory, for a crawl started without --db; a
+ * port other than the scheme's default is part of the name (`127.0.0.1_8080.sqlite`),
+ * so two sites on one host never share an archive. `_` cannot occur in a host name.
+ */
+export function defaultDbPath(firstRoot: string): string {
+  const url = new URL(firstRoot);
+  // An IPv6 host comes bracketed and full of colons, which some file systems refuse; a name starting
+  // with "-" would read as a flag to the next command.
+  const host = url.hostname.startsWith('[') ? `ipv6-${url.hostname.slice(1, -1).replaceAll(':', '-')}` : url.hostname;
+  return `${host}${url.port ? `_${url.port}` : ''}.sqlite`;
+}
 
 export function crawlCommand(context: CommandContext): CommandModule {
   return {
@@ -15,11 +24,11 @@ export function crawlCommand(context: CommandContext): CommandModule {
     describe: 'crawl one or more sites into an archive (continues an existing one)',
     builder: (yargs) =>
       withSessionFlags(withCrawlFlags(yargs))
-        .positional('roots', { type: 'string', array: true, describe: 'start URLs; a root without a scheme gets http://' })
-        .option('db', { type: 'string', describe: 'archive file to write', defaultDescription: '<host>.sqlite' })
+        .positional('roots', { type: 'string', array: true, default: undefined, describe: 'start URLs; a root without a scheme gets http://' })
+        .option('db', { type: 'string', describe: 'archive file to write', defaultDescription: '<host>.sqlite, or <host>_<port>.sqlite' })
         .example('$0 crawl https://example.com --db example.sqlite', 'archive a site')
         .example('$0 crawl example.com -c 4 --exclude "\\?sort=" --db example.sqlite', 'politer, skipping sorted listings')
-        .example('$0 crawl https://a.example https://b.example --lenient --db ab.sqlite', 'two roots and their subdomains'),
+        .example('$0 crawl https://a.example.org https://b.example.org --lenient --db ab.sqlite', 'two roots and their subdomains'),
     handler: async (args) => {
       const roots = (args.roots as string[]).map(String);
       const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!.url);
