@@ -11,6 +11,7 @@ export interface CliIo {
   statusStream?: StatusStream;
   /** Registers what to do on Ctrl-C or SIGTERM; returns an unregister function. */
   onInterrupt(handler: () => void): () => void;
+  /** Named in the archive while this process crawls it, so a refused crawl can say who holds it. */
   owner: LockOwner;
   version: string;
 }

@@ -6,6 +6,7 @@ import { demoCommand } from './commands/demo.js';
 import { queryCommand } from './commands/query.js';
 import { resumeCommand } from './commands/resume.js';
 import { statsCommand } from './commands/stats.js';
+import { unlockCommand } from './commands/unlock.js';
 import { EXIT_FAILURE, type CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -38,6 +39,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(queryCommand(context))
       .command(statsCommand(context))
       .command(demoCommand(context))
+      .command(unlockCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'log every fetch; show stack traces' })
       .conflicts('quiet', 'verbose')

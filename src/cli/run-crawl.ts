@@ -1,14 +1,13 @@
 import { lastValueFrom, tap } from 'rxjs';
-import { CrawliteError } from '../crawlite-error.js';
 import { crawl } from '../pipeline/crawl.js';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
 import { CrawlStop } from '../pipeline/crawl-stop.js';
 import type { FetchReport } from '../pipeline/crawl-item.js';
 import { compilePatterns } from '../pipeline/scope.js';
-import { acquireArchiveLock } from '../storage/archive-lock.js';
+import { NothingToResumeError } from '../storage/archive-errors.js';
 import { archiveReport, urlStateCounts } from '../storage/archive-report.js';
 import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
-import { closeArchive, openArchive } from '../storage/open-archive.js';
+import { openCrawlArchive, type CrawlArchive } from '../storage/open-crawl-archive.js';
 import { SqliteFrontier } from '../storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
 import type { GivenOptions } from './crawl-flags.js';
@@ -38,12 +37,6 @@ export interface CrawlRequest {
 /** Requests in flight get this long to finish after Ctrl-C before they are aborted. */
 const STOP_GRACE_MS = 5_000;
 
-export class NothingToResumeError extends CrawliteError {
-  constructor(path: string) {
-    super('NOTHING_TO_RESUME', `${path} holds no crawl to resume (no roots stored); start one with crawlite crawl <url> --db ${path}`);
-  }
-}
-
 function describeOverrides(stored: Record<string, unknown>, given: GivenOptions): string[] {
   return Object.entries(given)
     .filter(([key, value]) => JSON.stringify(stored[key]) !== JSON.stringify(value))
@@ -58,16 +51,15 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   compilePatterns(request.given.include ?? [], '--include');
 
   const log = request.logFile ? new FetchLogFile(request.logFile) : undefined;
-  let db: ReturnType<typeof openArchive>;
+  let archive: CrawlArchive;
   try {
-    db = openArchive(request.dbPath, request.mode);
+    archive = await openCrawlArchive(request.dbPath, request.mode, io.owner, { onWait: say });
   } catch (error) {
     log?.close();
     throw error;
   }
-  let releaseLock: (() => void) | undefined;
+  const { db } = archive;
   try {
-    releaseLock = acquireArchiveLock(db, request.dbPath, io.owner);
     const record = new CrawlRecord(db);
     const storedRoots = record.roots();
     const storedOptions = record.options();
@@ -136,12 +128,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     }
     return EXIT_OK;
   } finally {
-    try {
-      releaseLock?.();
-    } catch {
-      // The archive cannot be written (the error that ended the crawl says why); the lock is stale once we exit.
-    }
-    closeArchive(db);
+    archive.close();
     log?.close();
   }
 }
