@@ -11,7 +11,7 @@ import { html, routes, startServer, type Route, type TestServer } from './suppor
 const PAGES = 200;
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const SIDECARS = ['-wal', '-shm', '-journal'];
+const SIDECARS = ['-wal', '-shm', '-journal', '-lock'];
 const sidecarsOf = (path: string) => SIDECARS.filter((suffix) => existsSync(`${path}${suffix}`));
 
 /** A site of PAGES pages, each with its own ~2 KiB body, all linked from the root. */
@@ -272,12 +272,41 @@ describe.concurrent('an archive written by a newer crawlite', () => {
 });
 
 describe.concurrent('a corrupt archive', () => {
-  for (const name of ['resume', 'crawl']) {
+  for (const name of ['resume', 'crawl', 'stats']) {
     it(`${name} refuses it and writes nothing`, async ({ expect }) => {
       const file = corruptArchive();
       await expectRefused(expect, ARCHIVE_COMMANDS[name]!(file), { phrase: /is corrupt/, file });
     });
   }
+});
+
+/** The main file of an archive copied while its crawl was running: everything written so far is still in the -wal left behind. */
+function mainFileWithoutWal(): string {
+  const source = tmp.path('running.sqlite');
+  const db = new Database(source);
+  db.pragma('journal_mode = WAL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.exec(readFileSync(new URL('../migrations/0001_init.sql', import.meta.url), 'utf8'));
+  db.exec("INSERT INTO meta (key, value) VALUES ('roots', '[\"http://127.0.0.1:1/\"]')");
+  const copy = tmp.path('copied-without-wal.sqlite');
+  copyFileSync(source, copy);
+  db.close();
+  expect(sidecarsOf(copy)).toEqual([]);
+  return copy;
+}
+
+describe.concurrent('a file that holds no crawl', () => {
+  it('resume refuses an empty file and leaves it empty, with no side files', async ({ expect }) => {
+    const file = tmp.path('empty.sqlite');
+    writeFileSync(file, '');
+    await expectRefused(expect, ['resume', file], { phrase: /holds no crawl to resume/, file });
+    expect(statSync(file).size).toBe(0);
+  });
+
+  it('resume refuses the main file of an archive copied without its -wal and leaves it as it is', async ({ expect }) => {
+    const file = mainFileWithoutWal();
+    await expectRefused(expect, ['resume', file], { phrase: /holds no crawl to resume/, file });
+  });
 });
 
 describe('the server', () => {

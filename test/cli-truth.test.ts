@@ -232,7 +232,7 @@ describe('Ctrl-C', () => {
           handler = undefined;
         };
       },
-      owner: { pid: process.pid, host: hostname(), isAlive: () => true },
+      owner: { pid: process.pid, host: hostname() },
       version: '0.0.0-test',
     });
     expect(code).toBe(130);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,7 @@ async function waitFor(what: string, done: () => boolean, limitMs: number): Prom
 }
 
 /** Resolves with the run, or rejects if it takes longer than `limitMs`. */
-function within(run: Promise<CliRun>, limitMs: number, what: string, onTimeout?: () => void): Promise<CliRun> {
+function within<T>(run: Promise<T>, limitMs: number, what: string, onTimeout?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -158,6 +159,8 @@ describe('two crawlers on one archive', () => {
       expect(archive.prepare("SELECT value FROM meta WHERE key = 'lock'").pluck().get()).toBeUndefined();
       expect(archive.prepare('SELECT count(*) FROM run').pluck().get()).toBe(1);
     });
+    // The lock file goes with the crawl that held it: a finished archive is one file.
+    expect(existsSync(`${db()}-lock`)).toBe(false);
     // The refused commands fetched nothing: every page was fetched once, by the first crawl.
     expect(server.totalHits()).toBe(PAGES + 1);
     expect([...server.hits.values()].every((hits) => hits === 1)).toBe(true);
@@ -203,14 +206,16 @@ describe('a stale lock', () => {
     await server?.close();
   });
 
-  it('a lock held by a live process on this host makes resume refuse, and the lock stays', async () => {
-    const lock = { pid: process.pid, host: hostname(), since: '2024-01-01T00:00:00.000Z' };
-    writeLock(db, lock);
+  it('a lock row naming a live process that holds no lock (a pid reused after a reboot) does not block resume', async () => {
+    // The test process is alive and on this host, but it does not hold the archive's lock.
+    writeLock(db, { pid: process.pid, host: hostname(), since: '2024-01-01T00:00:00.000Z' });
     const before = runs(db);
     const result = await execWithin(['resume', db]);
-    expectOneLine(result, new RegExp(`busy.*pid ${process.pid} on ${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    expect(JSON.parse(lockRow(db)!)).toEqual(lock);
-    expect(runs(db)).toBe(before);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^resuming /);
+    expect(runs(db)).toBe(before + 1);
+    expect(lockRow(db)).toBeUndefined();
+    expect(existsSync(`${db}-lock`)).toBe(false);
   });
 
   it('a lock left by a process that is gone is taken over: resume proceeds', async () => {
@@ -227,5 +232,91 @@ describe('a stale lock', () => {
     withDb(db, (handle) => expect(handle.pragma('integrity_check', { simple: true })).toBe('ok'));
     // Nothing was left to fetch: everything was done by the first crawl.
     expect(server.totalHits()).toBe(hits);
+  });
+});
+
+describe('two crawls started at the same instant on a new archive', () => {
+  let server: TestServer;
+  let openGate: () => void = () => {};
+  let gate: Promise<void> = Promise.resolve();
+
+  beforeAll(async () => {
+    server = await startServer(async (_req, res, path) => {
+      // Every request waits for the gate, so the winner is surely still crawling while the loser starts.
+      await Promise.race([gate, sleep(GATE_LIMIT_MS)]);
+      const page = path === '/' ? html('<a href="/a">a</a>', 'home') : html('<p>a</p>', 'a');
+      res.writeHead(200, page.headers).end(page.body);
+    });
+  });
+
+  afterAll(async () => {
+    openGate();
+    await server?.close();
+  });
+
+  const PAIRS = 3;
+  it(`one of them creates it, the other says busy (${PAIRS} pairs)`, async () => {
+    for (let pair = 0; pair < PAIRS; pair += 1) {
+      gate = new Promise<void>((resolve) => {
+        openGate = resolve;
+      });
+      const db = tmp.path(`race-${pair}.sqlite`);
+      const argv = ['crawl', server.url, '--db', db, '-q', '--ignore-robots'];
+      const both = [spawnCli(argv), spawnCli(argv)];
+      try {
+        const first = await within(Promise.race(both.map((child, index) => child.exited.then((run) => ({ run, index })))), 15_000, 'the loser');
+        expectOneLine(first.run, /is busy: another crawl/);
+        openGate();
+        const winner = await within(both[1 - first.index]!.exited, 15_000, 'the winner');
+        expect(winner.code, winner.stderr).toBe(0);
+      } finally {
+        openGate();
+        for (const child of both) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+      withDb(db, (archive) => {
+        expect(archive.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(archive.prepare('SELECT count(*) FROM run').pluck().get()).toBe(1);
+        expect(archive.prepare("SELECT count(*) FROM urls WHERE state = 'done'").pluck().get()).toBe(2);
+      });
+      expect(existsSync(`${db}-lock`)).toBe(false);
+    }
+  });
+});
+
+describe('a reader holding a finished archive', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer(routes({ '/': html('<a href="/a">a</a>', 'home'), '/a': html('<p>a</p>', 'a') }));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('makes resume wait for it, saying so once, instead of blaming a crawl', async () => {
+    const db = tmp.path('read.sqlite');
+    const crawl = await runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots']);
+    expect(crawl.code, crawl.stderr).toBe(0);
+    // A long query: a read transaction on the finished (rollback-journal) archive.
+    const reader = new Database(db, { readonly: true, fileMustExist: true });
+    let resume: ReturnType<typeof spawnCli> | undefined;
+    try {
+      reader.exec('BEGIN');
+      expect(reader.prepare('SELECT count(*) FROM url').pluck().get()).toBe(2);
+      resume = spawnCli(['resume', db]);
+      const ended = () => resume!.exitCode !== null || resume!.signalCode !== null;
+      await waitFor('resume to say it waits for a reader', () => /waiting for a reader/.test(resume!.output().stderr) || ended(), 10_000);
+      await sleep(1_000);
+      expect(ended(), resume.output().stderr).toBe(false);
+      expect(resume.output().stderr).toBe(`waiting for a reader (query, stats or another program) to close ${db}...\n`);
+    } finally {
+      if (reader.inTransaction) reader.exec('COMMIT');
+      reader.close();
+    }
+    const result = await within(resume!.exited, 10_000, 'resume', () => resume!.kill('SIGKILL'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/\nresuming /);
+    expect(result.stderr.match(/waiting for a reader/g)).toHaveLength(1);
   });
 });

@@ -7,15 +7,6 @@ import { EXIT_INTERRUPTED } from './io.js';
 // The one file that touches the process: argv, streams, signals, exit code.
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 let interruptHandler: (() => void) | undefined;
 let quitNotice: string | undefined;
 let interrupts = 0;
@@ -47,7 +38,7 @@ const exitCode = await main(process.argv.slice(2), {
       }
     };
   },
-  owner: { pid: process.pid, host: hostname(), isAlive },
+  owner: { pid: process.pid, host: hostname() },
   version,
 });
 process.exitCode = exitCode;

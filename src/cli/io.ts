@@ -14,6 +14,7 @@ export interface CliIo {
    * at once; returns an unregister function.
    */
   onInterrupt(handler: () => void, quitNotice?: string): () => void;
+  /** Named in the archive while this process crawls it, so a refused crawl can say who holds it. */
   owner: LockOwner;
   version: string;
 }

@@ -7,6 +7,7 @@ import { queryCommand } from './commands/query.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { statsCommand } from './commands/stats.js';
+import { unlockCommand } from './commands/unlock.js';
 import { EXIT_FAILURE, type CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -47,10 +48,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(queryCommand(context))
       .command(statsCommand(context))
       .command(demoCommand(context))
+      .command(unlockCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, retry, query, stats or demo')
+      .demandCommand(1, 'name a command: crawl, resume, retry, query, stats, unlock or demo')
       .recommendCommands()
       .strict()
       .help()

@@ -5,10 +5,10 @@ import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js
 import { CrawlStop } from '../pipeline/crawl-stop.js';
 import type { FetchReport } from '../pipeline/crawl-item.js';
 import { compilePatterns } from '../pipeline/scope.js';
-import { acquireArchiveLock } from '../storage/archive-lock.js';
+import { NothingToResumeError } from '../storage/archive-errors.js';
 import { archiveReport, rootStates, urlStateCounts } from '../storage/archive-report.js';
 import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
-import { closeArchive, openArchive } from '../storage/open-archive.js';
+import { openCrawlArchive, type CrawlArchive } from '../storage/open-crawl-archive.js';
 import { SqliteFrontier } from '../storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
 import { asFlag, asValue, type GivenOptions } from './crawl-flags.js';
@@ -44,12 +44,6 @@ export interface CrawlRequest {
 /** Requests in flight get this long to finish after Ctrl-C before they are aborted. */
 const STOP_GRACE_MS = 5_000;
 
-export class NothingToResumeError extends CrawliteError {
-  constructor(path: string) {
-    super('NOTHING_TO_RESUME', `${path} holds no crawl to resume (no roots stored); start one with crawlite crawl <url> --db ${path}`);
-  }
-}
-
 export class NoArchiveFileError extends CrawliteError {
   constructor(path: string) {
     super('NO_ARCHIVE_FILE', `${JSON.stringify(path)} is not an archive file: name a file such as site.sqlite (a database in memory would keep nothing to query or resume)`);
@@ -73,16 +67,15 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   compilePatterns(request.given.include ?? [], '--include');
 
   const log = request.logFile ? new FetchLogFile(request.logFile) : undefined;
-  let db: ReturnType<typeof openArchive>;
+  let archive: CrawlArchive;
   try {
-    db = openArchive(request.dbPath, request.mode);
+    archive = await openCrawlArchive(request.dbPath, request.mode, io.owner, { onWait: say });
   } catch (error) {
     log?.close();
     throw error;
   }
-  let releaseLock: (() => void) | undefined;
+  const { db } = archive;
   try {
-    releaseLock = acquireArchiveLock(db, request.dbPath, io.owner);
     const record = new CrawlRecord(db);
     const storedRoots = record.roots();
     const storedOptions = record.options();
@@ -169,12 +162,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     }
     return EXIT_OK;
   } finally {
-    try {
-      releaseLock?.();
-    } catch {
-      // The archive cannot be written (the error that ended the crawl says why); the lock is stale once we exit.
-    }
-    closeArchive(db);
+    archive.close();
     log?.close();
   }
 }

@@ -30,8 +30,19 @@ export class CorruptArchiveError extends CrawliteError {
 }
 
 export class ArchiveBusyError extends CrawliteError {
-  constructor(path: string, holder: string) {
-    super('ARCHIVE_BUSY', `${path} is busy: another crawl (${holder}) is writing to it; wait for it to finish or stop it first`);
+  constructor(path: string, reason: string) {
+    super('ARCHIVE_BUSY', `${path} is busy: ${reason}`);
+  }
+
+  /** Another crawl holds the archive's lock; `holder` names it when its row can be read. */
+  static crawl(path: string, holder?: string): ArchiveBusyError {
+    return new ArchiveBusyError(path, `another crawl${holder ? ` (${holder})` : ''} is writing to it; wait for it to finish or stop it first`);
+  }
+}
+
+export class NothingToResumeError extends CrawliteError {
+  constructor(path: string) {
+    super('NOTHING_TO_RESUME', `${path} holds no crawl to resume (no roots stored); start one with crawlite crawl <url> --db ${path}`);
   }
 }
 

@@ -2,8 +2,9 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError } from './archive-errors.js';
-import { latestSchemaVersion, loadMigrations, migrate } from './migrate.js';
+import { CrawliteError } from '../crawlite-error.js';
+import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError, NothingToResumeError } from './archive-errors.js';
+import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 
 /** 'crwl': marks a SQLite file as a crawlite archive (PRAGMA application_id). */
 export const APPLICATION_ID = 0x6372776c;
@@ -30,19 +31,21 @@ function sqliteCode(error: unknown): string {
 }
 
 /** Maps SQLite's complaints about a file to errors that say what is wrong with it. */
-function explainOpenError(path: string, error: unknown): never {
+export function explainOpenError(path: string, error: unknown): never {
+  if (error instanceof CrawliteError) throw error;
   const code = sqliteCode(error);
   if (code === 'SQLITE_NOTADB') throw new NotAnArchiveError(path, 'not a SQLite database', { cause: error });
   if (code.startsWith('SQLITE_CORRUPT')) throw new CorruptArchiveError(path, { cause: error });
   if (code.startsWith('SQLITE_CANTOPEN')) throw new ArchivePathError(path, 'cannot open the file (check the path and permissions)', { cause: error });
-  if (code.startsWith('SQLITE_BUSY')) throw new ArchiveBusyError(path, 'another process has it locked');
+  if (code.startsWith('SQLITE_BUSY')) throw new ArchiveBusyError(path, 'another program holds a lock on it (a SQLite client writing?); try again when it is done');
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM')) {
     throw new ArchivePathError(path, 'the file or its directory is not writable', { cause: error });
   }
   throw error;
 }
 
-function checkPath(path: string, mode: OpenMode): boolean {
+/** Whether the archive exists; refuses a directory, a missing file to resume, a missing directory to create in. */
+export function checkPath(path: string, mode: OpenMode): boolean {
   if (existsSync(path)) {
     if (statSync(path).isDirectory()) throw new ArchivePathError(path, 'is a directory, not an archive file');
     return true;
@@ -97,7 +100,14 @@ function checkHeader(path: string, header: Header, known: number): void {
   if (header.userVersion > known) throw new NewerSchemaError(path, header.userVersion, known);
 }
 
-/** Reads every page once; runs before anything is written, so a corrupt file is refused untouched. */
+/** Checks without writing that an existing file is a crawlite archive this version can open; returns whether it is blank. */
+export function checkArchiveFile(path: string): boolean {
+  checkPath(path, 'existing');
+  const header = readHeader(path);
+  checkHeader(path, header, latestSchemaVersion(loadMigrations()));
+  return header.blank;
+}
+
 /**
  * Archives up to this size are read whole by quick_check before anything is
  * written (well under a second). A larger one is only checked for truncation,
@@ -121,37 +131,85 @@ function checkIntegrity(db: Db, path: string): void {
   }
 }
 
+function hasRoots(db: Db): boolean {
+  const meta = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get();
+  return meta !== undefined && db.prepare("SELECT 1 FROM meta WHERE key = 'roots'").get() !== undefined;
+}
+
+/** An archive opened for writing and checked, to which nothing has been written yet. */
+export interface UnwrittenArchive {
+  db: Db;
+  migrations: Migration[];
+}
+
 /**
- * Opens an archive, refusing files that are not crawlite archives before
- * anything is written to them, and brings the schema up to date.
+ * Opens a file to write to and runs every check that only reads: the header
+ * (a crawlite archive, not from a newer version), integrity, and for resume
+ * that there is a crawl to resume. A refused file keeps every byte, and the
+ * connection closes without leaving -wal or -shm files it made.
  */
-export function openArchive(path: string, mode: OpenMode): Db {
+export function openUnwritten(path: string, mode: 'create' | 'existing'): UnwrittenArchive {
   const migrations = loadMigrations();
   const exists = checkPath(path, mode);
   if (exists) {
     const header = readHeader(path);
     checkHeader(path, header, latestSchemaVersion(migrations));
-    if (mode === 'readonly' && header.blank) throw new NotAnArchiveError(path, 'an empty file');
+    if (mode === 'existing' && header.blank) throw new NothingToResumeError(path);
   }
   let db: Db | undefined;
   try {
-    if (mode === 'readonly') {
-      db = new Database(path, { readonly: true, fileMustExist: true });
-      db.pragma('busy_timeout = 5000');
-      return db;
-    }
     db = new Database(path);
     db.pragma('busy_timeout = 5000');
     if (exists) checkIntegrity(db, path);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db, migrations);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-    return db;
+    if (mode === 'existing' && !hasRoots(db)) throw new NothingToResumeError(path);
+    return { db, migrations };
   } catch (error) {
     db?.close();
-    if (error instanceof CorruptArchiveError) throw error;
+    return explainOpenError(path, error);
+  }
+}
+
+/** Switches to WAL: needs the file to itself, so it is busy while a reader has an older-style (rollback) read open. */
+export function enterWal(db: Db): void {
+  db.pragma('journal_mode = WAL');
+}
+
+/** The first writes: pragmas, migrations, the crawlite mark. */
+export function prepareForWriting({ db, migrations }: UnwrittenArchive): void {
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db, migrations);
+  db.pragma(`application_id = ${APPLICATION_ID}`);
+}
+
+/**
+ * Opens an archive, refusing files that are not crawlite archives before
+ * anything is written to them, and brings the schema up to date. Crawls go
+ * through openCrawlArchive, which also takes the archive's lock.
+ */
+export function openArchive(path: string, mode: OpenMode): Db {
+  if (mode === 'readonly') return openReadOnly(path);
+  const archive = openUnwritten(path, mode);
+  try {
+    enterWal(archive.db);
+    prepareForWriting(archive);
+    return archive.db;
+  } catch (error) {
+    archive.db.close();
+    return explainOpenError(path, error);
+  }
+}
+
+function openReadOnly(path: string): Db {
+  checkPath(path, 'readonly');
+  const header = readHeader(path);
+  checkHeader(path, header, latestSchemaVersion(loadMigrations()));
+  if (header.blank) throw new NotAnArchiveError(path, 'an empty file');
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    return db;
+  } catch (error) {
     return explainOpenError(path, error);
   }
 }

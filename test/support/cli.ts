@@ -35,7 +35,7 @@ export async function runCli(
         handler = undefined;
       };
     },
-    owner: { pid: process.pid, host: hostname(), isAlive: () => true },
+    owner: { pid: process.pid, host: hostname() },
     version: '0.0.0-test',
   });
   return { code, stdout, stderr };

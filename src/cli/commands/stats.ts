@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { archiveReport } from '../../storage/archive-report.js';
-import { openArchive } from '../../storage/open-archive.js';
+import { explainOpenError, openArchive } from '../../storage/open-archive.js';
 import { formatReport, reportJson } from '../format-report.js';
 import type { CommandContext } from './context.js';
 
@@ -18,7 +18,13 @@ export function statsCommand(context: CommandContext): CommandModule {
       const path = String(args.db);
       const db = openArchive(path, 'readonly');
       try {
-        const report = archiveReport(db);
+        let report;
+        try {
+          report = archiveReport(db);
+        } catch (error) {
+          // Damage inside the file shows only when the report reads the damaged page.
+          return explainOpenError(path, error);
+        }
         context.io.stdout(`${args.json ? reportJson(path, report) : formatReport(path, report, 'archive')}\n`);
       } finally {
         db.close();

@@ -1,0 +1,25 @@
+import type { CommandModule } from 'yargs';
+import { formatHolder } from '../../storage/lock-holder.js';
+import { unlockArchive } from '../../storage/unlock-archive.js';
+import type { CommandContext } from './context.js';
+
+export function unlockCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'unlock <db>',
+    describe: 'clear the lock left by a crawl that is gone (refused while a crawl runs)',
+    builder: (yargs) =>
+      yargs
+        .positional('db', { type: 'string', describe: 'archive file' })
+        .example('$0 unlock example.sqlite', 'remove a stale lock, e.g. before an older crawlite opens the file'),
+    handler: (args) => {
+      const path = String(args.db);
+      const result = unlockArchive(path);
+      if (!result.staleHolder && !result.removedLockFile) {
+        context.io.stdout(`${path} is not locked; nothing to do\n`);
+        return;
+      }
+      const left = result.staleHolder ? ` left by ${formatHolder(result.staleHolder)}` : ' left by a crawl that is gone';
+      context.io.stdout(`unlocked ${path}: removed the lock${left}\n`);
+    },
+  };
+}

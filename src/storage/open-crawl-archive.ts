@@ -1,0 +1,91 @@
+import type { Database as Db } from 'better-sqlite3';
+import { ArchiveBusyError } from './archive-errors.js';
+import { ArchiveLock, type LockOwner } from './archive-lock.js';
+import { clearHolder, describeHolder, recordHolder } from './lock-holder.js';
+import { checkPath, closeArchive, enterWal, explainOpenError, openUnwritten, prepareForWriting, type UnwrittenArchive } from './open-archive.js';
+
+/** An archive a crawl may write to, with its lock held until `close`. */
+export interface CrawlArchive {
+  db: Db;
+  /** Ends writing: clears the holder row, leaves WAL mode, then releases the lock. Safe to call twice. */
+  close(): void;
+}
+
+export interface OpenCrawlOptions {
+  /** Told once when the crawl waits for a reader to close the archive. */
+  onWait?: (message: string) => void;
+  /** How long to wait for readers before giving up. */
+  readerWaitMs?: number;
+}
+
+const READER_WAIT_MS = 10 * 60_000;
+const READER_POLL_MS = 200;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const isBusy = (error: unknown) => typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
+
+/**
+ * Switches a finished archive (rollback journal) back to WAL. A reader that
+ * opened it meanwhile (query, stats, a SQLite client) holds it: with the crawl
+ * lock taken, no crawl can be the cause, so wait for the reader, polling
+ * without blocking so that Ctrl-C still ends the wait.
+ */
+async function enterWalWhenReadersLeave(db: Db, path: string, options: OpenCrawlOptions): Promise<void> {
+  const limitMs = options.readerWaitMs ?? READER_WAIT_MS;
+  const started = Date.now();
+  db.pragma('busy_timeout = 0');
+  for (let told = false; ; ) {
+    try {
+      enterWal(db);
+      break;
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      const waited = Date.now() - started;
+      if (waited >= limitMs) {
+        throw new ArchiveBusyError(path, `a reader (query, stats or another program) kept it open for ${Math.round(waited / 1000)} s; close it and run again`);
+      }
+      if (!told) options.onWait?.(`waiting for a reader (query, stats or another program) to close ${path}...`);
+      told = true;
+      await sleep(Math.min(READER_POLL_MS, limitMs - waited));
+    }
+  }
+  db.pragma('busy_timeout = 5000');
+}
+
+/**
+ * Takes the archive's lock before anything is written (a crawl creating a
+ * new archive included, so two crawls started at once never both create it:
+ * the second is told "busy"), then opens, checks and migrates the archive.
+ */
+export async function openCrawlArchive(path: string, mode: 'create' | 'existing', owner: LockOwner, options: OpenCrawlOptions = {}): Promise<CrawlArchive> {
+  checkPath(path, mode);
+  const lock = ArchiveLock.tryAcquire(path);
+  if (!lock) throw ArchiveBusyError.crawl(path, describeHolder(path));
+  let archive: UnwrittenArchive | undefined;
+  try {
+    archive = openUnwritten(path, mode);
+    await enterWalWhenReadersLeave(archive.db, path, options);
+    prepareForWriting(archive);
+    recordHolder(archive.db, owner);
+  } catch (error) {
+    archive?.db.close();
+    lock.release();
+    return explainOpenError(path, error);
+  }
+  const { db } = archive;
+  return {
+    db,
+    close() {
+      try {
+        if (db.open) clearHolder(db);
+      } catch {
+        // The write that ended the crawl may fail again; the row then names a crawl that is gone, which blocks nothing.
+      }
+      try {
+        closeArchive(db);
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
