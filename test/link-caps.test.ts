@@ -142,7 +142,7 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
     expect(sum).toEqual({ links, responses: 4 });
     const text = await runCli(['stats', db]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(new RegExp(`^Not read +${links} link references on 4 pages `, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^Not read +${links} link references on 4 pages, past --max-links-per-page \\(pages\\.links_dropped\\)$`, 'm'));
     const json = await runCli(['stats', db, '--json']);
     expect(JSON.parse(json.stdout).linksDropped).toEqual({ links, responses: 4 });
   });

@@ -17,7 +17,7 @@ export const pagesPerSecond = (report: ArchiveReport): number =>
 const counts = (rows: { code: string; count: number }[]) => (rows.length ? rows.map((row) => `${row.code} ${row.count}`).join(', ') : 'none');
 
 const notRead = ({ links, responses }: ArchiveReport['linksDropped']) =>
-  links ? `${links} link references on ${responses} page${responses === 1 ? '' : 's'} (--max-links-per-page)` : 'none';
+  links ? `${links} link references on ${responses} page${responses === 1 ? '' : 's'}, past --max-links-per-page (pages.links_dropped)` : 'none';
 
 /** The end-of-run report as text: the seed crawler's totals, from the archive. */
 export function formatReport(path: string, report: ArchiveReport, scope: 'run' | 'archive'): string {
