@@ -16,6 +16,9 @@ export const pagesPerSecond = (report: ArchiveReport): number =>
 
 const counts = (rows: { code: string; count: number }[]) => (rows.length ? rows.map((row) => `${row.code} ${row.count}`).join(', ') : 'none');
 
+const notRead = ({ links, responses }: ArchiveReport['linksDropped']) =>
+  links ? `${links} link references on ${responses} page${responses === 1 ? '' : 's'}, past --max-links-per-page (pages.links_dropped)` : 'none';
+
 /** The end-of-run report as text: the seed crawler's totals, from the archive. */
 export function formatReport(path: string, report: ArchiveReport, scope: 'run' | 'archive'): string {
   const { urls } = report;
@@ -28,6 +31,7 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
     `Bytes     HTML ${formatBytes(report.htmlBytes)}, other ${formatBytes(report.otherBytes)}`,
     `Errors    ${counts(report.errors)}`,
     `Skipped   ${counts(report.skips)}`,
+    `Not read  ${notRead(report.linksDropped)}`,
     `Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}, ${report.fetched} pages fetched, ${pagesPerSecond(report)} pages/s`,
   ].join('\n');
 }

@@ -9,6 +9,8 @@ export interface PageFacts {
   canonical?: string;
   /** Directives of <meta name="robots">, e.g. ["noindex", "nofollow"]. */
   robots?: string[];
+  /** Link references past --max-links-per-page (or a sitemap's --max-pages) that were not read. */
+  linksDropped?: number;
 }
 
 /** One claimed URL on its way through the pipeline. */

@@ -138,7 +138,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
             obeyRobots(book),
             fetchStage,
             followRedirects(options.maxRedirects),
-            parsePage({ maxRedirects: options.maxRedirects, maxBodyBytes: options.maxBodyBytes, maxLinksPerPage: options.maxLinksPerPage }),
+            parsePage({ maxRedirects: options.maxRedirects, maxBodyBytes: options.maxBodyBytes, maxLinksPerPage: options.maxLinksPerPage, maxPages: options.maxPages }),
             commit,
           );
     return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(finalize(() => void client.close()));

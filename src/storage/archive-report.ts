@@ -8,6 +8,8 @@ export interface ArchiveReport {
   pages: number;
   htmlBytes: number;
   otherBytes: number;
+  /** Link references left unread by the per-response cap (--max-links-per-page), and on how many responses. */
+  linksDropped: { links: number; responses: number };
   /** Pages fetched and time spent in the run asked for, or in all runs. */
   fetched: number;
   elapsedMs: number;
@@ -30,8 +32,9 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
       )
       .all(state === 'failed' ? 'error' : 'skipped', state);
   const bytes = db
-    .prepare<[], { pages: number; html: number | null; other: number | null }>(
-      `SELECT count(*) AS pages, sum(CASE WHEN ${HTML} THEN b.size END) AS html, sum(CASE WHEN ${HTML} THEN NULL ELSE b.size END) AS other
+    .prepare<[], { pages: number; html: number | null; other: number | null; dropped: number | null; capped: number | null }>(
+      `SELECT count(*) AS pages, sum(CASE WHEN ${HTML} THEN b.size END) AS html, sum(CASE WHEN ${HTML} THEN NULL ELSE b.size END) AS other,
+              sum(r.links_dropped) AS dropped, sum(r.links_dropped > 0) AS capped
        FROM response r JOIN body b ON b.id = r.body_id`,
     )
     .get()!;
@@ -62,6 +65,7 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     pages: bytes.pages,
     htmlBytes: bytes.html ?? 0,
     otherBytes: bytes.other ?? 0,
+    linksDropped: { links: bytes.dropped ?? 0, responses: bytes.capped ?? 0 },
     fetched: runs.reduce((sum, run) => sum + run.fetched, 0),
     elapsedMs,
     runs: runs.length,

@@ -66,6 +66,8 @@ export interface StoredResponse {
   canonical?: string | null;
   /** Directives of <meta name="robots">, comma-separated. */
   robots?: string | null;
+  /** Link references in the body not read because of the per-response cap; 0 or absent when none. */
+  linksDropped?: number;
 }
 
 /** A machine-readable code and a sentence for people, for a failure or a skip. */

@@ -40,14 +40,14 @@ export class SqlitePageSink implements PageSinkPort {
     this.insertBody = db.prepare('INSERT INTO body (hash, size, data) VALUES (?, ?, ?)');
     this.upsertResponse = db.prepare(`
       INSERT INTO response (url_id, run_id, status, content_type, charset, location, headers, body_id,
-                            fetched_at, elapsed_ms, links_found, links_new, title, canonical, robots)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            fetched_at, elapsed_ms, links_found, links_new, title, canonical, robots, links_dropped)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (url_id) DO UPDATE SET
         run_id = excluded.run_id, status = excluded.status, content_type = excluded.content_type,
         charset = excluded.charset, location = excluded.location, headers = excluded.headers,
         body_id = excluded.body_id, fetched_at = excluded.fetched_at, elapsed_ms = excluded.elapsed_ms,
         links_found = excluded.links_found, links_new = excluded.links_new, title = excluded.title,
-        canonical = excluded.canonical, robots = excluded.robots`);
+        canonical = excluded.canonical, robots = excluded.robots, links_dropped = excluded.links_dropped`);
     // A URL found again closer to a root keeps the shorter depth, and one
     // skipped only for its depth or a nofollow is queued when found by a way
     // that allows it.
@@ -142,6 +142,7 @@ export class SqlitePageSink implements PageSinkPort {
       response.title ?? null,
       response.canonical ?? null,
       response.robots ?? null,
+      response.linksDropped ?? 0,
     );
   }
 }

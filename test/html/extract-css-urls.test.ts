@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { extractCssUrls } from '../../src/pipeline/html/extract-css-urls.js';
+import { extractCssUrls as forEachCssUrl } from '../../src/pipeline/html/extract-css-urls.js';
+
+const extractCssUrls = (css: string) => {
+  const urls: string[] = [];
+  forEachCssUrl(css, (url) => urls.push(url));
+  return urls;
+};
 
 describe('extractCssUrls', () => {
   it('reads url() unquoted, single- and double-quoted, with whitespace inside the parens', () => {

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { extractPage, type FoundKind, type FoundLink } from '../../src/pipeline/html/extract-page.js';
+import { extractPage, findBase, type FoundKind, type FoundLink } from '../../src/pipeline/html/extract-page.js';
+
+/** The page's facts with its links collected in document order. */
+const scan = (html: string) => {
+  const links: FoundLink[] = [];
+  const facts = extractPage(html, (href, kind, nofollow) => links.push({ href, kind, nofollow }));
+  return { ...facts, links };
+};
 
 const hrefs = (html: string, kind?: FoundKind) =>
-  extractPage(html)
+  scan(html)
     .links.filter((link) => kind === undefined || link.kind === kind)
     .map((link) => link.href);
 
@@ -14,7 +21,7 @@ describe('extractPage: page links', () => {
       <a href="/a">A</a><map><area href="/area"></map>
       <iframe src="/iframe"></iframe><frameset><frame src="/frame"></frameset>
       <link href="/bare-link"><link rel="alternate" href="/feed"><a href="/a">again</a>`;
-    expect(extractPage(html).links).toEqual([
+    expect(scan(html).links).toEqual([
       link('/a'),
       link('/area'),
       link('/iframe'),
@@ -34,14 +41,14 @@ describe('extractPage: page links', () => {
   });
 
   it('skips missing, empty and whitespace-only urls', () => {
-    expect(extractPage('<a>x</a><a href>y</a><a href="">z</a><a href=" \t\n ">w</a><img src="  ">').links).toEqual([]);
+    expect(scan('<a>x</a><a href>y</a><a href="">z</a><a href=" \t\n ">w</a><img src="  ">').links).toEqual([]);
   });
 
   it('sets nofollow from the rel tokens of a, area and link, in any case', () => {
     const html = `
       <a href="/1" rel="nofollow">1</a><a href="/2" rel="ugc  NoFollow">2</a><a href="/3" rel="nofollowx">3</a>
       <area href="/4" rel="nofollow"><link rel="next nofollow" href="/5"><a href="/6">6</a>`;
-    expect(extractPage(html).links).toEqual([
+    expect(scan(html).links).toEqual([
       link('/1', 'link', true),
       link('/2', 'link', true),
       link('/3', 'link', false),
@@ -76,7 +83,7 @@ describe('extractPage: <link rel>', () => {
       <link rel="prefetch" href="/prefetch"><link rel="preconnect" href="https://cdn.example">
       <link rel="dns-prefetch" href="//dns.example"><link rel="manifest" href="/app.webmanifest">
       <link rel="canonical" href="/canon"><link rel="next" href="/page2"><link rel="STYLESHEET" href="/upper.css">`;
-    expect(extractPage(html).links).toEqual([
+    expect(scan(html).links).toEqual([
       link('/s.css', 'requisite'),
       link('/alt.css', 'requisite'),
       link('/i.png', 'requisite'),
@@ -92,13 +99,13 @@ describe('extractPage: <link rel>', () => {
   });
 
   it('reports every canonical link but keeps the first as canonical', () => {
-    const facts = extractPage('<link rel="canonical" href=""><link rel="Canonical" href=" /one "><link rel="canonical" href="/two">');
+    const facts = scan('<link rel="canonical" href=""><link rel="Canonical" href=" /one "><link rel="canonical" href="/two">');
     expect(facts.canonical).toBe('/one');
     expect(hrefs('<link rel="canonical" href="/one"><link rel="canonical" href="/two">', 'canonical')).toEqual(['/one', '/two']);
   });
 
   it('leaves canonical undefined when there is none', () => {
-    expect(extractPage('<a href="/x">x</a>').canonical).toBeUndefined();
+    expect(scan('<a href="/x">x</a>').canonical).toBeUndefined();
   });
 });
 
@@ -111,7 +118,7 @@ describe('extractPage: requisites', () => {
       <video src="/v.mp4" poster="/poster.jpg"><track src="/subs.vtt"></video>
       <audio src="/a.mp3"></audio><embed src="/e.swf"><object data="/o.pdf"></object>
       <input type="image" src="/button.png"><input type=IMAGE src="/button2.png"><input type="text" src="/not-an-image">`;
-    expect(extractPage(html).links).toEqual(
+    expect(scan(html).links).toEqual(
       [
         '/img.png',
         '/image-alias.png',
@@ -162,7 +169,7 @@ describe('extractPage: requisites', () => {
       </style>
       <div style="background: url(&quot;/attr.png&quot;)"></div>
       <a href="/page" style="background:url(/link-bg.png)">p</a>`;
-    expect(extractPage(html).links).toEqual([
+    expect(scan(html).links).toEqual([
       link('/imported.css', 'requisite'),
       link('/bg.png', 'requisite'),
       // <style> is raw text, so its entities are not decoded (neither do browsers).
@@ -180,34 +187,39 @@ describe('extractPage: requisites', () => {
 
 describe('extractPage: <base>, <title>', () => {
   it('takes the first base with an href only', () => {
-    expect(extractPage('<base target="_top"><base href=" /b1/ "><base href="/b2/">').base).toBe('/b1/');
-    expect(extractPage('<a href="x">x</a>').base).toBeUndefined();
+    expect(findBase('<base target="_top"><base href=" /b1/ "><base href="/b2/">')).toBe('/b1/');
+    expect(findBase('<a href="x">x</a>')).toBeUndefined();
+  });
+
+  it('finds a base after the links it applies to, in any case, but not in comments or scripts', () => {
+    expect(findBase('<a href="x">x</a><BASE HREF="/late/">')).toBe('/late/');
+    expect(findBase('<!-- <base href="/c/"> --><script>"<base href=/s/>"</script><a href="x">x</a>')).toBeUndefined();
   });
 
   it('takes the first title, entities decoded, whitespace collapsed and trimmed', () => {
-    expect(extractPage('<title>\n  Tom &amp;\t Jerry  \n</title><title>Second</title>').title).toBe('Tom & Jerry');
-    expect(extractPage('<TITLE>Upper</TITLE>').title).toBe('Upper');
+    expect(scan('<title>\n  Tom &amp;\t Jerry  \n</title><title>Second</title>').title).toBe('Tom & Jerry');
+    expect(scan('<TITLE>Upper</TITLE>').title).toBe('Upper');
   });
 
   it('does not parse markup inside the title', () => {
-    expect(extractPage('<title>a <b>bold</b> <a href="/no">move</a></title>').title).toBe('a <b>bold</b> <a href="/no">move</a>');
+    expect(scan('<title>a <b>bold</b> <a href="/no">move</a></title>').title).toBe('a <b>bold</b> <a href="/no">move</a>');
     expect(hrefs('<title>a <a href="/no">x</a></title>')).toEqual([]);
   });
 
   it('ignores an svg title, and treats an empty first title as no title', () => {
-    expect(extractPage('<body><svg><title>Icon</title></svg><title>Page</title>').title).toBe('Page');
-    expect(extractPage('<title>   </title><title>Later</title>').title).toBeUndefined();
-    expect(extractPage('<p>no title</p>').title).toBeUndefined();
+    expect(scan('<body><svg><title>Icon</title></svg><title>Page</title>').title).toBe('Page');
+    expect(scan('<title>   </title><title>Later</title>').title).toBeUndefined();
+    expect(scan('<p>no title</p>').title).toBeUndefined();
   });
 
   it('reads an unclosed title to the end of the document', () => {
-    expect(extractPage('<title>Runs   on').title).toBe('Runs on');
+    expect(scan('<title>Runs   on').title).toBe('Runs on');
   });
 });
 
 describe('extractPage: meta robots', () => {
   const robots = (content: string, name = 'robots') =>
-    extractPage(`<meta name="${name}" content="${content}">`).robots;
+    scan(`<meta name="${name}" content="${content}">`).robots;
 
   it('reads each directive, in any case and separator', () => {
     expect(robots('noindex')).toEqual({ noindex: true, nofollow: false, noarchive: false });
@@ -225,7 +237,7 @@ describe('extractPage: meta robots', () => {
 
   it('matches the meta name in any case and combines several tags', () => {
     expect(robots('noindex', 'ROBOTS')).toEqual({ noindex: true, nofollow: false, noarchive: false });
-    const facts = extractPage('<meta name="robots" content="noindex"><meta NAME="Robots" CONTENT="nofollow">');
+    const facts = scan('<meta name="robots" content="noindex"><meta NAME="Robots" CONTENT="nofollow">');
     expect(facts.robots).toEqual({ noindex: true, nofollow: true, noarchive: false });
   });
 
@@ -235,7 +247,7 @@ describe('extractPage: meta robots', () => {
   });
 
   it('does not turn page-level nofollow into per-link nofollow (the caller combines them)', () => {
-    expect(extractPage('<meta name="robots" content="nofollow"><a href="/x">x</a>').links).toEqual([link('/x')]);
+    expect(scan('<meta name="robots" content="nofollow"><a href="/x">x</a>').links).toEqual([link('/x')]);
   });
 });
 
@@ -280,7 +292,7 @@ describe('extractPage: meta refresh', () => {
   });
 
   it('reports refresh links with nofollow false', () => {
-    expect(extractPage('<meta http-equiv="refresh" content="0;/n">').links).toEqual([link('/n', 'refresh')]);
+    expect(scan('<meta http-equiv="refresh" content="0;/n">').links).toEqual([link('/n', 'refresh')]);
   });
 });
 
@@ -298,7 +310,7 @@ describe('extractPage: malformed and large input', () => {
       '<svg><a href="/svg-link"/></svg><math><mi><a href="/math">x</a></mi>',
       '\u0000<img src="/nul.png">\uFFFF',
     ];
-    for (const html of junk) expect(() => extractPage(html)).not.toThrow();
+    for (const html of junk) expect(() => scan(html)).not.toThrow();
     expect(hrefs('<a href=/unquoted>ok</a')).toEqual(['/unquoted']);
     expect(hrefs('<!-- unclosed comment <a href="/hidden">')).toEqual([]);
     expect(hrefs('<svg><a href="/svg-link"/></svg>')).toEqual(['/svg-link']);
@@ -309,7 +321,7 @@ describe('extractPage: malformed and large input', () => {
   it('handles 100,000 unclosed tags (htmlparser2 Parser is quadratic here; this must stay linear)', { timeout: 5_000 }, () => {
     const n = 100_000;
     const html = `<title>Deep</title>${'<div>'.repeat(n)}${'</span>'.repeat(n)}<a href="/bottom">b</a>`;
-    const facts = extractPage(html);
+    const facts = scan(html);
     expect(facts.title).toBe('Deep');
     expect(facts.links).toEqual([link('/bottom')]);
   });
@@ -317,7 +329,7 @@ describe('extractPage: malformed and large input', () => {
   it('handles 100,000 links', { timeout: 5_000 }, () => {
     const n = 100_000;
     const html = Array.from({ length: n }, (_, i) => `<div><a href="/p/${i}">${i}</a>`).join('');
-    const facts = extractPage(html);
+    const facts = scan(html);
     expect(facts.links).toHaveLength(n);
     expect(facts.links[0]).toEqual(link('/p/0'));
     expect(facts.links[n - 1]).toEqual(link(`/p/${n - 1}`));

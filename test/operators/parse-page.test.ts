@@ -42,9 +42,55 @@ describe('parsePage', () => {
     expect(out.page?.robots).toEqual(['nofollow', 'noarchive']);
   });
 
-  it('reads at most --max-links-per-page links, the first ones', async () => {
+  it('reads at most --max-links-per-page links, the first ones, and counts the references it did not read', async () => {
     const out = await parse(fetched(Array.from({ length: 50 }, (_, i) => `<a href="/l/${i}">x</a>`).join(''), 'text/html'), { maxLinksPerPage: 10 });
     expect(out.discovered.map((d) => d.url)).toEqual(Array.from({ length: 10 }, (_, i) => `http://site/l/${i}`));
+    expect(out.page?.linksDropped).toBe(40);
+  });
+
+  it('counts distinct URLs against --max-links-per-page, not tags: 15,000 fragment links to 500 pages are all read', async () => {
+    // 30 tags in a row per target, so the first 10,000 tags name only 334 of them.
+    const tags = Array.from({ length: 15_000 }, (_, i) => `<a href="/doc/${Math.floor(i / 30)}.html#s${i}">s</a>`);
+    const out = await parse(fetched(tags.join('\n'), 'text/html'), { maxLinksPerPage: 10_000 });
+    expect(out.discovered.map((d) => d.url)).toEqual(Array.from({ length: 500 }, (_, i) => `http://site/doc/${i}.html`));
+    expect(out.page?.linksDropped).toBeUndefined();
+    const capped = await parse(fetched(tags.join('\n'), 'text/html'), { maxLinksPerPage: 100 });
+    expect(capped.discovered).toHaveLength(100);
+    // References after the cap to the 100 read targets are read (they add nothing); the other 400 targets' are not.
+    expect(capped.page?.linksDropped).toBe(400 * 30);
+  });
+
+  it('keeps each way a URL is found once: a link and a requisite, nofollow and not', async () => {
+    const out = await parse(
+      fetched('<a href="/x" rel="nofollow">1</a><a href="/x#a">2</a><img src="/x"><a href="/x#b" rel="nofollow">3</a><img src="/x">', 'text/html'),
+      { maxLinksPerPage: 1 },
+    );
+    expect(out.discovered.map((d) => [d.kind, d.url, d.nofollow ?? false])).toEqual([
+      ['link', 'http://site/x', true],
+      ['link', 'http://site/x', false],
+      ['requisite', 'http://site/x', false],
+    ]);
+    expect(out.page?.linksDropped).toBeUndefined();
+  });
+
+  it('does not count mailto:, javascript: or data: references past the cap', async () => {
+    const out = await parse(fetched('<a href="/a">a</a><a href="mailto:x@y">m</a><a href="javascript:void(0)">j</a><img src="data:image/png;base64,AA"><a href="/b">b</a>', 'text/html'), {
+      maxLinksPerPage: 1,
+    });
+    expect(out.discovered.map((d) => d.url)).toEqual(['http://site/a']);
+    expect(out.page?.linksDropped).toBe(1);
+  });
+
+  it('ignores a javascript: or data: <base href>, as browsers do: links resolve against the page', async () => {
+    for (const base of ['javascript:alert(1)', 'data:text/html,x', 'mailto:a@b']) {
+      const out = await parse(fetched(`<base href="${base}"><a href="/abs">a</a><a href="rel">r</a>`, 'text/html'));
+      expect(out.discovered.map((d) => d.url), base).toEqual(['http://site/abs', 'http://site/dir/rel']);
+    }
+  });
+
+  it('resolves links before a <base> against it too, as browsers do', async () => {
+    const out = await parse(fetched('<a href="early">e</a><base href="http://other/b/"><a href="late">l</a>', 'text/html'));
+    expect(out.discovered.map((d) => d.url)).toEqual(['http://other/b/early', 'http://other/b/late']);
   });
 
   it("reads a stylesheet's url()s as requisites, whatever the URL was fetched as", async () => {
@@ -53,6 +99,25 @@ describe('parsePage', () => {
       ['requisite', 'requisite', 'http://site/dir/b.css', 2, 0],
       ['requisite', 'requisite', 'http://site/dir/img/bg.png', 2, 0],
     ]);
+  });
+
+  it('reads at most --max-links-per-page url()s of a stylesheet of 300,000, and counts the rest', async () => {
+    const css = Array.from({ length: 300_000 }, (_, i) => `.c${i}{background:url(i/${i}.png)}`).join('\n');
+    const out = await parse(fetched(css, 'text/css', 'requisite'), { maxLinksPerPage: 100 });
+    expect(out.discovered.map((d) => d.url)).toEqual(Array.from({ length: 100 }, (_, i) => `http://site/dir/i/${i}.png`));
+    expect(out.page?.linksDropped).toBe(299_900);
+  });
+
+  it('reads at most --max-pages (or --max-links-per-page) entries of a sitemap of 300,000, and counts the rest', async () => {
+    const locs = Array.from({ length: 300_000 }, (_, i) => `<url><loc>http://site/s/${i}</loc></url>`).join('\n');
+    const xml = `<urlset>${locs}</urlset>`;
+    const out = await parse(fetched(xml, 'application/xml', 'sitemap'), { maxLinksPerPage: 10_000, maxPages: 100 });
+    expect(out.discovered.map((d) => d.url)).toEqual(Array.from({ length: 100 }, (_, i) => `http://site/s/${i}`));
+    expect(out.page?.linksDropped).toBe(299_900);
+    const index = `<sitemapindex>${Array.from({ length: 50 }, (_, i) => `<sitemap><loc>http://site/sm/${i}.xml</loc></sitemap>`).join('')}</sitemapindex>`;
+    const fromIndex = await parse(fetched(index, 'application/xml', 'sitemap'), { maxLinksPerPage: 30 });
+    expect(fromIndex.discovered.map((d) => [d.target, d.url])).toEqual(Array.from({ length: 30 }, (_, i) => ['sitemap', `http://site/sm/${i}.xml`]));
+    expect(fromIndex.page?.linksDropped).toBe(20);
   });
 
   it('reads sitemaps, gzipped or not, as seeds at depth 0', async () => {

@@ -1,6 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { extractSitemap, isGzip } from '../../src/pipeline/sitemap/extract-sitemap.js';
+import { extractSitemap as forEachLoc, isGzip } from '../../src/pipeline/sitemap/extract-sitemap.js';
+
+/** The entries in document order, pages and sitemaps apart. */
+const extractSitemap = (xml: string) => {
+  const entries = { pages: [] as string[], sitemaps: [] as string[] };
+  forEachLoc(xml, (entry, loc) => (entry === 'page' ? entries.pages : entries.sitemaps).push(loc));
+  return entries;
+};
 
 describe('extractSitemap', () => {
   it('reads the pages of a urlset', () => {

@@ -1,13 +1,13 @@
 /**
- * The URLs a piece of CSS refers to: every `url(...)` and every `@import "..."`, in source order,
- * as written (CSS escapes decoded, not resolved). `data:` and other schemes are returned; the
- * caller decides what to fetch.
+ * Hands `onUrl` each URL a piece of CSS refers to: every `url(...)` and every `@import "..."`, in
+ * source order, as written (CSS escapes decoded, not resolved), as it is found, so a stylesheet of
+ * 300,000 `url()`s builds no array. `data:` and other schemes are passed on; the caller decides
+ * what to fetch.
  *
  * One forward scan, each character looked at a bounded number of times: CSS comes from the
  * sites we crawl, so no backtracking regular expression may see it.
  */
-export function extractCssUrls(css: string): string[] {
-  const urls: string[] = [];
+export function extractCssUrls(css: string, onUrl: (url: string) => void): void {
   const end = css.length;
   let i = 0;
   while (i < end) {
@@ -22,14 +22,14 @@ export function extractCssUrls(css: string): string[] {
       i += 2;
     } else if ((c | 0x20) === LOWER_U && matchesAt(css, i, 'url(') && !isNameChar(css.charCodeAt(i - 1))) {
       const token = readUrlFunction(css, i + 4);
-      if (token.url) urls.push(token.url);
+      if (token.url) onUrl(token.url);
       i = token.next;
     } else if (c === AT && matchesAt(css, i + 1, 'import') && !isNameChar(css.charCodeAt(i + 7))) {
       i = skipWhitespaceAndComments(css, i + 7);
       const q = css.charCodeAt(i);
       if (q === DOUBLE_QUOTE || q === SINGLE_QUOTE) {
         const token = readString(css, i);
-        if (token.closed && token.value) urls.push(token.value);
+        if (token.closed && token.value) onUrl(token.value);
         i = token.next;
       }
       // Otherwise `@import url(...)`: the loop meets the `url(` next and counts it once.
@@ -37,7 +37,6 @@ export function extractCssUrls(css: string): string[] {
       i++;
     }
   }
-  return urls;
 }
 
 const AT = 0x40;

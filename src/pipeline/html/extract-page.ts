@@ -12,12 +12,8 @@ export interface FoundLink {
 }
 
 export interface PageFacts {
-  /** The first `<base href>` with a non-empty value. */
-  base?: string;
   /** Text of the first `<title>` outside SVG/MathML, whitespace collapsed and trimmed; absent if that is empty. */
   title?: string;
-  /** In document order, duplicates kept (the caller dedupes). */
-  links: FoundLink[];
   /** From every `<meta name="robots">`, combined. */
   robots: { nofollow: boolean; noindex: boolean; noarchive: boolean };
   /** The first `<link rel="canonical">` with a non-empty href. */
@@ -38,8 +34,14 @@ const REQUISITE_REL = new Set([
 /** `<link rel>` tokens that name neither a page nor a requisite: connection hints and the manifest. */
 const HINT_REL = new Set(['prefetch', 'preconnect', 'dns-prefetch', 'manifest']);
 
+/** Receives each link as it is found: in document order, duplicates kept (the caller dedupes). */
+export type OnLink = (href: string, kind: FoundKind, nofollow: boolean) => void;
+
 /**
- * Reads everything the crawler wants from a page in one streaming pass; no DOM is built.
+ * Reads everything the crawler wants from a page in one streaming pass; no DOM is built. Links
+ * go to `onLink` as they are found, never into an array, so a page of 300,000 links costs no
+ * more memory than the caller keeps. The caller resolves them against `findBase` of the page,
+ * read first because a `<base>` applies to the links before it too.
  *
  * This drives htmlparser2's `Tokenizer` rather than its `Parser`: the Parser keeps open elements in
  * an array it `unshift`s, so 100,000 unclosed `<div>`s take ~9 s and 200,000 ~40 s. We need no
@@ -47,30 +49,37 @@ const HINT_REL = new Set(['prefetch', 'preconnect', 'dns-prefetch', 'manifest'])
  * Tokenizer alone is linear. It still does the HTML work: entity decoding (attribute rules included)
  * and raw-text/RCDATA handling of script, style, title, textarea, iframe, xmp, noembed, noframes.
  */
-export function extractPage(html: string): PageFacts {
-  const scanner = new PageScanner(html);
+export function extractPage(html: string, onLink: OnLink): PageFacts {
+  const scanner = new PageScanner(html, onLink);
   const tokenizer = new Tokenizer({ decodeEntities: true }, scanner);
   tokenizer.write(html);
   tokenizer.end();
   return scanner.facts;
 }
 
-/** Receives Tokenizer events (offsets into `html`) and turns finished start tags into facts. */
-class PageScanner implements TokenizerCallbacks {
-  readonly facts: PageFacts = { links: [], robots: { nofollow: false, noindex: false, noarchive: false } };
+/**
+ * The href of the first `<base>` that has a non-empty one, as written (trimmed, entities
+ * decoded). Pages without the text `<base` are not scanned; others are scanned up to it only.
+ */
+export function findBase(html: string): string | undefined {
+  if (!/<base/i.test(html)) return undefined;
+  const scanner = new BaseScanner(html);
+  const tokenizer = new Tokenizer({ decodeEntities: true }, scanner);
+  scanner.found = () => tokenizer.pause();
+  tokenizer.write(html);
+  return scanner.base;
+}
 
-  private tagName = '';
-  private attribs = new Map<string, string>();
+/** Receives Tokenizer events (offsets into `html`) and hands each finished start tag with its attributes to `startTag`. */
+abstract class TagScanner implements TokenizerCallbacks {
+  protected tagName = '';
+  protected attribs = new Map<string, string>();
   private attribName = '';
   private attribValue = '';
-  /** What text events currently feed: the first title, a style sheet, or nothing. */
-  private collecting: 'title' | 'style' | undefined;
-  private collected: string[] = [];
-  private titleSeen = false;
-  /** Open `<svg>`/`<math>` elements; their `<title>` is not the document's. */
-  private foreignDepth = 0;
 
-  constructor(private readonly html: string) {}
+  constructor(protected readonly html: string) {}
+
+  protected abstract startTag(selfClosing: boolean): void;
 
   onopentagname(start: number, endIndex: number): void {
     const name = this.html.slice(start, endIndex).toLowerCase();
@@ -106,31 +115,68 @@ class PageScanner implements TokenizerCallbacks {
     this.startTag(true);
   }
 
-  onclosetag(start: number, endIndex: number): void {
+  onclosetag(_start: number, _endIndex: number): void {}
+  ontext(_start: number, _endIndex: number): void {}
+  ontextentity(_codepoint: number): void {}
+  onend(): void {}
+  oncdata(): void {}
+  oncomment(): void {}
+  ondeclaration(): void {}
+  onprocessinginstruction(): void {}
+}
+
+/** Reads the first `<base>` with a non-empty href, then tells `found` (which pauses the tokenizer). */
+class BaseScanner extends TagScanner {
+  base: string | undefined;
+  found: () => void = () => {};
+
+  protected startTag(): void {
+    if (this.tagName !== 'base' || this.base !== undefined) return;
+    const href = trimUrl(this.attribs.get('href') ?? '');
+    if (href === '') return;
+    this.base = href;
+    this.found();
+  }
+}
+
+/** Turns finished start tags into facts and links, and collects the text of the first title and of style sheets. */
+class PageScanner extends TagScanner {
+  readonly facts: PageFacts = { robots: { nofollow: false, noindex: false, noarchive: false } };
+
+  /** What text events currently feed: the first title, a style sheet, or nothing. */
+  private collecting: 'title' | 'style' | undefined;
+  private collected: string[] = [];
+  private titleSeen = false;
+  /** Open `<svg>`/`<math>` elements; their `<title>` is not the document's. */
+  private foreignDepth = 0;
+
+  constructor(
+    html: string,
+    private readonly onLink: OnLink,
+  ) {
+    super(html);
+  }
+
+  override onclosetag(start: number, endIndex: number): void {
     const name = this.html.slice(start, endIndex).toLowerCase();
     if (name === this.collecting) this.finishCollecting();
     else if ((name === 'svg' || name === 'math') && this.foreignDepth > 0) this.foreignDepth--;
   }
 
-  ontext(start: number, endIndex: number): void {
+  override ontext(start: number, endIndex: number): void {
     if (this.collecting !== undefined) this.collected.push(this.html.slice(start, endIndex));
   }
 
-  ontextentity(codepoint: number): void {
+  override ontextentity(codepoint: number): void {
     if (this.collecting !== undefined) this.collected.push(String.fromCodePoint(codepoint));
   }
 
-  onend(): void {
+  override onend(): void {
     // An unclosed <title> or <style> runs to the end of the document, as in browsers.
     if (this.collecting !== undefined) this.finishCollecting();
   }
 
-  oncdata(): void {}
-  oncomment(): void {}
-  ondeclaration(): void {}
-  onprocessinginstruction(): void {}
-
-  private startTag(selfClosing: boolean): void {
+  protected startTag(selfClosing: boolean): void {
     const tag = this.tagName;
     const a = this.attribs;
     switch (tag) {
@@ -144,12 +190,6 @@ class PageScanner implements TokenizerCallbacks {
         break;
       case 'link':
         this.startLink(a);
-        break;
-      case 'base':
-        if (this.facts.base === undefined) {
-          const href = trimUrl(a.get('href') ?? '');
-          if (href !== '') this.facts.base = href;
-        }
         break;
       case 'meta':
         this.startMeta(a);
@@ -197,7 +237,7 @@ class PageScanner implements TokenizerCallbacks {
         break;
     }
     const style = a.get('style');
-    if (style !== undefined) for (const url of extractCssUrls(style)) this.add(url, 'requisite', false);
+    if (style !== undefined) extractCssUrls(style, this.addRequisite);
   }
 
   private startLink(a: Map<string, string>): void {
@@ -236,10 +276,12 @@ class PageScanner implements TokenizerCallbacks {
     if (srcset !== undefined) for (const url of parseSrcset(srcset)) this.add(url, 'requisite', false);
   }
 
+  private readonly addRequisite = (url: string): void => this.add(url, 'requisite', false);
+
   private add(raw: string | undefined, kind: FoundKind, nofollow: boolean): void {
     if (raw === undefined) return;
     const href = trimUrl(raw);
-    if (href !== '') this.facts.links.push({ href, kind, nofollow });
+    if (href !== '') this.onLink(href, kind, nofollow);
   }
 
   private finishCollecting(): void {
@@ -248,7 +290,7 @@ class PageScanner implements TokenizerCallbacks {
       const title = text.replace(/[\t\n\f\r ]+/g, ' ').trim();
       if (title !== '') this.facts.title = title;
     } else {
-      for (const url of extractCssUrls(text)) this.add(url, 'requisite', false);
+      extractCssUrls(text, this.addRequisite);
     }
     this.collecting = undefined;
     this.collected = [];

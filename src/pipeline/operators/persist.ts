@@ -19,6 +19,7 @@ function stored(response: HttpResponse, page: PageFacts | undefined): StoredResp
     title: page?.title ?? null,
     canonical: page?.canonical ?? null,
     robots: page?.robots?.join(',') ?? null,
+    linksDropped: page?.linksDropped ?? 0,
   };
 }
 

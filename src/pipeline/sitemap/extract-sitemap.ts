@@ -1,14 +1,11 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
-export interface SitemapEntries {
-  /** `<urlset><url><loc>` values: pages to crawl. */
-  pages: string[];
-  /** `<sitemapindex><sitemap><loc>` values: further sitemaps to fetch. */
-  sitemaps: string[];
-}
+/** `page`: a `<urlset><url><loc>`, a page to crawl. `sitemap`: a `<sitemapindex><sitemap><loc>`, a further sitemap to fetch. */
+export type SitemapEntry = 'page' | 'sitemap';
 
 /**
- * Reads the `<loc>`s of a sitemap or sitemap index in one streaming pass; no DOM is built.
+ * Hands `onLoc` the `<loc>`s of a sitemap or sitemap index, in document order, as they are read in
+ * one streaming pass; no DOM and no array is built, so 300,000 entries cost what the caller keeps.
  *
  * Only a `<loc>` whose parent is `<url>` or `<sitemap>` counts, so extension elements such as
  * `<image:image><image:loc>` are not mistaken for pages. Namespace prefixes are stripped and names
@@ -18,12 +15,11 @@ export interface SitemapEntries {
  * the Parser's element stack makes deep unclosed nesting quadratic, and sitemaps come from servers
  * we do not trust.
  */
-export function extractSitemap(xml: string): SitemapEntries {
-  const scanner = new SitemapScanner(xml);
+export function extractSitemap(xml: string, onLoc: (entry: SitemapEntry, loc: string) => void): void {
+  const scanner = new SitemapScanner(xml, onLoc);
   const tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: true }, scanner);
   tokenizer.write(xml);
   tokenizer.end();
-  return scanner.entries;
 }
 
 /** True when `body` starts with the gzip magic bytes 1F 8B (the caller gunzips). */
@@ -38,18 +34,19 @@ export function isGzip(body: Uint8Array): boolean {
 const CLOSE_SEARCH_DEPTH = 16;
 
 class SitemapScanner implements TokenizerCallbacks {
-  readonly entries: SitemapEntries = { pages: [], sitemaps: [] };
-
   /** Local names of open elements, innermost last. */
   private readonly open: string[] = [];
   private tagName = '';
-  /** Where the text of the open `<loc>` goes, if one is open and counts. */
-  private target: string[] | undefined;
+  /** What the open `<loc>` names, if one is open and counts. */
+  private target: SitemapEntry | undefined;
   /** Stack depth of that `<loc>`, so an implied close of it (by `</url>`) still ends it. */
   private targetDepth = 0;
   private text: string[] = [];
 
-  constructor(private readonly xml: string) {}
+  constructor(
+    private readonly xml: string,
+    private readonly onLoc: (entry: SitemapEntry, loc: string) => void,
+  ) {}
 
   onopentagname(start: number, endIndex: number): void {
     this.tagName = localName(this.xml.slice(start, endIndex));
@@ -59,8 +56,8 @@ class SitemapScanner implements TokenizerCallbacks {
     const parent = this.open[this.open.length - 1];
     this.open.push(this.tagName);
     if (this.tagName === 'loc' && this.target === undefined) {
-      if (parent === 'url') this.target = this.entries.pages;
-      else if (parent === 'sitemap') this.target = this.entries.sitemaps;
+      if (parent === 'url') this.target = 'page';
+      else if (parent === 'sitemap') this.target = 'sitemap';
       this.targetDepth = this.open.length;
       this.text = [];
     }
@@ -110,7 +107,7 @@ class SitemapScanner implements TokenizerCallbacks {
 
   private finishLoc(): void {
     const loc = this.text.join('').trim();
-    if (loc !== '') this.target?.push(loc);
+    if (loc !== '' && this.target !== undefined) this.onLoc(this.target, loc);
     this.target = undefined;
     this.text = [];
   }
