@@ -1,7 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
-import { spawnCli, type CliRun } from './support/cli.js';
+import { BIN, spawnCli, type CliRun } from './support/cli.js';
 import { killAll } from './support/linked-site.js';
 import { childPids, isRunning } from './support/process-tree.js';
 import { emptyArchive, ENDLESS_COUNT, ENDLESS_ROWS } from './support/query-archive.js';
@@ -60,6 +60,22 @@ describe.concurrent('query stops', () => {
       await waitFor('the worker to be gone', () => !isRunning(worker), 2000);
     });
   }
+
+  it('on Ctrl-C in a terminal (SIGINT to the whole process group, the worker too): exit 130, one line', async ({ expect }) => {
+    // A process group of its own, as a shell gives a foreground job.
+    const child = spawn(process.execPath, [BIN, 'query', db, ENDLESS_COUNT], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    await waitFor('the query worker to start', () => childPids(child.pid!).length > 0, 10_000, () => stderr);
+    const worker = childPids(child.pid!)[0]!;
+    await sleep(300);
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await code).toBe(130);
+    expect(stderr).toBe('crawlite: query interrupted\n');
+    await waitFor('the worker to be gone', () => !isRunning(worker), 2000);
+  });
 
   it('after --timeout 500 ms: exit 1, one line saying so', async ({ expect }) => {
     const child = spawnCli(['query', db, ENDLESS_COUNT, '--timeout', '500']);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, it } from 'vitest';
 import type { RowFormat } from '../src/cli/format-rows.js';
 import { tempDir } from './support/archive.js';
-import { BIN } from './support/cli.js';
+import { BIN, execCli, runCli } from './support/cli.js';
 import { killAll } from './support/linked-site.js';
 import { memoryKb, watchPeakMemory } from './support/process-tree.js';
 import { emptyArchive } from './support/query-archive.js';
@@ -109,5 +109,20 @@ describe.concurrent('query streams its rows', () => {
     const { before, after } = run.duringPause!;
     expect(after - before, `RSS ${before} kB then ${after} kB while the reader paused`).toBeLessThan(32 * 1024);
     expect(run.peakMb).toBeLessThan(MAX_RSS_MB);
+  });
+});
+
+describe.concurrent('query output at the edges of streaming', () => {
+  it('no rows: a header and (0 rows), [], a CSV header, nothing', async ({ expect }) => {
+    const sql = 'select 1 as a, 2 as b where 0';
+    const outputs = await Promise.all((['table', 'json', 'csv', 'ndjson'] as const).map((format) => execCli(['query', db, sql, '-f', format])));
+    for (const run of outputs) expect(run.code, run.stderr).toBe(0);
+    expect(outputs.map((run) => run.stdout)).toEqual(['a  b\n-  -\n(0 rows)\n', '[]\n', 'a,b\r\n', '']);
+  });
+
+  it('runs in-process too (main with captured output), through the compiled worker', async ({ expect }) => {
+    const run = await runCli(['query', db, "select 1 as one, 'two' as two", '-f', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([{ one: 1, two: 'two' }]);
   });
 });

@@ -71,6 +71,9 @@ process.on('message', (message: ToWorker) => {
       send({ type: 'error', message: error instanceof CrawliteError ? text : `query failed: ${text}` });
     });
 });
+// Ctrl-C reaches the whole process group: `query` decides what stops, and kills this process.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
 // `query` went away, or took `done` or `error` and let go: nothing is left to read for.
 process.on('disconnect', () => process.exit(0));
 new Worker(WATCH_PARENT, { eval: true, workerData: process.ppid }).unref();
