@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { main } from './main.js';
-import { EXIT_INTERRUPTED } from './io.js';
+import { EXIT_INTERRUPTED, streamStdout } from './io.js';
 
 // The one file that touches the process: argv, streams, signals, exit code.
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -24,7 +24,7 @@ process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
 const exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
+  ...streamStdout(process.stdout),
   stderr: (text) => process.stderr.write(text),
   isTTY: Boolean(process.stderr.isTTY),
   statusStream: process.stderr,

@@ -1,20 +1,25 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { QueryRefusedError } from './archive-errors.js';
 
-export interface QueryResult {
+export interface ReadOnlyQuery {
   columns: string[];
-  rows: unknown[][];
+  /** Rows as arrays of cells, read from SQLite one at a time; a failure while reading is a QueryRefusedError. */
+  rows: Iterable<unknown[]>;
 }
 
 /** Statements SQLite calls read-only that still reach outside the archive file. */
 const OUTSIDE_THE_FILE = /^(?:\s|;|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(attach|detach|vacuum)\b/i;
 
+const failed = (error: unknown) =>
+  new QueryRefusedError(`query failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+
 /**
- * Runs exactly one statement that only reads. The connection is read-only
+ * Prepares exactly one statement that only reads. The connection is read-only
  * already; this also refuses ATTACH (which could read another file) and
- * VACUUM INTO (which could write one), and says why in one line.
+ * VACUUM INTO (which could write one), and says why in one line. Nothing runs
+ * until `rows` is iterated.
  */
-export function runReadOnlyQuery(db: Database, sql: string): QueryResult {
+export function prepareReadOnlyQuery(db: Database, sql: string): ReadOnlyQuery {
   const outside = OUTSIDE_THE_FILE.exec(sql);
   if (outside) throw new QueryRefusedError(`query refuses ${outside[1]!.toUpperCase()}: it reaches files other than the archive`);
   let statement;
@@ -26,15 +31,35 @@ export function runReadOnlyQuery(db: Database, sql: string): QueryResult {
     throw new QueryRefusedError(`invalid SQL: ${message}`, { cause: error });
   }
   if (!statement.readonly) throw new QueryRefusedError('query only reads: this statement would write to the archive');
+  if (!statement.reader) return { columns: [], rows: runOnly(statement) };
+  return { columns: statement.columns().map((column) => column.name), rows: readRows(statement.raw(true)) };
+}
+
+/** A statement that returns no rows (BEGIN, some pragmas) runs once, when iterated. */
+function* runOnly(statement: Statement): Generator<unknown[]> {
   try {
-    if (!statement.reader) {
-      statement.run();
-      return { columns: [], rows: [] };
-    }
-    const columns = statement.columns().map((column) => column.name);
-    return { columns, rows: statement.raw(true).all() as unknown[][] };
+    statement.run();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new QueryRefusedError(`query failed: ${message}`, { cause: error });
+    throw failed(error);
+  }
+}
+
+/** One row at a time (iterate, not all): memory stays flat whatever the row count. */
+function* readRows(statement: Statement): Generator<unknown[]> {
+  const rows = statement.iterate() as IterableIterator<unknown[]>;
+  try {
+    for (;;) {
+      let next: IteratorResult<unknown[]>;
+      try {
+        next = rows.next();
+      } catch (error) {
+        throw failed(error);
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Stopped early: release the statement so the connection can close.
+    rows.return?.();
   }
 }

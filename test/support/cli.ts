@@ -23,6 +23,7 @@ export async function runCli(
     stdout: (text) => {
       stdout += text;
     },
+    drain: () => Promise.resolve(true),
     stderr: (text) => {
       stderr += text;
     },

@@ -1,28 +1,69 @@
 import type { CommandModule } from 'yargs';
-import { openArchive } from '../../storage/open-archive.js';
-import { runReadOnlyQuery } from '../../storage/read-only-query.js';
-import { formatRows, ROW_FORMATS, type RowFormat } from '../format-rows.js';
+import { startQuery } from '../../storage/query-worker-client.js';
+import { rowStream, ROW_FORMATS, type RowFormat, type RowStream } from '../format-rows.js';
+import { EXIT_INTERRUPTED } from '../io.js';
+import { UsageError } from '../usage-error.js';
 import type { CommandContext } from './context.js';
+
+function timeoutMs(value: unknown): number {
+  const ms = typeof value === 'number' ? value : Number(value);
+  if (!Number.isSafeInteger(ms) || ms < 1) throw new UsageError(`--timeout must be a whole number of milliseconds of at least 1, got ${String(value)}`);
+  return ms;
+}
 
 export function queryCommand(context: CommandContext): CommandModule {
   return {
     command: 'query <db> <sql>',
-    describe: 'run one read-only SQL statement against an archive',
+    describe: 'run one read-only SQL statement against an archive, streaming its rows',
     builder: (yargs) =>
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
         .positional('sql', { type: 'string', describe: 'one SQL statement that only reads' })
         .option('format', { alias: 'f', choices: ROW_FORMATS, default: 'table' as RowFormat, describe: 'output format' })
+        .option('timeout', { type: 'number', coerce: timeoutMs, defaultDescription: 'none', describe: 'time limit for the whole query in ms (like crawl --timeout); Ctrl-C stops it too' })
         .example('$0 query site.sqlite "select url, status from pages where status >= 400"', 'broken pages')
         .example('$0 query site.sqlite "select to_url, count(*) n from links group by 1 order by n desc limit 10"', 'most linked URLs')
-        .example('$0 query site.sqlite "select url, state, error from urls where state = \'failed\'" -f csv', 'failures as CSV'),
-    handler: (args) => {
-      const db = openArchive(String(args.db), 'readonly');
+        .example('$0 query site.sqlite "select url, state, error from urls where state = \'failed\'" -f csv', 'failures as CSV')
+        .example('$0 query site.sqlite "select url, title from pages" -f ndjson --timeout 60000 | head', 'stream rows, give up after a minute'),
+    handler: async (args) => {
+      const { io } = context;
+      let output: RowStream | undefined;
+      let readerGone = false;
+      /** Writes, then waits while stdout is backed up; false once its reader went away. */
+      const write = async (text: string) => {
+        if (!text || io.stdout(text) !== false) return true;
+        return io.drain();
+      };
+      const running = startQuery(
+        String(args.db),
+        String(args.sql),
+        {
+          columns: (columns) => {
+            output = rowStream(columns, args.format as RowFormat);
+          },
+          rows: async (rows) => {
+            if (await write(output!.rows(rows))) return;
+            readerGone = true;
+            running.stop();
+          },
+        },
+        { timeoutMs: args.timeout as number | undefined },
+      );
+      let interrupted = false;
+      const unlisten = io.onInterrupt(() => {
+        interrupted = true;
+        running.stop();
+      });
       try {
-        const result = runReadOnlyQuery(db, String(args.sql));
-        context.io.stdout(formatRows(result, args.format as RowFormat));
+        const end = await running.finished;
+        if (end === 'done' && output) await write(output.end());
       } finally {
-        db.close();
+        unlisten();
+      }
+      // `| head` has all it wanted: not an error. Ctrl-C: one line, the usual exit code.
+      if (interrupted && !readerGone) {
+        io.stderr('crawlite: query interrupted\n');
+        context.exitCode = EXIT_INTERRUPTED;
       }
     },
   };

@@ -1,0 +1,111 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { CrawliteError } from '../crawlite-error.js';
+import { QueryRefusedError } from './archive-errors.js';
+import { openArchive } from './open-archive.js';
+import type { FromWorker, ToWorker } from './query-worker-protocol.js';
+import { prepareReadOnlyQuery } from './read-only-query.js';
+
+export class QueryTimeoutError extends CrawliteError {
+  constructor(readonly timeoutMs: number) {
+    super('QUERY_TIMEOUT', `query timed out after ${timeoutMs} ms (raise --timeout, or narrow the query)`);
+  }
+}
+
+/** The process running the statement ended without finishing it (killed from outside, out of memory). */
+export class QueryWorkerError extends CrawliteError {
+  constructor(how: string) {
+    super('QUERY_WORKER', `query stopped: the process running it ${how}`);
+  }
+}
+
+/** Where the rows go. `rows` resolves when it can take the next batch (the output has drained). */
+export interface RowSink {
+  columns(columns: string[]): void;
+  rows(rows: unknown[][]): Promise<void> | void;
+}
+
+export interface RunningQuery {
+  /** 'done' once every row went to the sink, 'stopped' after stop(); rejects on failure or timeout. */
+  finished: Promise<'done' | 'stopped'>;
+  /** Kills the statement wherever it is, even inside one endless SQLite step. */
+  stop(): void;
+}
+
+// From sources (the tests' in-process CLI) the worker is the compiled one: Node runs only JavaScript in a child.
+const WORKER = fileURLToPath(
+  import.meta.url.endsWith('.ts') ? new URL('../../dist/storage/query-worker.js', import.meta.url) : new URL('./query-worker.js', import.meta.url),
+);
+
+/**
+ * Runs one read-only statement in a child process and streams its rows to
+ * `sink` in batches, one batch ahead of the sink at most. Refusals (bad SQL, a
+ * write, ATTACH, a file that is not an archive) are thrown here, before any
+ * process starts; `timeoutMs` bounds the whole run.
+ */
+export function startQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number } = {}): RunningQuery {
+  const db = openArchive(path, 'readonly');
+  try {
+    prepareReadOnlyQuery(db, sql);
+  } finally {
+    db.close();
+  }
+
+  const child = fork(WORKER, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced', execArgv: [] });
+  const send = (message: ToWorker) => {
+    if (child.connected) child.send(message);
+  };
+  let settle!: (end: 'done' | 'stopped') => void;
+  let fail!: (error: unknown) => void;
+  let settled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const finished = new Promise<'done' | 'stopped'>((resolve, reject) => {
+    const end = (after: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (child.connected) child.disconnect();
+      after();
+    };
+    settle = (how) => end(() => resolve(how));
+    fail = (error) =>
+      end(() => {
+        child.kill('SIGKILL');
+        reject(error);
+      });
+  });
+  if (options.timeoutMs !== undefined) timer = setTimeout(() => fail(new QueryTimeoutError(options.timeoutMs!)), options.timeoutMs);
+
+  // Messages are handled one after another: a batch waits for the sink before the next is looked at.
+  let chain = Promise.resolve();
+  const then = (step: () => Promise<void> | void) => {
+    chain = chain.then(() => (settled ? undefined : step())).catch(fail);
+  };
+  child.on('message', (message: FromWorker) =>
+    then(async () => {
+      switch (message.type) {
+        case 'columns':
+          return sink.columns(message.columns);
+        case 'rows':
+          await sink.rows(message.rows);
+          return send({ type: 'ack' });
+        case 'done':
+          return settle('done');
+        case 'error':
+          return fail(new QueryRefusedError(message.message));
+      }
+    }),
+  );
+  child.on('error', fail);
+  child.on('close', (code, signal) => then(() => fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`))));
+  send({ type: 'run', path, sql });
+
+  return {
+    finished,
+    stop() {
+      if (settled) return;
+      child.kill('SIGKILL');
+      settle('stopped');
+    },
+  };
+}

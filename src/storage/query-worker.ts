@@ -1,0 +1,79 @@
+import { Worker } from 'node:worker_threads';
+import { CrawliteError } from '../crawlite-error.js';
+import { openArchive } from './open-archive.js';
+import { BATCH_MAX_BYTES, BATCH_MAX_ROWS, BATCHES_IN_FLIGHT, type FromWorker, type ToWorker } from './query-worker-protocol.js';
+import { prepareReadOnlyQuery } from './read-only-query.js';
+
+// The process `query` runs one statement in. A step of SQLite (an endless
+// recursive CTE counted in one row) never returns to JavaScript, so neither a
+// signal handler nor Worker.terminate() can stop it; a process can be killed.
+
+/**
+ * Stops this process if `query` dies without killing it (kill -9): a thread
+ * of its own, because the main one may be inside SQLite for ever.
+ */
+const WATCH_PARENT = `
+const { workerData } = require('node:worker_threads');
+setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 250);
+`;
+
+const send = (message: FromWorker) => process.send!(message);
+
+let sent = 0;
+let acked = 0;
+let wake: (() => void) | undefined;
+
+/** Sends one batch, then waits while BATCHES_IN_FLIGHT are unacknowledged: the reader sets the pace. */
+async function sendRows(rows: unknown[][]): Promise<void> {
+  send({ type: 'rows', rows });
+  sent += 1;
+  while (sent - acked >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (wake = resolve));
+}
+
+function cellBytes(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (value instanceof Uint8Array) return value.byteLength;
+  return 8;
+}
+
+async function run(path: string, sql: string): Promise<void> {
+  const db = openArchive(path, 'readonly');
+  try {
+    const query = prepareReadOnlyQuery(db, sql);
+    send({ type: 'columns', columns: query.columns });
+    let batch: unknown[][] = [];
+    let bytes = 0;
+    for (const row of query.rows) {
+      batch.push(row);
+      for (const cell of row) bytes += cellBytes(cell);
+      if (batch.length >= BATCH_MAX_ROWS || bytes >= BATCH_MAX_BYTES) {
+        await sendRows(batch);
+        batch = [];
+        bytes = 0;
+      }
+    }
+    if (batch.length) await sendRows(batch);
+  } finally {
+    db.close();
+  }
+  send({ type: 'done' });
+}
+
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'ack') {
+    acked += 1;
+    wake?.();
+    return;
+  }
+  run(message.path, message.sql)
+    .catch((error: unknown) => {
+      const text = error instanceof Error ? error.message : String(error);
+      send({ type: 'error', message: error instanceof CrawliteError ? text : `query failed: ${text}` });
+    });
+});
+// Ctrl-C reaches the whole process group: `query` decides what stops, and kills this process.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
+// `query` went away, or took `done` or `error` and let go: nothing is left to read for.
+process.on('disconnect', () => process.exit(0));
+new Worker(WATCH_PARENT, { eval: true, workerData: process.ppid }).unref();

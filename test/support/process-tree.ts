@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { sleep } from './wait.js';
+
+/** A process's children (Linux /proc), or none once it is gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a process still runs: not gone, not a zombie waiting to be reaped. */
+export function isRunning(pid: number): boolean {
+  try {
+    const state = /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+    return state !== undefined && state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** A /proc/<pid>/status field in kB (VmRSS, VmHWM), undefined once the process is gone. */
+export function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples the peak resident memory (VmHWM) of a process and of its children
+ * every `everyMs` until stopped; peaks are kept per pid, as a process's own
+ * record is gone once it exits.
+ */
+export function watchPeakMemory(pid: number, everyMs = 25): { stop: () => Promise<Map<number, number>>; now: () => Map<number, number> } {
+  const peaks = new Map<number, number>();
+  let running = true;
+  const sample = () => {
+    for (const each of [pid, ...childPids(pid)]) {
+      const kb = memoryKb(each, 'VmHWM');
+      if (kb !== undefined) peaks.set(each, Math.max(peaks.get(each) ?? 0, kb));
+    }
+  };
+  const loop = (async () => {
+    // Bounded: a test's child runs for seconds, not hours.
+    for (let i = 0; running && i < 100_000; i += 1) {
+      sample();
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    now: () => new Map(peaks),
+    stop: async () => {
+      running = false;
+      await loop;
+      return peaks;
+    },
+  };
+}
