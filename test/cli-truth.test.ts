@@ -212,6 +212,7 @@ describe('Ctrl-C', () => {
     let seenAtOnce = '';
     const code = await main(['crawl', server.url, '--db', db, '-q', '-c', '2'], {
       stdout: () => undefined,
+      drain: () => Promise.resolve(true),
       stderr: (text) => {
         stderr += text;
       },
