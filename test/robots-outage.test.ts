@@ -34,7 +34,9 @@ describe('robots.txt that answered 500 in an earlier run', () => {
     servers.push(site);
     const db = tmp.path('500.sqlite');
     const first = await runCli(['crawl', site.url, '--db', db, '-q', '--max-tries', '1']);
-    expect(first.code, first.stderr).toBe(0);
+    // Nothing of the site could be fetched: the run says so and exits 1.
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stderr).toContain('no root could be fetched');
     expect(site.hitCount('/robots.txt')).toBe(1);
     expect(site.hitCount('/')).toBe(0);
     expect(states(db)).toEqual(['/ skipped']);
@@ -69,7 +71,9 @@ describe('a server that was down (closed port) in an earlier run', () => {
 
     const db = tmp.path('down.sqlite');
     const first = await runCli(['crawl', root, '--db', db, '-q', '--max-tries', '1']);
-    expect(first.code, first.stderr).toBe(0);
+    // Nothing of the site could be fetched: the run says so and exits 1.
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stderr).toContain('no root could be fetched');
     expect(states(db)).toEqual(['/ skipped']);
 
     const hits: string[] = [];
