@@ -274,6 +274,14 @@ describe('--max-pages with page requisites', () => {
     ]);
   });
 
+  it('reports pages and responses apart: stats names what --max-pages counted', async () => {
+    const text = await runCli(['stats', db]);
+    // 3 pages; 13 responses with their 9 requisites and robots.txt.
+    expect(text.stdout).toMatch(/^Time .*: 3 pages \([\d.]+\/s\), 13 responses in all \([\d.]+\/s\)$/m);
+    const json = JSON.parse((await runCli(['stats', db, '--json'])).stdout) as { pagesFetched: number; fetched: number };
+    expect(json).toMatchObject({ pagesFetched: 3, fetched: 13 });
+  });
+
   it('goes on with resume --max-pages 5: 2 more pages, counting only the pages before', async () => {
     const result = await runCli(['resume', db, '-q', '--max-pages', '5', '-c', '1']);
     expect(result.code, result.stderr).toBe(0);

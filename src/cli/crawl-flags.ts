@@ -71,7 +71,7 @@ export function withCrawlFlags<T>(yargs: Argv<T>, flagsFor: FlagsFor = 'new') {
     .option('max-pages', number('max-pages', 'pages requested at most (requisites, sitemaps and robots.txt not counted); resume with a larger value goes on', 'none'))
     .option('max-per-path', number('max-per-path', 'URLs at most sharing one path with different queries (a trap guard); 0 lifts it', String(DEFAULT_OPTIONS.maxPerPath)))
     .option('max-path-repeats', number('max-path-repeats', 'skip paths whose segments repeat more often in a row (a trap guard); 0 lifts it', String(DEFAULT_OPTIONS.maxPathRepeats)))
-    .option('max-links-per-page', number('max-links-per-page', 'links read from one page at most, the first in document order (a trap guard); 0 lifts it', String(DEFAULT_OPTIONS.maxLinksPerPage)))
+    .option('max-links-per-page', number('max-links-per-page', 'distinct URLs read from one page, stylesheet or sitemap at most, the first in document order (a trap guard); 0 lifts it', String(DEFAULT_OPTIONS.maxLinksPerPage)))
     .option('per-host', number('per-host', 'requests in flight at most on one host', 'the concurrency'))
     .option('delay', number('delay', 'minimum gap in ms between request starts on one host', "robots.txt's Crawl-delay"))
     .option('ignore-robots', { type: 'boolean', defaultDescription: shown('false'), describe: 'ignore robots.txt, Crawl-delay and nofollow' })

@@ -11,8 +11,11 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
-export const pagesPerSecond = (report: ArchiveReport): number =>
-  report.elapsedMs > 0 ? Math.round((report.fetched / report.elapsedMs) * 1000 * 10) / 10 : 0;
+const perSecond = (count: number, report: ArchiveReport): number =>
+  report.elapsedMs > 0 ? Math.round((count / report.elapsedMs) * 1000 * 10) / 10 : 0;
+
+export const pagesPerSecond = (report: ArchiveReport): number => perSecond(report.pagesFetched, report);
+export const responsesPerSecond = (report: ArchiveReport): number => perSecond(report.fetched, report);
 
 const counts = (rows: { code: string; count: number }[]) => (rows.length ? rows.map((row) => `${row.code} ${row.count}`).join(', ') : 'none');
 
@@ -32,11 +35,12 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
     `Errors    ${counts(report.errors)}`,
     `Skipped   ${counts(report.skips)}`,
     `Not read  ${notRead(report.linksDropped)}`,
-    `Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}, ${report.fetched} pages fetched, ${pagesPerSecond(report)} pages/s`,
+    // Pages are what --max-pages counts; responses add requisites, robots.txt and sitemaps.
+    `Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}: ${report.pagesFetched} pages (${pagesPerSecond(report)}/s), ${report.fetched} responses in all (${responsesPerSecond(report)}/s)`,
   ].join('\n');
 }
 
 /** The same report for machines. */
 export function reportJson(path: string, report: ArchiveReport): string {
-  return JSON.stringify({ archive: path, ...report, pagesPerSecond: pagesPerSecond(report) }, null, 2);
+  return JSON.stringify({ archive: path, ...report, pagesPerSecond: pagesPerSecond(report), responsesPerSecond: responsesPerSecond(report) }, null, 2);
 }

@@ -24,13 +24,13 @@ export interface CrawlOptions {
   include: string[];
   /** Link distance from a root beyond which pages are not fetched. */
   maxDepth?: number;
-  /** Page requests at most over the archive's life, robots.txt not counted. */
+  /** Requests for URLs of kind `page` at most over the archive's life; requisites, sitemaps and robots.txt are not counted. */
   maxPages?: number;
   /** URLs at most sharing one path with different queries; 0 for no limit. */
   maxPerPath: number;
   /** A run of path segments repeated more than this many times in a row is a trap; 0 turns the guard off. */
   maxPathRepeats: number;
-  /** Links read from one HTML page at most (the first ones, in document order); 0 for no limit. */
+  /** Distinct URLs read from one response (page, stylesheet, sitemap) at most, the first in document order; 0 for no limit. */
   maxLinksPerPage: number;
   /** Obey robots.txt, Crawl-delay and nofollow. */
   robots: boolean;

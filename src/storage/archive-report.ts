@@ -10,8 +10,10 @@ export interface ArchiveReport {
   otherBytes: number;
   /** Link references left unread by the per-response cap (--max-links-per-page), and on how many responses. */
   linksDropped: { links: number; responses: number };
-  /** Pages fetched and time spent in the run asked for, or in all runs. */
+  /** Responses stored (pages, requisites, robots.txt, sitemaps) and time spent, in the run asked for or in all runs. */
   fetched: number;
+  /** Of those, responses to URLs of kind `page`: what --max-pages counts. */
+  pagesFetched: number;
   elapsedMs: number;
   runs: number;
 }
@@ -39,9 +41,10 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     )
     .get()!;
   const runs = db
-    .prepare<[number | null, number | null], { id: number; started_at: string; ended_at: string | null; last: string | null; fetched: number }>(
-      `SELECT run.id, run.started_at, run.ended_at, max(r.fetched_at) AS last, count(r.url_id) AS fetched
-       FROM run LEFT JOIN response r ON r.run_id = run.id
+    .prepare<[number | null, number | null], { id: number; started_at: string; ended_at: string | null; last: string | null; fetched: number; pages: number }>(
+      `SELECT run.id, run.started_at, run.ended_at, max(r.fetched_at) AS last, count(r.url_id) AS fetched,
+              count(CASE WHEN u.kind = 'page' THEN 1 END) AS pages
+       FROM run LEFT JOIN response r ON r.run_id = run.id LEFT JOIN url u ON u.id = r.url_id
        WHERE ? IS NULL OR run.id = ? GROUP BY run.id`,
     )
     .all(runId ?? null, runId ?? null);
@@ -67,6 +70,7 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     otherBytes: bytes.other ?? 0,
     linksDropped: { links: bytes.dropped ?? 0, responses: bytes.capped ?? 0 },
     fetched: runs.reduce((sum, run) => sum + run.fetched, 0),
+    pagesFetched: runs.reduce((sum, run) => sum + run.pages, 0),
     elapsedMs,
     runs: runs.length,
   };

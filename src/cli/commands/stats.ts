@@ -7,7 +7,7 @@ import type { CommandContext } from './context.js';
 export function statsCommand(context: CommandContext): CommandModule {
   return {
     command: 'stats <db>',
-    describe: "print an archive's report: URLs by state, statuses, bytes, errors, pages per second",
+    describe: "print an archive's report: URLs by state, statuses, bytes, errors, pages and responses per second",
     builder: (yargs) =>
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
