@@ -147,3 +147,24 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
     expect(JSON.parse(json.stdout).linksDropped).toEqual({ links, responses: 4 });
   });
 });
+
+describe('robots.txt Sitemap: lines', () => {
+  it('are held to the same cap, and the rest counted on the robots.txt row', async () => {
+    const SITEMAPS = 40;
+    const server = await serve(
+      routes({
+        '/robots.txt': {
+          headers: { 'content-type': 'text/plain' },
+          body: ['User-agent: *', 'Allow: /', ...Array.from({ length: SITEMAPS }, (_, i) => `Sitemap: /maps/${i}.xml`)].join('\n'),
+        },
+        '/': html('home'),
+      }),
+    );
+    const db = tmp.path('robots-sitemaps.sqlite');
+    const result = await runCli(['crawl', server.url, '--db', db, '-q', '--sitemaps', '--max-links-per-page', '5']);
+    expect(result.code, result.stderr).toBe(0);
+    const named = readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM links WHERE from_url LIKE '%/robots.txt' AND kind = 'sitemap'")[0]!.n;
+    expect(named).toBe(5);
+    expect(dropped(db, new URL('/robots.txt', server.url).href)).toBe(SITEMAPS - 5);
+  });
+});

@@ -19,6 +19,7 @@ import { HostScheduler, type Task } from './politeness/host-scheduler.js';
 import { fetchRobots } from './robots/fetch-robots.js';
 import { RobotsBook } from './robots/robots-book.js';
 import { compilePatterns } from './scope.js';
+import { smallestLimit } from './link-budget.js';
 
 /**
  * What the crawl sends that is not stored with its options, because it may
@@ -130,6 +131,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
             book,
             userAgent: options.userAgent,
             sitemaps: options.sitemaps,
+            maxUrls: smallestLimit(options.maxLinksPerPage, options.maxPages),
             fetch: fetchStage,
             commit,
             onRequeued: (origin) => scheduler.noteWork([origin]),

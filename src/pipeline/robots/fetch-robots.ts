@@ -1,8 +1,9 @@
 import { concat, defer, EMPTY, map, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { FrontierPort } from '../../storage/ports.js';
+import type { DiscoveredUrl, FrontierPort } from '../../storage/ports.js';
 import type { CrawlItem, FetchReport } from '../crawl-item.js';
 import { MAX_ROBOTS_REDIRECTS } from '../crawl-options.js';
 import { discover } from '../discover.js';
+import { LinkBudget } from '../link-budget.js';
 import { REDIRECT_STATUSES } from '../operators/follow-redirects.js';
 import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
 import type { RobotsBook } from './robots-book.js';
@@ -13,6 +14,8 @@ export interface RobotsFetchDeps {
   book: RobotsBook;
   userAgent: string;
   sitemaps: boolean;
+  /** The per-response cap on URLs read (--max-links-per-page, and --max-pages for sitemaps); 0 for none. */
+  maxUrls?: number;
   /** The crawl's fetch stage (retries, per-host pacing). */
   fetch: OperatorFunction<CrawlItem, CrawlItem>;
   /** The crawl's judge-and-commit stages, so robots.txt is stored like any page. */
@@ -82,12 +85,16 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
             : { error: item.error?.message ?? 'no answer' };
           const settled = settle(target, hops, outcome);
           next = settled.next;
-          const discovered = settled.sitemaps.flatMap((href) => {
-            const sitemap = normalizeUrl(href, target.url);
-            return 'key' in sitemap ? [discover(sitemap, 'sitemap', 'sitemap', 0)] : [];
-          });
+          // Sitemap: lines are URLs a response adds like any other: the same cap, the same count of what was left.
+          const budget = new LinkBudget(target.url, deps.maxUrls ?? 0);
+          const discovered: DiscoveredUrl[] = [];
+          for (const href of settled.sitemaps) {
+            const sitemap = budget.admit(href);
+            if (sitemap) discovered.push(discover(sitemap, 'sitemap', 'sitemap', 0));
+          }
           if (next) discovered.push(discover(next, 'redirect', 'robots', 0, hops + 1, { linkOnly: true }));
-          return { ...item, discovered };
+          const page = budget.dropped > 0 ? { charset: item.page?.charset ?? null, ...item.page, linksDropped: budget.dropped } : item.page;
+          return page ? { ...item, page, discovered } : { ...item, discovered };
         }),
         deps.commit,
         mergeMap((report) => (next ? concat(of(report), hop(next, hops + 1)) : of(report))),
