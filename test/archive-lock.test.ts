@@ -7,9 +7,10 @@ import { ArchiveLock } from '../src/storage/archive-lock.js';
 import { CrawlRecord } from '../src/storage/crawl-record.js';
 import { openCrawlArchive } from '../src/storage/open-crawl-archive.js';
 import { tempDir } from './support/archive.js';
-import { BIN, execCli, type CliRun } from './support/cli.js';
+import { BIN, execCli } from './support/cli.js';
 import { html, startServer, type TestServer } from './support/test-server.js';
 import { sleep, waitFor } from './support/wait.js';
+import { expectOneLine } from './support/one-line-error.js';
 
 // The crawl lock is the operating system's: it goes with the process, not with its pid.
 
@@ -32,13 +33,6 @@ async function finishedArchive(): Promise<string> {
   return path;
 }
 
-function expectOneLine(result: CliRun, phrase: RegExp): void {
-  const shown = `exit ${result.code}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`;
-  expect(result.code, shown).toBe(1);
-  expect(result.stderr.trimEnd().split('\n'), shown).toHaveLength(1);
-  expect(result.stderr, shown).toMatch(phrase);
-  expect(result.stderr, shown).not.toMatch(/^ {4}at /m);
-}
 
 const lockRow = (path: string) => {
   const db = new Database(path, { fileMustExist: true });

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
-import { execCli, runCli, type CliRun } from './support/cli.js';
+import { execCli, runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { expectOneLine } from './support/one-line-error.js';
 
 // More bad input: conflicting options, a truncated archive, a place that cannot be written.
 let server: TestServer;
@@ -15,14 +16,6 @@ let master: string;
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-function expectOneLine(result: CliRun, phrase: RegExp) {
-  expect(result.code).toBe(1);
-  const lines = result.stderr.trimEnd().split('\n');
-  expect(lines, result.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(/^crawlite: /);
-  expect(lines[0]).toMatch(phrase);
-  expect(result.stderr).not.toMatch(/^ {4}at /m);
-}
 
 /** Mounting a tmpfs needs root on Linux (and a sandbox that allows it): probe once, skip the mount tests if not. */
 const canMount = (() => {

@@ -6,8 +6,9 @@ import { NUMERIC_FLAGS } from '../src/cli/crawl-flags.js';
 import { main } from '../src/cli/main.js';
 import { resolveRoots } from '../src/cli/resolve-roots.js';
 import { readArchive, tempDir } from './support/archive.js';
-import { execCli, runCli, type CliRun } from './support/cli.js';
+import { execCli, runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { expectOneLine } from './support/one-line-error.js';
 
 // What the command line says must be true: exit codes, refusals, archive names, help.
 let server: TestServer;
@@ -31,15 +32,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-function expectOneLine(result: CliRun, phrase: RegExp): void {
-  const shown = `stderr: ${result.stderr}\nstdout: ${result.stdout}`;
-  expect(result.code, shown).toBe(1);
-  const lines = result.stderr.trimEnd().split('\n');
-  expect(lines, shown).toHaveLength(1);
-  expect(lines[0], shown).toMatch(/^crawlite: /);
-  expect(lines[0], shown).toMatch(phrase);
-  expect(result.stderr, shown).not.toMatch(/^ {4}at /m);
-}
 
 describe('a crawl in which no root could be fetched', () => {
   it('fails with exit 1 and one line per root saying why (robots.txt unreachable)', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
 import { runCli, spawnCli, type CliRun } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { expectOneLine } from './support/one-line-error.js';
 
 // The crawlers here are real processes of the built CLI (dist/cli/bin.js): build with `npx tsc -p .` first.
 
@@ -56,15 +57,6 @@ function execWithin(argv: string[], limitMs = 15_000): Promise<CliRun> {
   return within(child.exited, limitMs, `crawlite ${argv.join(' ')}`, () => child.kill('SIGKILL'));
 }
 
-function expectOneLine(result: CliRun, phrase: RegExp): void {
-  const shown = `exit ${result.code}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`;
-  expect(result.code, shown).toBe(1);
-  const lines = result.stderr.trimEnd().split('\n');
-  expect(lines, shown).toHaveLength(1);
-  expect(lines[0], shown).toMatch(/^crawlite: /);
-  expect(lines[0], shown).toMatch(phrase);
-  expect(result.stderr, shown).not.toMatch(/^ {4}at /m);
-}
 
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {
