@@ -42,6 +42,23 @@ it('parses on another thread, and gives the body back intact with its SHA-256', 
   }
 });
 
+it('answers responses sent in one turn together, each with its own body and links', async () => {
+  const pool = new ParsePool(2);
+  try {
+    const pages = Array.from({ length: 20 }, (_, i) => Buffer.from(`<a href="/to/${i}">${i}</a>${String(i).repeat(5_000)}`));
+    const copies = pages.map((page) => Buffer.from(page));
+    const parsed = await Promise.all(pages.map((body) => pool.parse({ claim, contentType: 'text/html', body }, settings)));
+    parsed.forEach(({ result, body }, i) => {
+      expect(result.found.map((found) => found.url)).toEqual([`http://site/to/${i}`]);
+      expect(body.equals(copies[i]!)).toBe(true);
+    });
+    // Both threads took a share.
+    expect(new Set(parsed.map((one) => one.threadId)).size).toBe(2);
+  } finally {
+    await pool.close();
+  }
+});
+
 it('copies a small body cut from a shared buffer instead of moving it, so its neighbours stay readable', async () => {
   const pool = new ParsePool(1);
   try {

@@ -41,18 +41,21 @@ interface Pending {
 class ParseThread {
   readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
+  private outbox: ParseRequest[] = [];
 
   constructor(onGone: (thread: ParseThread, error: Error) => void) {
     this.worker = new Worker(WORKER);
     running += 1;
     // An idle thread does not keep the process alive; one holding a response does.
     this.worker.unref();
-    this.worker.on('message', (reply: ParseReply) => {
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.forget(reply.id);
-      if ('failure' in reply) waiting.reject(new Error(`parsing failed: ${reply.failure}`));
-      else waiting.resolve({ result: reply.result, body: asBuffer(reply.body), sha256: asBuffer(reply.sha256), threadId: reply.threadId });
+    this.worker.on('message', (replies: ParseReply[]) => {
+      for (const reply of replies) {
+        const waiting = this.pending.get(reply.id);
+        if (!waiting) continue;
+        this.forget(reply.id);
+        if ('failure' in reply) waiting.reject(new Error(`parsing failed: ${reply.failure}`));
+        else waiting.resolve({ result: reply.result, body: asBuffer(reply.body), sha256: asBuffer(reply.sha256), threadId: reply.threadId });
+      }
     });
     this.worker.on('error', (error) => onGone(this, new ParseThreadError(`failed: ${error.message}`)));
     this.worker.once('exit', (code) => {
@@ -64,7 +67,14 @@ class ParseThread {
   send(request: ParseRequest, waiting: Pending): void {
     if (this.pending.size === 0) this.worker.ref();
     this.pending.set(request.id, waiting);
-    this.worker.postMessage(request, [request.job.body.buffer as ArrayBuffer]);
+    // Responses that arrive in one turn of the event loop cross together: one message, one wake-up of the thread.
+    if (this.outbox.push(request) === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const batch = this.outbox;
+    this.outbox = [];
+    this.worker.postMessage(batch, batch.map((request) => request.job.body.buffer as ArrayBuffer));
   }
 
   private forget(id: number): void {

@@ -1,6 +1,6 @@
 import type { ParseJob, ParseResult, ParseSettings } from './parse-response.js';
 
-/** A response for a parse thread; its body's buffer is transferred, not copied. */
+/** A response for a parse thread (requests cross in batches); its body's buffer is transferred, not copied. */
 export interface ParseRequest {
   id: number;
   job: ParseJob;

@@ -3,16 +3,19 @@ import { parentPort, threadId } from 'node:worker_threads';
 import type { ParseReply, ParseRequest } from './parse-protocol.js';
 import { parseResponse } from './parse-response.js';
 
-// One parse thread: each request is answered on its own, and the body goes back with the answer.
-parentPort!.on('message', ({ id, job, settings }: ParseRequest) => {
-  let reply: ParseReply;
+function answer({ id, job, settings }: ParseRequest): ParseReply {
   try {
     const result = parseResponse(job, settings);
     // Copied out of Node's shared pool, so only 32 bytes cross.
     const sha256 = new Uint8Array(createHash('sha256').update(job.body).digest());
-    reply = { id, result, sha256, body: job.body, threadId };
+    return { id, result, sha256, body: job.body, threadId };
   } catch (error) {
-    reply = { id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error), body: job.body, threadId };
+    return { id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error), body: job.body, threadId };
   }
-  parentPort!.postMessage(reply, [job.body.buffer as ArrayBuffer]);
+}
+
+// One parse thread: a batch of responses is answered in one message, each body going back with its answer.
+parentPort!.on('message', (batch: ParseRequest[]) => {
+  const replies = batch.map(answer);
+  parentPort!.postMessage(replies, replies.map((reply) => reply.body.buffer as ArrayBuffer));
 });
