@@ -68,10 +68,12 @@ class ParseThread {
   }
 
   send(request: ParseRequest, waiting: Pending): void {
-    if (this.pending.size === 0) this.worker.ref();
+    const idle = this.pending.size === 0;
+    if (idle) this.worker.ref();
     this.pending.set(request.id, waiting);
-    // Responses that arrive in one turn of the event loop cross together: one message, one wake-up of the thread.
-    if (this.outbox.push(request) === 1) setImmediate(() => this.flush());
+    // An idle thread gets the response at once; while it is busy, responses of one event-loop turn cross together.
+    if (idle) this.worker.postMessage([request], [request.job.body.buffer as ArrayBuffer]);
+    else if (this.outbox.push(request) === 1) setImmediate(() => this.flush());
   }
 
   private flush(): void {
