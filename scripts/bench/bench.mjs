@@ -395,7 +395,7 @@ async function runCase(cfg) {
       const crawled = await crawliteRow(site, root, cfg, { keepUrls: !rawUrls, htmlPages: Boolean(truth) });
       rows.crawlite.runs.push(crawled);
       const docs = truth ? docsCheck(truth, crawled.archive) : undefined;
-      checks.push({ run, exitCode: crawled.exitCode, timedOut: crawled.timedOut, ...crawled.archive, urls: undefined, htmlPages: undefined, notFound: crawled.server?.notFound, requests: crawled.requests, docs });
+      checks.push({ run, exitCode: crawled.exitCode, timedOut: crawled.timedOut, ...crawled.archive, urls: undefined, htmlPages: undefined, notFound: crawled.server?.notFound, serverErrors: crawled.server?.serverErrors, requests: crawled.requests, docs });
       if (!rawUrls) {
         // The raw row fetches what crawlite fetched (pages, requisites, robots.txt): the same set of URLs.
         const stored = crawled.archive?.urls ?? [];
@@ -445,7 +445,7 @@ function checkOf(cfg, checks, truth) {
     checkLine =
       `check: crawlite archived ${last.pages ?? '?'} of ${expected} pages (kind = 'page'), ${last.pages200 ?? '?'} with status 200; ` +
       `off-site URLs fetched ${last.offsiteFetched ?? '?'} (${last.offsiteSkipped ?? '?'} recorded as skipped); ` +
-      `requests for unknown paths ${last.notFound ?? '?'}; ${checkOk ? 'OK' : 'FAILED'}${runsNote}`;
+      `requests for unknown paths ${last.notFound ?? '?'}${last.serverErrors ? `; server errors (5xx) ${last.serverErrors}` : ''}; ${checkOk ? 'OK' : 'FAILED'}${runsNote}`;
   }
   return { checks, checkOk, checkLine };
 }
@@ -525,6 +525,14 @@ const jsonRows = (rows) => Object.values(rows ?? {}).map((row) => ({ ...row, run
 
 async function main() {
   if (!existsSync(CRAWLITE_BIN)) fail(`${CRAWLITE_BIN} is missing: build crawlite first (npm run build)`);
+  const cfg = given.suite ? undefined : { ...common, ...single };
+  if (cfg && !cfg.url && cfg.corpus === 'synthetic' && cfg.server === undefined) {
+    cfg.server = cfg.mode === 'static' && findNginx() ? 'nginx' : 'node';
+    if (cfg.mode === 'static' && cfg.server === 'node') log(`bench: nginx not installed (${NGINX_INSTALL}); serving from a Node child process, whose CPU competes with the rows`);
+  }
+  if (cfg?.corpus === 'python-docs') cfg.server = 'nginx';
+  const missing = cfg && missingFor(cfg);
+  if (missing) fail(missing);
   log(`bench: timing children with ${timeTool ?? `/proc sampling every ${SAMPLE_MS} ms`}; node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
   const startLoad = loadavg();
   if (startLoad[0] > availableParallelism() * BUSY_LOAD) {
@@ -557,14 +565,6 @@ async function main() {
     return ok ? 0 : 1;
   }
 
-  const cfg = { ...common, ...single };
-  if (!cfg.url && cfg.corpus === 'synthetic' && cfg.server === undefined) {
-    cfg.server = cfg.mode === 'static' && findNginx() ? 'nginx' : 'node';
-    if (cfg.mode === 'static' && cfg.server === 'node') log(`bench: nginx not installed (${NGINX_INSTALL}); serving from a Node child process, whose CPU competes with the rows`);
-  }
-  if (cfg.corpus === 'python-docs') cfg.server = 'nginx';
-  const missing = missingFor(cfg);
-  if (missing) fail(missing);
   const result = await runCase(cfg);
   const { raw, crawlite } = result.rows;
   const overRaw = ratio(crawlite.pagesPerS, raw.pagesPerS);

@@ -62,8 +62,6 @@ http {
   tcp_nodelay on;
   keepalive_timeout 60s;
   keepalive_requests 10000000;
-  open_file_cache max=100000 inactive=300s;
-  open_file_cache_valid 300s;
   absolute_redirect off;
   server_tokens off;
   client_body_temp_path ${dir}/tmp/body;
@@ -85,7 +83,7 @@ const LINE = /^([\d.]+) (\d{3}) (\d+) (\d+) ([\d.]+) "([^"]*)" (.*)$/;
 /** Counters of the requests logged since `offset`, in the shape site-server.mjs reports. */
 function readCounters(log, offset) {
   const size = existsSync(log) ? statSync(log).size : 0;
-  const counters = { pages: 0, robots: 0, notFound: 0, requests: 0, bytes: 0, connections: 0, activeS: 0, avgInFlight: 0, maxInFlight: undefined, size };
+  const counters = { pages: 0, robots: 0, notFound: 0, serverErrors: 0, requests: 0, bytes: 0, connections: 0, activeS: 0, avgInFlight: 0, maxInFlight: undefined, size };
   if (size <= offset) return counters;
   const buffer = Buffer.alloc(size - offset);
   const fd = openSync(log, 'r');
@@ -106,6 +104,7 @@ function readCounters(log, offset) {
     counters.bytes += Number(bytes);
     connections.add(connection);
     if (status === '404') counters.notFound += 1;
+    if (status >= '500') counters.serverErrors += 1;
     if (uri.startsWith('/robots.txt')) counters.robots += 1;
     else if (status === '200' && type.startsWith('text/html')) counters.pages += 1;
     first = Math.min(first, Number(msec) - Number(seconds));
