@@ -543,7 +543,7 @@ async function main() {
   if (given.suite) {
     const { results, targets, ok } = await runSuite();
     if (common.json) {
-      const cases = results.map(({ checks, ...result }) => ({ ...result, rows: jsonRows(result.rows), checks: checks?.map(({ docs, ...check }) => ({ ...check, docs: docs && { missing: docs.missing, extra: docs.extra } })) }));
+      const cases = results.map(({ checks, ...result }) => ({ ...result, cfg: { ...result.cfg, skip: result.cfg.skip && [...result.cfg.skip] }, rows: jsonRows(result.rows), checks: checks?.map(({ docs, ...check }) => ({ ...check, docs: docs && { missing: docs.missing, extra: docs.extra } })) }));
       process.stdout.write(`${JSON.stringify({ command: COMMAND, environment: environment(), cases, targets, ok }, null, 2)}\n`);
     } else {
       const met = targets.filter((target) => target.met).length;
