@@ -8,6 +8,10 @@ interface BaseParts {
   pathname: string;
   /** The pathname up to and including its last '/'. */
   directory: string;
+  /** The directory has no segment starting with a dot, so leading `../` can simply trim it. */
+  plainDirectory: boolean;
+  /** The pathname has percent-escapes, which a joined URL's key must fold. */
+  escapes: boolean;
   /** The base itself, what an empty link (or one that is only a `#fragment`) names. */
   self: NormalizedUrl;
 }
@@ -56,7 +60,8 @@ function baseParts(base: string): BaseParts | undefined {
   const pathname = url.pathname;
   // Asked of the parser itself, since Node's drops an empty base query ('http://h/a?') here.
   const self = normalizeUrl('', base) as NormalizedUrl;
-  return { scheme, origin: url.origin, pathname, directory: pathname.slice(0, pathname.lastIndexOf('/') + 1), self };
+  const directory = pathname.slice(0, pathname.lastIndexOf('/') + 1);
+  return { scheme, origin: url.origin, pathname, directory, plainDirectory: !directory.includes('/.'), escapes: pathname.includes('%'), self };
 }
 
 const PATH = 1;
@@ -73,79 +78,107 @@ KEPT['?'.charCodeAt(0)] = QUERY;
 
 const SLASH = 0x2f;
 const QUESTION = 0x3f;
+const HASH = 0x23;
 const DOT = 0x2e;
 const COLON = 0x3a;
+const PERCENT = 0x25;
 
-function fastNormalizeWith(input: string, base: BaseParts): NormalizedUrl | undefined {
-  const hash = input.indexOf('#');
-  const href = hash === -1 ? input : input.slice(0, hash);
-  const end = href.length;
+function fastNormalizeWith(href: string, base: BaseParts): NormalizedUrl | undefined {
+  let end = href.indexOf('#');
+  if (end === -1) end = href.length;
   if (end === 0) return { ...base.self };
   let scheme: string = base.scheme;
   let origin = base.origin;
-  // Where the path (or, for "?q", the query) of `href` starts, and what it is joined to.
-  let at: number;
-  let prefix: string;
+  // Where the path (or, for "?q", the query) of `href` starts, and the directory it is joined to ('' for an absolute path).
+  let at = 0;
+  let directory = '';
+  // In a relative path, a colon before the first '/' or '?' may end a scheme (`mailto:`, `HTTP:`): the parser decides.
+  let colonEndsScheme = false;
   const first = href.charCodeAt(0);
-  if (first === SLASH && href.charCodeAt(1) === SLASH) {
-    const authority = readAuthority(href, 2, scheme);
-    if (authority === undefined) return undefined;
-    [origin, at] = authority;
-    prefix = '';
-  } else if (first === SLASH) {
-    at = 0;
-    prefix = '';
+  if (first === SLASH) {
+    if (href.charCodeAt(1) === SLASH) {
+      const authority = readAuthority(href, 2, scheme);
+      if (authority === undefined) return undefined;
+      [origin, at] = authority;
+    }
   } else if (first === QUESTION) {
-    at = 0;
-    prefix = base.pathname;
+    directory = base.pathname;
   } else if (href.startsWith('http://') || href.startsWith('https://')) {
     scheme = href.charCodeAt(4) === COLON ? 'http:' : 'https:';
     const authority = readAuthority(href, scheme.length + 2, scheme);
     if (authority === undefined) return undefined;
     [origin, at] = authority;
-    prefix = '';
   } else {
-    // A colon before the first '/' or '?' may end a scheme (`mailto:`, `HTTP:`): the parser decides.
-    for (let i = 0; i < end; i++) {
-      const c = href.charCodeAt(i);
-      if (c === SLASH || c === QUESTION) break;
-      if (c === COLON) return undefined;
+    directory = base.directory;
+    colonEndsScheme = true;
+  }
+
+  // One pass: every character must be one WHATWG keeps; note dot segments, escapes and where the query starts.
+  let question = -1;
+  let dots = false;
+  let escapes = false;
+  for (let i = at; i < end; i++) {
+    const c = href.charCodeAt(i);
+    if (c >= 128) return undefined;
+    const kept = KEPT[c]!;
+    if (question !== -1) {
+      if (!(kept & QUERY)) return undefined;
+      if (c === PERCENT) escapes = true;
+    } else if (!(kept & PATH)) {
+      if (c !== QUESTION) return undefined;
+      question = i;
+    } else if (c === DOT) {
+      if (i === at || href.charCodeAt(i - 1) === SLASH) dots = true;
+    } else if (c === PERCENT) {
+      escapes = true;
+      // WHATWG reads `%2e` as a dot in dot segments; such links are left to it.
+      if (href.charCodeAt(i + 1) === 0x32 && (href.charCodeAt(i + 2) | 0x20) === 0x65) return undefined;
+    } else if (c === SLASH) {
+      colonEndsScheme = false;
+    } else if (c === COLON && colonEndsScheme) {
+      return undefined;
     }
-    at = 0;
-    prefix = base.directory;
   }
 
-  const question = href.indexOf('?', at);
   const pathEnd = question === -1 ? end : question;
-  for (let i = at; i < pathEnd; i++) {
-    const c = href.charCodeAt(i);
-    if (c >= 128 || !(KEPT[c]! & PATH)) return undefined;
-  }
-  for (let i = pathEnd + 1; i < end; i++) {
-    const c = href.charCodeAt(i);
-    if (c >= 128 || !(KEPT[c]! & QUERY)) return undefined;
-  }
-  let own = href.slice(at, pathEnd);
-  // WHATWG reads `%2e` as a dot in dot segments; such links are left to it.
-  if (own.includes('%2e') || own.includes('%2E')) return undefined;
-  if (prefix === '' && own === '') own = '/';
-  let path = prefix + own;
-  if (hasDotSegment(own)) {
-    const resolved = removeDotSegments(path);
-    if (resolved === undefined) return undefined;
-    path = resolved;
-  }
-  const query = question === -1 ? undefined : href.slice(question + 1);
-
-  const url = query === undefined ? origin + path : `${origin}${path}?${query}`;
-  const normalized: NormalizedUrl = { url, key: url.includes('%') ? urlKey(url) : url, origin };
-  if (query) normalized.pathKey = origin + path;
+  let path: string | undefined;
+  if (!dots) path = directory === '' && at === pathEnd ? '/' : directory + href.slice(at, pathEnd);
+  else path = joinDotted(directory, href.slice(at, pathEnd), base);
+  if (path === undefined) return undefined;
+  const url = question === -1 ? origin + path : origin + path + href.slice(question, end);
+  const normalized: NormalizedUrl = { url, key: escapes || (directory !== '' && base.escapes) ? urlKey(url) : url, origin };
+  if (question !== -1 && question + 1 < end) normalized.pathKey = origin + path;
   return normalized;
 }
 
-/** True when a path (or relative path) has a `.` or `..` segment. */
-function hasDotSegment(path: string): boolean {
-  return path.charCodeAt(0) === DOT || path.includes('/.');
+/**
+ * `directory` and a path with dot segments joined, as WHATWG's path state does. Links mostly start
+ * with them (`../../library/os.html`), which is trimming the directory; the rest goes segment by segment.
+ */
+function joinDotted(directory: string, own: string, base: BaseParts): string | undefined {
+  if (directory === '' || !base.plainDirectory) return removeDotSegments(directory + own);
+  let dir = directory;
+  let i = 0;
+  for (;;) {
+    if (own.startsWith('../', i)) {
+      dir = parentOf(dir);
+      i += 3;
+    } else if (own.startsWith('./', i)) {
+      i += 2;
+    } else {
+      break;
+    }
+  }
+  const rest = i === 0 ? own : own.slice(i);
+  if (rest === '..') return parentOf(dir);
+  if (rest === '.') return dir;
+  if (rest.charCodeAt(0) !== DOT && !rest.includes('/.')) return dir + rest;
+  return removeDotSegments(directory + own);
+}
+
+/** The directory above one ending in '/'; the root is its own parent. */
+function parentOf(dir: string): string {
+  return dir.length === 1 ? dir : dir.slice(0, dir.lastIndexOf('/', dir.length - 2) + 1);
 }
 
 /**
@@ -188,7 +221,7 @@ function readAuthority(href: string, from: number, scheme: string): [origin: str
   let upper = false;
   for (; end < href.length; end++) {
     const c = href.charCodeAt(end);
-    if (c === SLASH || c === QUESTION) break;
+    if (c === SLASH || c === QUESTION || c === HASH) break;
     if (c === COLON) {
       if (colon !== -1) return undefined;
       colon = end;
