@@ -52,12 +52,13 @@ describe('LinkResolver', () => {
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const starts = ['', '', '', '/', '//', './', '../', '?', '#', 'http://', 'https://', 'HTTP://', 'http:', '\\', ' '];
     const hosts = ['h', 'H', 'a.b', 'a..b', 'h.', '1.2.3.4', '1.2.3', '1.2.3.04', '0x1', 'a.1', 'xn--a', 'h:80', 'h:443', 'h:', 'h:0080', 'h:99999', 'u@h', '[::1]', 'é', 'h-'];
-    const alphabet = [...'aZ09-._~!$&\'()*+,;=:@/?#%[]\\ \t\n|^`{}"<>', '%2e', '%2E', '%41', '%7e', '%zz', '..', '.', '/./', '/../', '/.a', '..a', 'é', '\u0000', '\uFFFF', '😀'];
+    const alphabet = [...'aZ09-._~!$&\'()*+,;=:@/?#%[]\\ \t\n|^`{}"<>', '%2e', '%2E', '%41', '%7e', '%zz', '..', '.', '/./', '/../', '/.a', '..a', 'é', '文', '😀', '\uD800', '\uFEFF', '\u0000', '\uFFFF'];
     const bases = ['http://h/', 'http://h/a/b/c', 'https://h:8443/a/?x#y', 'http://h/a?', 'http://h/.a/b', 'http://127.0.0.1:8000/library/os.html', 'http://u:p@h/a'];
     // Half the links use only characters the fast path accepts, so both paths are exercised.
-    const plain = alphabet.filter((piece) => /^[\w\-.~!$&()*+,;=:@/?#%]+$/.test(piece));
+    const plain = alphabet.filter((piece) => /^(?:[\w\-.~!$&()*+,;=:@/?#%]|[^\0-\x7f])+$/.test(piece));
     const pairs: [string, string][] = [];
     let fast = 0;
+    let fastIris = 0;
     for (let n = 0; n < 20_000; n++) {
       const pieces = n % 2 ? alphabet : plain;
       let href = pick(starts);
@@ -65,10 +66,14 @@ describe('LinkResolver', () => {
       const length = Math.floor(random() * 12);
       for (let i = 0; i < length; i++) href += pick(pieces);
       const base = pick(bases);
-      if (new LinkResolver(base).tryFast(href)) fast++;
+      if (new LinkResolver(base).tryFast(href)) {
+        fast++;
+        if (/[^\0-\x7f]/.test(href.split('#', 1)[0]!)) fastIris++;
+      }
       pairs.push([base, href]);
     }
     expect(disagreements(pairs)).toEqual([]);
     expect(fast).toBeGreaterThan(4_000);
+    expect(fastIris).toBeGreaterThan(500);
   });
 });

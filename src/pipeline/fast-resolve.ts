@@ -20,8 +20,8 @@ interface BaseParts {
  * Resolves and normalises links against one base, as `normalizeUrl(href, base)` does, without
  * running the WHATWG parser for the spellings real pages are made of: same- or other-origin
  * `http(s)://` URLs with a plain lower-case host, `/paths`, `relative/paths` with `./` and `../`,
- * `?queries`. Every character of such a link is one WHATWG leaves as it is, so resolving is
- * joining strings and removing dot segments. Anything else (non-ASCII, spaces, backslashes,
+ * `?queries`. Every character of such a link is one WHATWG leaves as it is or percent-encodes as
+ * UTF-8 (non-ASCII), so resolving is joining strings and removing dot segments. Anything else (spaces, backslashes,
  * userinfo, IP literals other than plain dotted quads, `%2e`, other schemes) goes to `normalizeUrl`.
  * test/fast-resolve.test.ts holds the two equal over a corpus of real and tricky links.
  */
@@ -117,9 +117,14 @@ function fastNormalizeWith(href: string, base: BaseParts): NormalizedUrl | undef
   let question = -1;
   let dots = false;
   let escapes = false;
+  let nonAscii = false;
   for (let i = at; i < end; i++) {
     const c = href.charCodeAt(i);
-    if (c >= 128) return undefined;
+    if (c >= 128) {
+      // An IRI: WHATWG percent-encodes these as UTF-8, in path and query alike.
+      nonAscii = true;
+      continue;
+    }
     const kept = KEPT[c]!;
     if (question !== -1) {
       if (!(kept & QUERY)) return undefined;
@@ -141,14 +146,33 @@ function fastNormalizeWith(href: string, base: BaseParts): NormalizedUrl | undef
   }
 
   const pathEnd = question === -1 ? end : question;
+  let own = href.slice(at, pathEnd);
+  let query = question === -1 ? '' : href.slice(question, end);
+  if (nonAscii) {
+    const encoded = encodeNonAscii(own, query);
+    if (encoded === undefined) return undefined;
+    [own, query] = encoded;
+    escapes = true;
+  }
   let path: string | undefined;
-  if (!dots) path = directory === '' && at === pathEnd ? '/' : directory + href.slice(at, pathEnd);
-  else path = joinDotted(directory, href.slice(at, pathEnd), base);
+  if (!dots) path = directory === '' && own === '' ? '/' : directory + own;
+  else path = joinDotted(directory, own, base);
   if (path === undefined) return undefined;
-  const url = question === -1 ? origin + path : origin + path + href.slice(question, end);
+  const url = origin + path + query;
   const normalized: NormalizedUrl = { url, key: escapes || (directory !== '' && base.escapes) ? urlKey(url) : url, origin };
   if (question !== -1 && question + 1 < end) normalized.pathKey = origin + path;
   return normalized;
+}
+
+const NON_ASCII = /[^\0-\x7f]+/g;
+
+/** Path and query with their non-ASCII characters as UTF-8 escapes; undefined for a lone surrogate, which WHATWG turns into U+FFFD. */
+function encodeNonAscii(path: string, query: string): [string, string] | undefined {
+  try {
+    return [path.replace(NON_ASCII, encodeURIComponent), query.replace(NON_ASCII, encodeURIComponent)];
+  } catch {
+    return undefined;
+  }
 }
 
 /**
