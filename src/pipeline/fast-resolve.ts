@@ -18,12 +18,12 @@ interface BaseParts {
 
 /**
  * Resolves and normalises links against one base, as `normalizeUrl(href, base)` does, without
- * running the WHATWG parser for the spellings real pages are made of: same- or other-origin
- * `http(s)://` URLs with a plain lower-case host, `/paths`, `relative/paths` with `./` and `../`,
- * `?queries`. Every character of such a link is one WHATWG leaves as it is or percent-encodes as
- * UTF-8 (non-ASCII), so resolving is joining strings and removing dot segments. Anything else (spaces, backslashes,
- * userinfo, IP literals other than plain dotted quads, `%2e`, other schemes) goes to `normalizeUrl`.
- * test/fast-resolve.test.ts holds the two equal over a corpus of real and tricky links.
+ * running the WHATWG parser for the spellings real pages are made of: `http(s)://` URLs with a plain
+ * ASCII host name or dotted quad, `/paths`, `relative/paths` with `./` and `../`, `?queries`. Every
+ * character of such a link is one WHATWG keeps as it is or percent-encodes as UTF-8 (non-ASCII), so
+ * resolving is joining strings and removing dot segments. Anything else (spaces, backslashes,
+ * userinfo, IDNA and other IP forms, `%2e`, other schemes) goes to `normalizeUrl`.
+ * test/fast-resolve.test.ts holds the two equal over a corpus of real, tricky and random links.
  */
 export class LinkResolver {
   private readonly parts: BaseParts | undefined;
