@@ -13,7 +13,6 @@ export function resumeCommand(context: CommandContext): CommandModule {
         .example('$0 resume example.sqlite', 'continue where the crawl stopped')
         .example('$0 resume example.sqlite --max-pages 20000', 'go on past the first limit (stored: later resumes keep it)'),
     handler: async (args) => {
-      // The crawl's modules (rxjs, undici, htmlparser2, SQLite) load only when a crawl runs, not for --help or another command.
       const { runCrawl } = await import('../run-crawl.js');
       context.exitCode = await runCrawl(
         { dbPath: String(args.db), mode: 'existing', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: await sessionSettings(args) },

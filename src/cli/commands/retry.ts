@@ -13,7 +13,6 @@ export function retryCommand(context: CommandContext): CommandModule {
         .example('$0 retry example.sqlite', 'fetch again what failed (timeouts, 5xx, network errors)')
         .example('$0 retry example.sqlite --max-tries 8 --timeout 60000', 'more patient this time'),
     handler: async (args) => {
-      // The crawl's modules (rxjs, undici, htmlparser2, SQLite) load only when a crawl runs, not for --help or another command.
       const { runCrawl } = await import('../run-crawl.js');
       context.exitCode = await runCrawl(
         {
