@@ -1,51 +1,66 @@
 #!/usr/bin/env node
-// crawlite throughput bench: the raw HTTP ceiling, crawlite, wget2 and wget side by side,
-// in one run, against a synthetic site served on 127.0.0.1 by a child process (site-server.mjs).
-// See scripts/bench/README.md. Plain ESM, Node built-ins and undici only.
-import { execFileSync, fork, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+// crawlite throughput bench: the raw HTTP ceiling, crawlite, wget2 and wget side by side, in one run,
+// against a site on 127.0.0.1: static files served by nginx (the synthetic site written to disk, or the
+// Python docs), or the synthetic site from a Node child process (latency mode). `--suite` runs the four
+// reference cases and prints one summary table with the targets. See scripts/bench/README.md.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'undici';
+import { findPythonDocs, pageKey, PYTHON_DOCS_DIR, PYTHON_DOCS_INSTALL, reachableHtml, writeSyntheticSite } from './corpus.mjs';
+import { cleanupNow, makeTemp, measureChild, removeTemp, SAMPLE_MS, timeTool, which } from './measure.mjs';
+import { findNginx, freePort, NGINX_INSTALL, startNginx } from './nginx.mjs';
+import { caseTable, fixed, grouped, summarize, suiteTable } from './report.mjs';
+import { startSiteChild } from './site-child.mjs';
 import { siteUrls } from './site.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
 const CRAWLITE_BIN = join(REPO, 'dist', 'cli', 'bin.js');
-const SERVER = join(HERE, 'site-server.mjs');
-const TIME = '/usr/bin/time';
-const SAMPLE_MS = 100;
 const WARMUP_REQUESTS = 500;
 /** Load average per CPU above which the machine is called busy (the bench itself adds about 1). */
 const BUSY_LOAD = 0.75;
+const ROWS = ['wget2', 'wget'];
 
 const HELP = `npm run bench -- [options]
 
 Measures, side by side in one run, against a site on 127.0.0.1:
   raw       undici fetching the site's URL list with exactly C requests in flight (the ceiling)
   crawlite  node dist/cli/bin.js crawl <root> --db <tmp> -c C -q
-  wget2     wget2 -r -l inf --max-threads=C -nd -q -P <tmp> <root>   (if installed)
-  wget      wget -r -l inf -nd -q -P <tmp> <root>, one connection  (if installed)
+  wget2     wget2 -r -l inf -np --max-threads=C -nd -q -P <tmp> <root>   (if installed)
+  wget      wget -r -l inf -np -nd -q -P <tmp> <root>, one connection  (if installed; not in latency mode)
+
+  --suite                the four reference cases in one go, one summary table and the targets:
+                         Python docs (nginx, C=16), synthetic 20000 pages (nginx, C=16),
+                         2000 pages with 50 ms latency at C=16 and at C=64 (Node server)
 
 Options:
+  --corpus synthetic|python-docs  the site (default synthetic); python-docs serves ${PYTHON_DOCS_DIR}
+                         (${PYTHON_DOCS_INSTALL}) with nginx, crawled from /index.html
+  --corpus-dir DIR       where the Python docs are (default ${PYTHON_DOCS_DIR})
+  --server nginx|node    who serves the synthetic site: nginx from files written to a temp dir (default in
+                         static mode when nginx is installed; ${NGINX_INSTALL}) or a Node child process
+                         (always in latency mode: nginx has no per-response delay)
   --pages N              pages of the synthetic site (default 20000)
   -c, --concurrency C    requests in flight for every row (default 16)
   --mode static|latency  how the site answers (default static)
   --latency MS           fixed delay per response in latency mode (default 50; implies --mode latency)
-  --url ROOT             bench a site you name instead of the synthetic one: crawlite first, then the raw row
-                         fetches exactly the URLs crawlite stored, then wget2/wget
+  --url ROOT             bench a site you name instead: crawlite first, then the raw row fetches exactly the
+                         URLs crawlite stored, then wget2/wget
   --runs K               repeat every row K times and report medians (default 1)
-  --skip ROWS            comma-separated rows to leave out: wget2, wget
+  --skip ROWS            comma-separated rows to leave out: wget2, wget, or none (default: wget in latency
+                         mode, where it takes pages x latency; nothing otherwise)
   --seed S               seed of the synthetic site (default 1)
   --row-timeout S        a row still running after S seconds is stopped and reported as such (default 900)
   --json                 print one JSON object instead of the table
   -h, --help             this text
 
-Build crawlite first (npx tsc -p .). Figures are whole-process; read them as ratios within one run.`;
+Build crawlite first (npm run build). Figures are whole-process; read them as ratios within one run.`;
 
 // ---------------------------------------------------------------------------------------------
 // options
@@ -59,6 +74,10 @@ let parsed;
 try {
   parsed = parseArgs({
     options: {
+      suite: { type: 'boolean', default: false },
+      corpus: { type: 'string' },
+      'corpus-dir': { type: 'string' },
+      server: { type: 'string' },
       pages: { type: 'string' },
       concurrency: { type: 'string', short: 'c' },
       mode: { type: 'string' },
@@ -90,32 +109,58 @@ function intOption(name, fallback, min, max) {
   return value;
 }
 
-const opts = {
-  pages: intOption('pages', 20_000, 1, 2_000_000),
-  concurrency: intOption('concurrency', 16, 1, 1024),
+function skipOption() {
+  if (given.skip === undefined) return undefined; // the mode's default
+  const rows = given.skip.split(',').map((row) => row.trim()).filter(Boolean);
+  if (rows.length === 1 && rows[0] === 'none') return new Set();
+  for (const row of rows) if (!ROWS.includes(row)) fail(`--skip takes wget2, wget or none, not ${JSON.stringify(row)}`);
+  return new Set(rows);
+}
+
+const common = {
   runs: intOption('runs', 1, 1, 25),
-  seed: intOption('seed', 1, 0, 2 ** 32 - 1),
   rowTimeoutS: intOption('row-timeout', 900, 1, 86_400),
-  mode: given.mode ?? (given.latency !== undefined ? 'latency' : 'static'),
-  latencyMs: 0,
-  url: undefined,
+  corpusDir: resolve(given['corpus-dir'] ?? PYTHON_DOCS_DIR),
   json: given.json,
-  skip: new Set((given.skip ?? '').split(',').map((row) => row.trim()).filter(Boolean)),
+  skip: skipOption(),
 };
-if (!['static', 'latency'].includes(opts.mode)) fail(`--mode must be static or latency, not ${JSON.stringify(opts.mode)}`);
-if (opts.mode === 'static' && given.latency !== undefined) fail('--latency needs --mode latency (or no --mode)');
-if (opts.mode === 'latency') opts.latencyMs = intOption('latency', 50, 0, 60_000);
-for (const row of opts.skip) if (!['wget2', 'wget'].includes(row)) fail(`--skip takes wget2 and wget, not ${JSON.stringify(row)}`);
-if (given.url !== undefined) {
-  let root;
-  try {
-    root = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(given.url) ? given.url : `http://${given.url}`);
-  } catch {
-    fail(`--url ${JSON.stringify(given.url)} is not a URL`);
+
+let single;
+if (given.suite) {
+  for (const name of ['corpus', 'server', 'pages', 'concurrency', 'mode', 'latency', 'url', 'seed']) if (given[name] !== undefined) fail(`--${name} cannot go with --suite, which fixes its cases`);
+} else {
+  const mode = given.mode ?? (given.latency !== undefined ? 'latency' : 'static');
+  const corpus = given.corpus ?? 'synthetic';
+  if (!['static', 'latency'].includes(mode)) fail(`--mode must be static or latency, not ${JSON.stringify(mode)}`);
+  if (!['synthetic', 'python-docs'].includes(corpus)) fail(`--corpus must be synthetic or python-docs, not ${JSON.stringify(corpus)}`);
+  if (given.server !== undefined && !['nginx', 'node'].includes(given.server)) fail(`--server must be nginx or node, not ${JSON.stringify(given.server)}`);
+  if (mode === 'static' && given.latency !== undefined) fail('--latency needs --mode latency (or no --mode)');
+  if (mode === 'latency' && given.server === 'nginx') fail('--mode latency needs --server node: nginx has no per-response delay');
+  if (corpus === 'python-docs') {
+    for (const name of ['pages', 'mode', 'latency', 'seed']) if (given[name] !== undefined) fail(`--${name} is for the synthetic site; it cannot go with --corpus python-docs`);
+    if (given.server === 'node') fail('--corpus python-docs is served by nginx');
   }
-  if (!['http:', 'https:'].includes(root.protocol)) fail('--url must be http or https');
-  for (const name of ['pages', 'mode', 'latency', 'seed']) if (given[name] !== undefined) fail(`--${name} is for the synthetic site; it cannot go with --url`);
-  opts.url = root.href;
+  single = {
+    corpus,
+    mode,
+    server: given.server,
+    pages: intOption('pages', 20_000, 1, 2_000_000),
+    concurrency: intOption('concurrency', 16, 1, 1024),
+    seed: intOption('seed', 1, 0, 2 ** 32 - 1),
+    latencyMs: mode === 'latency' ? intOption('latency', 50, 0, 60_000) : 0,
+    url: undefined,
+  };
+  if (given.url !== undefined) {
+    let root;
+    try {
+      root = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(given.url) ? given.url : `http://${given.url}`);
+    } catch {
+      fail(`--url ${JSON.stringify(given.url)} is not a URL`);
+    }
+    if (!['http:', 'https:'].includes(root.protocol)) fail('--url must be http or https');
+    for (const name of ['pages', 'mode', 'latency', 'seed', 'corpus', 'server']) if (given[name] !== undefined) fail(`--${name} is for the sites the bench serves; it cannot go with --url`);
+    single.url = root.href;
+  }
 }
 
 const quote = (arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
@@ -123,27 +168,7 @@ const argv = process.argv.slice(2);
 const COMMAND = `npm run bench${argv.length ? ` -- ${argv.map(quote).join(' ')}` : ''}`;
 
 // ---------------------------------------------------------------------------------------------
-// cleanup: every child, the server and every temp dir go, however the bench ends
-
-const children = new Set(); // pids of process-group leaders we spawned (detached)
-const tempDirs = new Set();
-let server;
-
-function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-function cleanupNow() {
-  for (const pid of children) killGroup(pid, 'SIGKILL');
-  children.clear();
-  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-  tempDirs.clear();
-}
+// cleanup: every child, server and temp dir goes, however the bench ends (measure.mjs keeps the lists)
 
 process.on('exit', cleanupNow);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -154,181 +179,26 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-function makeTemp(label) {
-  const dir = mkdtempSync(join(tmpdir(), `crawlite-bench-${label}-`));
-  tempDirs.add(dir);
-  return dir;
-}
-
-function removeTemp(dir) {
-  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-  tempDirs.delete(dir);
-}
-
 const log = (line) => process.stderr.write(`${line}\n`);
-
-// ---------------------------------------------------------------------------------------------
-// measuring processes
-
-function which(command) {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-let clockTicks = 100;
-try {
-  clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', timeout: 5_000 }).trim()) || 100;
-} catch {
-  // Linux's usual value
-}
-
-/** CPU seconds (self and reaped children) and peak RSS (MB) of a live process, from /proc; undefined once it is gone. */
-function procSample(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state): utime is field 14, stime 15, cutime 16, cstime 17
-    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(status);
-    return { cpuS: ticks / clockTicks, peakRssMB: hwm ? Number(hwm[1]) / 1024 : undefined };
-  } catch {
-    return undefined;
-  }
-}
-
-// CRAWLITE_BENCH_TIMING=proc forces the /proc sampling used where GNU time is missing.
-const timeTool = process.env.CRAWLITE_BENCH_TIMING !== 'proc' && existsSync(TIME) ? TIME : undefined;
-
-/**
- * Runs a command in its own process group and measures it: wall time from spawn to exit, user+sys
- * CPU and peak RSS from GNU time when /usr/bin/time exists, else from /proc sampled every 100 ms.
- * A run past the row timeout is stopped (SIGTERM, then SIGKILL) and marked timedOut.
- */
-function measureChild(command, args, { cwd, timeoutS }) {
-  return new Promise((resolvePromise) => {
-    const timeFile = timeTool ? join(makeTemp('time'), 'time.txt') : undefined;
-    const [file, fileArgs] = timeTool ? [timeTool, ['-f', '%e %U %S %M', '-o', timeFile, command, ...args]] : [command, args];
-    const started = performance.now();
-    const child = spawn(file, fileArgs, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child.pid);
-    let output = '';
-    const keep = (chunk) => {
-      output = (output + chunk.toString()).slice(-8_192);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    let last;
-    const sampler = timeTool
-      ? undefined
-      : setInterval(() => {
-          // A zombie still has its stat but no memory lines: keep the highest RSS seen.
-          const sample = procSample(child.pid);
-          if (sample) last = { cpuS: Math.max(sample.cpuS, last?.cpuS ?? 0), peakRssMB: Math.max(sample.peakRssMB ?? 0, last?.peakRssMB ?? 0) || undefined };
-        }, SAMPLE_MS);
-    let timedOut = false;
-    let killer;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid, 'SIGTERM');
-      killer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 3_000);
-    }, timeoutS * 1_000);
-    let wallS;
-    child.on('exit', () => {
-      wallS = (performance.now() - started) / 1_000;
-    });
-    child.on('error', (error) => keep(`${error.message}\n`));
-    child.on('close', (code, signal) => {
-      wallS ??= (performance.now() - started) / 1_000;
-      clearTimeout(timer);
-      clearTimeout(killer);
-      if (sampler) clearInterval(sampler);
-      killGroup(child.pid, 'SIGKILL'); // anything it left behind in its group
-      children.delete(child.pid);
-      let cpuS = last?.cpuS;
-      let peakRssMB = last?.peakRssMB;
-      let exitCode = code;
-      if (timeFile) {
-        const text = existsSync(timeFile) ? readFileSync(timeFile, 'utf8') : '';
-        const figures = /^([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/m.exec(text);
-        if (figures) {
-          cpuS = Number(figures[2]) + Number(figures[3]);
-          peakRssMB = Number(figures[4]) / 1024;
-        }
-        // GNU time exits with the command's status; it reports a signal in its file
-        const killed = /Command terminated by signal (\d+)/.exec(text);
-        if (killed) exitCode = 128 + Number(killed[1]);
-        removeTemp(dirname(timeFile));
-      }
-      resolvePromise({ wallS, cpuS, peakRssMB, exitCode: exitCode ?? (signal ? 128 : null), signal, timedOut, output });
-    });
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// the site server (child process, IPC)
-
-function startServer() {
-  const args = ['--pages', String(opts.pages), '--seed', String(opts.seed), '--latency', String(opts.latencyMs)];
-  return new Promise((resolvePromise, reject) => {
-    server = fork(SERVER, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const timer = setTimeout(() => reject(new Error('the site server did not start within 10 s')), 10_000);
-    server.once('message', (message) => {
-      clearTimeout(timer);
-      if (message?.type === 'ready') resolvePromise(message);
-      else reject(new Error(`unexpected message from the site server: ${JSON.stringify(message)}`));
-    });
-    server.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the site server exited (${code})`));
-    });
-  });
-}
-
-function serverCall(type) {
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      server.off('message', onMessage);
-      reject(new Error(`the site server did not answer ${type} within 10 s`));
-    }, 10_000);
-    const onMessage = (message) => {
-      if (message?.type !== 'stats') return;
-      clearTimeout(timer);
-      server.off('message', onMessage);
-      resolvePromise(message.stats);
-    };
-    server.on('message', onMessage);
-    server.send({ type });
-  });
-}
-
-/** Wraps one row's run with the server's counters and CPU, reset before it. */
-async function withServer(run) {
-  if (!server) return { ...(await run()), server: undefined };
-  await serverCall('reset');
-  const before = procSample(server.pid);
-  const result = await run();
-  const after = procSample(server.pid);
-  const stats = await serverCall('stats');
-  return { ...result, server: { ...stats, cpuS: before && after ? after.cpuS - before.cpuS : undefined } };
-}
 
 // ---------------------------------------------------------------------------------------------
 // rows
 
+/** Wraps one row's run with the site's counters and CPU, reset before it. */
+async function withSite(site, run) {
+  if (!site) return { ...(await run()), server: undefined };
+  await site.reset();
+  const before = site.cpuS();
+  const result = await run();
+  const after = site.cpuS();
+  const stats = await site.stats();
+  return { ...result, server: { ...stats, cpuS: after - before } };
+}
+
 /** The ceiling: exactly C requests in flight over C keep-alive connections; bodies read and dropped. */
-async function rawRow(urls, concurrency, robotsUrl) {
+async function rawRow(urls, concurrency, robotsUrl, timeoutS) {
   const agent = new Agent({ connections: concurrency, pipelining: 1, keepAliveTimeout: 10_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
-  const deadline = AbortSignal.timeout(opts.rowTimeoutS * 1_000);
+  const deadline = AbortSignal.timeout(timeoutS * 1_000);
   setMaxListeners(concurrency + 16, deadline); // every request in flight listens to it
   let next = 0;
   let responses = 0;
@@ -388,26 +258,13 @@ function crawliteQuery(db, sql) {
   return JSON.parse(out);
 }
 
-function countFiles(dir) {
-  let count = 0;
-  const stack = [dir];
-  while (stack.length) {
-    const current = stack.pop();
-    for (const entry of readdirSync(current, { withFileTypes: true })) {
-      if (entry.isDirectory()) stack.push(join(current, entry.name));
-      else if (entry.name !== 'robots.txt') count += 1;
-    }
-  }
-  return count;
-}
-
 /** crawlite into a fresh archive; returns the measurement plus what the archive holds. */
-async function crawliteRow(root, concurrency, { keepArchive = false } = {}) {
+async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = false } = {}) {
   const dir = makeTemp('crawlite');
   const db = join(dir, 'bench.sqlite');
   try {
-    const measured = await withServer(() =>
-      measureChild(process.execPath, [CRAWLITE_BIN, 'crawl', root, '--db', db, '-c', String(concurrency), '-q'], { cwd: dir, timeoutS: opts.rowTimeoutS }),
+    const measured = await withSite(site, () =>
+      measureChild(process.execPath, [CRAWLITE_BIN, 'crawl', root, '--db', db, '-c', String(cfg.concurrency), '-q'], { cwd: dir, timeoutS: cfg.rowTimeoutS }),
     );
     if (measured.exitCode !== 0) log(`bench: crawlite exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`);
     let archive;
@@ -416,11 +273,14 @@ async function crawliteRow(root, concurrency, { keepArchive = false } = {}) {
       archive = {
         pages: count("select count(*) n from pages where kind = 'page'"),
         pages200: count("select count(*) n from pages where kind = 'page' and status = 200"),
+        html200: count("select count(*) n from pages where kind = 'page' and status = 200 and content_type like 'text/html%'"),
+        requisites: count("select count(*) n from pages where kind = 'requisite'"),
         responses: count('select count(*) n from pages'),
         offsiteFetched: count("select count(*) n from pages where url like '%offsite.invalid%'"),
         offsiteSkipped: count("select count(*) n from urls where url like '%offsite.invalid%' and state = 'skipped'"),
         failed: count("select count(*) n from urls where state = 'failed'"),
-        urls: keepArchive ? crawliteQuery(db, 'select coalesce(fetch_url, url) u, kind from pages').map((row) => row) : undefined,
+        urls: keepUrls ? crawliteQuery(db, 'select fetch_url u, kind from pages') : undefined,
+        htmlPages: htmlPages ? crawliteQuery(db, "select url from pages where kind = 'page' and status = 200 and content_type like 'text/html%'").map((row) => row.url) : undefined,
       };
     }
     const pages = measured.server ? measured.server.pages : archive?.pages;
@@ -431,211 +291,303 @@ async function crawliteRow(root, concurrency, { keepArchive = false } = {}) {
   }
 }
 
-async function wgetRow(binary, args, root) {
+async function wgetRow(site, binary, args, root, cfg) {
   const dir = makeTemp(binary.split('/').pop());
   try {
-    const measured = await withServer(() => measureChild(binary, [...args, '-P', dir, root], { cwd: dir, timeoutS: opts.rowTimeoutS }));
-    const files = countFiles(dir);
-    return { ...measured, pages: measured.server ? measured.server.pages : files, requests: measured.server ? measured.server.requests : undefined, files };
+    const measured = await withSite(site, () => measureChild(binary, [...args, '-P', dir, root], { cwd: dir, timeoutS: cfg.rowTimeoutS }));
+    return { ...measured, pages: measured.server?.pages, requests: measured.server?.requests };
   } finally {
     removeTemp(dir);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// reporting
+// one case: a site, its rows, its check
 
-const median = (values) => {
-  const sorted = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
-  if (!sorted.length) return undefined;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-function summarize(row) {
-  if (!row.runs.length) return row;
-  const pick = (get) => median(row.runs.map(get));
-  return {
-    ...row,
-    pages: pick((run) => run.pages),
-    requests: pick((run) => run.requests),
-    wallS: pick((run) => run.wallS),
-    pagesPerS: pick((run) => (run.pages !== undefined && run.wallS > 0 ? run.pages / run.wallS : undefined)),
-    cpuS: pick((run) => run.cpuS),
-    peakRssMB: pick((run) => run.peakRssMB),
-    maxInFlight: pick((run) => run.server?.maxInFlight),
-    avgInFlight: pick((run) => run.server?.avgInFlight),
-    activeS: pick((run) => run.server?.activeS),
-    connections: pick((run) => run.server?.connections),
-    serverCpuS: pick((run) => run.server?.cpuS),
-    exitCodes: [...new Set(row.runs.map((run) => run.exitCode))],
-    timedOut: row.runs.some((run) => run.timedOut),
-  };
+/** Why the case cannot run here (a missing nginx or corpus), with how to install it; undefined if it can. */
+function missingFor(cfg) {
+  if (cfg.url) return undefined;
+  if (cfg.corpus === 'python-docs') {
+    const docs = findPythonDocs(cfg.corpusDir);
+    if (docs.missing) return `python3.11-doc not installed: ${docs.missing}`;
+  }
+  if (cfg.server === 'nginx' && !findNginx()) return `nginx not installed (${NGINX_INSTALL})`;
+  return undefined;
 }
 
-const fixed = (value, digits) => (value === undefined ? '–' : value.toFixed(digits));
-const whole = (value) => (value === undefined ? '–' : String(Math.round(value)));
+/** Starts what serves the case; returns the site handle, the crawl root, and what the rows fetch. */
+async function serveCase(cfg) {
+  if (cfg.corpus === 'python-docs') {
+    const started = performance.now();
+    const truth = reachableHtml(cfg.corpusDir); // reads every page once: the page cache is warm too
+    log(`bench: ground truth: ${truth.length} HTML files reachable from /index.html in ${cfg.corpusDir} (${((performance.now() - started) / 1_000).toFixed(1)} s)`);
+    const site = await startNginx(findNginx(), { dir: makeTemp('nginx'), root: cfg.corpusDir });
+    return { site, root: `${site.origin}/index.html`, truth, warmUrls: truth.map((path) => site.origin + path) };
+  }
+  if (cfg.server === 'nginx') {
+    const dir = makeTemp('nginx');
+    const files = join(dir, 'site');
+    mkdirSync(files);
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const started = performance.now();
+    const bytes = writeSyntheticSite(files, cfg.pages, cfg.seed, origin);
+    log(`bench: wrote ${cfg.pages} pages (${(bytes / 2 ** 20).toFixed(0)} MiB) to ${files} in ${((performance.now() - started) / 1_000).toFixed(1)} s`);
+    const site = await startNginx(findNginx(), { dir, root: files, port });
+    const urls = siteUrls(origin, cfg.pages);
+    return { site, root: `${origin}/`, rawUrls: urls, robotsUrl: `${origin}/robots.txt`, warmUrls: urls.slice(0, WARMUP_REQUESTS) };
+  }
+  const site = await startSiteChild({ pages: cfg.pages, seed: cfg.seed, latencyMs: cfg.latencyMs });
+  const urls = siteUrls(site.origin, cfg.pages);
+  return { site, root: `${site.origin}/`, rawUrls: urls, robotsUrl: `${site.origin}/robots.txt`, warmUrls: urls.slice(0, WARMUP_REQUESTS) };
+}
 
-function markdownTable(rows, rawRate) {
-  const header = ['row', 'pages', 'requests', 'wall s', 'active s', 'pages/s', 'CPU s', 'peak RSS MB', 'vs raw', 'in flight avg/max', 'conns', 'server CPU s'];
-  const lines = [header];
-  for (const row of rows) {
-    if (row.note) {
-      lines.push([`${row.label.split(' ')[0]} — ${row.note}`, ...header.slice(1).map(() => '–')]);
+function describe(cfg) {
+  if (cfg.url) return cfg.url;
+  if (cfg.corpus === 'python-docs') return `Python docs (${cfg.corpusDir}) served by nginx`;
+  return `${cfg.pages} pages, ${cfg.mode}${cfg.mode === 'latency' ? ` ${cfg.latencyMs} ms` : ''}, served by ${cfg.server === 'nginx' ? 'nginx' : 'a Node child process'}`;
+}
+
+/** The python-docs check: crawlite's HTML pages with status 200 against the ground truth. */
+function docsCheck(truth, archive) {
+  const want = new Set(truth);
+  const got = new Set((archive?.htmlPages ?? []).map((url) => pageKey(decodeURIComponent(new URL(url).pathname))));
+  const missing = [...want].filter((path) => !got.has(path));
+  const extra = [...got].filter((path) => !want.has(path));
+  return { missing, extra };
+}
+
+async function runCase(cfg) {
+  const C = cfg.concurrency;
+  const skip = cfg.skip ?? new Set(cfg.mode === 'latency' ? ['wget'] : []);
+  const wget2 = skip.has('wget2') ? undefined : which('wget2');
+  const wget = skip.has('wget') ? undefined : which('wget');
+  const rows = {
+    raw: { id: 'raw', label: 'raw undici (fetch only)', runs: [] },
+    crawlite: { id: 'crawlite', label: 'crawlite', runs: [] },
+    wget2: { id: 'wget2', label: `wget2 (--max-threads=${C})`, runs: [], note: skip.has('wget2') ? 'skipped (--skip)' : wget2 ? undefined : 'not installed (apt-get install wget2)' },
+    wget: { id: 'wget', label: 'wget (1 connection)', runs: [], note: skip.has('wget') ? `skipped${cfg.skip ? ' (--skip)' : ' (latency mode; --skip none runs it)'}` : wget ? undefined : 'not installed (apt-get install wget)' },
+  };
+  const checks = [];
+  let served = { root: cfg.url };
+  try {
+    if (!cfg.url) {
+      served = await serveCase(cfg);
+      log(`bench: ${describe(cfg)}, -c ${C}, ${cfg.runs} run(s), root ${served.root} (server pid ${served.site.pid})`);
+      // Warm the server and the bench's HTTP client up (JIT, sockets, file caches) before the first row.
+      await rawRow(served.warmUrls, C, served.robotsUrl, cfg.rowTimeoutS);
+    } else {
+      log(`bench: ${cfg.url}, -c ${C}, ${cfg.runs} run(s); crawlite first, then the raw row on the URLs it stored`);
+    }
+    const { site, root, truth } = served;
+    let { rawUrls, robotsUrl } = served;
+    const wgetArgs = ['-r', '-l', 'inf', '-np', '-nd', '-q'];
+    for (let run = 1; run <= cfg.runs; run += 1) {
+      const tag = cfg.runs > 1 ? ` [run ${run}/${cfg.runs}]` : '';
+      const doRaw = async () => {
+        log(`bench: raw undici, ${rawUrls.length} URLs, ${C} in flight${tag}`);
+        const measured = await withSite(site, () => rawRow(rawUrls, C, robotsUrl, cfg.rowTimeoutS));
+        // Counted as for the other rows: the HTML pages the server answered with 200.
+        rows.raw.runs.push(measured.server ? { ...measured, pages: measured.server.pages, requests: measured.server.requests } : measured);
+      };
+      if (rawUrls) await doRaw();
+      log(`bench: crawlite -c ${C}${tag}`);
+      const crawled = await crawliteRow(site, root, cfg, { keepUrls: !rawUrls, htmlPages: Boolean(truth) });
+      rows.crawlite.runs.push(crawled);
+      const docs = truth ? docsCheck(truth, crawled.archive) : undefined;
+      checks.push({ run, exitCode: crawled.exitCode, timedOut: crawled.timedOut, ...crawled.archive, urls: undefined, htmlPages: undefined, notFound: crawled.server?.notFound, serverErrors: crawled.server?.serverErrors, requests: crawled.requests, docs });
+      if (!rawUrls) {
+        // The raw row fetches what crawlite fetched (pages, requisites, robots.txt): the same set of URLs.
+        const stored = crawled.archive?.urls ?? [];
+        rawUrls = stored.map((row) => row.u);
+        robotsUrl = stored.find((row) => row.kind === 'robots')?.u;
+        if (!rawUrls.length) throw new Error(`crawlite stored nothing from ${root}; nothing to compare`);
+        await doRaw();
+      }
+      if (wget2) {
+        log(`bench: wget2 --max-threads=${C}${tag}`);
+        rows.wget2.runs.push(await wgetRow(site, wget2, [...wgetArgs, `--max-threads=${C}`], root, cfg));
+      }
+      if (wget) {
+        log(`bench: wget, one connection${tag}`);
+        rows.wget.runs.push(await wgetRow(site, wget, wgetArgs, root, cfg));
+      }
+    }
+    const summary = Object.fromEntries(Object.entries(rows).map(([id, row]) => [id, summarize(row)]));
+    return { cfg, rows: summary, ...checkOf(cfg, checks, truth), serverKind: served.site?.kind, truthPages: truth?.length };
+  } finally {
+    await served.site?.stop();
+  }
+}
+
+function checkOf(cfg, checks, truth) {
+  const expected = cfg.url || truth ? undefined : cfg.pages;
+  const passes = (check) =>
+    check.exitCode === 0 &&
+    !check.timedOut &&
+    check.pages !== undefined &&
+    (truth ? check.docs.missing.length === 0 && check.docs.extra.length === 0 : true) &&
+    (expected === undefined || (check.pages === expected && check.pages200 === expected && !check.notFound)) &&
+    (cfg.url || truth ? true : check.offsiteFetched === 0);
+  const checkOk = checks.every(passes);
+  const last = checks[checks.length - 1] ?? {};
+  const runsNote = cfg.runs > 1 ? ` (figures of the last run; ${checkOk ? 'all' : 'not all'} ${cfg.runs} runs passed)` : '';
+  let checkLine;
+  if (cfg.url) {
+    checkLine = `check: crawlite archived ${last.pages ?? '?'} pages (kind = 'page'), ${last.pages200 ?? '?'} with status 200, ${last.failed ?? '?'} URLs failed`;
+  } else if (truth) {
+    const list = (paths) => (paths.length ? `: ${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', ...' : ''}` : '');
+    checkLine =
+      `check: crawlite archived ${last.html200 ?? '?'} HTML pages with status 200 (kind = 'page'); ground truth ${truth.length} (HTML files reachable from /index.html); ` +
+      `missing ${last.docs?.missing.length ?? '?'}${list(last.docs?.missing ?? [])}, extra ${last.docs?.extra.length ?? '?'}${list(last.docs?.extra ?? [])}; ` +
+      `${last.requests ?? '?'} requests in all (${last.requisites ?? '?'} requisites, ${(last.pages ?? 0) - (last.html200 ?? 0)} other pages, robots.txt); ${checkOk ? 'OK' : 'FAILED'}${runsNote}`;
+  } else {
+    checkLine =
+      `check: crawlite archived ${last.pages ?? '?'} of ${expected} pages (kind = 'page'), ${last.pages200 ?? '?'} with status 200; ` +
+      `off-site URLs fetched ${last.offsiteFetched ?? '?'} (${last.offsiteSkipped ?? '?'} recorded as skipped); ` +
+      `requests for unknown paths ${last.notFound ?? '?'}${last.serverErrors ? `; server errors (5xx) ${last.serverErrors}` : ''}; ${checkOk ? 'OK' : 'FAILED'}${runsNote}`;
+  }
+  return { checks, checkOk, checkLine };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the suite: the four reference cases and their targets
+
+const SUITE = [
+  { id: 'python-docs', corpus: 'python-docs', server: 'nginx', mode: 'static', concurrency: 16 },
+  { id: 'synthetic', corpus: 'synthetic', server: 'nginx', mode: 'static', pages: 20_000, concurrency: 16 },
+  { id: 'latency-16', corpus: 'synthetic', server: 'node', mode: 'latency', latencyMs: 50, pages: 2_000, concurrency: 16 },
+  { id: 'latency-64', corpus: 'synthetic', server: 'node', mode: 'latency', latencyMs: 50, pages: 2_000, concurrency: 64 },
+];
+
+const ratio = (a, b) => (a !== undefined && b ? a / b : undefined);
+
+const TARGETS = [
+  { case: 'python-docs', name: 'Python docs crawlite/raw', at: (r) => ratio(r.rows.crawlite.pagesPerS, r.rows.raw.pagesPerS), op: '>=', goal: 0.35 },
+  { case: 'synthetic', name: 'synthetic crawlite/wget2', at: (r) => ratio(r.rows.crawlite.pagesPerS, r.rows.wget2.pagesPerS), op: '>=', goal: 0.6 },
+  { case: 'latency-16', name: 'latency C=16 crawlite/ideal', at: (r) => ratio(r.rows.crawlite.pagesPerS, r.ideal), op: '>=', goal: 0.9 },
+  { case: 'latency-64', name: 'latency C=64 crawlite/wget2', at: (r) => ratio(r.rows.crawlite.pagesPerS, r.rows.wget2.pagesPerS), op: '>=', goal: 0.9 },
+  { case: 'synthetic', name: 'synthetic 20k crawlite peak RSS', at: (r) => r.rows.crawlite.peakRssMB, op: '<', goal: 150, unit: ' MB' },
+];
+
+function titleOf(result) {
+  const { cfg } = result;
+  if (cfg.id === 'python-docs') {
+    const bytes = result.rows?.crawlite?.bytes;
+    return `Python 3.11 docs (python3.11-doc${result.truthPages ? `, ${result.truthPages} pages` : ''}${bytes ? `, ${(bytes / 2 ** 20).toFixed(0)} MiB` : ''}), nginx, C=${cfg.concurrency}`;
+  }
+  if (cfg.mode === 'latency') {
+    const ideal = `ideal ${grouped(result.ideal)}`;
+    return cfg.id === 'latency-64' ? `same, C=${cfg.concurrency} (${ideal})` : `${grouped(cfg.pages)} pages, ${cfg.latencyMs} ms latency, Node server, C=${cfg.concurrency} (${ideal})`;
+  }
+  return `synthetic, ${grouped(cfg.pages)} pages of ~15 KiB, nginx, C=${cfg.concurrency}`;
+}
+
+async function runSuite() {
+  const results = [];
+  for (const base of SUITE) {
+    const cfg = { seed: 1, latencyMs: 0, url: undefined, ...common, ...base };
+    const ideal = cfg.mode === 'latency' ? (cfg.concurrency * 1_000) / cfg.latencyMs : undefined;
+    const skipped = missingFor(cfg);
+    if (skipped) {
+      log(`bench: ${cfg.id}: skipped, ${skipped}`);
+      results.push({ cfg, ideal, skipped, checkOk: true });
       continue;
     }
-    const flags = [row.timedOut ? `stopped at --row-timeout ${opts.rowTimeoutS}` : '', row.exitCodes.some((code) => code !== 0) ? `exit ${row.exitCodes.join('/')}` : '']
-      .filter(Boolean)
-      .join(', ');
-    lines.push([
-      flags ? `${row.label} (${flags})` : row.label,
-      whole(row.pages),
-      whole(row.requests),
-      fixed(row.wallS, 2),
-      fixed(row.activeS, 2),
-      fixed(row.pagesPerS, 0),
-      fixed(row.cpuS, 2),
-      fixed(row.peakRssMB, 0),
-      row.pagesPerS !== undefined && rawRate ? `${(row.pagesPerS / rawRate).toFixed(2)}×` : '–',
-      // a static server answers synchronously: one request at a time, whatever the client sends
-      opts.mode === 'latency' && row.maxInFlight !== undefined ? `${fixed(row.avgInFlight, 1)} / ${whole(row.maxInFlight)}` : '–',
-      whole(row.connections),
-      fixed(row.serverCpuS, 2),
-    ]);
+    log(`bench: --- ${cfg.id} ---`);
+    const result = { ...(await runCase(cfg)), ideal };
+    results.push(result);
+    // The case's full table goes to stderr as it ends; stdout gets the summary.
+    log(`${caseTable(Object.values(result.rows), { rawRate: result.rows.raw.pagesPerS, latency: cfg.mode === 'latency', rowTimeoutS: cfg.rowTimeoutS })}\n${result.checkLine}`);
   }
-  const widths = header.map((_, column) => Math.max(...lines.map((line) => line[column].length)));
-  const numeric = (column) => column > 0;
-  const render = (line) => `| ${line.map((cell, column) => (numeric(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join(' | ')} |`;
-  const rule = `|${widths.map((width, column) => (numeric(column) ? `${'-'.repeat(width + 1)}:` : `:${'-'.repeat(width + 1)}`)).join('|')}|`;
-  return [render(lines[0]), rule, ...lines.slice(1).map(render)].join('\n');
+  for (const result of results) result.title = titleOf(result);
+  const targets = TARGETS.map((target) => {
+    const result = results.find((each) => each.cfg.id === target.case);
+    const value = result && !result.skipped ? target.at(result) : undefined;
+    const met = value === undefined ? undefined : target.op === '>=' ? value >= target.goal : value < target.goal;
+    return { name: target.name, value, op: target.op, goal: target.goal, unit: target.unit ?? '', met };
+  });
+  return { results, targets, ok: results.every((result) => result.checkOk) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // main
 
-let startLoad;
+function machineLine(startLoad, endLoad) {
+  return (
+    `machine: ${availableParallelism()} CPUs, load average ${startLoad[0].toFixed(2)} at the start and ${endLoad[0].toFixed(2)} at the end` +
+    `${startLoad[0] > availableParallelism() * BUSY_LOAD ? ' (other processes were busy: noisy figures)' : ''}; node ${process.version}; CPU and RSS of children from ${timeTool ? 'GNU time' : '/proc sampling'}`
+  );
+}
+
+const strip = ({ output, archive, ...rest }) => ({ ...rest, archive: archive ? { ...archive, urls: undefined, htmlPages: undefined } : undefined });
+const jsonRows = (rows) => Object.values(rows ?? {}).map((row) => ({ ...row, runs: row.runs.map(strip) }));
 
 async function main() {
-  if (!existsSync(CRAWLITE_BIN)) fail(`${CRAWLITE_BIN} is missing: build crawlite first (npx tsc -p . or npm run build)`);
-  const wget2 = opts.skip.has('wget2') ? undefined : which('wget2');
-  const wget = opts.skip.has('wget') ? undefined : which('wget');
-  const C = opts.concurrency;
-
-  let root;
-  let rawUrls;
-  let robotsUrl;
-  if (!opts.url) {
-    const ready = await startServer();
-    const origin = `http://127.0.0.1:${ready.port}`;
-    root = `${origin}/`;
-    rawUrls = siteUrls(origin, opts.pages);
-    robotsUrl = `${origin}/robots.txt`;
-    log(`bench: ${opts.pages} pages, ${opts.mode}${opts.mode === 'latency' ? ` ${opts.latencyMs} ms` : ''}, -c ${C}, ${opts.runs} run(s), site ${root} (server pid ${ready.pid})`);
-    // Warm the server up (JIT, sockets) so the first row is not the one that pays for it.
-    const warm = Math.min(WARMUP_REQUESTS, rawUrls.length);
-    await rawRow(rawUrls.slice(0, warm), C, robotsUrl);
-  } else {
-    root = opts.url;
-    log(`bench: ${root}, -c ${C}, ${opts.runs} run(s); crawlite first, then the raw row on the URLs it stored`);
+  if (!existsSync(CRAWLITE_BIN)) fail(`${CRAWLITE_BIN} is missing: build crawlite first (npm run build)`);
+  const cfg = given.suite ? undefined : { ...common, ...single };
+  if (cfg && !cfg.url && cfg.corpus === 'synthetic' && cfg.server === undefined) {
+    cfg.server = cfg.mode === 'static' && findNginx() ? 'nginx' : 'node';
+    if (cfg.mode === 'static' && cfg.server === 'node') log(`bench: nginx not installed (${NGINX_INSTALL}); serving from a Node child process, whose CPU competes with the rows`);
   }
+  if (cfg?.corpus === 'python-docs') cfg.server = 'nginx';
+  const missing = cfg && missingFor(cfg);
+  if (missing) fail(missing);
   log(`bench: timing children with ${timeTool ?? `/proc sampling every ${SAMPLE_MS} ms`}; node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
-  const load = loadavg();
-  startLoad = load;
-  if (load[0] > availableParallelism() * BUSY_LOAD) {
-    log(`bench: warning: load average ${load.map((value) => value.toFixed(2)).join(' ')} on ${availableParallelism()} CPUs; other processes are busy and the figures will be noisy`);
+  const startLoad = loadavg();
+  if (startLoad[0] > availableParallelism() * BUSY_LOAD) {
+    log(`bench: warning: load average ${startLoad.map((value) => value.toFixed(2)).join(' ')} on ${availableParallelism()} CPUs; other processes are busy and the figures will be noisy`);
+  }
+  const environment = () => ({ node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model, loadavgAtStart: startLoad, loadavgAtEnd: loadavg(), timing: timeTool ?? 'proc-sampling', nginx: findNginx() ?? null, wget2: which('wget2') ?? null, wget: which('wget') ?? null });
+
+  if (given.suite) {
+    const { results, targets, ok } = await runSuite();
+    if (common.json) {
+      const cases = results.map(({ checks, ...result }) => ({ ...result, cfg: { ...result.cfg, skip: result.cfg.skip && [...result.cfg.skip] }, rows: jsonRows(result.rows), checks: checks?.map(({ docs, ...check }) => ({ ...check, docs: docs && { missing: docs.missing, extra: docs.extra } })) }));
+      process.stdout.write(`${JSON.stringify({ command: COMMAND, environment: environment(), cases, targets, ok }, null, 2)}\n`);
+    } else {
+      const met = targets.filter((target) => target.met).length;
+      const targetLines = targets.map(
+        (target) => `- ${target.name}: ${target.value === undefined ? '–' : `${fixed(target.value, target.unit ? 0 : 2)}${target.unit}`} (target ${target.op === '>=' ? '≥' : '<'} ${target.goal}${target.unit}): ${target.met === undefined ? 'not measured' : target.met ? 'met' : 'NOT met'}`,
+      );
+      const out = [
+        suiteTable(results),
+        '',
+        `targets: ${met} of ${targets.length} met`,
+        ...targetLines,
+        '',
+        ...results.map((result) => `${result.cfg.id}: ${result.skipped ? `skipped, ${result.skipped}` : result.checkLine}`),
+        machineLine(startLoad, loadavg()),
+        `command: ${COMMAND}`,
+      ];
+      process.stdout.write(`${out.join('\n')}\n`);
+    }
+    return ok ? 0 : 1;
   }
 
-  const rows = {
-    raw: { id: 'raw', label: 'raw undici (ceiling)', runs: [] },
-    crawlite: { id: 'crawlite', label: 'crawlite', runs: [] },
-    wget2: { id: 'wget2', label: `wget2 (--max-threads=${C})`, runs: [], note: opts.skip.has('wget2') ? 'skipped (--skip)' : wget2 ? undefined : 'not installed (apt-get install wget2)' },
-    wget: { id: 'wget', label: 'wget (1 connection)', runs: [], note: opts.skip.has('wget') ? 'skipped (--skip)' : wget ? undefined : 'not installed (apt-get install wget)' },
-  };
-  const checks = [];
-
-  for (let run = 1; run <= opts.runs; run += 1) {
-    const tag = opts.runs > 1 ? ` [run ${run}/${opts.runs}]` : '';
-    const doRaw = async () => {
-      log(`bench: raw undici, ${rawUrls.length} URLs, ${C} in flight${tag}`);
-      rows.raw.runs.push(await withServer(() => rawRow(rawUrls, C, robotsUrl)));
-    };
-    if (!opts.url) await doRaw();
-    log(`bench: crawlite -c ${C}${tag}`);
-    const crawled = await crawliteRow(root, C, { keepArchive: Boolean(opts.url) && !rawUrls });
-    rows.crawlite.runs.push(crawled);
-    checks.push({ run, exitCode: crawled.exitCode, timedOut: crawled.timedOut, ...crawled.archive, urls: undefined, notFound: crawled.server?.notFound });
-    if (opts.url) {
-      if (!rawUrls) {
-        const stored = crawled.archive?.urls ?? [];
-        rawUrls = stored.map((row) => row.u);
-        robotsUrl = stored.find((row) => row.kind === 'robots')?.u;
-        if (!rawUrls.length) throw new Error(`crawlite stored no pages from ${root}; nothing to compare`);
-      }
-      await doRaw();
-    }
-    if (wget2) {
-      log(`bench: wget2 --max-threads=${C}${tag}`);
-      rows.wget2.runs.push(await wgetRow(wget2, ['-r', '-l', 'inf', `--max-threads=${C}`, '-nd', '-q'], root));
-    }
-    if (wget) {
-      log(`bench: wget, one connection${tag}`);
-      rows.wget.runs.push(await wgetRow(wget, ['-r', '-l', 'inf', '-nd', '-q'], root));
-    }
-  }
-
-  const summary = Object.values(rows).map(summarize);
-  const raw = summary[0];
-  const crawlite = summary[1];
-  const ratio = crawlite.pagesPerS !== undefined && raw.pagesPerS ? crawlite.pagesPerS / raw.pagesPerS : undefined;
-  for (const row of summary) row.vsRaw = row.pagesPerS !== undefined && raw.pagesPerS ? row.pagesPerS / raw.pagesPerS : undefined;
-
-  const expected = opts.url ? undefined : opts.pages;
-  const checkOk = checks.every(
-    (check) =>
-      check.exitCode === 0 &&
-      !check.timedOut &&
-      check.pages !== undefined &&
-      (expected === undefined || (check.pages === expected && check.pages200 === expected && !check.notFound)) &&
-      check.offsiteFetched === 0,
-  );
-  const last = checks[checks.length - 1] ?? {};
-  const checkLine = opts.url
-    ? `check: crawlite archived ${last.pages ?? '?'} pages (kind = 'page'), ${last.pages200 ?? '?'} with status 200, ${last.failed ?? '?'} URLs failed`
-    : `check: crawlite archived ${last.pages ?? '?'} of ${expected} pages (kind = 'page'), ${last.pages200 ?? '?'} with status 200; ` +
-      `off-site URLs fetched ${last.offsiteFetched ?? '?'} (${last.offsiteSkipped ?? '?'} recorded as skipped); ` +
-      `requests for unknown paths ${last.notFound ?? '?'}; ${checkOk ? 'OK' : 'FAILED'}${opts.runs > 1 ? ` (figures of the last run; ${checkOk ? 'all' : 'not all'} ${opts.runs} runs passed)` : ''}`;
-  const endLoad = loadavg();
-  const machineLine =
-    `machine: ${availableParallelism()} CPUs, load average ${startLoad[0].toFixed(2)} at the start and ${endLoad[0].toFixed(2)} at the end` +
-    `${startLoad[0] > availableParallelism() * BUSY_LOAD ? ' (other processes were busy: noisy figures)' : ''}; node ${process.version}; CPU and RSS of children from ${timeTool ? 'GNU time' : '/proc sampling'}`;
-
-  if (opts.json) {
-    const strip = ({ output, archive, ...rest }) => ({ ...rest, archive: archive ? { ...archive, urls: undefined } : undefined });
-    const result = {
-      command: COMMAND,
-      options: { ...opts, skip: [...opts.skip] },
-      environment: { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model, loadavgAtStart: startLoad, loadavgAtEnd: endLoad, timing: timeTool ?? 'proc-sampling', wget2: wget2 ?? null, wget: wget ?? null },
-      site: opts.url ? { url: opts.url } : { root, pages: opts.pages, mode: opts.mode, latencyMs: opts.latencyMs, seed: opts.seed, urls: rawUrls.length },
-      rows: summary.map((row) => ({ ...row, runs: row.runs.map(strip) })),
-      crawliteOverRaw: ratio,
-      checks,
-      ok: checkOk,
-    };
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  const result = await runCase(cfg);
+  const { raw, crawlite } = result.rows;
+  const overRaw = ratio(crawlite.pagesPerS, raw.pagesPerS);
+  for (const row of Object.values(result.rows)) row.vsRaw = ratio(row.pagesPerS, raw.pagesPerS);
+  if (cfg.json) {
+    const { url, ...options } = cfg;
+    const site = cfg.url ? { url } : { corpus: cfg.corpus, server: result.serverKind, pages: cfg.corpus === 'python-docs' ? result.truthPages : cfg.pages, mode: cfg.mode, latencyMs: cfg.latencyMs, seed: cfg.seed };
+    const checks = result.checks.map(({ docs, ...check }) => ({ ...check, docs }));
+    process.stdout.write(`${JSON.stringify({ command: COMMAND, options: { ...options, skip: cfg.skip && [...cfg.skip] }, environment: environment(), site, rows: jsonRows(result.rows), crawliteOverRaw: overRaw, checks, ok: result.checkOk }, null, 2)}\n`);
   } else {
     const out = [
-      markdownTable(summary, raw.pagesPerS),
+      caseTable(Object.values(result.rows), { rawRate: raw.pagesPerS, latency: cfg.mode === 'latency', rowTimeoutS: cfg.rowTimeoutS }),
       '',
-      ratio === undefined
+      overRaw === undefined
         ? '**crawlite / raw**: – (a row has no figures)'
-        : `**crawlite / raw**: ${ratio.toFixed(2)} (crawlite ${crawlite.pagesPerS.toFixed(0)} pages/s, raw ceiling ${raw.pagesPerS.toFixed(0)} pages/s, -c ${C}${opts.url ? '' : `, ${opts.mode}${opts.mode === 'latency' ? ` ${opts.latencyMs} ms` : ''}, ${opts.pages} pages`}${opts.runs > 1 ? `, median of ${opts.runs} runs` : ''})`,
-      checkLine,
-      machineLine,
+        : `**crawlite / raw**: ${overRaw.toFixed(2)} (crawlite ${crawlite.pagesPerS.toFixed(0)} pages/s, raw ceiling ${raw.pagesPerS.toFixed(0)} pages/s, -c ${cfg.concurrency}, ${describe(cfg)}${cfg.runs > 1 ? `, median of ${cfg.runs} runs` : ''})`,
+      result.checkLine,
+      machineLine(startLoad, loadavg()),
       `command: ${COMMAND}`,
     ];
     process.stdout.write(`${out.join('\n')}\n`);
   }
-  return checkOk ? 0 : 1;
+  return result.checkOk ? 0 : 1;
 }
 
 let exitCode = 1;
@@ -644,7 +596,6 @@ try {
 } catch (error) {
   log(`bench: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
-  if (server && server.connected) server.disconnect();
   cleanupNow();
 }
 process.exit(exitCode);

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { SessionSettings } from '../pipeline/crawl.js';
-import { CrawlCookies } from '../pipeline/http/cookie-jar.js';
 import { parseCookiesTxt } from '../pipeline/http/cookies-txt.js';
 import { parseRequestHeaders } from '../pipeline/http/request-headers.js';
 import { UsageError } from './usage-error.js';
@@ -56,7 +55,7 @@ export interface GivenSession {
 }
 
 /** Reads and checks the session flags, so a bad one is refused before the archive is opened. */
-export function sessionSettings(parsed: Record<string, unknown>): GivenSession {
+export async function sessionSettings(parsed: Record<string, unknown>): Promise<GivenSession> {
   const args = parsed as SessionArgs;
   const note: SessionNote = { headers: [], cookies: false, proxy: false };
   let headers: Record<string, string> | undefined;
@@ -74,6 +73,8 @@ export function sessionSettings(parsed: Record<string, unknown>): GivenSession {
   note.cookies = args.cookies !== undefined || pairs.length > 0;
   const proxy = args.proxy === undefined ? undefined : checkProxy(args.proxy);
   note.proxy = proxy !== undefined;
+  // Loaded only by the commands that crawl.
+  const { CrawlCookies } = await import('../pipeline/http/cookie-jar.js');
   return {
     note,
     build(roots) {

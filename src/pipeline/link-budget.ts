@@ -1,4 +1,5 @@
-import { normalizeUrl, type NormalizedUrl } from './normalize-url.js';
+import { LinkResolver } from './fast-resolve.js';
+import type { NormalizedUrl } from './normalize-url.js';
 
 /** Positive limits combine to the smallest; 0 or absent means no limit. */
 export function smallestLimit(...limits: (number | undefined)[]): number {
@@ -13,7 +14,7 @@ export function smallestLimit(...limits: (number | undefined)[]): number {
  * Memory stays bounded by the limit, whatever the response holds: a target is
  * remembered once by its normalised key, and each raw spelling (fragment cut
  * off) is resolved once, so 14,000 `#fragment` links to 500 pages cost 500
- * `new URL`s. Once the limit is reached nothing new is resolved; every later
+ * resolutions, most of them without the WHATWG parser (fast-resolve.ts). Once the limit is reached nothing new is resolved; every later
  * http(s) reference whose spelling was not already read is counted in
  * `dropped` instead ("link references not read": a target referenced twice
  * after the limit counts twice).
@@ -26,11 +27,13 @@ export class LinkBudget {
   /** Raw spelling without fragment -> its normalised URL, or null when it is not an http(s) URL. */
   private readonly resolved = new Map<string, NormalizedUrl | null>();
   private readonly maxResolved: number;
+  private readonly resolver: LinkResolver;
 
   constructor(
-    private readonly base: string,
+    base: string,
     private readonly limit: number,
   ) {
+    this.resolver = new LinkResolver(base);
     // Many spellings of one target (`./a`, `a`, `/dir/a`) each cost an entry; the cache stops growing past this.
     this.maxResolved = limit > 0 ? 4 * limit : Infinity;
   }
@@ -50,7 +53,7 @@ export class LinkBudget {
         this.dropped++;
         return undefined;
       }
-      const normalized = normalizeUrl(raw, this.base);
+      const normalized = this.resolver.normalize(raw);
       target = 'key' in normalized ? normalized : null;
       if (this.resolved.size < this.maxResolved) this.resolved.set(raw, target);
     }

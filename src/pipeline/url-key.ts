@@ -4,6 +4,8 @@
  * §6.2.2 calls them equivalent; the key folds them. The fetch URL itself is left alone.
  */
 export function urlKey(href: string): string {
+  // Only escapes change, and most URLs have none.
+  if (!href.includes('%')) return href;
   // After WHATWG serialisation '/', '?', '#' and '@' inside components are escaped, so these delimiters are reliable.
   const parts = /^([a-z][a-z\d+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/is.exec(href);
   if (!parts) return href;
@@ -26,16 +28,19 @@ function upperHex(s: string): string {
 /** Upper-cases every escape and decodes those of unreserved characters. */
 function foldEscapes(s: string): string {
   let out = '';
-  for (let i = 0; i < s.length; ) {
-    if (s[i] === '%' && isHex(s[i + 1]) && isHex(s[i + 2])) {
-      const char = String.fromCharCode(parseInt(s.slice(i + 1, i + 3), 16));
-      out += UNRESERVED.test(char) && !formsEscape(out, char) ? char : s.slice(i, i + 3).toUpperCase();
-      i += 3;
-    } else {
-      out += s[i++];
+  let copied = 0;
+  for (let i = s.indexOf('%'); i !== -1; i = s.indexOf('%', i)) {
+    if (!isHex(s[i + 1]) || !isHex(s[i + 2])) {
+      i++;
+      continue;
     }
+    out += s.slice(copied, i);
+    const char = String.fromCharCode(parseInt(s.slice(i + 1, i + 3), 16));
+    out += UNRESERVED.test(char) && !formsEscape(out, char) ? char : s.slice(i, i + 3).toUpperCase();
+    i += 3;
+    copied = i;
   }
-  return out;
+  return copied === 0 ? s : out + s.slice(copied);
 }
 
 /**

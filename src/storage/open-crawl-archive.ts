@@ -3,6 +3,7 @@ import { ArchiveBusyError } from './archive-errors.js';
 import { ArchiveLock, type LockOwner } from './archive-lock.js';
 import { clearHolder, describeHolder, recordHolder } from './lock-holder.js';
 import { checkPath, closeArchive, enterWal, explainOpenError, openUnwritten, prepareForWriting, type UnwrittenArchive } from './open-archive.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 /** An archive a crawl may write to, with its lock held until `close`. */
 export interface CrawlArchive {
@@ -73,9 +74,13 @@ export async function openCrawlArchive(path: string, mode: 'create' | 'existing'
     return explainOpenError(path, error);
   }
   const { db } = archive;
+  const checkpointer = WalCheckpointer.start(db, path);
+  let stopped = false;
   return {
     db,
     close() {
+      if (!stopped) checkpointer.stop();
+      stopped = true;
       try {
         if (db.open) clearHolder(db);
       } catch {

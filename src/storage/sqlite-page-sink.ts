@@ -7,6 +7,9 @@ const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', '
 // A page fetched at the depth limit had its links cut; found within the limit, it is fetched again.
 const CUT_SHORT = "(url.state = 'done' AND url.kind = 'page' AND url.depth >= @maxDepth AND excluded.depth < @maxDepth)";
 
+/** Links written per statement: one call into SQLite for many rows, since a page has dozens. */
+const LINKS_PER_INSERT = 32;
+
 const FATAL_WRITE_CODES = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN'];
 
 export interface SinkLimits {
@@ -22,8 +25,11 @@ export class SqlitePageSink implements PageSinkPort {
   private readonly insertBody: Statement<[Buffer, number, Uint8Array]>;
   private readonly upsertResponse: Statement<unknown[]>;
   private readonly insertUrl: Statement<[Record<string, unknown>]>;
+  private readonly insertNewUrl: Statement<[Record<string, unknown>]>;
+  private readonly countVariant: Statement<[string]>;
   private readonly deleteLinks: Statement<[number]>;
-  private readonly insertLink: Statement<[number, string, string, number]>;
+  /** Multi-row link inserts, by row count, prepared once each when first needed. */
+  private readonly insertLinks = new Map<number, Statement<unknown[]>>();
   private readonly finish: Statement<unknown[]>;
   private readonly commitTx: Transaction<(outcomes: PageOutcome[]) => CommitResult[]>;
 
@@ -51,17 +57,20 @@ export class SqlitePageSink implements PageSinkPort {
     // A URL found again closer to a root keeps the shorter depth, and one
     // skipped only for its depth or a nofollow is queued when found by a way
     // that allows it.
-    this.insertUrl = db.prepare(`
+    const insert = `
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, @code, @message, @from, @pathKey)
+      VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, @code, @message, @from, @pathKey)`;
+    this.insertUrl = db.prepare(`${insert}
       ON CONFLICT (url) DO UPDATE SET
         depth = min(url.depth, excluded.depth),
         state = iif(${UPGRADABLE} OR ${CUT_SHORT}, 'queued', url.state),
         error_code = iif(${UPGRADABLE}, NULL, url.error_code),
         error = iif(${UPGRADABLE}, NULL, url.error)
       WHERE excluded.depth < url.depth OR ${UPGRADABLE}`);
+    // A URL with a query is inserted alone first, so that only a new one counts as a variant of its path.
+    this.insertNewUrl = db.prepare(`${insert} ON CONFLICT (url) DO NOTHING`);
+    this.countVariant = db.prepare('INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1');
     this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
-    this.insertLink = db.prepare('INSERT INTO link (from_id, to_url, kind, nofollow) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING');
     this.finish = db.prepare('UPDATE url SET state = ?, tries = ?, error_code = ?, error = ? WHERE id = ?');
     this.commitTx = db.transaction((outcomes: PageOutcome[]) => outcomes.map((outcome) => this.write(outcome)));
   }
@@ -86,12 +95,31 @@ export class SqlitePageSink implements PageSinkPort {
     this.deleteLinks.run(from);
     for (const found of outcome.discovered) {
       if (!found.known && !found.linkOnly) newUrls += this.addUrl(found, from);
-      this.insertLink.run(from, found.key, found.kind, found.nofollow ? 1 : 0);
     }
+    this.storeLinks(from, outcome.discovered);
     if (outcome.response) this.storeResponse(from, outcome.response, outcome.discovered.length, newUrls);
     const error = outcome.error;
     this.finish.run(outcome.state, outcome.tries, error?.code ?? null, error?.message ?? null, from);
     return { newUrls };
+  }
+
+  private storeLinks(from: number, discovered: DiscoveredUrl[]): void {
+    for (let start = 0; start < discovered.length; start += LINKS_PER_INSERT) {
+      const chunk = discovered.slice(start, start + LINKS_PER_INSERT);
+      const values: unknown[] = [];
+      for (const found of chunk) values.push(from, found.key, found.kind, found.nofollow ? 1 : 0);
+      this.linkInsert(chunk.length).run(values);
+    }
+  }
+
+  private linkInsert(rows: number): Statement<unknown[]> {
+    let statement = this.insertLinks.get(rows);
+    if (!statement) {
+      const placeholders = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ');
+      statement = this.db.prepare(`INSERT INTO link (from_id, to_url, kind, nofollow) VALUES ${placeholders} ON CONFLICT DO NOTHING`);
+      this.insertLinks.set(rows, statement);
+    }
+    return statement;
   }
 
   private addUrl(found: DiscoveredUrl, from: number): number {
@@ -99,7 +127,7 @@ export class SqlitePageSink implements PageSinkPort {
     const fetchUrl = found.url === found.key ? null : found.url;
     const state = skip ? 'skipped' : 'queued';
     const { depth, redirectHops, pathKey } = found;
-    return this.insertUrl.run({
+    const row = {
       url: found.key,
       fetchUrl,
       origin: found.origin,
@@ -112,7 +140,12 @@ export class SqlitePageSink implements PageSinkPort {
       from,
       pathKey: pathKey ?? null,
       maxDepth: this.limits.maxDepth ?? null,
-    }).changes;
+    };
+    if (pathKey !== undefined && this.insertNewUrl.run(row).changes > 0) {
+      this.countVariant.run(pathKey);
+      return 1;
+    }
+    return this.insertUrl.run(row).changes;
   }
 
   private tooManyVariants(found: DiscoveredUrl) {

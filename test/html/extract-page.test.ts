@@ -62,6 +62,23 @@ describe('extractPage: page links', () => {
     expect(hrefs('<a href="/first" href="/second">x</a>')).toEqual(['/first']);
   });
 
+  it('reads its attributes among any others, on tags of any name and length, attributes of one tag not leaking into the next', () => {
+    const html = `
+      <ARTICLE class="x" STYLE="background:url(/article.png)"><IMAGE lang=en SRC=/image.png alt="a &amp; b"></ARTICLE>
+      <a title="t" hreflang="en" HREF="/a&amp;b" data-href="/not" rel="author NoFollow">a</a>
+      <a>no href: the previous tag's attributes are gone</a>
+      <section><img srcset="/s.png 1x" data-src="/lazy.png" src=""></section>
+      <object type="x" data="/object.swf"></object><input name="q" type=" IMAGE " src="/button.png">`;
+    expect(scan(html).links).toEqual([
+      link('/article.png', 'requisite'),
+      link('/image.png', 'requisite'),
+      link('/a&b', 'link', true),
+      link('/s.png', 'requisite'),
+      link('/object.swf', 'requisite'),
+      link('/button.png', 'requisite'),
+    ]);
+  });
+
   it('ignores links in comments, scripts, textareas and iframe fallback content', () => {
     const html = `
       <!-- <a href="/commented">x</a> -->

@@ -85,4 +85,34 @@ describe('SqlitePageSink', () => {
       { url: 'http://site/q', state: 'queued', depth: 2, error: null },
     ]);
   });
+
+  it('counts a query variant of a path once, when its URL is new, and still upgrades one found again by a better way', () => {
+    const { path, db, claim, sink } = setUp('variants.sqlite');
+    const variant = (query: string, depth: number, skip?: { code: string; message: string }) => ({
+      ...link(`http://site/list?${query}`),
+      depth,
+      pathKey: 'http://site/list',
+      ...(skip ? { skip } : {}),
+    });
+    sink.commit({ claim, state: 'done', tries: 1, discovered: [variant('a', 3, { code: 'max_depth', message: 'deep' }), variant('b', 1)] });
+    const again = sink.commit({ claim, state: 'done', tries: 1, discovered: [variant('a', 1), variant('b', 2), variant('c', 1)] });
+    // a: upgraded from skipped to queued; b: no better way, no change; c: new.
+    expect(again.newUrls).toBe(2);
+    db.close();
+    expect(readArchive(path, 'SELECT path, count FROM query_variants')).toEqual([{ path: 'http://site/list', count: 3 }]);
+    expect(readArchive(path, "SELECT url, state, depth FROM urls WHERE url LIKE '%list%' ORDER BY url")).toEqual([
+      { url: 'http://site/list?a', state: 'queued', depth: 1 },
+      { url: 'http://site/list?b', state: 'queued', depth: 1 },
+      { url: 'http://site/list?c', state: 'queued', depth: 1 },
+    ]);
+  });
+
+  it('stores every link of a page with more links than one insert writes', () => {
+    const { path, db, claim, sink } = setUp('many-links.sqlite');
+    const discovered = Array.from({ length: 75 }, (_, i) => ({ ...link(`http://site/p${i}`), nofollow: i % 2 === 0 }));
+    expect(sink.commit({ claim, state: 'done', tries: 1, response, discovered: [...discovered, discovered[7]!] }).newUrls).toBe(75);
+    db.close();
+    expect(readArchive(path, 'SELECT count(*) AS n, sum(nofollow) AS nofollow FROM links')).toEqual([{ n: 75, nofollow: 38 }]);
+    expect(readArchive(path, "SELECT count(*) AS n FROM urls WHERE state = 'queued'")).toEqual([{ n: 75 }]);
+  });
 });

@@ -1,7 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { withCrawlFlags, givenOptions } from '../crawl-flags.js';
 import { resolveRoots } from '../resolve-roots.js';
-import { runCrawl } from '../run-crawl.js';
 import { sessionSettings, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
@@ -30,9 +29,11 @@ export function crawlCommand(context: CommandContext): CommandModule {
         .example('$0 crawl example.com -c 4 --exclude "\\?sort=" --db example.sqlite', 'politer, skipping sorted listings')
         .example('$0 crawl https://a.example.org https://b.example.org --lenient --db ab.sqlite', 'two roots and their subdomains'),
     handler: async (args) => {
+      // The crawl's modules (rxjs, undici, htmlparser2, SQLite) load only when a crawl runs, not for --help or another command.
+      const { runCrawl } = await import('../run-crawl.js');
       const roots = (args.roots as string[]).map(String);
       const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!.url);
-      context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: sessionSettings(args) }, context.io);
+      context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: await sessionSettings(args) }, context.io);
     },
   };
 }

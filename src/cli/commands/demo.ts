@@ -1,10 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { CrawliteError } from '../../crawlite-error.js';
-import { removeDemoArchive } from '../../storage/demo-archive.js';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
-import { startSampleSite } from '../demo/sample-site.js';
-import { runCrawl } from '../run-crawl.js';
 import type { CommandContext } from './context.js';
 
 export class NotADemoArchiveError extends CrawliteError {
@@ -22,6 +19,11 @@ export function demoCommand(context: CommandContext): CommandModule {
         .option('db', { type: 'string', default: 'demo.sqlite', describe: 'archive file (replaced if an earlier demo made it)' })
         .example('$0 demo', 'crawl the sample site, then try the queries it prints'),
     handler: async (args) => {
+      const [{ removeDemoArchive }, { startSampleSite }, { runCrawl }] = await Promise.all([
+        import('../../storage/demo-archive.js'),
+        import('../demo/sample-site.js'),
+        import('../run-crawl.js'),
+      ]);
       const dbPath = String(args.db);
       if (existsSync(dbPath) && !removeDemoArchive(dbPath)) throw new NotADemoArchiveError(dbPath);
       const site = await startSampleSite();

@@ -1,5 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { startQuery } from '../../storage/query-worker-client.js';
 import { rowStream, ROW_FORMATS, type RowFormat, type RowStream } from '../format-rows.js';
 import { EXIT_INTERRUPTED } from '../io.js';
 import { UsageError } from '../usage-error.js';
@@ -26,6 +25,7 @@ export function queryCommand(context: CommandContext): CommandModule {
         .example('$0 query site.sqlite "select url, state, error from urls where state = \'failed\'" -f csv', 'failures as CSV')
         .example('$0 query site.sqlite "select url, title from pages" -f ndjson --timeout 60000 | head', 'stream rows, give up after a minute'),
     handler: async (args) => {
+      const { startQuery } = await import('../../storage/query-worker-client.js');
       const { io } = context;
       let output: RowStream | undefined;
       let readerGone = false;

@@ -1,6 +1,5 @@
 import type { CommandModule } from 'yargs';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
-import { runCrawl } from '../run-crawl.js';
 import { sessionSettings, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
@@ -14,8 +13,9 @@ export function resumeCommand(context: CommandContext): CommandModule {
         .example('$0 resume example.sqlite', 'continue where the crawl stopped')
         .example('$0 resume example.sqlite --max-pages 20000', 'go on past the first limit (stored: later resumes keep it)'),
     handler: async (args) => {
+      const { runCrawl } = await import('../run-crawl.js');
       context.exitCode = await runCrawl(
-        { dbPath: String(args.db), mode: 'existing', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: sessionSettings(args) },
+        { dbPath: String(args.db), mode: 'existing', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: await sessionSettings(args) },
         context.io,
       );
     },

@@ -1,6 +1,5 @@
 import type { CommandModule } from 'yargs';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
-import { runCrawl } from '../run-crawl.js';
 import { sessionSettings, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
@@ -14,6 +13,7 @@ export function retryCommand(context: CommandContext): CommandModule {
         .example('$0 retry example.sqlite', 'fetch again what failed (timeouts, 5xx, network errors)')
         .example('$0 retry example.sqlite --max-tries 8 --timeout 60000', 'more patient this time'),
     handler: async (args) => {
+      const { runCrawl } = await import('../run-crawl.js');
       context.exitCode = await runCrawl(
         {
           dbPath: String(args.db),
@@ -23,7 +23,7 @@ export function retryCommand(context: CommandContext): CommandModule {
           verbosity: context.verbosity(args),
           logFile: args.log as string | undefined,
           retryFailed: true,
-          session: sessionSettings(args),
+          session: await sessionSettings(args),
         },
         context.io,
       );

@@ -1,7 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { archiveReport } from '../../storage/archive-report.js';
-import { explainOpenError, openArchive } from '../../storage/open-archive.js';
-import { formatReport, reportJson } from '../format-report.js';
 import type { CommandContext } from './context.js';
 
 export function statsCommand(context: CommandContext): CommandModule {
@@ -14,7 +11,12 @@ export function statsCommand(context: CommandContext): CommandModule {
         .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
         .example('$0 stats site.sqlite', 'the end-of-run report, again')
         .example('$0 stats site.sqlite --json', 'the same, for scripts'),
-    handler: (args) => {
+    handler: async (args) => {
+      const [{ archiveReport }, { explainOpenError, openArchive }, { formatReport, reportJson }] = await Promise.all([
+        import('../../storage/archive-report.js'),
+        import('../../storage/open-archive.js'),
+        import('../format-report.js'),
+      ]);
       const path = String(args.db);
       const db = openArchive(path, 'readonly');
       try {

@@ -1,6 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { formatHolder } from '../../storage/lock-holder.js';
-import { unlockArchive } from '../../storage/unlock-archive.js';
 import type { CommandContext } from './context.js';
 
 export function unlockCommand(context: CommandContext): CommandModule {
@@ -11,7 +9,8 @@ export function unlockCommand(context: CommandContext): CommandModule {
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
         .example('$0 unlock example.sqlite', 'remove a stale lock, e.g. before an older crawlite opens the file'),
-    handler: (args) => {
+    handler: async (args) => {
+      const [{ formatHolder }, { unlockArchive }] = await Promise.all([import('../../storage/lock-holder.js'), import('../../storage/unlock-archive.js')]);
       const path = String(args.db);
       const result = unlockArchive(path);
       if (!result.staleHolder && !result.removedLockFile) {

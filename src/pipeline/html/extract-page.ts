@@ -70,10 +70,68 @@ export function findBase(html: string): string | undefined {
   return scanner.base;
 }
 
+/** The only attributes any scanner reads; others are skipped without being sliced or stored. */
+const READ_ATTRIBUTES = byLength(['href', 'src', 'srcset', 'rel', 'data', 'poster', 'type', 'content', 'name', 'http-equiv', 'style']);
+/** The only tag names any scanner reads; other tags get an empty name. */
+const READ_TAGS = byLength(['a', 'area', 'iframe', 'frame', 'link', 'meta', 'img', 'image', 'source', 'video', 'script', 'audio', 'track', 'embed', 'object', 'input', 'title', 'style', 'svg', 'math', 'base']);
+
+function byLength(names: string[]): string[][] {
+  const table: string[][] = [];
+  for (const name of names) (table[name.length] ??= []).push(name);
+  return table;
+}
+
+/**
+ * Which of `names` (lower-case, grouped by length) `html` spells from `start` to `end` in any ASCII
+ * case, or ''. Compared in place: most names are not wanted, and slicing and lower-casing each one was
+ * a measurable share of parsing. `| 0x20` folds only A-Z onto a-z among the characters compared.
+ */
+function nameAt(html: string, start: number, end: number, names: string[][]): string {
+  const candidates = names[end - start];
+  if (candidates === undefined) return '';
+  next: for (const name of candidates) {
+    for (let i = 0; i < name.length; i++) {
+      const want = name.charCodeAt(i);
+      const c = html.charCodeAt(start + i);
+      if (c !== want && !(want >= 0x61 && want <= 0x7a && (c | 0x20) === want)) continue next;
+    }
+    return name;
+  }
+  return '';
+}
+
+/**
+ * The read attributes of the current start tag, first occurrence of each: a few pairs in arrays
+ * reused from tag to tag, since a Map per tag was a measurable share of parsing.
+ */
+class Attributes {
+  private readonly names: string[] = [];
+  private readonly values: string[] = [];
+  private count = 0;
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  get(name: string): string | undefined {
+    for (let i = 0; i < this.count; i++) if (this.names[i] === name) return this.values[i];
+    return undefined;
+  }
+
+  /** A repeated attribute is ignored, as in browsers. */
+  add(name: string, value: string): void {
+    if (this.get(name) !== undefined) return;
+    this.names[this.count] = name;
+    this.values[this.count] = value;
+    this.count++;
+  }
+}
+
 /** Receives Tokenizer events (offsets into `html`) and hands each finished start tag with its attributes to `startTag`. */
 abstract class TagScanner implements TokenizerCallbacks {
   protected tagName = '';
-  protected attribs = new Map<string, string>();
+  protected readonly attribs = new Attributes();
+  /** The attribute being read, or '' when it is one no scanner reads. */
   private attribName = '';
   private attribValue = '';
 
@@ -82,28 +140,27 @@ abstract class TagScanner implements TokenizerCallbacks {
   protected abstract startTag(selfClosing: boolean): void;
 
   onopentagname(start: number, endIndex: number): void {
-    const name = this.html.slice(start, endIndex).toLowerCase();
+    this.attribs.clear();
+    const name = nameAt(this.html, start, endIndex, READ_TAGS);
     // HTML parses `<image>` as `<img>` (htmlparser2's Parser does the same).
     this.tagName = name === 'image' ? 'img' : name;
-    this.attribs = new Map();
   }
 
   onattribname(start: number, endIndex: number): void {
-    this.attribName = this.html.slice(start, endIndex).toLowerCase();
     this.attribValue = '';
+    this.attribName = nameAt(this.html, start, endIndex, READ_ATTRIBUTES);
   }
 
   onattribdata(start: number, endIndex: number): void {
-    this.attribValue += this.html.slice(start, endIndex);
+    if (this.attribName !== '') this.attribValue += this.html.slice(start, endIndex);
   }
 
   onattribentity(codepoint: number): void {
-    this.attribValue += String.fromCodePoint(codepoint);
+    if (this.attribName !== '') this.attribValue += String.fromCodePoint(codepoint);
   }
 
   onattribend(): void {
-    // A repeated attribute is ignored, as in browsers.
-    if (!this.attribs.has(this.attribName)) this.attribs.set(this.attribName, this.attribValue);
+    if (this.attribName !== '') this.attribs.add(this.attribName, this.attribValue);
     this.attribValue = '';
   }
 
@@ -158,6 +215,8 @@ class PageScanner extends TagScanner {
   }
 
   override onclosetag(start: number, endIndex: number): void {
+    // Most end tags close nothing this scanner tracks.
+    if (this.collecting === undefined && this.foreignDepth === 0) return;
     const name = this.html.slice(start, endIndex).toLowerCase();
     if (name === this.collecting) this.finishCollecting();
     else if ((name === 'svg' || name === 'math') && this.foreignDepth > 0) this.foreignDepth--;
@@ -240,7 +299,7 @@ class PageScanner extends TagScanner {
     if (style !== undefined) extractCssUrls(style, this.addRequisite);
   }
 
-  private startLink(a: Map<string, string>): void {
+  private startLink(a: Attributes): void {
     const rel = relTokens(a);
     const nofollow = rel.has('nofollow');
     if (rel.has('canonical')) {
@@ -255,7 +314,7 @@ class PageScanner extends TagScanner {
     }
   }
 
-  private startMeta(a: Map<string, string>): void {
+  private startMeta(a: Attributes): void {
     const content = a.get('content') ?? '';
     if ((a.get('name') ?? '').trim().toLowerCase() === 'robots') {
       for (const token of content.toLowerCase().split(/[\s,]+/)) {
@@ -297,13 +356,15 @@ class PageScanner extends TagScanner {
   }
 }
 
-function relTokens(a: Map<string, string>): Set<string> {
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
+function relTokens(a: Attributes): ReadonlySet<string> {
   const rel = a.get('rel');
-  if (rel === undefined) return new Set();
+  if (rel === undefined) return NO_TOKENS;
   return new Set(rel.toLowerCase().split(/[\t\n\f\r ]+/));
 }
 
-function hasAny(tokens: Set<string>, wanted: Set<string>): boolean {
+function hasAny(tokens: ReadonlySet<string>, wanted: ReadonlySet<string>): boolean {
   for (const token of tokens) if (wanted.has(token)) return true;
   return false;
 }

@@ -21,6 +21,12 @@ const BOMS: ReadonlyArray<{ bytes: readonly number[]; encoding: string }> = [
  * BOM, Content-Type charset, <meta> prescan, then a UTF-8 validity check, then windows-1252.
  */
 export function sniffCharset(body: Uint8Array, contentType: string | null): SniffedCharset {
+  const { encoding, source } = sniff(body, contentType);
+  return { encoding, source };
+}
+
+/** The sniffed charset, with the text when the UTF-8 validity check already decoded it. */
+function sniff(body: Uint8Array, contentType: string | null): SniffedCharset & { text?: string } {
   const bom = bomOf(body);
   if (bom) return { encoding: bom.encoding, source: 'bom' };
 
@@ -31,12 +37,14 @@ export function sniffCharset(body: Uint8Array, contentType: string | null): Snif
   const fromMeta = prescan(body.subarray(0, PRESCAN_BYTES));
   if (fromMeta) return { encoding: fromMeta, source: 'meta' };
 
-  return isValidUtf8(body) ? { encoding: 'utf-8', source: 'utf-8' } : { encoding: 'windows-1252', source: 'fallback' };
+  const text = utf8OrNull(body);
+  return text !== null ? { encoding: 'utf-8', source: 'utf-8', text } : { encoding: 'windows-1252', source: 'fallback' };
 }
 
 /** Decodes with the sniffed encoding; malformed bytes become U+FFFD rather than an error. */
 export function decodeHtml(body: Uint8Array, contentType: string | null): { text: string; encoding: string; source: CharsetSource } {
-  const { encoding, source } = sniffCharset(body, contentType);
+  const { encoding, source, text: decoded } = sniff(body, contentType);
+  if (decoded !== undefined) return { text: decoded, encoding, source };
   // The BOM is dropped by hand so that only a BOM that decided the encoding is removed.
   const bytes = source === 'bom' ? body.subarray(bomOf(body)!.bytes.length) : body;
   const text = encoding === 'windows-1252' ? decodeWindows1252(bytes) : new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes);
@@ -58,6 +66,9 @@ function decodeWindows1252(bytes: Uint8Array): string {
 }
 
 function bomOf(body: Uint8Array): (typeof BOMS)[number] | undefined {
+  // Most bodies start with '<' or whitespace: one byte rules every BOM out.
+  const first = body[0];
+  if (first !== 0xef && first !== 0xfe && first !== 0xff) return undefined;
   return BOMS.find(({ bytes }) => startsWith(body, bytes));
 }
 
@@ -88,12 +99,15 @@ function headerCharset(contentType: string | null): string | null {
   return null;
 }
 
-function isValidUtf8(body: Uint8Array): boolean {
+/**
+ * The body as UTF-8, or null when it is not valid UTF-8: the check is a full decode, so its text is
+ * kept rather than decoded again. No BOM reaches here (a BOM decides first), so none is stripped.
+ */
+function utf8OrNull(body: Uint8Array): string | null {
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(body);
-    return true;
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
-    return false;
+    return null;
   }
 }
 

@@ -25,11 +25,13 @@ export interface SchedulerSettings {
 
 /**
  * URLs claimed from the frontier per origin in one write, ahead of the slots
- * that will fetch them. Claiming is a transaction of its own, so one per URL
- * cost as much as parsing; a few ahead costs nothing: a crash leaves them
- * `fetching`, which resume queues again, and they were never requested.
+ * that will fetch them: as many as the origin's slots, within these bounds.
+ * Claiming is a transaction of its own, so one per URL cost as much as
+ * parsing; a few ahead costs nothing: a crash leaves them `fetching`, which
+ * resume queues again, and they were never requested.
  */
-const CLAIM_AHEAD = 8;
+const CLAIM_AHEAD_MIN = 8;
+const CLAIM_AHEAD_MAX = 32;
 
 interface Host {
   inFlight: number;
@@ -53,6 +55,7 @@ export class HostScheduler implements TaskSource {
   private readonly hosts = new Map<string, Host>();
   private cursor = 0;
   private pagesStarted: number;
+  private readonly claimAhead: number;
 
   constructor(
     private readonly frontier: FrontierPort,
@@ -61,6 +64,7 @@ export class HostScheduler implements TaskSource {
     pagesAlreadyFetched: number,
   ) {
     this.pagesStarted = pagesAlreadyFetched;
+    this.claimAhead = Math.min(CLAIM_AHEAD_MAX, Math.max(CLAIM_AHEAD_MIN, settings.perHost));
     this.noteWork(frontier.queuedOrigins());
   }
 
@@ -88,12 +92,12 @@ export class HostScheduler implements TaskSource {
    */
   private take(origin: string, host: Host): ClaimedUrl | undefined {
     if (!this.limitReached) {
-      if (host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, CLAIM_AHEAD);
+      if (host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, this.claimAhead);
       return host.ahead.shift();
     }
     for (const claim of host.ahead.filter((ahead) => ahead.kind !== 'requisite')) this.frontier.release(claim.id);
     host.ahead = host.ahead.filter((ahead) => ahead.kind === 'requisite');
-    if (host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, CLAIM_AHEAD, 'requisite');
+    if (host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, this.claimAhead, 'requisite');
     return host.ahead.shift();
   }
 
@@ -114,7 +118,7 @@ export class HostScheduler implements TaskSource {
       let task: Task;
       if (robots === 'unknown') {
         // Past --max-pages, robots.txt is asked only where requisites wait.
-        if (this.limitReached && host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, CLAIM_AHEAD, 'requisite');
+        if (this.limitReached && host.ahead.length === 0) host.ahead = this.frontier.claimFrom(origin, this.claimAhead, 'requisite');
         if (this.limitReached && host.ahead.length === 0) {
           host.hasWork = false;
           continue;

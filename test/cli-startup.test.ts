@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './support/archive.js';
+import { BIN, execCli } from './support/cli.js';
+import { html, routes, startServer, type TestServer } from './support/test-server.js';
+
+// Every command pays for the modules it loads at start-up: only a crawl needs the HTTP client, rxjs and the HTML parser.
+
+const RECORDER = fileURLToPath(new URL('./support/record-imports.mjs', import.meta.url));
+const CRAWL_ONLY = ['undici', 'rxjs', 'htmlparser2', 'tough-cookie'];
+const tmp = tempDir();
+let server: TestServer;
+let archive: string;
+let runs = 0;
+
+/** The packages under node_modules that one run of the built CLI imported. */
+async function packagesLoaded(argv: string[]): Promise<Set<string>> {
+  runs += 1;
+  const log = tmp.path(`imports-${runs}.log`);
+  await promisify(execFile)(process.execPath, ['--import', RECORDER, BIN, ...argv], { env: { ...process.env, CRAWLITE_IMPORT_LOG: log }, timeout: 20_000 }).catch(() => undefined);
+  const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n') : [];
+  return new Set(urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((name): name is string => name !== undefined));
+}
+
+beforeAll(async () => {
+  server = await startServer(routes({ '/': html('one page') }));
+  archive = tmp.path('site.sqlite');
+  const crawled = await execCli(['crawl', server.url, '--db', archive, '-q']);
+  expect(crawled.code).toBe(0);
+});
+
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+describe('start-up', () => {
+  it.each([[['--version']], [['--help']], [['crawl', '--help']], [['stats', 'ARCHIVE']], [['query', 'ARCHIVE', 'select count(*) from pages']]])(
+    'crawlite %j loads none of the crawl-only packages',
+    async (argv) => {
+      const loaded = await packagesLoaded(argv.map((arg) => (arg === 'ARCHIVE' ? archive : arg)));
+      expect(loaded.has('yargs')).toBe(true);
+      expect(CRAWL_ONLY.filter((name) => loaded.has(name))).toEqual([]);
+    },
+  );
+
+  it('a crawl loads what it needs', async () => {
+    const loaded = await packagesLoaded(['crawl', server.url, '--db', tmp.path('again.sqlite'), '-q']);
+    expect(CRAWL_ONLY.filter((name) => loaded.has(name))).toEqual(CRAWL_ONLY);
+  });
+});

@@ -1,0 +1,41 @@
+import { existsSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openCrawlArchive } from '../../src/storage/open-crawl-archive.js';
+import { tempDir } from '../support/archive.js';
+import { waitFor } from '../support/wait.js';
+
+// The writer never checkpoints inside a commit (a stall for every request slot): a thread of its own copies the WAL back.
+
+const tmp = tempDir();
+const owner = { pid: process.pid, host: hostname() };
+/** 2 MB: about 500 WAL pages, below SQLite's automatic checkpoint (1000), so only the checkpointer moves them. */
+const BLOB = Buffer.alloc(2 * 1024 * 1024, 7);
+
+afterAll(() => tmp.cleanup());
+
+describe('the WAL checkpointer of a crawl archive', () => {
+  it('copies committed pages into the archive while the crawl runs, and leaves one file on close', async () => {
+    const path = tmp.path('checkpointed.sqlite');
+    const archive = await openCrawlArchive(path, 'create', owner);
+    try {
+      const before = statSync(path).size;
+      archive.db.prepare("INSERT INTO meta (key, value) VALUES ('filler', ?)").run(BLOB.toString('latin1'));
+      await waitFor('the archive file to take in the committed pages', () => statSync(path).size >= before + BLOB.length, 5_000, () => `size ${statSync(path).size}`);
+      expect(archive.db.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(1000);
+    } finally {
+      archive.close();
+    }
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('closes at once when nothing was written', async () => {
+    const path = tmp.path('idle.sqlite');
+    const archive = await openCrawlArchive(path, 'create', owner);
+    const started = Date.now();
+    archive.close();
+    archive.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+});
