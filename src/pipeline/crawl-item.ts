@@ -28,6 +28,8 @@ export interface CrawlItem {
   state: 'pending' | 'done' | 'failed' | 'skipped' | 'stopped';
   error?: Reason;
   page?: PageFacts;
+  /** The body's SHA-256, when a parse thread computed it along the way. */
+  bodySha256?: Buffer;
   discovered: DiscoveredUrl[];
 }
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defer, finalize, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
 import type { FrontierPort, PageSinkPort } from '../storage/ports.js';
 import { CommitQueue } from './commit-queue.js';
@@ -11,7 +12,8 @@ import { fetchWithRetry, type Fetch } from './operators/fetch-with-retry.js';
 import { followRedirects } from './operators/follow-redirects.js';
 import { inScope } from './operators/in-scope.js';
 import { obeyRobots } from './operators/obey-robots.js';
-import { parsePage } from './operators/parse-page.js';
+import { parsePage, type ParseSettings } from './operators/parse-page.js';
+import { ParsePool } from './parse/parse-pool.js';
 import { persist } from './operators/persist.js';
 import { SeenCache, seen } from './operators/seen.js';
 import { withinLimits } from './operators/within-limits.js';
@@ -84,6 +86,14 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       cookies: session.cookies ?? new CrawlCookies(),
       onSent: (origin) => scheduler.sent(origin, Date.now()),
     });
+    const parseSettings: ParseSettings = {
+      maxRedirects: options.maxRedirects,
+      maxBodyBytes: options.maxBodyBytes,
+      maxLinksPerPage: options.maxLinksPerPage,
+      maxPages: options.maxPages,
+    };
+    // Parsing is the crawl's CPU work. This thread keeps a core busy with I/O, scheduling and SQLite; the other cores parse.
+    const parsers = new ParsePool(availableParallelism() - 1);
     const cache = new SeenCache(SEEN_CACHE_SIZE);
     const commits = new CommitQueue(sink);
     const scope = {
@@ -140,10 +150,15 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
             obeyRobots(book),
             fetchStage,
             followRedirects(options.maxRedirects),
-            parsePage({ maxRedirects: options.maxRedirects, maxBodyBytes: options.maxBodyBytes, maxLinksPerPage: options.maxLinksPerPage, maxPages: options.maxPages }),
+            parsePage(parseSettings, parsers),
             commit,
           );
-    return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(finalize(() => void client.close()));
+    return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(
+      finalize(() => {
+        void client.close();
+        void parsers.close();
+      }),
+    );
   });
   return { reports, limitReached: () => scheduler.limitReached, inFlight: () => requests };
 }

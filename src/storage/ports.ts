@@ -60,6 +60,8 @@ export interface StoredResponse {
   location: string | null;
   /** Bytes received, after Content-Encoding was undone. */
   body: Uint8Array;
+  /** The body's SHA-256 if already computed (off the main thread); the sink computes it otherwise. */
+  sha256?: Buffer;
   fetchedAt: string;
   elapsedMs: number;
   title?: string | null;

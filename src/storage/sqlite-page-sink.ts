@@ -157,7 +157,7 @@ export class SqlitePageSink implements PageSinkPort {
   }
 
   private storeResponse(urlId: number, response: StoredResponse, linksFound: number, linksNew: number): void {
-    const hash = createHash('sha256').update(response.body).digest();
+    const hash = response.sha256 ?? createHash('sha256').update(response.body).digest();
     const bodyId = this.bodyId.get(hash)?.id ?? Number(this.insertBody.run(hash, response.body.byteLength, response.body).lastInsertRowid);
     this.upsertResponse.run(
       urlId,

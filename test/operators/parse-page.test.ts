@@ -1,8 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { lastValueFrom, of } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { parsePage } from '../../src/pipeline/operators/parse-page.js';
+import { ParsePool } from '../../src/pipeline/parse/parse-pool.js';
 
 const fetched = (body: string | Buffer, contentType: string, kind: CrawlItem['claim']['kind'] = 'page', status = 200): CrawlItem => ({
   claim: { id: 1, url: 'http://site/dir/page.html', key: 'http://site/dir/page.html', origin: 'http://site', kind, depth: 1, redirectHops: 2, tries: 0 },
@@ -11,10 +12,17 @@ const fetched = (body: string | Buffer, contentType: string, kind: CrawlItem['cl
   response: { status, headers: { 'content-type': contentType }, body: Buffer.from(body), fetchedAt: '', elapsedMs: 1 },
   discovered: [],
 });
-const parse = (item: CrawlItem, settings = {}) => lastValueFrom(of(item).pipe(parsePage({ maxRedirects: 10, maxBodyBytes: 1 << 20, ...settings })));
 const found = (out: CrawlItem) => out.discovered.map((d) => [d.kind, d.target, d.url, d.depth, d.redirectHops]);
 
-describe('parsePage', () => {
+// Every behaviour holds wherever the parsing runs: here, or on a pool's thread.
+describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (where) => {
+  let pool: ParsePool | undefined;
+  beforeAll(() => {
+    if (where === 'on a parse thread') pool = new ParsePool(1);
+  });
+  afterAll(() => pool?.close());
+  const parse = (item: CrawlItem, settings = {}) => lastValueFrom(of(item).pipe(parsePage({ maxRedirects: 10, maxBodyBytes: 1 << 20, ...settings }, pool)));
+
   it('turns an HTML page into links one level deeper, requisites, a refresh at the same depth and a recorded canonical', async () => {
     const out = await parse(
       fetched(

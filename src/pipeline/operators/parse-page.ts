@@ -1,131 +1,36 @@
-import { gunzipSync } from 'node:zlib';
-import { map, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl } from '../../storage/ports.js';
-import type { CrawlItem, PageFacts } from '../crawl-item.js';
-import { discover } from '../discover.js';
-import { extractCssUrls } from '../html/extract-css-urls.js';
-import { extractPage, findBase, type FoundKind } from '../html/extract-page.js';
-import { charsetOf, decodeText, isCss, isHtml } from '../html/decode-text.js';
-import { decodeHtml } from '../html/sniff-charset.js';
-import { LinkBudget, smallestLimit } from '../link-budget.js';
-import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
-import { extractSitemap, isGzip } from '../sitemap/extract-sitemap.js';
+import { from, map, mergeMap, of, type OperatorFunction } from 'rxjs';
+import type { CrawlItem } from '../crawl-item.js';
+import { charsetOf } from '../html/decode-text.js';
+import type { ParsePool } from '../parse/parse-pool.js';
+import { needsParse, parseResponse, type ParseResult, type ParseSettings } from '../parse/parse-response.js';
 
-export interface ParseSettings {
-  maxRedirects: number;
-  maxBodyBytes: number;
-  /** Distinct URLs read from one response (page, stylesheet, sitemap) at most; 0 or absent for no limit. */
-  maxLinksPerPage?: number;
-  /** The crawl's --max-pages: a sitemap's entries past it could never be fetched, so they are not read. */
-  maxPages?: number;
-}
+export type { ParseSettings } from '../parse/parse-response.js';
 
-/** The page's `<base href>` resolved, if it is an http(s) URL; browsers ignore a `javascript:` or `data:` base too. */
-function baseOf(base: string | undefined, pageUrl: string): string {
-  if (base === undefined) return pageUrl;
-  try {
-    const resolved = new URL(base, pageUrl);
-    return resolved.protocol === 'http:' || resolved.protocol === 'https:' ? resolved.href : pageUrl;
-  } catch {
-    return pageUrl;
-  }
-}
-
-/** Each way an HTML link is found is kept once per target: kinds times nofollow. */
-const HTML_VARIANT: Record<FoundKind, number> = { link: 0, requisite: 2, refresh: 4, canonical: 6 };
-
-/** What each kind of HTML link becomes: a page one level deeper, a requisite, a refresh (like a redirect), a canonical (recorded only). */
-function fromHtmlLink(kind: FoundKind, nofollow: boolean, target: NormalizedUrl, item: CrawlItem, settings: ParseSettings): DiscoveredUrl {
-  const { depth, redirectHops } = item.claim;
-  switch (kind) {
-    case 'requisite':
-      return discover(target, 'requisite', 'requisite', depth + 1);
-    case 'refresh':
-      // Followed like a redirect: same depth, one hop further, within the same budget.
-      return redirectHops < settings.maxRedirects
-        ? discover(target, 'refresh', 'page', depth, redirectHops + 1, { nofollow })
-        : discover(target, 'refresh', 'page', depth, redirectHops + 1, { linkOnly: true });
-    case 'canonical':
-      return discover(target, 'canonical', 'page', depth + 1, 0, { linkOnly: true });
-    default:
-      return discover(target, 'link', 'page', depth + 1, 0, { nofollow });
-  }
-}
-
-/** The item with what it found added, and how many link references the cap left unread. */
-function withFound(item: CrawlItem, page: PageFacts, found: DiscoveredUrl[], budget: LinkBudget): CrawlItem {
-  if (budget.dropped > 0) page.linksDropped = budget.dropped;
-  return { ...item, page, discovered: item.discovered.length ? [...item.discovered, ...found] : found };
-}
-
-function parseHtml(item: CrawlItem, body: Uint8Array, contentType: string | null, settings: ParseSettings): CrawlItem {
-  const { text, encoding } = decodeHtml(body, contentType);
-  const base = baseOf(findBase(text), item.claim.url);
-  // A page with a huge number of links is a trap or an attack; committing them all would stall the crawl.
-  const budget = new LinkBudget(base, settings.maxLinksPerPage ?? 0);
-  const found: DiscoveredUrl[] = [];
-  const links: { kind: FoundKind; nofollow: boolean; target: NormalizedUrl }[] = [];
-  const facts = extractPage(text, (href, kind, nofollow) => {
-    const target = budget.admit(href, HTML_VARIANT[kind] + (nofollow ? 1 : 0));
-    if (target) links.push({ kind, nofollow, target });
-  });
-  // <meta name="robots" content="nofollow"> may come after the links it covers, so they are built at the end.
-  for (const { kind, nofollow, target } of links) found.push(fromHtmlLink(kind, facts.robots.nofollow || nofollow, target, item, settings));
-  const page: PageFacts = { charset: encoding };
-  if (facts.title !== undefined) page.title = facts.title;
-  if (facts.canonical !== undefined) {
-    const canonical = normalizeUrl(facts.canonical, base);
-    if ('key' in canonical) page.canonical = canonical.url;
-  }
-  const robots = (['noindex', 'nofollow', 'noarchive'] as const).filter((directive) => facts.robots[directive]);
-  if (robots.length) page.robots = robots;
-  return withFound(item, page, found, budget);
-}
-
-function parseCss(item: CrawlItem, body: Uint8Array, contentType: string | null, settings: ParseSettings): CrawlItem {
-  const charset = charsetOf(contentType);
-  const budget = new LinkBudget(item.claim.url, settings.maxLinksPerPage ?? 0);
-  const found: DiscoveredUrl[] = [];
-  extractCssUrls(decodeText(body, charset), (href) => {
-    const target = budget.admit(href);
-    if (target) found.push(discover(target, 'requisite', 'requisite', item.claim.depth + 1));
-  });
-  return withFound(item, { charset }, found, budget);
-}
-
-function parseSitemap(item: CrawlItem, body: Uint8Array, settings: ParseSettings): CrawlItem {
-  let xml: Uint8Array = body;
-  if (isGzip(body)) {
-    try {
-      xml = gunzipSync(body, { maxOutputLength: settings.maxBodyBytes });
-    } catch (error) {
-      return { ...item, state: 'failed', error: { code: 'bad_sitemap', message: `gzipped sitemap cannot be read: ${(error as Error).message}` } };
-    }
-  }
-  // With --max-pages N, no more than N of one sitemap's entries could ever be fetched.
-  const budget = new LinkBudget(item.claim.url, smallestLimit(settings.maxLinksPerPage, settings.maxPages));
-  const found: DiscoveredUrl[] = [];
-  extractSitemap(new TextDecoder('utf-8').decode(xml), (entry, loc) => {
-    const target = budget.admit(loc, entry === 'page' ? 0 : 1);
-    // Sitemaps seed the crawl like roots: their pages start at depth 0.
-    if (target) found.push(discover(target, 'sitemap', entry, 0));
-  });
-  return withFound(item, { charset: 'utf-8' }, found, budget);
+/** The item with what its response says: facts, found URLs, or the failure that makes it unreadable. */
+function withResult(item: CrawlItem, result: ParseResult): CrawlItem {
+  if (result.error) return { ...item, state: 'failed', error: result.error };
+  const parsed: CrawlItem = { ...item, discovered: item.discovered.length ? [...item.discovered, ...result.found] : result.found };
+  if (result.page) parsed.page = result.page;
+  return parsed;
 }
 
 /**
  * Reads what a successful response links to: an HTML page's links,
- * requisites, refresh and canonical (HTML decoded with its sniffed charset),
- * a stylesheet's url()s, a sitemap's entries. Other content is stored as is.
+ * requisites, refresh and canonical, a stylesheet's url()s, a sitemap's
+ * entries (see parseResponse). Other content is stored as is. With a pool the
+ * reading runs on its threads and each item goes on when its answer comes
+ * back; without one it runs here.
  */
-export function parsePage(settings: ParseSettings): OperatorFunction<CrawlItem, CrawlItem> {
-  return map((item) => {
+export function parsePage(settings: ParseSettings, pool?: ParsePool): OperatorFunction<CrawlItem, CrawlItem> {
+  return mergeMap((item) => {
     const { response, claim } = item;
-    if (!response || item.state !== 'done' || response.status < 200 || response.status > 299) return item;
+    if (!response || item.state !== 'done' || response.status < 200 || response.status > 299) return of(item);
     const contentType = response.headers['content-type'] ?? null;
-    if (claim.kind === 'sitemap') return parseSitemap(item, response.body, settings);
-    if (isCss(contentType)) return parseCss(item, response.body, contentType, settings);
-    if (claim.kind === 'page' && isHtml(contentType)) return parseHtml(item, response.body, contentType, settings);
-    return { ...item, page: { charset: charsetOf(contentType) } };
+    if (!needsParse(claim, contentType)) return of({ ...item, page: { charset: charsetOf(contentType) } });
+    if (!pool) return of(withResult(item, parseResponse({ claim, contentType, body: response.body }, settings)));
+    return from(pool.parse({ claim, contentType, body: response.body }, settings)).pipe(
+      // The body went to the thread and came back: the item keeps the returned bytes.
+      map(({ result, body, sha256 }) => withResult({ ...item, response: { ...response, body }, bodySha256: sha256 }, result)),
+    );
   });
 }

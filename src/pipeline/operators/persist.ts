@@ -5,9 +5,9 @@ import type { CrawlItem, FetchReport, PageFacts } from '../crawl-item.js';
 import { charsetOf } from '../html/decode-text.js';
 import type { HttpResponse } from '../http/http-client.js';
 
-function stored(response: HttpResponse, page: PageFacts | undefined): StoredResponse {
+function stored(response: HttpResponse, page: PageFacts | undefined, sha256: Buffer | undefined): StoredResponse {
   const contentType = response.headers['content-type'] ?? null;
-  return {
+  const kept: StoredResponse = {
     status: response.status,
     headers: response.headers,
     contentType,
@@ -21,6 +21,8 @@ function stored(response: HttpResponse, page: PageFacts | undefined): StoredResp
     robots: page?.robots?.join(',') ?? null,
     linksDropped: page?.linksDropped ?? 0,
   };
+  if (sha256) kept.sha256 = sha256;
+  return kept;
 }
 
 function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
@@ -56,7 +58,7 @@ export function persist(
     }
     const tries = item.claim.tries + item.attempts;
     const outcome: PageOutcome = { claim: item.claim, state: item.state, tries, discovered: item.discovered };
-    if (item.response) outcome.response = stored(item.response, item.page);
+    if (item.response) outcome.response = stored(item.response, item.page, item.bodySha256);
     if (item.error) outcome.error = item.error;
     return from(queue.commit(outcome)).pipe(
       map(({ newUrls }) => {

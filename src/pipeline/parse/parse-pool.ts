@@ -1,0 +1,136 @@
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CrawliteError } from '../../crawlite-error.js';
+import type { ParseReply, ParseRequest } from './parse-protocol.js';
+import type { ParseJob, ParseResult, ParseSettings } from './parse-response.js';
+
+/** A parse thread ended while the crawl needed it (out of memory, a bug, killed from outside). */
+export class ParseThreadError extends CrawliteError {
+  constructor(how: string) {
+    super('PARSE_THREAD', `parsing stopped: a parse thread ${how}`);
+  }
+}
+
+/** A parsed response: what it says, its body (handed back by the thread), the body's SHA-256, and the thread that read it. */
+export interface Parsed {
+  result: ParseResult;
+  body: Buffer;
+  sha256: Buffer;
+  threadId: number;
+}
+
+// From sources (the tests' in-process CLI) the worker is the compiled one: a worker thread runs only JavaScript.
+const WORKER = fileURLToPath(
+  import.meta.url.endsWith('.ts') ? new URL('../../../dist/pipeline/parse/parse-worker.js', import.meta.url) : new URL('./parse-worker.js', import.meta.url),
+);
+
+const YOUNG_GENERATION_MB = 6;
+
+let running = 0;
+
+/** Parse threads of this process running now, in every pool: none once each crawl has ended. */
+export function parseThreadsRunning(): number {
+  return running;
+}
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+interface Pending {
+  resolve: (parsed: Parsed) => void;
+  reject: (error: Error) => void;
+}
+
+class ParseThread {
+  readonly worker: Worker;
+  readonly pending = new Map<number, Pending>();
+  private outbox: ParseRequest[] = [];
+
+  constructor(onGone: (thread: ParseThread, error: Error) => void) {
+    // Parsing makes short-lived garbage only; a small young generation keeps the thread's memory down at no measured cost.
+    this.worker = new Worker(WORKER, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    running += 1;
+    // An idle thread does not keep the process alive; one holding a response does.
+    this.worker.unref();
+    this.worker.on('message', (replies: ParseReply[]) => {
+      for (const reply of replies) {
+        const waiting = this.pending.get(reply.id);
+        if (!waiting) continue;
+        this.forget(reply.id);
+        if ('failure' in reply) waiting.reject(new Error(`parsing failed: ${reply.failure}`));
+        else waiting.resolve({ result: reply.result, body: asBuffer(reply.body), sha256: asBuffer(reply.sha256), threadId: reply.threadId });
+      }
+    });
+    this.worker.on('error', (error) => onGone(this, new ParseThreadError(`failed: ${error.message}`)));
+    this.worker.once('exit', (code) => {
+      running -= 1;
+      onGone(this, new ParseThreadError(`exited with code ${code}`));
+    });
+  }
+
+  send(request: ParseRequest, waiting: Pending): void {
+    const idle = this.pending.size === 0;
+    if (idle) this.worker.ref();
+    this.pending.set(request.id, waiting);
+    // An idle thread gets the response at once; while it is busy, responses of one event-loop turn cross together.
+    if (idle) this.worker.postMessage([request], [request.job.body.buffer as ArrayBuffer]);
+    else if (this.outbox.push(request) === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const batch = this.outbox;
+    this.outbox = [];
+    this.worker.postMessage(batch, batch.map((request) => request.job.body.buffer as ArrayBuffer));
+  }
+
+  private forget(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker.unref();
+  }
+}
+
+/**
+ * Parses responses on worker threads, so the main thread keeps to I/O,
+ * scheduling and SQLite. A body's buffer is moved to the thread and back,
+ * never copied, unless it is a slice of a shared buffer (Node pools small
+ * allocations), which is copied so the pool is not detached. Each response
+ * goes to the thread with the fewest in hand; close() ends the threads.
+ */
+export class ParsePool {
+  private readonly threads: ParseThread[];
+  private nextId = 0;
+  private closed = false;
+  private failure: Error | undefined;
+
+  constructor(size: number) {
+    this.threads = Array.from({ length: Math.max(1, size) }, () => new ParseThread((thread, error) => this.lost(thread, error)));
+  }
+
+  /** Parses one response; its body is unusable here until the answer gives it back. */
+  parse(job: ParseJob, settings: ParseSettings): Promise<Parsed> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closed) return Promise.reject(new ParseThreadError('was asked to parse after the crawl ended'));
+    const { body } = job;
+    const owned = body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
+    const moved = owned ? body : new Uint8Array(body);
+    let thread = this.threads[0]!;
+    for (const next of this.threads) if (next.pending.size < thread.pending.size) thread = next;
+    return new Promise<Parsed>((resolve, reject) => {
+      thread.send({ id: (this.nextId += 1), job: { ...job, body: moved }, settings }, { resolve, reject });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
+  }
+
+  private lost(thread: ParseThread, error: Error): void {
+    const waiting = [...thread.pending.values()];
+    thread.pending.clear();
+    if (this.closed) return;
+    // A lost thread ends the crawl: what it held is gone, and later responses would wait for it forever.
+    this.failure ??= error;
+    for (const { reject } of waiting) reject(error);
+  }
+}

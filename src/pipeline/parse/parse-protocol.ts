@@ -1,0 +1,17 @@
+import type { ParseJob, ParseResult, ParseSettings } from './parse-response.js';
+
+/** A response for a parse thread (requests cross in batches); its body's buffer is transferred, not copied. */
+export interface ParseRequest {
+  id: number;
+  job: ParseJob;
+  settings: ParseSettings;
+}
+
+/**
+ * The answer, with the body's buffer transferred back for the archive, its
+ * SHA-256 (what the archive stores it under), and where the work ran.
+ */
+export type ParseReply = { id: number; body: Uint8Array; threadId: number } & (
+  | { result: ParseResult; sha256: Uint8Array }
+  | { failure: string }
+);

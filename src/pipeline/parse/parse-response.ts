@@ -1,0 +1,144 @@
+import { gunzipSync } from 'node:zlib';
+import type { ClaimedUrl, DiscoveredUrl, Reason } from '../../storage/ports.js';
+import type { PageFacts } from '../crawl-item.js';
+import { discover } from '../discover.js';
+import { extractCssUrls } from '../html/extract-css-urls.js';
+import { extractPage, findBase, type FoundKind } from '../html/extract-page.js';
+import { charsetOf, decodeText, isCss, isHtml } from '../html/decode-text.js';
+import { decodeHtml } from '../html/sniff-charset.js';
+import { LinkBudget, smallestLimit } from '../link-budget.js';
+import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
+import { extractSitemap, isGzip } from '../sitemap/extract-sitemap.js';
+
+export interface ParseSettings {
+  maxRedirects: number;
+  maxBodyBytes: number;
+  /** Distinct URLs read from one response (page, stylesheet, sitemap) at most; 0 or absent for no limit. */
+  maxLinksPerPage?: number;
+  /** The crawl's --max-pages: a sitemap's entries past it could never be fetched, so they are not read. */
+  maxPages?: number;
+}
+
+/** What one response is to be read as: only these are parsed; other content is stored as is. */
+export interface ParseJob {
+  claim: ClaimedUrl;
+  contentType: string | null;
+  body: Uint8Array;
+}
+
+/** What a response says: its facts and what it links to, or why it cannot be read. */
+export interface ParseResult {
+  page?: PageFacts;
+  found: DiscoveredUrl[];
+  error?: Reason;
+}
+
+/** The page's `<base href>` resolved, if it is an http(s) URL; browsers ignore a `javascript:` or `data:` base too. */
+function baseOf(base: string | undefined, pageUrl: string): string {
+  if (base === undefined) return pageUrl;
+  try {
+    const resolved = new URL(base, pageUrl);
+    return resolved.protocol === 'http:' || resolved.protocol === 'https:' ? resolved.href : pageUrl;
+  } catch {
+    return pageUrl;
+  }
+}
+
+/** Each way an HTML link is found is kept once per target: kinds times nofollow. */
+const HTML_VARIANT: Record<FoundKind, number> = { link: 0, requisite: 2, refresh: 4, canonical: 6 };
+
+/** What each kind of HTML link becomes: a page one level deeper, a requisite, a refresh (like a redirect), a canonical (recorded only). */
+function fromHtmlLink(kind: FoundKind, nofollow: boolean, target: NormalizedUrl, claim: ClaimedUrl, settings: ParseSettings): DiscoveredUrl {
+  const { depth, redirectHops } = claim;
+  switch (kind) {
+    case 'requisite':
+      return discover(target, 'requisite', 'requisite', depth + 1);
+    case 'refresh':
+      // Followed like a redirect: same depth, one hop further, within the same budget.
+      return redirectHops < settings.maxRedirects
+        ? discover(target, 'refresh', 'page', depth, redirectHops + 1, { nofollow })
+        : discover(target, 'refresh', 'page', depth, redirectHops + 1, { linkOnly: true });
+    case 'canonical':
+      return discover(target, 'canonical', 'page', depth + 1, 0, { linkOnly: true });
+    default:
+      return discover(target, 'link', 'page', depth + 1, 0, { nofollow });
+  }
+}
+
+/** The facts and what was found, with how many link references the cap left unread. */
+function withFound(page: PageFacts, found: DiscoveredUrl[], budget: LinkBudget): ParseResult {
+  if (budget.dropped > 0) page.linksDropped = budget.dropped;
+  return { page, found };
+}
+
+function parseHtml({ claim, body, contentType }: ParseJob, settings: ParseSettings): ParseResult {
+  const { text, encoding } = decodeHtml(body, contentType);
+  const base = baseOf(findBase(text), claim.url);
+  // A page with a huge number of links is a trap or an attack; committing them all would stall the crawl.
+  const budget = new LinkBudget(base, settings.maxLinksPerPage ?? 0);
+  const found: DiscoveredUrl[] = [];
+  const links: { kind: FoundKind; nofollow: boolean; target: NormalizedUrl }[] = [];
+  const facts = extractPage(text, (href, kind, nofollow) => {
+    const target = budget.admit(href, HTML_VARIANT[kind] + (nofollow ? 1 : 0));
+    if (target) links.push({ kind, nofollow, target });
+  });
+  // <meta name="robots" content="nofollow"> may come after the links it covers, so they are built at the end.
+  for (const { kind, nofollow, target } of links) found.push(fromHtmlLink(kind, facts.robots.nofollow || nofollow, target, claim, settings));
+  const page: PageFacts = { charset: encoding };
+  if (facts.title !== undefined) page.title = facts.title;
+  if (facts.canonical !== undefined) {
+    const canonical = normalizeUrl(facts.canonical, base);
+    if ('key' in canonical) page.canonical = canonical.url;
+  }
+  const robots = (['noindex', 'nofollow', 'noarchive'] as const).filter((directive) => facts.robots[directive]);
+  if (robots.length) page.robots = robots;
+  return withFound(page, found, budget);
+}
+
+function parseCss({ claim, body, contentType }: ParseJob, settings: ParseSettings): ParseResult {
+  const charset = charsetOf(contentType);
+  const budget = new LinkBudget(claim.url, settings.maxLinksPerPage ?? 0);
+  const found: DiscoveredUrl[] = [];
+  extractCssUrls(decodeText(body, charset), (href) => {
+    const target = budget.admit(href);
+    if (target) found.push(discover(target, 'requisite', 'requisite', claim.depth + 1));
+  });
+  return withFound({ charset }, found, budget);
+}
+
+function parseSitemap({ claim, body }: ParseJob, settings: ParseSettings): ParseResult {
+  let xml: Uint8Array = body;
+  if (isGzip(body)) {
+    try {
+      xml = gunzipSync(body, { maxOutputLength: settings.maxBodyBytes });
+    } catch (error) {
+      return { found: [], error: { code: 'bad_sitemap', message: `gzipped sitemap cannot be read: ${(error as Error).message}` } };
+    }
+  }
+  // With --max-pages N, no more than N of one sitemap's entries could ever be fetched.
+  const budget = new LinkBudget(claim.url, smallestLimit(settings.maxLinksPerPage, settings.maxPages));
+  const found: DiscoveredUrl[] = [];
+  extractSitemap(new TextDecoder('utf-8').decode(xml), (entry, loc) => {
+    const target = budget.admit(loc, entry === 'page' ? 0 : 1);
+    // Sitemaps seed the crawl like roots: their pages start at depth 0.
+    if (target) found.push(discover(target, 'sitemap', entry, 0));
+  });
+  return withFound({ charset: 'utf-8' }, found, budget);
+}
+
+/** Whether a response is read at all: a sitemap, a stylesheet, an HTML page. */
+export function needsParse(claim: ClaimedUrl, contentType: string | null): boolean {
+  return claim.kind === 'sitemap' || isCss(contentType) || (claim.kind === 'page' && isHtml(contentType));
+}
+
+/**
+ * Reads what a response links to: an HTML page's links, requisites, refresh
+ * and canonical (HTML decoded with its sniffed charset), a stylesheet's
+ * url()s, a sitemap's entries. Pure, so it runs on any thread.
+ */
+export function parseResponse(job: ParseJob, settings: ParseSettings): ParseResult {
+  if (job.claim.kind === 'sitemap') return parseSitemap(job, settings);
+  if (isCss(job.contentType)) return parseCss(job, settings);
+  if (job.claim.kind === 'page' && isHtml(job.contentType)) return parseHtml(job, settings);
+  return { page: { charset: charsetOf(job.contentType) }, found: [] };
+}

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import { parentPort, threadId } from 'node:worker_threads';
+import type { ParseReply, ParseRequest } from './parse-protocol.js';
+import { parseResponse } from './parse-response.js';
+
+function answer({ id, job, settings }: ParseRequest): ParseReply {
+  try {
+    const result = parseResponse(job, settings);
+    // Copied out of Node's shared pool, so only 32 bytes cross.
+    const sha256 = new Uint8Array(createHash('sha256').update(job.body).digest());
+    return { id, result, sha256, body: job.body, threadId };
+  } catch (error) {
+    return { id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error), body: job.body, threadId };
+  }
+}
+
+// One parse thread: a batch of responses is answered in one message, each body going back with its answer.
+parentPort!.on('message', (batch: ParseRequest[]) => {
+  const replies = batch.map(answer);
+  parentPort!.postMessage(replies, replies.map((reply) => reply.body.buffer as ArrayBuffer));
+});
