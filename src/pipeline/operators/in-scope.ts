@@ -12,7 +12,7 @@ export function inScope(rules: ScopeRules): OperatorFunction<CrawlItem, CrawlIte
     ...item,
     discovered: item.discovered.map((found) => {
       if (found.skip || found.linkOnly) return found;
-      const skip = outOfScope(found.url, rules, found.target);
+      const skip = outOfScope(found.url, rules, found.target, found.origin);
       return skip ? { ...found, skip } : found;
     }),
   }));
