@@ -130,8 +130,15 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       }),
       seen(cache),
       persist(commits, frontier, (queued) => {
-        for (const found of queued) cache.add(found.key, found.depth);
-        scheduler.noteWork(new Set(queued.map((found) => found.origin)));
+        // One pass; a page's links mostly share one origin, so the scheduler is told of each origin once.
+        let lastOrigin: string | undefined;
+        const origins = new Set<string>();
+        for (const found of queued) {
+          // A URL marked known is in the cache already (at this depth or closer): adding it again would change nothing.
+          if (!found.known) cache.add(found.key, found.depth);
+          if (found.origin !== lastOrigin) origins.add((lastOrigin = found.origin));
+        }
+        scheduler.noteWork(origins);
       }),
     );
     const processTask = (task: Task): Observable<FetchReport> =>
