@@ -141,6 +141,10 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
         scheduler.noteWork(origins);
       }),
     );
+    // Built once: each URL's pipeline only subscribes to them.
+    const robotsRules = obeyRobots(book);
+    const redirects = followRedirects(options.maxRedirects);
+    const parse = parsePage(parseSettings, parsers);
     const processTask = (task: Task): Observable<FetchReport> =>
       task.type === 'robots'
         ? fetchRobots(task.origin, {
@@ -154,10 +158,10 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
             onRequeued: (origin) => scheduler.noteWork([origin]),
           })
         : of<CrawlItem>({ claim: task.claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
-            obeyRobots(book),
+            robotsRules,
             fetchStage,
-            followRedirects(options.maxRedirects),
-            parsePage(parseSettings, parsers),
+            redirects,
+            parse,
             commit,
           );
     return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(

@@ -40,10 +40,16 @@ const LINE_JOINED = new Set(['set-cookie', 'location']);
 
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined) continue;
     const key = name.toLowerCase();
-    const values = (Array.isArray(value) ? value : [value]).map((one) => (key === 'location' ? utf8IfValid(one) : one));
+    // Most headers come once: no array for them.
+    if (!Array.isArray(value)) {
+      flat[key] = key === 'location' ? utf8IfValid(value) : value;
+      continue;
+    }
+    const values = key === 'location' ? value.map(utf8IfValid) : value;
     flat[key] = values.join(LINE_JOINED.has(key) ? '\n' : ', ');
   }
   return flat;
