@@ -50,6 +50,29 @@ describe('exclude', () => {
   });
 });
 
+describe('scope from a normalised origin', () => {
+  it('reads host and port from the origin as parsing the URL would, IPv6 and default ports included', () => {
+    const scopes = [rules('http://example.com/'), rules('http://[::1]:8080/'), rules('http://www.example.co.uk/', true), rules('http://127.0.0.1:3000/')];
+    const urls = [
+      'http://example.com/a',
+      'https://www.example.com:443/b',
+      'http://example.com:8080/',
+      'http://[::1]:8080/x',
+      'http://[::1]/x',
+      'http://[::1]:9090/x',
+      'http://shop.example.co.uk/',
+      'http://other.co.uk/',
+      'http://127.0.0.1:3000/p?q=1',
+      'http://127.0.0.1:3001/',
+    ];
+    for (const scope of scopes) {
+      for (const url of urls) expect(outOfScope(url, scope, 'page', new URL(url).origin), url).toEqual(outOfScope(url, scope));
+    }
+    expect(outOfScope('http://[::1]:9090/x', rules('http://[::1]:8080/'), 'page', 'http://[::1]:9090')?.message).toBe("[::1]:9090 is not a site of the crawl's roots");
+    expect(inside('http://[::1]:8080/x', rules('http://[::1]:8080/'))).toBe(true);
+  });
+});
+
 describe('scope in a crawl: links and redirect targets alike', () => {
   let site: TestServer;
   let elsewhere: TestServer;

@@ -23,6 +23,14 @@ describe('trapReason', () => {
     expect(trapReason('http://site/', settings)).toBeUndefined();
   });
 
+  it('judges a path with exactly as many segments as the limit allows, and one more', () => {
+    expect(trapReason('http://site/a/a/a', settings)).toBeUndefined();
+    expect(trapReason('http://site/a/a/a/', settings)).toBeUndefined();
+    expect(trapReason('http://site/a/a/a?x=/a/a', settings)).toBeUndefined();
+    expect(trapReason('http://site/a/a/a', { ...settings, maxPathRepeats: 2 })).toMatchObject({ code: 'trap_repeated_path' });
+    expect(trapReason('http://site//a//a//a//a', settings)).toMatchObject({ code: 'trap_repeated_path' });
+  });
+
   it('can be lifted with 0', () => {
     expect(trapReason('http://site/a/a/a/a/a/a', { ...settings, maxPathRepeats: 0 })).toBeUndefined();
   });

@@ -130,10 +130,21 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       }),
       seen(cache),
       persist(commits, frontier, (queued) => {
-        for (const found of queued) cache.add(found.key, found.depth);
-        scheduler.noteWork(new Set(queued.map((found) => found.origin)));
+        // One pass; a page's links mostly share one origin, so the scheduler is told of each origin once.
+        let lastOrigin: string | undefined;
+        const origins = new Set<string>();
+        for (const found of queued) {
+          // A URL marked known is in the cache already (at this depth or closer): adding it again would change nothing.
+          if (!found.known) cache.add(found.key, found.depth);
+          if (found.origin !== lastOrigin) origins.add((lastOrigin = found.origin));
+        }
+        scheduler.noteWork(origins);
       }),
     );
+    // Built once: each URL's pipeline only subscribes to them.
+    const robotsRules = obeyRobots(book);
+    const redirects = followRedirects(options.maxRedirects);
+    const parse = parsePage(parseSettings, parsers);
     const processTask = (task: Task): Observable<FetchReport> =>
       task.type === 'robots'
         ? fetchRobots(task.origin, {
@@ -147,10 +158,10 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
             onRequeued: (origin) => scheduler.noteWork([origin]),
           })
         : of<CrawlItem>({ claim: task.claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
-            obeyRobots(book),
+            robotsRules,
             fetchStage,
-            followRedirects(options.maxRedirects),
-            parsePage(parseSettings, parsers),
+            redirects,
+            parse,
             commit,
           );
     return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(

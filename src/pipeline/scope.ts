@@ -16,11 +16,29 @@ const PSL = { allowPrivateDomains: true };
 
 const stripWww = (host: string) => (host.startsWith('www.') ? host.slice(4) : host);
 
-/** Default ports (80, 443) are '' after WHATWG parsing, so http and https of one host compare equal. */
-const samePort = (a: URL, b: URL) => a.port === b.port;
+/** Host name and port of a URL, as WHATWG spells them (brackets kept on IPv6, '' for a default port). */
+interface HostPort {
+  hostname: string;
+  port: string;
+  /** hostname[:port], for messages. */
+  host: string;
+}
 
-function sameSite(url: URL, root: URL, lenient: boolean): boolean {
-  if (!samePort(url, root)) return false;
+/**
+ * Host and port read from a serialised http(s) origin (`http://[::1]:8080`),
+ * which is already WHATWG-normalised: no URL to parse for every link found.
+ */
+function hostOfOrigin(origin: string): HostPort {
+  const host = origin.slice(origin.indexOf('//') + 2);
+  const colon = host.lastIndexOf(':');
+  // A colon inside brackets belongs to an IPv6 address, not a port.
+  if (colon === -1 || colon < host.lastIndexOf(']')) return { hostname: host, port: '', host };
+  return { hostname: host.slice(0, colon), port: host.slice(colon + 1), host };
+}
+
+function sameSite(url: HostPort, root: URL, lenient: boolean): boolean {
+  // Default ports (80, 443) are '' after WHATWG parsing, so http and https of one host compare equal.
+  if (url.port !== root.port) return false;
   if (stripWww(url.hostname) === stripWww(root.hostname)) return true;
   if (!lenient) return false;
   // The registrable domain comes from the Public Suffix List, private
@@ -30,12 +48,17 @@ function sameSite(url: URL, root: URL, lenient: boolean): boolean {
   return domain !== null && getDomain(url.hostname, PSL) === domain;
 }
 
-/** Why a URL is outside the crawl, or undefined when it is inside. */
-export function outOfScope(href: string, rules: ScopeRules, target: UrlKind = 'page'): Reason | undefined {
-  const url = new URL(href);
+/**
+ * Why a URL is outside the crawl, or undefined when it is inside. `origin`,
+ * when the caller has the URL's normalised origin at hand, saves parsing it.
+ */
+export function outOfScope(href: string, rules: ScopeRules, target: UrlKind = 'page', origin?: string): Reason | undefined {
   const anyHost = target === 'requisite' && rules.requisitesAnyHost;
-  if (!anyHost && !rules.roots.some((root) => sameSite(url, root, rules.lenient))) {
-    return { code: 'out_of_scope', message: `${url.host} is not a site of the crawl's roots` };
+  if (!anyHost) {
+    const url = hostOfOrigin(origin ?? new URL(href).origin);
+    if (!rules.roots.some((root) => sameSite(url, root, rules.lenient))) {
+      return { code: 'out_of_scope', message: `${url.host} is not a site of the crawl's roots` };
+    }
   }
   const excluded = rules.exclude.find((pattern) => pattern.test(href));
   if (excluded) return { code: 'excluded', message: `matches --exclude ${excluded.source}` };

@@ -32,6 +32,13 @@ function pathOf(url: string): string {
   return query < 0 ? url.slice(start) : url.slice(start, query);
 }
 
+/** How many slashes `path` holds, counting no further than `atMost`. */
+function slashes(path: string, atMost: number): number {
+  let count = 0;
+  for (let at = path.indexOf('/'); at !== -1 && count < atMost; at = path.indexOf('/', at + 1)) count += 1;
+  return count;
+}
+
 /**
  * Why a URL looks like a crawler trap, or undefined. Calendars and growing
  * query strings are bounded by --max-depth, --max-pages and the per-path
@@ -42,7 +49,10 @@ export function trapReason(url: string, settings: TrapSettings): Reason | undefi
     return { code: 'url_too_long', message: `URL of ${url.length} characters is longer than ${settings.maxUrlLength}` };
   }
   if (settings.maxPathRepeats > 0) {
-    const segments = pathOf(url).split('/').filter((segment) => segment !== '');
+    const path = pathOf(url);
+    // Each segment follows a slash, so a path with few slashes cannot repeat more often than that: most URLs stop here.
+    if (slashes(path, settings.maxPathRepeats + 1) <= settings.maxPathRepeats) return undefined;
+    const segments = path.split('/').filter((segment) => segment !== '');
     const repeats = longestRepeat(segments);
     if (repeats > settings.maxPathRepeats) {
       return { code: 'trap_repeated_path', message: `path segments repeat ${repeats} times in a row (--max-path-repeats ${settings.maxPathRepeats})` };

@@ -105,10 +105,16 @@ export class SqlitePageSink implements PageSinkPort {
 
   private storeLinks(from: number, discovered: DiscoveredUrl[]): void {
     for (let start = 0; start < discovered.length; start += LINKS_PER_INSERT) {
-      const chunk = discovered.slice(start, start + LINKS_PER_INSERT);
-      const values: unknown[] = [];
-      for (const found of chunk) values.push(from, found.key, found.kind, found.nofollow ? 1 : 0);
-      this.linkInsert(chunk.length).run(values);
+      const end = Math.min(start + LINKS_PER_INSERT, discovered.length);
+      const values: unknown[] = new Array(4 * (end - start));
+      for (let i = start, at = 0; i < end; i++, at += 4) {
+        const found = discovered[i]!;
+        values[at] = from;
+        values[at + 1] = found.key;
+        values[at + 2] = found.kind;
+        values[at + 3] = found.nofollow ? 1 : 0;
+      }
+      this.linkInsert(end - start).run(values);
     }
   }
 

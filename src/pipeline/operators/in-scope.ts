@@ -1,4 +1,5 @@
 import { map, type OperatorFunction } from 'rxjs';
+import type { DiscoveredUrl } from '../../storage/ports.js';
 import type { CrawlItem } from '../crawl-item.js';
 import { outOfScope, type ScopeRules } from '../scope.js';
 
@@ -8,12 +9,14 @@ import { outOfScope, type ScopeRules } from '../scope.js';
  * host when `requisitesAnyHost` is set.
  */
 export function inScope(rules: ScopeRules): OperatorFunction<CrawlItem, CrawlItem> {
-  return map((item) => ({
-    ...item,
-    discovered: item.discovered.map((found) => {
-      if (found.skip || found.linkOnly) return found;
-      const skip = outOfScope(found.url, rules, found.target);
-      return skip ? { ...found, skip } : found;
-    }),
-  }));
+  return map((item) => {
+    // Most pages link only inside the crawl: the item is copied only when a URL is marked.
+    let marked: DiscoveredUrl[] | undefined;
+    item.discovered.forEach((found, i) => {
+      if (found.skip || found.linkOnly) return;
+      const skip = outOfScope(found.url, rules, found.target, found.origin);
+      if (skip) (marked ??= item.discovered.slice())[i] = { ...found, skip };
+    });
+    return marked ? { ...item, discovered: marked } : item;
+  });
 }

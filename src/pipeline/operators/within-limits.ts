@@ -30,12 +30,14 @@ function refusal(found: DiscoveredUrl, limits: Limits): Reason | undefined {
  * nofollow).
  */
 export function withinLimits(limits: Limits): OperatorFunction<CrawlItem, CrawlItem> {
-  return map((item) => ({
-    ...item,
-    discovered: item.discovered.map((found) => {
-      if (found.skip || found.linkOnly) return found;
+  return map((item) => {
+    // The item is copied only when a URL is marked.
+    let marked: DiscoveredUrl[] | undefined;
+    item.discovered.forEach((found, i) => {
+      if (found.skip || found.linkOnly) return;
       const skip = refusal(found, limits);
-      return skip ? { ...found, skip } : found;
-    }),
-  }));
+      if (skip) (marked ??= item.discovered.slice())[i] = { ...found, skip };
+    });
+    return marked ? { ...item, discovered: marked } : item;
+  });
 }

@@ -71,9 +71,8 @@ class ParseThread {
     const idle = this.pending.size === 0;
     if (idle) this.worker.ref();
     this.pending.set(request.id, waiting);
-    // An idle thread gets the response at once; while it is busy, responses of one event-loop turn cross together.
-    if (idle) this.worker.postMessage([request], [request.job.body.buffer as ArrayBuffer]);
-    else if (this.outbox.push(request) === 1) setImmediate(() => this.flush());
+    // Responses read in one event-loop turn cross together, at its end: one message and one wake-up of the thread.
+    if (this.outbox.push(request) === 1) setImmediate(() => this.flush());
   }
 
   private flush(): void {
