@@ -1,10 +1,17 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { main } from './main.js';
 import { EXIT_INTERRUPTED, streamStdout } from './io.js';
 
 // The one file that touches the process: argv, streams, signals, exit code.
+
+// A crawl's live heap is small (about 20 MB) but by default V8 lets the old generation grow to about
+// three times it between full collections, and response buffers promoted with their pages wait for
+// those collections too: doubling at most keeps peak RSS about 40 MB lower for about 7 % more CPU.
+// Read at each full collection, so setting it after start still applies (parse threads included).
+setFlagsFromString('--heap-growing-percent=100');
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 let interruptHandler: (() => void) | undefined;
