@@ -5,33 +5,26 @@
 //   node scripts/links/bench-normalize.mjs [html-dir] [other-dist-dir]
 // html-dir defaults to the Python docs (Debian python3.11-doc), else test/fixtures/hrefs.json is used;
 // other-dist-dir (a build of another commit) adds a row for its normalizeUrl.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { extractPage } from '../../dist/pipeline/html/extract-page.js';
 import { LinkResolver } from '../../dist/pipeline/fast-resolve.js';
 import { normalizeUrl } from '../../dist/pipeline/normalize-url.js';
+import { walk } from './walk-files.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DOCS = process.argv[2] ?? '/usr/share/doc/python3.11/html';
 const OTHER = process.argv[3];
 const ROUNDS = 15;
 
-function walk(dir, out = []) {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (name.endsWith('.html')) out.push(path);
-  }
-  return out;
-}
 
 /** [base, distinct raw hrefs] per page. */
 function pages() {
   if (!existsSync(DOCS)) {
     return JSON.parse(readFileSync(join(REPO, 'test', 'fixtures', 'hrefs.json'), 'utf8')).map(([base, hrefs]) => [base, [...new Set(hrefs.map((h) => h.split('#', 1)[0]))]]);
   }
-  return walk(DOCS).map((file) => {
+  return walk(DOCS, '.html').map((file) => {
     const raw = new Set();
     extractPage(readFileSync(file, 'utf8'), (href) => raw.add(href.split('#', 1)[0]));
     return ['http://127.0.0.1:8000/' + relative(DOCS, file), [...raw]];

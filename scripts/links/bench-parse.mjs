@@ -5,25 +5,18 @@
 // charset. Run after `npm run build`:
 //   node scripts/links/bench-parse.mjs [html-dir] [other-dist-dir]
 // other-dist-dir (a build of another commit) is measured in the same interleaved rounds.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { walk } from './walk-files.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DOCS = process.argv[2] ?? '/usr/share/doc/python3.11/html';
 const DISTS = { this: join(REPO, 'dist'), ...(process.argv[3] ? { other: resolve(process.argv[3]) } : {}) };
 const ROUNDS = 10;
 
-function walk(dir, out = []) {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (name.endsWith('.html')) out.push(path);
-  }
-  return out;
-}
 
-const pages = walk(DOCS).map((file) => ({ url: 'http://127.0.0.1:8000/' + relative(DOCS, file), body: new Uint8Array(readFileSync(file)) }));
+const pages = walk(DOCS, '.html').map((file) => ({ url: 'http://127.0.0.1:8000/' + relative(DOCS, file), body: new Uint8Array(readFileSync(file)) }));
 const megabytes = pages.reduce((n, page) => n + page.body.length, 0) / 1e6;
 
 async function load(dist) {

@@ -3,23 +3,16 @@
 // from a directory of HTML (the Python docs: Debian's python3.11-doc), the links written in the test
 // files, and a generated set of tricky spellings. Run after `npm run build`:
 //   node scripts/links/collect-hrefs.mjs [/usr/share/doc/python3.11/html]
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractPage } from '../../dist/pipeline/html/extract-page.js';
+import { walk } from './walk-files.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DOCS = process.argv[2] ?? '/usr/share/doc/python3.11/html';
 const ORIGIN = 'http://127.0.0.1:8000/';
 
-function walk(dir, suffix, out = []) {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, suffix, out);
-    else if (name.endsWith(suffix)) out.push(path);
-  }
-  return out;
-}
 
 const withoutFragment = (href) => href.split('#', 1)[0];
 const depth = (base) => base.split('/').length;
