@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
 import { BIN, spawnCli, type CliRun } from './support/cli.js';
@@ -106,6 +107,21 @@ describe.concurrent('query stops', () => {
     expect(run.stdout.startsWith('{"x":1}\n{"x":2}\n{"x":3}\n')).toBe(true);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
+  });
+
+  it('when query dies before its worker has started watching: the worker checks the pid query gave it', async ({ expect }) => {
+    // A worker whose named parent is not its parent any more: as after `query` was killed while the worker
+    // was still loading, when the worker's own parent is already the one that adopted it.
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    const worker = fork(fileURLToPath(new URL('../dist/storage/query-worker.js', import.meta.url)), [String(gone.pid)], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      serialization: 'advanced',
+    });
+    children.push(worker);
+    worker.send({ type: 'run', path: db, sql: ENDLESS_COUNT });
+    await waitFor('the worker whose parent is gone to end', () => !isRunning(worker.pid!), 5000);
+    expect(isRunning(worker.pid!)).toBe(false);
   });
 
   it('when query itself is killed (kill -9): its worker ends too', async ({ expect }) => {

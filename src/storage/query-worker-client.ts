@@ -51,7 +51,8 @@ export function startQuery(path: string, sql: string, sink: RowSink, options: { 
     db.close();
   }
 
-  const child = fork(WORKER, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced', execArgv: [] });
+  // The worker is told who its parent is: if `query` dies before the worker starts, its ppid is already another.
+  const child = fork(WORKER, [String(process.pid)], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced', execArgv: [] });
   const send = (message: ToWorker) => {
     if (child.connected) child.send(message);
   };

@@ -76,4 +76,5 @@ process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
 // `query` went away, or took `done` or `error` and let go: nothing is left to read for.
 process.on('disconnect', () => process.exit(0));
-new Worker(WATCH_PARENT, { eval: true, workerData: process.ppid }).unref();
+// The pid `query` passed, not process.ppid read now: `query` may already be gone when this line runs.
+new Worker(WATCH_PARENT, { eval: true, workerData: Number(process.argv[2]) || process.ppid }).unref();
