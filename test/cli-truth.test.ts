@@ -188,10 +188,12 @@ describe('help', () => {
     for (const command of ['crawl', 'resume', 'demo']) expect(await help(command), command).toContain('log every fetch');
   });
 
-  it('shows resume the stored values, not the defaults of a new crawl', async () => {
-    const text = await help('resume');
-    expect(text).toMatch(/--concurrency.*\[default: stored\]/);
-    expect(text).not.toMatch(/\[default: (10|30000|true|false)/);
+  it('shows resume and retry the stored values, not the defaults of a new crawl', async () => {
+    for (const command of ['resume', 'retry']) {
+      const text = await help(command);
+      expect(text, command).toMatch(/--concurrency.*\[default: stored\]/);
+      expect(text, command).not.toMatch(/\[default: (10|30000|true|false)/);
+    }
   });
 });
 

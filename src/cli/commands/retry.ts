@@ -8,7 +8,7 @@ export function retryCommand(context: CommandContext): CommandModule {
     command: 'retry <db>',
     describe: 'queue the failed URLs of an archive again, with fresh tries, and continue the crawl',
     builder: (yargs) =>
-      withSessionFlags(withCrawlFlags(yargs))
+      withSessionFlags(withCrawlFlags(yargs, 'resume'))
         .positional('db', { type: 'string', describe: 'archive file' })
         .example('$0 retry example.sqlite', 'fetch again what failed (timeouts, 5xx, network errors)')
         .example('$0 retry example.sqlite --max-tries 8 --timeout 60000', 'more patient this time'),
