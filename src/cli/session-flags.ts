@@ -81,10 +81,13 @@ export async function sessionSettings(parsed: Record<string, unknown>): Promise<
       const session: SessionSettings = {};
       if (headers) session.headers = headers;
       if (proxy) session.proxy = proxy;
-      const cookies = new CrawlCookies();
-      cookies.load(lines);
-      for (const pair of pairs) for (const root of roots) cookies.addForHost(pair, root);
-      session.cookies = cookies;
+      // Without cookies given, the crawl keeps the ones servers set in a jar of its own.
+      if (note.cookies) {
+        const cookies = new CrawlCookies();
+        cookies.load(lines);
+        for (const pair of pairs) for (const root of roots) cookies.addForHost(pair, root);
+        session.cookies = cookies;
+      }
       return session;
     },
   };

@@ -72,13 +72,6 @@ function utf8IfValid(latin1: string): string {
   }
 }
 
-/** The first Location of a response, if any. */
-function firstLocation(headers: IncomingHttpHeaders): string | undefined {
-  const value = headers.location;
-  const first = Array.isArray(value) ? value[0] : value;
-  return first === undefined ? undefined : utf8IfValid(first);
-}
-
 const errorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 
@@ -147,7 +140,8 @@ export class HttpClient {
       }
       const body = await decodeContent(Buffer.concat(chunks, size), headers['content-encoding'], maxBodyBytes);
       const answer: HttpResponse = { status: response.statusCode, headers, body, fetchedAt, elapsedMs: performance.now() - started };
-      const location = firstLocation(response.headers);
+      // Repeated Locations are kept one per line (already decoded): the first is the one followed.
+      const location = headers.location?.split('\n', 1)[0];
       if (location !== undefined) answer.location = location;
       return answer;
     } catch (error) {
