@@ -5,7 +5,7 @@ import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js
 import { CrawlStop } from '../pipeline/crawl-stop.js';
 import type { FetchReport } from '../pipeline/crawl-item.js';
 import { compilePatterns } from '../pipeline/scope.js';
-import { NothingToResumeError } from '../storage/archive-errors.js';
+import { asWriteError, NothingToResumeError } from '../storage/archive-errors.js';
 import { archiveReport, rootStates, urlStateCounts } from '../storage/archive-report.js';
 import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
 import { openCrawlArchive, type CrawlArchive } from '../storage/open-crawl-archive.js';
@@ -161,6 +161,9 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
       return EXIT_FAILURE;
     }
     return EXIT_OK;
+  } catch (error) {
+    // A full or failing disk may be met by any write (a claim, a page, the run's end), not only a page's.
+    throw asWriteError(request.dbPath, error);
   } finally {
     archive.close();
     log?.close();

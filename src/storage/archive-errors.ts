@@ -60,3 +60,17 @@ export class ArchiveWriteError extends CrawliteError {
     super('ARCHIVE_WRITE', `cannot write to ${path}: ${detail}; the archive is consistent, run resume once the problem is fixed`, options);
   }
 }
+
+/** SQLite's codes for a file that cannot take writes (any extended code of these, e.g. SQLITE_IOERR_WRITE). */
+const FATAL_WRITE_CODES = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN'];
+
+/**
+ * The error to report for a failure while writing `path`: a disk that is full
+ * or failing becomes an ArchiveWriteError, whichever statement met it first
+ * (a claim, a page, the run's end); any other error is returned as it is.
+ */
+export function asWriteError(path: string, error: unknown): unknown {
+  if (error instanceof CrawliteError) return error;
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return FATAL_WRITE_CODES.some((fatal) => code.startsWith(fatal)) ? new ArchiveWriteError(path, { cause: error }) : error;
+}

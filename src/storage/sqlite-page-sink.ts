@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import { ArchiveWriteError } from './archive-errors.js';
+import { asWriteError } from './archive-errors.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from './ports.js';
 
 const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
@@ -9,8 +9,6 @@ const CUT_SHORT = "(url.state = 'done' AND url.kind = 'page' AND url.depth >= @m
 
 /** Links written per statement: one call into SQLite for many rows, since a page has dozens. */
 const LINKS_PER_INSERT = 32;
-
-const FATAL_WRITE_CODES = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN'];
 
 export interface SinkLimits {
   /** URLs at most that share one path with different queries (a trap guard); 0 or absent for no limit. */
@@ -83,9 +81,7 @@ export class SqlitePageSink implements PageSinkPort {
     try {
       return this.commitTx.immediate(outcomes);
     } catch (error) {
-      const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-      if (FATAL_WRITE_CODES.some((fatal) => code.startsWith(fatal))) throw new ArchiveWriteError(this.path, { cause: error });
-      throw error;
+      throw asWriteError(this.path, error);
     }
   }
 
