@@ -31,7 +31,8 @@ const HELP = `npm run bench -- [options]
 
 Measures, side by side in one run, against a site on 127.0.0.1:
   raw       undici fetching the site's URL list with exactly C requests in flight (the ceiling)
-  crawlite  node dist/cli/bin.js crawl <root> --db <tmp> -c C -q
+  crawlite  dist/cli/bin.js crawl <root> --db <tmp> -c C -q   (run through its #! line, as the installed
+            crawlite command is)
   wget2     wget2 -r -l inf -np --max-threads=C -nd -q -P <tmp> <root>   (if installed)
   wget      wget -r -l inf -np -nd -q -P <tmp> <root>, one connection  (if installed; not in latency mode)
 
@@ -264,7 +265,7 @@ async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = fals
   const db = join(dir, 'bench.sqlite');
   try {
     const measured = await withSite(site, () =>
-      measureChild(process.execPath, [CRAWLITE_BIN, 'crawl', root, '--db', db, '-c', String(cfg.concurrency), '-q'], { cwd: dir, timeoutS: cfg.rowTimeoutS }),
+      measureChild(CRAWLITE_BIN, ['crawl', root, '--db', db, '-c', String(cfg.concurrency), '-q'], { cwd: dir, timeoutS: cfg.rowTimeoutS }),
     );
     if (measured.exitCode !== 0) log(`bench: crawlite exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`);
     let archive;
