@@ -2,9 +2,8 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CrawliteError } from '../crawlite-error.js';
 import { QueryRefusedError } from './archive-errors.js';
-import { openArchive } from './open-archive.js';
+import { openArchive } from './archive-reader.js';
 import type { FromWorker, ToWorker } from './query-worker-protocol.js';
-import { prepareReadOnlyQuery } from './read-only-query.js';
 
 export class QueryTimeoutError extends CrawliteError {
   constructor(readonly timeoutMs: number) {
@@ -44,11 +43,11 @@ const WORKER = fileURLToPath(
  * process starts; `timeoutMs` bounds the whole run.
  */
 export function startQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number } = {}): RunningQuery {
-  const db = openArchive(path, 'readonly');
+  const archive = openArchive(path);
   try {
-    prepareReadOnlyQuery(db, sql);
+    archive.query(sql);
   } finally {
-    db.close();
+    archive.close();
   }
 
   // The worker is told who its parent is: if `query` dies before the worker starts, its ppid is already another.

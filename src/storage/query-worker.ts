@@ -1,8 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../crawlite-error.js';
-import { openArchive } from './open-archive.js';
+import { openArchive } from './archive-reader.js';
 import { BATCH_MAX_BYTES, BATCH_MAX_ROWS, BATCHES_IN_FLIGHT, type FromWorker, type ToWorker } from './query-worker-protocol.js';
-import { prepareReadOnlyQuery } from './read-only-query.js';
 
 // The process `query` runs one statement in. A step of SQLite (an endless
 // recursive CTE counted in one row) never returns to JavaScript, so neither a
@@ -37,9 +36,9 @@ function cellBytes(value: unknown): number {
 }
 
 async function run(path: string, sql: string): Promise<void> {
-  const db = openArchive(path, 'readonly');
+  const archive = openArchive(path);
   try {
-    const query = prepareReadOnlyQuery(db, sql);
+    const query = archive.query(sql);
     send({ type: 'columns', columns: query.columns });
     let batch: unknown[][] = [];
     let bytes = 0;
@@ -54,7 +53,7 @@ async function run(path: string, sql: string): Promise<void> {
     }
     if (batch.length) await sendRows(batch);
   } finally {
-    db.close();
+    archive.close();
   }
   send({ type: 'done' });
 }

@@ -1,6 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { QueryRefusedError } from './archive-errors.js';
 
+/** Values for the statement's `?` (an array) or `:name` (an object) parameters. */
+export type QueryParams = readonly unknown[] | Readonly<Record<string, unknown>>;
+
 export interface ReadOnlyQuery {
   columns: string[];
   /** Rows as arrays of cells, read from SQLite one at a time; a failure while reading is a QueryRefusedError. */
@@ -17,9 +20,9 @@ const failed = (error: unknown) =>
  * Prepares exactly one statement that only reads. The connection is read-only
  * already; this also refuses ATTACH (which could read another file) and
  * VACUUM INTO (which could write one), and says why in one line. Nothing runs
- * until `rows` is iterated.
+ * until `rows` is iterated; `params` are bound then.
  */
-export function prepareReadOnlyQuery(db: Database, sql: string): ReadOnlyQuery {
+export function prepareReadOnlyQuery(db: Database, sql: string, params: QueryParams = []): ReadOnlyQuery {
   const outside = OUTSIDE_THE_FILE.exec(sql);
   if (outside) throw new QueryRefusedError(`query refuses ${outside[1]!.toUpperCase()}: it reaches files other than the archive`);
   let statement;
@@ -31,22 +34,27 @@ export function prepareReadOnlyQuery(db: Database, sql: string): ReadOnlyQuery {
     throw new QueryRefusedError(`invalid SQL: ${message}`, { cause: error });
   }
   if (!statement.readonly) throw new QueryRefusedError('query only reads: this statement would write to the archive');
-  if (!statement.reader) return { columns: [], rows: runOnly(statement) };
-  return { columns: statement.columns().map((column) => column.name), rows: readRows(statement.raw(true)) };
+  if (!statement.reader) return { columns: [], rows: runOnly(statement, params) };
+  return { columns: statement.columns().map((column) => column.name), rows: readRows(statement.raw(true), params) };
 }
 
 /** A statement that returns no rows (BEGIN, some pragmas) runs once, when iterated. */
-function* runOnly(statement: Statement): Generator<unknown[]> {
+function* runOnly(statement: Statement, params: QueryParams): Generator<unknown[]> {
   try {
-    statement.run();
+    statement.run(params);
   } catch (error) {
     throw failed(error);
   }
 }
 
 /** One row at a time (iterate, not all): memory stays flat whatever the row count. */
-function* readRows(statement: Statement): Generator<unknown[]> {
-  const rows = statement.iterate() as IterableIterator<unknown[]>;
+function* readRows(statement: Statement, params: QueryParams): Generator<unknown[]> {
+  let rows: IterableIterator<unknown[]>;
+  try {
+    rows = statement.iterate(params) as IterableIterator<unknown[]>;
+  } catch (error) {
+    throw failed(error);
+  }
   try {
     for (;;) {
       let next: IteratorResult<unknown[]>;

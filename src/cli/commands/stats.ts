@@ -12,24 +12,17 @@ export function statsCommand(context: CommandContext): CommandModule {
         .example('$0 stats site.sqlite', 'the end-of-run report, again')
         .example('$0 stats site.sqlite --json', 'the same, for scripts'),
     handler: async (args) => {
-      const [{ archiveReport }, { explainOpenError, openArchive }, { formatReport, reportJson }] = await Promise.all([
-        import('../../storage/archive-report.js'),
-        import('../../storage/open-archive.js'),
+      const [{ openArchive }, { formatReport, reportJson }] = await Promise.all([
+        import('../../storage/archive-reader.js'),
         import('../format-report.js'),
       ]);
       const path = String(args.db);
-      const db = openArchive(path, 'readonly');
+      const archive = openArchive(path);
       try {
-        let report;
-        try {
-          report = archiveReport(db);
-        } catch (error) {
-          // Damage inside the file shows only when the report reads the damaged page.
-          return explainOpenError(path, error);
-        }
+        const report = archive.report();
         context.io.stdout(`${args.json ? reportJson(path, report) : formatReport(path, report, 'archive')}\n`);
       } finally {
-        db.close();
+        archive.close();
       }
     },
   };
