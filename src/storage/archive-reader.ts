@@ -20,7 +20,7 @@ import { explainOpenError, openArchive as openArchiveFile } from './open-archive
 import { prepareReadOnlyQuery, type QueryParams, type ReadOnlyQuery } from './read-only-query.js';
 
 export type { ArchiveReport, QueryParams, ReadOnlyQuery };
-export type * from './archive-views.js';
+export type { ArchivedLink, ArchivedPage, ArchivedUrl, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';
 
 /**
  * A crawlite archive opened for reading. Every read goes through the stable
