@@ -81,7 +81,7 @@ export const CRAWL_OPTION_DEFINITIONS = {
     kind: 'integer', flag: 'retry-delay', placeholder: 'MS', unit: 'ms', min: 0, max: MAX_RETRY_AFTER_MS, default: 1_000,
     help: 'base of the exponential backoff between tries, in ms (at most 60000)',
     doc: 'base of the exponential backoff between tries (with jitter); `Retry-After` wins, capped at 60 s',
-    example: { command: 'crawl https://example.com --retry-delay 500', comment: 'retries after about 0.5, 1, 2 s' },
+    example: { command: 'crawl https://example.com --retry-delay 500', comment: 'the first retry within 0.5 s, then doubling' },
   },
   maxBodyBytes: {
     kind: 'integer', flag: 'max-body', placeholder: 'BYTES', unit: 'bytes', min: 1, max: MAX_STORED_BODY_BYTES, default: 100 * 1024 * 1024,
