@@ -1,7 +1,7 @@
 import { CrawliteError } from '../crawlite-error.js';
 import { DEFAULT_OPTIONS } from './crawl-options.js';
 import { CRAWL_OPTION_DEFINITIONS, definitionOf, type CrawlOptions, type OptionKey } from './option-definitions.js';
-import { compilePatterns } from './scope.js';
+import { compilePatterns } from './compile-patterns.js';
 
 /** An option with a value the crawl cannot take: out of range, of the wrong type, unknown, or in conflict. */
 export class InvalidOptionError extends CrawliteError {
