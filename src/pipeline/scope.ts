@@ -1,5 +1,4 @@
 import { getDomain } from 'tldts';
-import { CrawliteError } from '../crawlite-error.js';
 import type { Reason, UrlKind } from '../storage/ports.js';
 
 export interface ScopeRules {
@@ -70,19 +69,5 @@ export function outOfScope(href: string, rules: ScopeRules, target: UrlKind = 'p
   return undefined;
 }
 
-export class InvalidPatternError extends CrawliteError {
-  constructor(flag: string, source: string, cause: unknown) {
-    super('INVALID_OPTION', `${flag} ${JSON.stringify(source)} is not a valid regular expression`, { cause });
-  }
-}
-
-/** Compiles user-given regular expressions, naming the flag of the one that is wrong. */
-export function compilePatterns(sources: string[], flag: string): RegExp[] {
-  return sources.map((source) => {
-    try {
-      return new RegExp(source);
-    } catch (error) {
-      throw new InvalidPatternError(flag, source, error);
-    }
-  });
-}
+// Kept apart so that checking options loads no domain list; re-exported for the scope's callers.
+export { compilePatterns, InvalidPatternError } from './compile-patterns.js';
