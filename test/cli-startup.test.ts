@@ -50,5 +50,7 @@ describe('start-up', () => {
   it('a crawl loads what it needs', async () => {
     const loaded = await packagesLoaded(['crawl', server.url, '--db', tmp.path('again.sqlite'), '-q']);
     expect(CRAWL_ONLY.filter((name) => loaded.has(name))).toEqual(CRAWL_ONLY);
+    // Off a terminal there is no live status line to draw.
+    expect(loaded.has('log-update')).toBe(false);
   });
 });

@@ -84,14 +84,14 @@ describe('progress', () => {
     }
   });
 
-  it('counts URLs by state only as often as that is cheap, whatever the redraw rate', () => {
+  it('counts URLs by state only as often as that is cheap, whatever the redraw rate', async () => {
+    let now = 0;
+    let counts = 0;
+    // Each count takes 200 ms, as on an archive with a frontier of millions.
+    const slowCounts = () => ((counts += 1), (now += 200), { queued: counts, fetching: 0, done: 0, failed: 0 });
+    const display = await ProgressDisplay.create('live', { write: () => true, columns: 200 }, slowCounts, () => 0, () => now);
     vi.useFakeTimers();
     try {
-      let now = 0;
-      let counts = 0;
-      // Each count takes 200 ms, as on an archive with a frontier of millions.
-      const slowCounts = () => ((counts += 1), (now += 200), { queued: counts, fetching: 0, done: 0, failed: 0 });
-      const display = new ProgressDisplay('live', { write: () => true, columns: 200 }, slowCounts, () => 0, () => now);
       display.start();
       for (let tick = 0; tick < 40; tick += 1) {
         now += 250;

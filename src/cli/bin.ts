@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -6,6 +6,10 @@ import { main } from './main.js';
 import { EXIT_INTERRUPTED, streamStdout } from './io.js';
 
 // The one file that touches the process: argv, streams, signals, exit code.
+
+// The #! line caps V8's young generation at 2 MB a half (the default lets it grow to 16): a crawl's
+// garbage is short-lived, so scavenges stay cheap, and peak RSS is about 30 MB lower. V8 reads this
+// only at start, hence the #! line (env -S) rather than setFlagsFromString; `node bin.js` skips it.
 
 // A crawl's live heap is small (about 20 MB) but by default V8 lets the old generation grow to about
 // three times it between full collections, and response buffers promoted with their pages wait for

@@ -1,4 +1,4 @@
-import { createLogUpdate } from 'log-update';
+import type { createLogUpdate } from 'log-update';
 import type { FetchReport } from '../pipeline/crawl-item.js';
 import { formatBytes } from './format-report.js';
 
@@ -45,7 +45,17 @@ export class ProgressDisplay {
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private counted: { at: number; took: number; value: StateCounts; run: RunCounts } | undefined;
-  private readonly live: ReturnType<typeof createLogUpdate> | undefined;
+  private live: ReturnType<typeof createLogUpdate> | undefined;
+
+  /** A display whose live mode has its terminal writer loaded: log-update is only worth its start-up cost on a terminal. */
+  static async create(...args: ConstructorParameters<typeof ProgressDisplay>): Promise<ProgressDisplay> {
+    const display = new ProgressDisplay(...args);
+    if (display.mode === 'live') {
+      const { createLogUpdate } = await import('log-update');
+      display.live = createLogUpdate(display.stream as NodeJS.WriteStream, { showCursor: true });
+    }
+    return display;
+  }
 
   constructor(
     private readonly mode: ProgressMode,
@@ -56,7 +66,6 @@ export class ProgressDisplay {
     private readonly clock: () => number = Date.now,
   ) {
     this.started = clock();
-    if (mode === 'live') this.live = createLogUpdate(stream as NodeJS.WriteStream, { showCursor: true });
   }
 
   start(): void {

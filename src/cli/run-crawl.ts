@@ -118,7 +118,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     const stop = new CrawlStop();
     const running = crawl({ frontier, sink }, roots, options, stop, request.session?.build(roots));
     const mode: ProgressMode = request.verbosity === 'quiet' ? 'none' : io.isTTY && io.statusStream ? 'live' : 'plain';
-    const progress = new ProgressDisplay(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => urlStateCounts(db), () => running.inFlight());
+    const progress = await ProgressDisplay.create(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => urlStateCounts(db), () => running.inFlight());
     // The notice answers a key the user pressed: shown even with -q, above the live status line, at once.
     const unlisten = io.onInterrupt(() => {
       if (!stop.stopping) {
