@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
-import { execCli, spawnCli, type CliRun } from './support/cli.js';
+import { execCli, spawnCli } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
 import { killAll, linkedPage } from './support/linked-site.js';
 import { mulberry32 } from './support/prng.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
-import { sleep } from './support/wait.js';
+import { exitWithin, sleep } from './support/wait.js';
 
 // Crash-exact resume under chaos: a crawl of a ~500-page site with the real
 // CLI at -c 8 is killed with SIGKILL ten times at moments drawn from a seeded
@@ -87,18 +87,6 @@ function integrity(db: string): string {
   return readArchive<{ integrity_check: string }>(db, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
 }
 
-/** The child's exit, or null if it is still running after `ms`. */
-async function exitWithin(exited: Promise<CliRun>, ms: number): Promise<CliRun | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Cumulative server-hit counts at which to kill: one per stratum of [FIRST_KILL, LAST_KILL], so kills land throughout the crawl. */
 function drawKillMoments(random: () => number): { hits: number; jitterMs: number }[] {

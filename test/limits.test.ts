@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli, spawnCli } from './support/cli.js';
 import { html, routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { sleep } from './support/wait.js';
 
 const tmp = tempDir();
 const servers: TestServer[] = [];
@@ -28,7 +29,6 @@ async function serve(table: Parameters<typeof routes>[0]): Promise<TestServer> {
   return server;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const links = (...paths: string[]) => paths.map((path) => `<a href="${path}">${path}</a>`).join(' ');
 const MiB = 1024 * 1024;
 

@@ -2,21 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { within } from './support/wait.js';
 
 const doc = (head: string, body = ''): Route => ({
   headers: { 'content-type': 'text/html; charset=utf-8' },
   body: `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`,
 });
 const refresh = (content: string) => doc(`<meta http-equiv="refresh" content="${content}">`);
-
-/** A crawl must end on its own; this fails the test long before the hook's own timeout. */
-function within<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`crawl did not end within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 let server: TestServer;
 const tmp = tempDir();
@@ -55,7 +47,8 @@ beforeAll(async () => {
       '/canon-linked': doc('', 'canonical and linked'),
     }),
   );
-  const result = await within(15_000, runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots', '--max-redirects', '3']));
+  // A crawl must end on its own; this fails the test long before the hook's own timeout.
+  const result = await within(runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots', '--max-redirects', '3']), 15_000, 'crawl');
   expect(result).toMatchObject({ code: 0 });
 });
 

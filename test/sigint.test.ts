@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
-import { execCli, spawnCli, type CliRun } from './support/cli.js';
+import { execCli, spawnCli } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
 import { killAll, linkedPage } from './support/linked-site.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
-import { sleep, waitFor } from './support/wait.js';
+import { exitWithin, sleep, waitFor } from './support/wait.js';
 
 // A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
 // index, so everything is reachable from the index through the i+1 chain. Every
@@ -59,18 +59,6 @@ afterAll(async () => {
 
 
 
-/** The child's exit, or null if it is still running after `ms`. */
-async function exitWithin(exited: Promise<CliRun>, ms: number): Promise<CliRun | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const abs = (path: string) => new URL(path, server.url).href;
 const pathOf = (url: string) => {

@@ -19,7 +19,7 @@ import { replyAfter } from './support/delayed-reply.js';
 import { killAll, linkedPage } from './support/linked-site.js';
 import { mulberry32 } from './support/prng.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
-import { sleep, waitFor } from './support/wait.js';
+import { exitWithin, sleep, waitFor } from './support/wait.js';
 
 // Disk full and I/O errors while writing: the crawl stops with one line and
 // exit 1, the archive stays consistent (each page is committed whole or not
@@ -145,18 +145,6 @@ afterAll(async () => {
   }
 });
 
-/** The child's exit, or null if it is still running after `ms`. */
-async function exitWithin(exited: Promise<CliRun>, ms: number): Promise<CliRun | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Runs the real CLI to its end, bounded in time. */
 async function cli(argv: string[], ms = 30_000): Promise<CliRun> {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sleep } from './wait.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => unknown;
 
@@ -81,8 +82,6 @@ export const html = (body: string, title = 'page'): Route => ({
   headers: { 'content-type': 'text/html; charset=utf-8' },
   body: `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`,
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Serves a fixed table of routes (path with query -> response); anything else is 404. */
 export function routes(table: Record<string, Route | ((hit: number) => Route)>, defaultDelayMs = 0): Handler {

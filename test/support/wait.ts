@@ -9,3 +9,29 @@ export async function waitFor(what: string, condition: () => boolean, timeoutMs 
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail ? ` (${detail()})` : ''}`);
 }
+
+/** Races `promise` against a timer that settles with `onTimeout()` after `ms`; the timer is cleared either way. */
+function raceTimer<T, U>(promise: Promise<T>, ms: number, onTimeout: (resolve: (value: U) => void, reject: (error: Error) => void) => void): Promise<T | U> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<U>((resolve, reject) => {
+    timer = setTimeout(() => onTimeout(resolve, reject), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The child's exit (or any promise's value), or null if it is still running after `ms`. */
+export function exitWithin<T>(exited: Promise<T>, ms: number): Promise<T | null> {
+  return raceTimer<T, null>(exited, ms, (resolve) => resolve(null));
+}
+
+/**
+ * Resolves with `run`, or rejects if it takes longer than `ms`: "<what> did not
+ * end within <ms> ms". `what` may be a function, to say what was seen by then;
+ * `onTimeout` runs first (to kill a child, say).
+ */
+export function within<T>(run: Promise<T>, ms: number, what: string | (() => string), onTimeout?: () => void): Promise<T> {
+  return raceTimer<T, never>(run, ms, (_resolve, reject) => {
+    onTimeout?.();
+    reject(new Error(`${typeof what === 'string' ? what : what()} did not end within ${ms} ms`));
+  });
+}
