@@ -1,11 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { readArchive, tempDir } from './support/archive.js';
+import { integrity, readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
-import { killAll, linkedPage } from './support/linked-site.js';
+import { killAll, linkedPage, pagePath, sitePaths } from './support/linked-site.js';
 import { mulberry32 } from './support/prng.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
+import { abs, pathOf } from './support/urls.js';
 import { exitWithin, sleep } from './support/wait.js';
 
 // Crash-exact resume under chaos: a crawl of a ~500-page site with the real
@@ -19,9 +20,7 @@ import { exitWithin, sleep } from './support/wait.js';
 const N = 500;
 const CONCURRENCY = 8;
 const KILLS = 10;
-const pagePath = (i: number) => `/p/${i}`;
-// robots.txt is fetched first and archived like any page; it allows everything.
-const ALL_PATHS = ['/robots.txt', '/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
+const ALL_PATHS = sitePaths(N);
 const TOTAL = ALL_PATHS.length;
 
 /** Kill moments are drawn in [FIRST_KILL, LAST_KILL] server hits (counted from the first start), one per stratum. */
@@ -77,15 +76,7 @@ afterAll(async () => {
 });
 
 
-const abs = (path: string) => new URL(path, server.url).href;
-const pathOf = (url: string) => {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
-};
 
-function integrity(db: string): string {
-  return readArchive<{ integrity_check: string }>(db, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
-}
 
 
 /** Cumulative server-hit counts at which to kill: one per stratum of [FIRST_KILL, LAST_KILL], so kills land throughout the crawl. */
@@ -237,12 +228,12 @@ it(
     expect(integrity(db)).toBe('ok');
     const pages = readArchive<{ url: string; status: number }>(db, 'SELECT url, status FROM pages');
     expect(pages.length).toBe(new Set(pages.map((page) => page.url)).size);
-    expect(new Set(pages.map((page) => page.url))).toEqual(new Set(ALL_PATHS.map(abs)));
+    expect(new Set(pages.map((page) => page.url))).toEqual(new Set(ALL_PATHS.map((path) => abs(server, path))));
     expect(pages.filter((page) => page.status !== 200)).toEqual([]);
     const states = readArchive<{ state: string; n: number }>(db, 'SELECT state, count(*) AS n FROM urls GROUP BY state');
     expect(states).toEqual([{ state: 'done', n: TOTAL }]);
     expect(readArchive(db, "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)")).toEqual([]);
-    const robots = readArchive<{ kind: string }>(db, 'SELECT kind FROM pages WHERE url = ?', abs('/robots.txt'));
+    const robots = readArchive<{ kind: string }>(db, 'SELECT kind FROM pages WHERE url = ?', abs(server, '/robots.txt'));
     expect(robots).toEqual([{ kind: 'robots' }]);
 
     // The server was asked for the site's paths only, each at least once.

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli, spawnCli } from './support/cli.js';
 import { html, routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 import { sleep } from './support/wait.js';
 
 const tmp = tempDir();
@@ -43,13 +44,12 @@ interface UrlRow {
 
 /** Reads one archive through the public views (and the url table, for the error code). */
 function archive(db: string, server: TestServer) {
-  const abs = (path: string) => new URL(path, server.url).href;
   return {
-    abs,
-    url: (path: string) => readArchive<UrlRow>(db, 'SELECT url, state, depth, tries, error, kind FROM urls WHERE url = ?', abs(path))[0],
+    abs: (path: string) => abs(server, path),
+    url: (path: string) => readArchive<UrlRow>(db, 'SELECT url, state, depth, tries, error, kind FROM urls WHERE url = ?', abs(server, path))[0],
     page: (path: string) =>
-      readArchive<{ status: number; depth: number; kind: string; size: number }>(db, 'SELECT status, depth, kind, size FROM pages WHERE url = ?', abs(path))[0],
-    errorCode: (path: string) => readArchive<{ error_code: string | null }>(db, 'SELECT error_code FROM url WHERE url = ?', abs(path))[0]?.error_code,
+      readArchive<{ status: number; depth: number; kind: string; size: number }>(db, 'SELECT status, depth, kind, size FROM pages WHERE url = ?', abs(server, path))[0],
+    errorCode: (path: string) => readArchive<{ error_code: string | null }>(db, 'SELECT error_code FROM url WHERE url = ?', abs(server, path))[0]?.error_code,
   };
 }
 

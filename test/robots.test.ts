@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type Handler, type Route, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 const tmp = tempDir();
 const servers: TestServer[] = [];
@@ -19,7 +20,6 @@ afterAll(async () => {
 });
 
 const text = (body: string, extra: Partial<Route> = {}): Route => ({ headers: { 'content-type': 'text/plain' }, body, ...extra });
-const abs = (server: TestServer, path: string) => new URL(path, server.url).href;
 
 interface UrlRow {
   state: string;

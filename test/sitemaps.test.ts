@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 // A site whose orphan pages are listed only in sitemaps: robots.txt names a
 // sitemap index (absolute URL) listing a plain and a gzipped sitemap, and
@@ -66,7 +67,6 @@ const everyPathAtMostOnce = (server: TestServer) => {
 describe('--sitemaps', () => {
   let server: TestServer;
   const db = tmp.path('sitemaps.sqlite');
-  const abs = (path: string) => new URL(path, server.url).href;
 
   beforeAll(async () => {
     server = await startSite();
@@ -77,13 +77,13 @@ describe('--sitemaps', () => {
   it('reads robots.txt Sitemap: lines, the sitemap index, a gzipped sitemap and /sitemap.xml', () => {
     for (const path of ['/robots.txt', ...SITEMAPS]) expect(server.hitCount(path), path).toBe(1);
     const rows = readArchive<{ url: string; state: string; kind: string }>(db, "SELECT url, state, kind FROM urls WHERE kind = 'sitemap' ORDER BY url");
-    expect(rows).toEqual(SITEMAPS.map((path) => ({ url: abs(path), state: 'done', kind: 'sitemap' })).sort((a, b) => a.url.localeCompare(b.url)));
+    expect(rows).toEqual(SITEMAPS.map((path) => ({ url: abs(server, path), state: 'done', kind: 'sitemap' })).sort((a, b) => a.url.localeCompare(b.url)));
   });
 
   it('fetches orphan pages listed only in sitemaps, at depth 0', () => {
     for (const path of ORPHANS) {
       expect(server.hitCount(path), path).toBe(1);
-      expect(readArchive(db, 'SELECT status, depth, kind FROM pages WHERE url = ?', abs(path)), path).toEqual([{ status: 200, depth: 0, kind: 'page' }]);
+      expect(readArchive(db, 'SELECT status, depth, kind FROM pages WHERE url = ?', abs(server, path)), path).toEqual([{ status: 200, depth: 0, kind: 'page' }]);
     }
     expect(server.hitCount('/')).toBe(1);
     expect(server.hitCount('/linked')).toBe(1);

@@ -18,3 +18,8 @@ export function readArchive<T = Record<string, unknown>>(path: string, sql: stri
     db.close();
   }
 }
+
+/** SQLite's own check of an archive file: 'ok' when intact, else every problem it found. */
+export function integrity(path: string): string {
+  return readArchive<{ integrity_check: string }>(path, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
+}

@@ -1,5 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 
+/** Where page i of a linked site is served. */
+export const pagePath = (i: number) => `/p/${i}`;
+
+/**
+ * Every path a full crawl of an n-page linked site requests: robots.txt
+ * (fetched before anything else and archived like any page), the index, the pages.
+ */
+export const sitePaths = (n: number) => ['/robots.txt', '/', ...Array.from({ length: n }, (_, i) => pagePath(i))];
+
 /**
  * Page i of a deterministic site of n pages: it links to i+1, 2i and 3i
  * (mod n) and to the index, so everything is reachable through the i+1 chain.
