@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool, type Route, type TestServer } from './support/test-server.js';
 import { abs } from './support/urls.js';
 
 // --max-links-per-page counts distinct URLs of one response, and what it cuts
@@ -10,18 +9,12 @@ import { abs } from './support/urls.js';
 // into a real archive.
 
 const tmp = tempDir();
-const servers: TestServer[] = [];
+const servers = serverPool();
 
 afterAll(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await servers.closeAll();
   tmp.cleanup();
 });
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse, path: string) => unknown): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
 
 /** A table of contents like Python's contents.html: many fragment links to few pages, 30 in a row per page. */
 const TOC_TARGETS = 500;
@@ -37,7 +30,7 @@ describe('the default cap on an ordinary page', () => {
   const db = tmp.path('default.sqlite');
 
   beforeAll(async () => {
-    server = await serve(
+    server = await servers.serve(
       routes({
         '/': html('<a href="/contents.html">contents</a> <a href="/pages/base-js">base</a>'),
         '/contents.html': html(`<ul>${toc()}</ul>`),
@@ -86,7 +79,7 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
   beforeAll(async () => {
     // Sitemaps hold absolute URLs, so the routes are built once the port is known.
     let table: ReturnType<typeof routes> | undefined;
-    server = await serve((req, res, path) => table!(req, res, path));
+    server = await servers.serve((req, res, path) => table!(req, res, path));
     const origin = server.url.slice(0, -1);
     table = routes({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nAllow: /\nSitemap: ${origin}/index.xml\n` },
@@ -150,7 +143,7 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
 describe('robots.txt Sitemap: lines', () => {
   it('are held to the same cap, and the rest counted on the robots.txt row', async () => {
     const SITEMAPS = 40;
-    const server = await serve(
+    const server = await servers.serve(
       routes({
         '/robots.txt': {
           headers: { 'content-type': 'text/plain' },

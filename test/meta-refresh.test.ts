@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { doc, routes, startServer, type TestServer } from './support/test-server.js';
 import { abs } from './support/urls.js';
 import { within } from './support/wait.js';
 
-const doc = (head: string, body = ''): Route => ({
-  headers: { 'content-type': 'text/html; charset=utf-8' },
-  body: `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`,
-});
 const refresh = (content: string) => doc(`<meta http-equiv="refresh" content="${content}">`);
 
 let server: TestServer;

@@ -6,7 +6,7 @@ import { replyAfter } from './support/delayed-reply.js';
 import { killAll, linkedPage, pagePath, sitePaths } from './support/linked-site.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
 import { abs, pathOf } from './support/urls.js';
-import { exitWithin, sleep, waitFor } from './support/wait.js';
+import { exitWithin, waitFor } from './support/wait.js';
 
 // A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
 // index, so everything is reachable from the index through the i+1 chain. Every

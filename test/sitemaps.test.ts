@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool, type TestServer } from './support/test-server.js';
 import { abs } from './support/urls.js';
 
 // A site whose orphan pages are listed only in sitemaps: robots.txt names a
@@ -12,7 +12,7 @@ import { abs } from './support/urls.js';
 // another site, named in a sitemap but outside the crawl.
 
 const tmp = tempDir();
-const servers: TestServer[] = [];
+const servers = serverPool();
 let other: TestServer;
 
 const SITEMAPS = ['/sm-index.xml', '/sitemap-a.xml', '/sitemap-b.xml.gz', '/sitemap.xml'];
@@ -44,19 +44,14 @@ function site(req: IncomingMessage, res: ServerResponse, path: string) {
   return table(req, res, path);
 }
 
-async function startSite(): Promise<TestServer> {
-  const server = await startServer(site);
-  servers.push(server);
-  return server;
-}
+const startSite = () => servers.serve(site);
 
 beforeAll(async () => {
-  other = await startServer(routes({ '/outside': html('<p>another site</p>') }));
-  servers.push(other);
+  other = await servers.serve(routes({ '/outside': html('<p>another site</p>') }));
 });
 
 afterAll(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await servers.closeAll();
   tmp.cleanup();
 });
 

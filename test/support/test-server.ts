@@ -70,6 +70,26 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   };
 }
 
+/** Servers a test file starts as it goes, closed together (in its afterAll). */
+export interface ServerPool {
+  serve(handler: Handler): Promise<TestServer>;
+  closeAll(): Promise<void>;
+}
+
+export function serverPool(): ServerPool {
+  const servers: TestServer[] = [];
+  return {
+    async serve(handler) {
+      const server = await startServer(handler);
+      servers.push(server);
+      return server;
+    },
+    async closeAll() {
+      await Promise.all(servers.splice(0).map((server) => server.close()));
+    },
+  };
+}
+
 export interface Route {
   status?: number;
   headers?: Record<string, string>;
@@ -82,6 +102,15 @@ export const html = (body: string, title = 'page'): Route => ({
   headers: { 'content-type': 'text/html; charset=utf-8' },
   body: `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`,
 });
+
+/** An HTML page with markup of its own in the head (meta, link, script, base...). */
+export const doc = (head: string, body = ''): Route => ({
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`,
+});
+
+/** A text/plain answer (robots.txt, say); `extra` can change the status or add headers. */
+export const text = (body: string, extra: Partial<Route> = {}): Route => ({ headers: { 'content-type': 'text/plain' }, body, ...extra });
 
 /** Serves a fixed table of routes (path with query -> response); anything else is 404. */
 export function routes(table: Record<string, Route | ((hit: number) => Route)>, defaultDelayMs = 0): Handler {
