@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli, spawnCli } from './support/cli.js';
-import { killAll } from './support/linked-site.js';
+import { killAll } from './support/process-tree.js';
 import { html, routes, serverPool, type Route, type TestServer } from './support/test-server.js';
 import { abs } from './support/urls.js';
 import { sleep } from './support/wait.js';

@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
 import { BIN, spawnCli, type CliRun } from './support/cli.js';
-import { killAll } from './support/linked-site.js';
-import { childPids, isRunning } from './support/process-tree.js';
+import { childPids, isRunning, killAll } from './support/process-tree.js';
 import { emptyArchive, ENDLESS_COUNT, ENDLESS_ROWS } from './support/query-archive.js';
 import { sleep, waitFor, within } from './support/wait.js';
 
