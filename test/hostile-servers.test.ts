@@ -11,7 +11,6 @@ import {
   CL_SHORTER,
   FOLLOW_UPS,
   LONG_URL_PATH,
-  MANY_LINKS,
   RESET_MID_BODY,
   STALL_PROBE,
   startHostileServer,
