@@ -19,6 +19,7 @@ import {
   type HostileServer,
 } from './support/hostile-server.js';
 import { killAll } from './support/process-tree.js';
+import { abs } from './support/urls.js';
 
 // One crawl of a server that misbehaves in every way we could think of, with
 // the real CLI (dist/cli/bin.js) as a child process so its memory can be
@@ -136,7 +137,7 @@ interface PageRow {
   title: string | null;
 }
 
-const href = (path: string) => (/^https?:/.test(path) ? path : new URL(path, server.url).href);
+const href = (path: string) => (/^https?:/.test(path) ? path : abs(server, path));
 
 function urlRow(path: string): UrlRow | undefined {
   const url = href(path);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, serverPool, text, type Handler, type Route, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 const tmp = tempDir();
 const servers = serverPool();
@@ -169,8 +170,8 @@ describe('429 with Retry-After', () => {
     expect(bDuringPause.length).toBeGreaterThanOrEqual(2);
 
     expect(a.hitCount('/limited')).toBe(2);
-    expect(readArchive(db, 'SELECT state, tries FROM urls WHERE url = ?', new URL('/limited', a.url).href)).toEqual([{ state: 'done', tries: 2 }]);
-    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', new URL('/limited', a.url).href)).toEqual([{ status: 200 }]);
+    expect(readArchive(db, 'SELECT state, tries FROM urls WHERE url = ?', abs(a, '/limited'))).toEqual([{ state: 'done', tries: 2 }]);
+    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', abs(a, '/limited'))).toEqual([{ status: 200 }]);
     for (const path of aPages) expect(a.hitCount(path), path).toBe(1);
   });
 });

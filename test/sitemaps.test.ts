@@ -30,7 +30,7 @@ function site(req: IncomingMessage, res: ServerResponse, path: string) {
   const table = routes({
     '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sm-index.xml\n` },
     '/sm-index.xml': xml(sitemapIndex([`${origin}/sitemap-a.xml`, `${origin}/sitemap-b.xml.gz`])),
-    '/sitemap-a.xml': xml(urlset([`${origin}/orphan-a1`, `${origin}/orphan-a2`, new URL('/outside', other.url).href])),
+    '/sitemap-a.xml': xml(urlset([`${origin}/orphan-a1`, `${origin}/orphan-a2`, abs(other, '/outside')])),
     // A gzipped file, not a gzip Content-Encoding.
     '/sitemap-b.xml.gz': xml(gzipSync(urlset([`${origin}/orphan-b`])), 'application/x-gzip'),
     '/sitemap.xml': xml(urlset([`${origin}/orphan-root`, `${origin}/linked`])),
@@ -104,7 +104,7 @@ describe('--sitemaps', () => {
   });
 
   it('skips a sitemap entry on another site and never requests it', () => {
-    const outside = new URL('/outside', other.url).href;
+    const outside = abs(other, '/outside');
     expect(other.totalHits()).toBe(0);
     expect(readArchive(db, 'SELECT state, error FROM urls WHERE url = ?', outside)).toEqual([{ state: 'skipped', error: expect.stringContaining('not a site') }]);
     expect(readArchive(db, 'SELECT url FROM pages WHERE url = ?', outside)).toEqual([]);
@@ -136,8 +136,8 @@ describe('--sitemaps with --ignore-robots', () => {
     expect(server.hitCount('/robots.txt')).toBe(0);
     expect(server.hitCount('/sitemap.xml')).toBe(1);
     expect(server.hitCount('/orphan-root')).toBe(1);
-    expect(readArchive(db, 'SELECT status, depth FROM pages WHERE url = ?', new URL('/orphan-root', server.url).href)).toEqual([{ status: 200, depth: 0 }]);
-    expect(readArchive(db, 'SELECT kind, state FROM urls WHERE url = ?', new URL('/sitemap.xml', server.url).href)).toEqual([{ kind: 'sitemap', state: 'done' }]);
+    expect(readArchive(db, 'SELECT status, depth FROM pages WHERE url = ?', abs(server, '/orphan-root'))).toEqual([{ status: 200, depth: 0 }]);
+    expect(readArchive(db, 'SELECT kind, state FROM urls WHERE url = ?', abs(server, '/sitemap.xml'))).toEqual([{ kind: 'sitemap', state: 'done' }]);
     // The index is named only in robots.txt, which was not read.
     for (const path of ['/sm-index.xml', '/sitemap-a.xml', '/sitemap-b.xml.gz', '/orphan-a1', '/orphan-a2', '/orphan-b']) {
       expect(server.hitCount(path), path).toBe(0);
