@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
+import { bytes } from './support/bytes.js';
 import { runCli } from './support/cli.js';
 import { routes, startServer, type Route, type TestServer } from './support/test-server.js';
 import { abs } from './support/urls.js';
@@ -12,11 +13,6 @@ const ZHONGWEN = [0xd6, 0xd0, 0xce, 0xc4];
 const WENDANG = [0xce, 0xc4, 0xb5, 0xb5];
 const NIHON = [0x93, 0xfa, 0x96, 0x7b];
 const A_HIRAGANA = [0x82, 0xa0];
-
-/** Concatenates ASCII (or latin1, one byte per char) text and raw bytes. */
-function bytes(...parts: Array<string | number[]>): Buffer {
-  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
-}
 
 const gbkPage = bytes(
   '<!doctype html><html><head><meta charset="gbk"><title>',
