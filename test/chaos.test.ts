@@ -8,7 +8,7 @@ import { mulberry32 } from './support/prng.js';
 import { killAll } from './support/process-tree.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
 import { abs, pathOf } from './support/urls.js';
-import { exitWithin, sleep } from './support/wait.js';
+import { exitWithin, sleep, waitForHits } from './support/wait.js';
 
 // Crash-exact resume under chaos: a crawl of a ~500-page site with the real
 // CLI at -c 8 is killed with SIGKILL ten times at moments drawn from a seeded
@@ -139,20 +139,6 @@ function checkAfterKill(db: string, kill: number, runHits: number): Snapshot {
   return snapshot;
 }
 
-/** Polls until the server has counted `target` requests in all; bounded in count and time. */
-async function waitForHits(target: number, child: ReturnType<typeof spawnCli>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (let i = 0; i < 20_000 && Date.now() < deadline; i++) {
-    if (server.totalHits() >= target) return;
-    if (child.exitCode !== null || child.signalCode !== null) break;
-    await sleep(2);
-  }
-  throw new Error(
-    `server saw ${server.totalHits()} requests, not ${target}, within ${timeoutMs} ms ` +
-      `(crawler exit code ${child.exitCode}, signal ${child.signalCode}; stderr: ${child.output().stderr.trim()})`,
-  );
-}
-
 /** Paths fetched again by the run after a kill: they must have been requested and not stored at the kill, one new request each. */
 function refetchedAfter(snapshot: Snapshot, hitsAfterNextRun: Map<string, number>): string[] {
   const refetched = [...snapshot.hits.entries()]
@@ -187,7 +173,7 @@ it(
       const child = spawnCli(argv);
       children.push(child);
       const target = Math.max(moments[k]!.hits, atStart + MIN_RUN_HITS);
-      await waitForHits(target, child);
+      await waitForHits(server, target, child);
       if (moments[k]!.jitterMs > 0) await sleep(moments[k]!.jitterMs);
       expect(child.exitCode, `the crawl ended before kill ${k + 1}: ${child.output().stderr.trim()}`).toBeNull();
       child.kill('SIGKILL');

@@ -7,7 +7,7 @@ import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
 import { killAll } from './support/process-tree.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
 import { abs, pathOf } from './support/urls.js';
-import { waitFor } from './support/wait.js';
+import { waitForHits } from './support/wait.js';
 
 // A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
 // index, so everything is reachable from the index through the i+1 chain. Every
@@ -46,11 +46,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-
-/** Polls until the server has counted `target` requests in all; bounded in time. */
-function waitForHits(target: number, timeoutMs = 15_000): Promise<void> {
-  return waitFor(`${target} requests`, () => server.totalHits() >= target, timeoutMs, () => `server saw ${server.totalHits()}`);
-}
 
 
 
@@ -99,7 +94,7 @@ async function killAfter(argv: string[], pages: number): Promise<void> {
   const before = server.totalHits();
   const child = spawnCli(argv);
   children.push(child);
-  await waitForHits(before + pages);
+  await waitForHits(server, before + pages, child, 15_000);
   expect(child.exitCode, 'the crawl ended before it could be killed').toBeNull();
   child.kill('SIGKILL');
   const run = await child.exited;

@@ -1,3 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
+import type { CliRun } from './cli.js';
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `condition` holds, bounded in count and time; the error says what was awaited, and `detail()` if given. */
@@ -34,4 +37,27 @@ export function within<T>(run: Promise<T>, ms: number, what: string | (() => str
     onTimeout?.();
     reject(new Error(`${typeof what === 'string' ? what : what()} did not end within ${ms} ms`));
   });
+}
+
+/**
+ * Polls (every 2 ms, so a kill lands close to the count) until `server` has
+ * counted `target` requests in all; fails at once, with what the child printed,
+ * if the crawler `child` exits first.
+ */
+export async function waitForHits(
+  server: { totalHits(): number },
+  target: number,
+  child: ChildProcess & { output(): CliRun },
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; i < 20_000 && Date.now() < deadline; i++) {
+    if (server.totalHits() >= target) return;
+    if (child.exitCode !== null || child.signalCode !== null) break;
+    await sleep(2);
+  }
+  throw new Error(
+    `server saw ${server.totalHits()} requests, not ${target}, within ${timeoutMs} ms ` +
+      `(crawler exit code ${child.exitCode}, signal ${child.signalCode}; stderr: ${child.output().stderr.trim()})`,
+  );
 }
