@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, serverPool, type Route, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool, xml, type TestServer } from './support/test-server.js';
 import { abs } from './support/urls.js';
 
 // --max-links-per-page counts distinct URLs of one response, and what it cuts
@@ -74,7 +74,6 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
   const CSS_URLS = 5_000;
   const SITEMAP_LOCS = 30_000;
   const INDEX_SITEMAPS = 500;
-  const xml = (body: string): Route => ({ headers: { 'content-type': 'application/xml' }, body });
 
   beforeAll(async () => {
     // Sitemaps hold absolute URLs, so the routes are built once the port is known.

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, serverPool, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool, xml, type TestServer } from './support/test-server.js';
 import { abs } from './support/urls.js';
 
 // A site whose orphan pages are listed only in sitemaps: robots.txt names a
@@ -22,7 +22,6 @@ const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 
 const urlset = (urls: string[]) => `${XML_HEAD}<urlset ${NS}>${urls.map((url) => `<url><loc>${url}</loc><changefreq>daily</changefreq></url>`).join('\n')}</urlset>`;
 const sitemapIndex = (urls: string[]) => `${XML_HEAD}<sitemapindex ${NS}>${urls.map((url) => `<sitemap><loc>${url}</loc></sitemap>`).join('\n')}</sitemapindex>`;
-const xml = (body: string | Buffer, type = 'application/xml') => ({ headers: { 'content-type': type }, body });
 
 /** The site's answers depend on its own origin (sitemaps hold absolute URLs), read from the Host header. */
 function site(req: IncomingMessage, res: ServerResponse, path: string) {

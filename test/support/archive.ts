@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -23,3 +24,6 @@ export function readArchive<T = Record<string, unknown>>(path: string, sql: stri
 export function integrity(path: string): string {
   return readArchive<{ integrity_check: string }>(path, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
 }
+
+/** A file's SHA-256 (hex): equal before and after means not one byte changed. */
+export const fileSha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');

@@ -109,6 +109,9 @@ export const doc = (head: string, body = ''): Route => ({
   body: `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`,
 });
 
+/** An XML answer (a sitemap, say); gzipped sitemap files come as application/x-gzip. */
+export const xml = (body: string | Buffer, type = 'application/xml'): Route => ({ headers: { 'content-type': type }, body });
+
 /** A text/plain answer (robots.txt, say); `extra` can change the status or add headers. */
 export const text = (body: string, extra: Partial<Route> = {}): Route => ({ headers: { 'content-type': 'text/plain' }, body, ...extra });
 
