@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+
+/** This test process as the holder of an archive's lock. */
+export const testOwner = { pid: process.pid, host: hostname() };
 
 /** A fresh temporary directory, removed by the returned cleanup. */
 export function tempDir(): { dir: string; path: (name: string) => string; cleanup: () => void } {
