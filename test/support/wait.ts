@@ -13,7 +13,7 @@ export async function waitFor(what: string, condition: () => boolean, timeoutMs 
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail ? ` (${detail()})` : ''}`);
 }
 
-/** Races `promise` against a timer that settles with `onTimeout()` after `ms`; the timer is cleared either way. */
+/** Races `promise` against a timer whose `onTimeout` settles the race after `ms`; the timer is cleared either way. */
 function raceTimer<T, U>(promise: Promise<T>, ms: number, onTimeout: (resolve: (value: U) => void, reject: (error: Error) => void) => void): Promise<T | U> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<U>((resolve, reject) => {
