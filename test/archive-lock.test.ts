@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveLock } from '../src/storage/archive-lock.js';
 import { CrawlRecord } from '../src/storage/crawl-record.js';
 import { openCrawlArchive } from '../src/storage/open-crawl-archive.js';
-import { tempDir } from './support/archive.js';
+import { tempDir, testOwner } from './support/archive.js';
 import { BIN, execCli } from './support/cli.js';
 import { html, startServer, type TestServer } from './support/test-server.js';
 import { sleep, waitFor } from './support/wait.js';
@@ -15,7 +15,6 @@ import { expectOneLine } from './support/one-line-error.js';
 // The crawl lock is the operating system's: it goes with the process, not with its pid.
 
 const tmp = tempDir();
-const owner = { pid: process.pid, host: hostname() };
 let made = 0;
 
 afterAll(() => {
@@ -26,7 +25,7 @@ afterAll(() => {
 async function finishedArchive(): Promise<string> {
   made += 1;
   const path = tmp.path(`finished-${made}.sqlite`);
-  const archive = await openCrawlArchive(path, 'create', owner);
+  const archive = await openCrawlArchive(path, 'create', testOwner);
   new CrawlRecord(archive.db).save(['http://127.0.0.1:1/'], {});
   archive.close();
   expect(existsSync(`${path}-lock`)).toBe(false);
@@ -183,7 +182,7 @@ describe('a reader holding a finished archive', () => {
     try {
       reader.exec('BEGIN');
       reader.prepare('SELECT count(*) FROM meta').get();
-      await expect(openCrawlArchive(db, 'existing', owner, { onWait: (line) => told.push(line), readerWaitMs: 600 })).rejects.toThrow(
+      await expect(openCrawlArchive(db, 'existing', testOwner, { onWait: (line) => told.push(line), readerWaitMs: 600 })).rejects.toThrow(
         expect.objectContaining({ code: 'ARCHIVE_BUSY', message: expect.stringMatching(/is busy: a reader \(query, stats or another program\) kept it open for \d+ s; close it and run again$/) }),
       );
     } finally {
@@ -192,7 +191,7 @@ describe('a reader holding a finished archive', () => {
     }
     expect(told).toEqual([`waiting for a reader (query, stats or another program) to close ${db}...`]);
     expect(existsSync(`${db}-lock`)).toBe(false);
-    const archive = await openCrawlArchive(db, 'existing', owner);
+    const archive = await openCrawlArchive(db, 'existing', testOwner);
     archive.close();
   });
 });

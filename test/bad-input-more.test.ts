@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from './support/archive.js';
+import { fileSha256, tempDir } from './support/archive.js';
 import { execCli, runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 import { expectOneLine } from './support/one-line-error.js';
@@ -14,7 +13,6 @@ let server: TestServer;
 const tmp = tempDir();
 let master: string;
 
-const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 
 /** Mounting a tmpfs needs root on Linux (and a sandbox that allows it): probe once, skip the mount tests if not. */
@@ -59,12 +57,12 @@ describe('a truncated archive', () => {
     const cut = tmp.path('truncated.sqlite');
     copyFileSync(master, cut);
     truncateSync(cut, Math.floor(statSync(cut).size / 2));
-    const before = sha256(cut);
+    const before = fileSha256(cut);
     expectOneLine(await execCli(['resume', cut]), /corrupt|malformed/);
-    expect(sha256(cut)).toBe(before);
+    expect(fileSha256(cut)).toBe(before);
     const query = await execCli(['query', cut, 'select count(*) from pages']);
     expectOneLine(query, /corrupt|malformed/);
-    expect(sha256(cut)).toBe(before);
+    expect(fileSha256(cut)).toBe(before);
   });
 });
 
@@ -88,9 +86,9 @@ describe.skipIf(!canMount)('a place that cannot be written (a read-only mount)',
 
   it('refuses to resume an archive there, and leaves it as it is', async () => {
     const path = `${mountPoint}/archive.sqlite`;
-    const before = sha256(path);
+    const before = fileSha256(path);
     expectOneLine(await execCli(['resume', path]), /not writable|cannot open|read-only|readonly/i);
-    expect(sha256(path)).toBe(before);
+    expect(fileSha256(path)).toBe(before);
   });
 
   it('still answers queries there', async () => {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
-import { tempDir } from './support/archive.js';
+import { fileSha256, tempDir } from './support/archive.js';
 import { execCli, runCli, type CliRun } from './support/cli.js';
 import { html, routes, startServer, type Route, type TestServer } from './support/test-server.js';
 
@@ -10,7 +10,6 @@ import { html, routes, startServer, type Route, type TestServer } from './suppor
 
 const PAGES = 200;
 
-const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const SIDECARS = ['-wal', '-shm', '-journal', '-lock'];
 const sidecarsOf = (path: string) => SIDECARS.filter((suffix) => existsSync(`${path}${suffix}`));
 
@@ -44,7 +43,7 @@ interface Snapshot {
 async function expectRefused(expect: ExpectStatic, argv: string[], { phrase, file, absent = [] }: Refusal): Promise<CliRun> {
   let before: Snapshot | undefined;
   if (file) {
-    before = { hash: sha256(file), sidecars: sidecarsOf(file) };
+    before = { hash: fileSha256(file), sidecars: sidecarsOf(file) };
   }
   for (const path of absent) expect(existsSync(path), `${path} exists before the run`).toBe(false);
 
@@ -62,7 +61,7 @@ async function expectRefused(expect: ExpectStatic, argv: string[], { phrase, fil
 
   for (const path of absent) expect(existsSync(path), `${path} was created by ${JSON.stringify(argv)}`).toBe(false);
   if (file && before) {
-    expect(sha256(file), `${file} changed`).toBe(before.hash);
+    expect(fileSha256(file), `${file} changed`).toBe(before.hash);
     expect(sidecarsOf(file), `sidecar files of ${file} left behind by ${JSON.stringify(argv)}`).toEqual(before.sidecars);
   }
   return result;

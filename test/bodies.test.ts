@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 let server: TestServer;
 const tmp = tempDir();
@@ -37,8 +38,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const body = (path: string) => readArchive<{ body: Buffer }>(db, 'SELECT body FROM pages WHERE url = ?', new URL(path, server.url).href)[0]?.body;
-const urlRow = (path: string) => readArchive<{ state: string; error: string }>(db, 'SELECT state, error FROM urls WHERE url = ?', new URL(path, server.url).href)[0];
+const body = (path: string) => readArchive<{ body: Buffer }>(db, 'SELECT body FROM pages WHERE url = ?', abs(server, path))[0]?.body;
+const urlRow = (path: string) => readArchive<{ state: string; error: string }>(db, 'SELECT state, error FROM urls WHERE url = ?', abs(server, path))[0];
 
 describe('bodies', () => {
   it('undoes gzip, deflate (zlib or raw), br and stacked codings', () => {
@@ -70,7 +71,7 @@ describe('bodies', () => {
     const [row] = readArchive<{ custom: string; type: string }>(
       db,
       "SELECT json_extract(headers, '$.x-custom') AS custom, json_extract(headers, '$.content-type') AS type FROM pages WHERE url = ?",
-      new URL('/cookies', server.url).href,
+      abs(server, '/cookies'),
     );
     expect(row).toEqual({ custom: 'kept', type: 'text/plain' });
   });

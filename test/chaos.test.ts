@@ -1,12 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { readArchive, tempDir } from './support/archive.js';
-import { execCli, spawnCli, type CliRun } from './support/cli.js';
+import { integrity, readArchive, tempDir } from './support/archive.js';
+import { execCli, spawnCli } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
-import { killAll, linkedPage } from './support/linked-site.js';
+import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
 import { mulberry32 } from './support/prng.js';
+import { killAll } from './support/process-tree.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
-import { sleep } from './support/wait.js';
+import { abs, pathOf } from './support/urls.js';
+import { exitWithin, sleep, waitForHits } from './support/wait.js';
 
 // Crash-exact resume under chaos: a crawl of a ~500-page site with the real
 // CLI at -c 8 is killed with SIGKILL ten times at moments drawn from a seeded
@@ -19,9 +21,7 @@ import { sleep } from './support/wait.js';
 const N = 500;
 const CONCURRENCY = 8;
 const KILLS = 10;
-const pagePath = (i: number) => `/p/${i}`;
-// robots.txt is fetched first and archived like any page; it allows everything.
-const ALL_PATHS = ['/robots.txt', '/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
+const ALL_PATHS = sitePaths(N);
 const TOTAL = ALL_PATHS.length;
 
 /** Kill moments are drawn in [FIRST_KILL, LAST_KILL] server hits (counted from the first start), one per stratum. */
@@ -77,28 +77,8 @@ afterAll(async () => {
 });
 
 
-const abs = (path: string) => new URL(path, server.url).href;
-const pathOf = (url: string) => {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
-};
 
-function integrity(db: string): string {
-  return readArchive<{ integrity_check: string }>(db, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
-}
 
-/** The child's exit, or null if it is still running after `ms`. */
-async function exitWithin(exited: Promise<CliRun>, ms: number): Promise<CliRun | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Cumulative server-hit counts at which to kill: one per stratum of [FIRST_KILL, LAST_KILL], so kills land throughout the crawl. */
 function drawKillMoments(random: () => number): { hits: number; jitterMs: number }[] {
@@ -159,20 +139,6 @@ function checkAfterKill(db: string, kill: number, runHits: number): Snapshot {
   return snapshot;
 }
 
-/** Polls until the server has counted `target` requests in all; bounded in count and time. */
-async function waitForHits(target: number, child: ReturnType<typeof spawnCli>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (let i = 0; i < 20_000 && Date.now() < deadline; i++) {
-    if (server.totalHits() >= target) return;
-    if (child.exitCode !== null || child.signalCode !== null) break;
-    await sleep(2);
-  }
-  throw new Error(
-    `server saw ${server.totalHits()} requests, not ${target}, within ${timeoutMs} ms ` +
-      `(crawler exit code ${child.exitCode}, signal ${child.signalCode}; stderr: ${child.output().stderr.trim()})`,
-  );
-}
-
 /** Paths fetched again by the run after a kill: they must have been requested and not stored at the kill, one new request each. */
 function refetchedAfter(snapshot: Snapshot, hitsAfterNextRun: Map<string, number>): string[] {
   const refetched = [...snapshot.hits.entries()]
@@ -207,7 +173,7 @@ it(
       const child = spawnCli(argv);
       children.push(child);
       const target = Math.max(moments[k]!.hits, atStart + MIN_RUN_HITS);
-      await waitForHits(target, child);
+      await waitForHits(server, target, child);
       if (moments[k]!.jitterMs > 0) await sleep(moments[k]!.jitterMs);
       expect(child.exitCode, `the crawl ended before kill ${k + 1}: ${child.output().stderr.trim()}`).toBeNull();
       child.kill('SIGKILL');
@@ -249,12 +215,12 @@ it(
     expect(integrity(db)).toBe('ok');
     const pages = readArchive<{ url: string; status: number }>(db, 'SELECT url, status FROM pages');
     expect(pages.length).toBe(new Set(pages.map((page) => page.url)).size);
-    expect(new Set(pages.map((page) => page.url))).toEqual(new Set(ALL_PATHS.map(abs)));
+    expect(new Set(pages.map((page) => page.url))).toEqual(new Set(ALL_PATHS.map((path) => abs(server, path))));
     expect(pages.filter((page) => page.status !== 200)).toEqual([]);
     const states = readArchive<{ state: string; n: number }>(db, 'SELECT state, count(*) AS n FROM urls GROUP BY state');
     expect(states).toEqual([{ state: 'done', n: TOTAL }]);
     expect(readArchive(db, "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)")).toEqual([]);
-    const robots = readArchive<{ kind: string }>(db, 'SELECT kind FROM pages WHERE url = ?', abs('/robots.txt'));
+    const robots = readArchive<{ kind: string }>(db, 'SELECT kind FROM pages WHERE url = ?', abs(server, '/robots.txt'));
     expect(robots).toEqual([{ kind: 'robots' }]);
 
     // The server was asked for the site's paths only, each at least once.

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
+import { bytes } from './support/bytes.js';
 import { runCli } from './support/cli.js';
 import { routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 // Pages in legacy encodings, built byte by byte: ASCII markup around the bytes of known code points.
 // 你好 = C4 E3 BA C3, 中文 = D6 D0 CE C4, 文档 = CE C4 B5 B5 (GBK); 日本 = 93 FA 96 7B, あ = 82 A0 (Shift_JIS).
@@ -11,11 +13,6 @@ const ZHONGWEN = [0xd6, 0xd0, 0xce, 0xc4];
 const WENDANG = [0xce, 0xc4, 0xb5, 0xb5];
 const NIHON = [0x93, 0xfa, 0x96, 0x7b];
 const A_HIRAGANA = [0x82, 0xa0];
-
-/** Concatenates ASCII (or latin1, one byte per char) text and raw bytes. */
-function bytes(...parts: Array<string | number[]>): Buffer {
-  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
-}
 
 const gbkPage = bytes(
   '<!doctype html><html><head><meta charset="gbk"><title>',
@@ -68,7 +65,6 @@ const leaf = (text: string): Route => ({ headers: { 'content-type': 'text/html; 
 let server: TestServer;
 const tmp = tempDir();
 const db = tmp.path('encodings.sqlite');
-const at = (path: string) => new URL(path, server.url).href;
 
 interface PageRow {
   url: string;
@@ -80,9 +76,9 @@ interface PageRow {
   headers: string;
 }
 
-const page = (path: string) => readArchive<PageRow>(db, 'SELECT * FROM pages WHERE url = ?', at(path))[0];
+const page = (path: string) => readArchive<PageRow>(db, 'SELECT * FROM pages WHERE url = ?', abs(server, path))[0];
 const linksFrom = (path: string) =>
-  readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE from_url = ? ORDER BY to_url', at(path));
+  readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE from_url = ? ORDER BY to_url', abs(server, path));
 
 beforeAll(async () => {
   server = await startServer(
@@ -144,8 +140,8 @@ describe('a GBK page declared only by <meta charset>', () => {
 
   it('resolves its GBK-written links to UTF-8 percent-encoded URLs and fetches them', () => {
     expect(linksFrom('/gbk/index.html')).toEqual([
-      { to_url: at('/%E6%96%87%E6%A1%A3/'), kind: 'link' },
-      { to_url: at('/gbk/%E4%B8%AD%E6%96%87.html'), kind: 'link' },
+      { to_url: abs(server, '/%E6%96%87%E6%A1%A3/'), kind: 'link' },
+      { to_url: abs(server, '/gbk/%E4%B8%AD%E6%96%87.html'), kind: 'link' },
     ]);
     expect(server.hitCount('/%E6%96%87%E6%A1%A3/')).toBe(1);
     expect(server.hitCount('/gbk/%E4%B8%AD%E6%96%87.html')).toBe(1);
@@ -164,8 +160,8 @@ describe('a Shift_JIS page declared only by <meta http-equiv="Content-Type">', (
 
   it('resolves its links from the decoded characters', () => {
     expect(linksFrom('/sjis/index.html')).toEqual([
-      { to_url: at('/%E6%97%A5%E6%9C%AC/'), kind: 'link' },
-      { to_url: at('/sjis/%E3%81%82.html'), kind: 'link' },
+      { to_url: abs(server, '/%E6%97%A5%E6%9C%AC/'), kind: 'link' },
+      { to_url: abs(server, '/sjis/%E3%81%82.html'), kind: 'link' },
     ]);
     expect(server.hitCount('/%E6%97%A5%E6%9C%AC/')).toBe(1);
     expect(server.hitCount('/sjis/%E3%81%82.html')).toBe(1);
@@ -193,7 +189,7 @@ describe('a page with no declaration that is not valid UTF-8', () => {
   });
 
   it('resolves a link written in windows-1252 to its UTF-8 percent-encoding', () => {
-    expect(linksFrom('/latin')).toEqual([{ to_url: at('/caf%C3%A9'), kind: 'link' }]);
+    expect(linksFrom('/latin')).toEqual([{ to_url: abs(server, '/caf%C3%A9'), kind: 'link' }]);
     expect(server.hitCount('/caf%C3%A9')).toBe(1);
   });
 });
@@ -201,7 +197,7 @@ describe('a page with no declaration that is not valid UTF-8', () => {
 describe('a charset label that does not exist', () => {
   it('in the Content-Type is ignored: the page is sniffed, stored and its links followed', () => {
     expect(page('/bogus-header')).toMatchObject({ status: 200, title: 'naïve 日本', charset: 'utf-8' });
-    expect(linksFrom('/bogus-header')).toEqual([{ to_url: at('/after-bogus-header'), kind: 'link' }]);
+    expect(linksFrom('/bogus-header')).toEqual([{ to_url: abs(server, '/after-bogus-header'), kind: 'link' }]);
     expect(server.hitCount('/after-bogus-header')).toBe(1);
     expect(page('/after-bogus-header')).toMatchObject({ status: 200 });
   });

@@ -11,7 +11,6 @@ import {
   CL_SHORTER,
   FOLLOW_UPS,
   LONG_URL_PATH,
-  MANY_LINKS,
   RESET_MID_BODY,
   STALL_PROBE,
   startHostileServer,
@@ -19,6 +18,8 @@ import {
   WAIT_HOPS,
   type HostileServer,
 } from './support/hostile-server.js';
+import { killAll } from './support/process-tree.js';
+import { abs } from './support/urls.js';
 
 // One crawl of a server that misbehaves in every way we could think of, with
 // the real CLI (dist/cli/bin.js) as a child process so its memory can be
@@ -45,20 +46,13 @@ const SAMPLE_EVERY_MS = 50;
 let server: HostileServer;
 const tmp = tempDir();
 const db = tmp.path('hostile.sqlite');
-const children = new Set<ChildProcess>();
+const children: ChildProcess[] = [];
 
 let run: CliRun;
 let crawlMs = 0;
 let killedAtDeadline = false;
 let peakRssBytes = 0;
 let rssSamples = 0;
-
-function killChildren(): void {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    children.delete(child);
-  }
-}
 
 /** Samples a process's peak RSS (VmHWM) from /proc every 50 ms, at most `maxSamples` times. */
 function watchPeakRss(pid: number, maxSamples: number): { stop(): void } {
@@ -104,7 +98,7 @@ beforeAll(async () => {
     '-c',
     '10',
   ]);
-  children.add(child);
+  children.push(child);
   const watch = watchPeakRss(child.pid!, Math.ceil(CRAWL_DEADLINE_MS / SAMPLE_EVERY_MS) + 10);
   const deadline = setTimeout(() => {
     killedAtDeadline = true;
@@ -119,10 +113,10 @@ beforeAll(async () => {
   crawlMs = performance.now() - started;
 }, CRAWL_DEADLINE_MS + 15_000);
 
-afterEach(() => killChildren());
+afterEach(() => killAll(children));
 
 afterAll(async () => {
-  killChildren();
+  killAll(children);
   await server?.close();
   tmp.cleanup();
 });
@@ -143,7 +137,7 @@ interface PageRow {
   title: string | null;
 }
 
-const href = (path: string) => (/^https?:/.test(path) ? path : new URL(path, server.url).href);
+const href = (path: string) => (/^https?:/.test(path) ? path : abs(server, path));
 
 function urlRow(path: string): UrlRow | undefined {
   const url = href(path);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 // One document spelled three ways: as an IRI, with lower-case escapes, with upper-case escapes.
 // The order is fixed by the link chain: "/" is the only page that can commit first, and it
@@ -12,7 +13,6 @@ const UPPER = '/%E6%96%87%E6%A1%A3/';
 let server: TestServer;
 const tmp = tempDir();
 const db = tmp.path('iri.sqlite');
-const at = (path: string) => new URL(path, server.url).href;
 
 interface PageRow {
   url: string;
@@ -21,7 +21,7 @@ interface PageRow {
 }
 
 const pagesLike = (pattern: string) =>
-  readArchive<PageRow>(db, 'SELECT url, fetch_url, status FROM pages WHERE url LIKE ? ORDER BY url', at(pattern));
+  readArchive<PageRow>(db, 'SELECT url, fetch_url, status FROM pages WHERE url LIKE ? ORDER BY url', abs(server, pattern));
 
 beforeAll(async () => {
   server = await startServer(
@@ -50,11 +50,11 @@ afterAll(async () => {
 
 describe('one page spelled as an IRI and with lower- and upper-case escapes', () => {
   it('is one row in pages, keyed with upper-case hex, fetched as first spelled', () => {
-    expect(pagesLike('/%E6%96%87%E6%A1%A3/')).toEqual([{ url: at(UPPER), fetch_url: at(LOWER), status: 200 }]);
+    expect(pagesLike('/%E6%96%87%E6%A1%A3/')).toEqual([{ url: abs(server, UPPER), fetch_url: abs(server, LOWER), status: 200 }]);
   });
 
   it('has fetch_url equal to url when the page spelled the URL as its key', () => {
-    expect(pagesLike('/second')).toEqual([{ url: at('/second'), fetch_url: at('/second'), status: 200 }]);
+    expect(pagesLike('/second')).toEqual([{ url: abs(server, '/second'), fetch_url: abs(server, '/second'), status: 200 }]);
     // An IRI is percent-encoded with upper-case hex by WHATWG parsing: that spelling is its key already.
     const same = readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE fetch_url = url AND kind = 'page'")[0]!.n;
     const differs = readArchive<{ fetch_url: string }>(db, 'SELECT fetch_url FROM pages WHERE fetch_url != url ORDER BY fetch_url');
@@ -65,7 +65,7 @@ describe('one page spelled as an IRI and with lower- and upper-case escapes', ()
   it('is one row in urls', () => {
     const rows = readArchive<{ url: string; state: string; kind: string }>(db, 'SELECT url, state, kind FROM urls');
     const spellings = rows.filter((row) => decodeURI(new URL(row.url).pathname) === '/文档/');
-    expect(spellings).toEqual([{ url: at(UPPER), state: 'done', kind: 'page' }]);
+    expect(spellings).toEqual([{ url: abs(server, UPPER), state: 'done', kind: 'page' }]);
   });
 
   it('is requested once in all, with the spelling of the first link', () => {
@@ -78,12 +78,12 @@ describe('one page spelled as an IRI and with lower- and upper-case escapes', ()
     const links = readArchive<{ from_url: string; kind: string }>(
       db,
       'SELECT from_url, kind FROM links WHERE to_url = ? ORDER BY from_url',
-      at(UPPER),
+      abs(server, UPPER),
     );
     expect(links).toEqual([
-      { from_url: at('/'), kind: 'link' },
-      { from_url: at('/second'), kind: 'link' },
-      { from_url: at('/third'), kind: 'link' },
+      { from_url: abs(server, '/'), kind: 'link' },
+      { from_url: abs(server, '/second'), kind: 'link' },
+      { from_url: abs(server, '/third'), kind: 'link' },
     ]);
   });
 });
@@ -91,7 +91,7 @@ describe('one page spelled as an IRI and with lower- and upper-case escapes', ()
 describe('an escaped unreserved character', () => {
   it('is the same page as the character itself: /a%7Eb, /a~b and /a%7eb are one', () => {
     const rows = readArchive<PageRow>(db, "SELECT url, fetch_url, status FROM pages WHERE url LIKE '%/a~b' OR url LIKE '%/a\\%7%' ESCAPE '\\'");
-    expect(rows).toEqual([{ url: at('/a~b'), fetch_url: at('/a%7Eb'), status: 200 }]);
+    expect(rows).toEqual([{ url: abs(server, '/a~b'), fetch_url: abs(server, '/a%7Eb'), status: 200 }]);
     expect([server.hitCount('/a%7Eb'), server.hitCount('/a~b'), server.hitCount('/a%7eb')]).toEqual([1, 0, 0]);
   });
 });
@@ -100,8 +100,8 @@ describe('an escaped slash', () => {
   it('is not a path separator: /a%2Fb and /a/b are two pages, each fetched once', () => {
     const rows = readArchive<PageRow>(db, "SELECT url, fetch_url, status FROM pages WHERE url LIKE '%/a/b' OR url LIKE '%/a\\%2%' ESCAPE '\\' ORDER BY url");
     expect(rows).toEqual([
-      { url: at('/a%2Fb'), fetch_url: at('/a%2Fb'), status: 200 },
-      { url: at('/a/b'), fetch_url: at('/a/b'), status: 200 },
+      { url: abs(server, '/a%2Fb'), fetch_url: abs(server, '/a%2Fb'), status: 200 },
+      { url: abs(server, '/a/b'), fetch_url: abs(server, '/a/b'), status: 200 },
     ]);
     expect(server.hitCount('/a%2Fb')).toBe(1);
     expect(server.hitCount('/a%2fb')).toBe(0);

@@ -1,11 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { readArchive, tempDir } from './support/archive.js';
+import { integrity, readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
-import { killAll, linkedPage } from './support/linked-site.js';
+import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
+import { killAll } from './support/process-tree.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
-import { waitFor } from './support/wait.js';
+import { abs, pathOf } from './support/urls.js';
+import { waitForHits } from './support/wait.js';
 
 // A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
 // index, so everything is reachable from the index through the i+1 chain. Every
@@ -14,9 +16,7 @@ import { waitFor } from './support/wait.js';
 const N = 150;
 const DELAY_MS = 40;
 const CONCURRENCY = 4;
-const pagePath = (i: number) => `/p/${i}`;
-// robots.txt is fetched before anything else and archived like any page.
-const ALL_PATHS = ['/robots.txt', '/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
+const ALL_PATHS = sitePaths(N);
 
 
 /** Serves the site; the delay is cancelled when the client goes away, so a killed crawler leaves no timers behind. */
@@ -47,20 +47,7 @@ afterAll(async () => {
 });
 
 
-/** Polls until the server has counted `target` requests in all; bounded in time. */
-function waitForHits(target: number, timeoutMs = 15_000): Promise<void> {
-  return waitFor(`${target} requests`, () => server.totalHits() >= target, timeoutMs, () => `server saw ${server.totalHits()}`);
-}
 
-const abs = (path: string) => new URL(path, server.url).href;
-const pathOf = (url: string) => {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
-};
-
-function integrity(db: string): string {
-  return readArchive<{ integrity_check: string }>(db, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
-}
 
 interface Snapshot {
   /** URLs in `done` state. */
@@ -87,7 +74,7 @@ function checkAfterKill(db: string): Snapshot {
   };
   // No more requests in flight than the cap, so no more than that can be lost: at most CONCURRENCY paths
   // were requested and not committed. (`fetching` may also hold a few URLs claimed ahead and never requested.)
-  const requestedNotStored = [...snapshot.hits.keys()].filter((path) => !snapshot.done.has(abs(path)));
+  const requestedNotStored = [...snapshot.hits.keys()].filter((path) => !snapshot.done.has(abs(server, path)));
   expect(requestedNotStored.length).toBeLessThanOrEqual(CONCURRENCY);
   // Killed in the middle: some pages are archived, not all.
   expect(pages.length).toBeGreaterThan(0);
@@ -96,7 +83,7 @@ function checkAfterKill(db: string): Snapshot {
   expect(urls.filter((row) => row.state !== 'done' && row.state !== 'fetching' && row.state !== 'queued')).toEqual([]);
   // Every path the server was asked for is either committed or was in flight at the kill.
   for (const path of snapshot.hits.keys()) {
-    const url = abs(path);
+    const url = abs(server, path);
     expect(snapshot.done.has(url) || snapshot.fetching.has(url), `${path} was requested but is neither done nor fetching`).toBe(true);
   }
   return snapshot;
@@ -107,7 +94,7 @@ async function killAfter(argv: string[], pages: number): Promise<void> {
   const before = server.totalHits();
   const child = spawnCli(argv);
   children.push(child);
-  await waitForHits(before + pages);
+  await waitForHits(server, before + pages, child, 15_000);
   expect(child.exitCode, 'the crawl ended before it could be killed').toBeNull();
   child.kill('SIGKILL');
   const run = await child.exited;
@@ -121,7 +108,7 @@ async function checkComplete(db: string, snapshots: Snapshot[]): Promise<void> {
   const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
   // Every page exactly once.
   expect(pages.length).toBe(new Set(pages).size);
-  expect(new Set(pages)).toEqual(new Set(ALL_PATHS.map(abs)));
+  expect(new Set(pages)).toEqual(new Set(ALL_PATHS.map((path) => abs(server, path))));
   const states = readArchive<{ state: string; n: number }>(db, 'SELECT state, count(*) AS n FROM urls GROUP BY state');
   expect(states).toEqual([{ state: 'done', n: ALL_PATHS.length }]);
   const statuses = readArchive<{ status: number; n: number }>(db, 'SELECT status, count(*) AS n FROM pages GROUP BY status');
@@ -148,7 +135,7 @@ async function checkComplete(db: string, snapshots: Snapshot[]): Promise<void> {
   }
   const refetched = ALL_PATHS.filter((path) => server.hitCount(path) > 1);
   for (const path of refetched) {
-    const inFlightAt = snapshots.filter((snapshot) => snapshot.fetching.has(abs(path))).length;
+    const inFlightAt = snapshots.filter((snapshot) => snapshot.fetching.has(abs(server, path))).length;
     expect(inFlightAt, `${path} fetched ${server.hitCount(path)} times but was never in flight at a kill`).toBeGreaterThan(0);
     expect(server.hitCount(path), path).toBeLessThanOrEqual(1 + inFlightAt);
   }

@@ -5,30 +5,26 @@ import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli, spawnCli } from './support/cli.js';
-import { html, routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { killAll } from './support/process-tree.js';
+import { html, routes, serverPool, type Route, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
+import { sleep } from './support/wait.js';
 
 const tmp = tempDir();
-const servers: TestServer[] = [];
+const servers = serverPool();
 const children: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  killAll(children);
 });
 
 afterAll(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await servers.closeAll();
   tmp.cleanup();
 });
 
-async function serve(table: Parameters<typeof routes>[0]): Promise<TestServer> {
-  const server = await startServer(routes(table));
-  servers.push(server);
-  return server;
-}
+const serve = (table: Parameters<typeof routes>[0]) => servers.serve(routes(table));
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const links = (...paths: string[]) => paths.map((path) => `<a href="${path}">${path}</a>`).join(' ');
 const MiB = 1024 * 1024;
 
@@ -43,13 +39,12 @@ interface UrlRow {
 
 /** Reads one archive through the public views (and the url table, for the error code). */
 function archive(db: string, server: TestServer) {
-  const abs = (path: string) => new URL(path, server.url).href;
   return {
-    abs,
-    url: (path: string) => readArchive<UrlRow>(db, 'SELECT url, state, depth, tries, error, kind FROM urls WHERE url = ?', abs(path))[0],
+    abs: (path: string) => abs(server, path),
+    url: (path: string) => readArchive<UrlRow>(db, 'SELECT url, state, depth, tries, error, kind FROM urls WHERE url = ?', abs(server, path))[0],
     page: (path: string) =>
-      readArchive<{ status: number; depth: number; kind: string; size: number }>(db, 'SELECT status, depth, kind, size FROM pages WHERE url = ?', abs(path))[0],
-    errorCode: (path: string) => readArchive<{ error_code: string | null }>(db, 'SELECT error_code FROM url WHERE url = ?', abs(path))[0]?.error_code,
+      readArchive<{ status: number; depth: number; kind: string; size: number }>(db, 'SELECT status, depth, kind, size FROM pages WHERE url = ?', abs(server, path))[0],
+    errorCode: (path: string) => readArchive<{ error_code: string | null }>(db, 'SELECT error_code FROM url WHERE url = ?', abs(server, path))[0]?.error_code,
   };
 }
 
@@ -330,8 +325,7 @@ describe('--max-body', () => {
       '/after-1': html(links('/after-2')),
       '/after-2': html('<p>after</p>'),
     });
-    server = await startServer((req, res, path) => (path === '/huge' ? streamHuge(res) : table(req, res, path)));
-    servers.push(server);
+    server = await servers.serve((req, res, path) => (path === '/huge' ? streamHuge(res) : table(req, res, path)));
   });
 
   it('fails a 500 MB streamed body as body_too_large, fast and in little memory, and goes on', async () => {

@@ -1,26 +1,20 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool, xml, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 // --max-links-per-page counts distinct URLs of one response, and what it cuts
 // off is recorded: pages, stylesheets and sitemaps alike, through a real crawl
 // into a real archive.
 
 const tmp = tempDir();
-const servers: TestServer[] = [];
+const servers = serverPool();
 
 afterAll(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await servers.closeAll();
   tmp.cleanup();
 });
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse, path: string) => unknown): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
 
 /** A table of contents like Python's contents.html: many fragment links to few pages, 30 in a row per page. */
 const TOC_TARGETS = 500;
@@ -34,10 +28,9 @@ const dropped = (db: string, url: string) => readArchive<{ links_dropped: number
 describe('the default cap on an ordinary page', () => {
   let server: TestServer;
   const db = tmp.path('default.sqlite');
-  const abs = (path: string) => new URL(path, server.url).href;
 
   beforeAll(async () => {
-    server = await serve(
+    server = await servers.serve(
       routes({
         '/': html('<a href="/contents.html">contents</a> <a href="/pages/base-js">base</a>'),
         '/contents.html': html(`<ul>${toc()}</ul>`),
@@ -50,17 +43,17 @@ describe('the default cap on an ordinary page', () => {
   });
 
   it(`reads all ${TOC_TARGETS} targets of ${TOC_TAGS} fragment links, and records nothing dropped`, () => {
-    const found = links(db, abs('/contents.html')).map((row) => row.to_url);
+    const found = links(db, abs(server, '/contents.html')).map((row) => row.to_url);
     expect(found).toHaveLength(TOC_TARGETS);
-    expect(new Set(found)).toEqual(new Set(Array.from({ length: TOC_TARGETS }, (_, i) => abs(`/doc/${i}.html`))));
-    expect(dropped(db, abs('/contents.html'))).toBe(0);
+    expect(new Set(found)).toEqual(new Set(Array.from({ length: TOC_TARGETS }, (_, i) => abs(server, `/doc/${i}.html`))));
+    expect(dropped(db, abs(server, '/contents.html'))).toBe(0);
   });
 
   it('ignores <base href="javascript:..."> and resolves links against the page URL', () => {
-    expect(links(db, abs('/pages/base-js'))).toEqual([
-      { to_url: abs('/after-base'), kind: 'link' },
-      { to_url: abs('/pages/pic.png'), kind: 'requisite' },
-      { to_url: abs('/pages/rel'), kind: 'link' },
+    expect(links(db, abs(server, '/pages/base-js'))).toEqual([
+      { to_url: abs(server, '/after-base'), kind: 'link' },
+      { to_url: abs(server, '/pages/pic.png'), kind: 'requisite' },
+      { to_url: abs(server, '/pages/rel'), kind: 'link' },
     ]);
   });
 
@@ -75,19 +68,17 @@ describe('the default cap on an ordinary page', () => {
 describe('a page, a stylesheet and sitemaps over the cap', () => {
   let server: TestServer;
   const db = tmp.path('capped.sqlite');
-  const abs = (path: string) => new URL(path, server.url).href;
   const CAP = 100;
   const MAX_PAGES = 20;
   const PAGE_LINKS = 1_000;
   const CSS_URLS = 5_000;
   const SITEMAP_LOCS = 30_000;
   const INDEX_SITEMAPS = 500;
-  const xml = (body: string): Route => ({ headers: { 'content-type': 'application/xml' }, body });
 
   beforeAll(async () => {
     // Sitemaps hold absolute URLs, so the routes are built once the port is known.
     let table: ReturnType<typeof routes> | undefined;
-    server = await serve((req, res, path) => table!(req, res, path));
+    server = await servers.serve((req, res, path) => table!(req, res, path));
     const origin = server.url.slice(0, -1);
     table = routes({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nAllow: /\nSitemap: ${origin}/index.xml\n` },
@@ -104,27 +95,27 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
   const count = (sql: string, ...params: unknown[]) => readArchive<{ n: number }>(db, sql, ...params)[0]!.n;
 
   it('a page: the first distinct URLs up to the cap, the rest counted in pages.links_dropped', () => {
-    expect(links(db, abs('/'))).toHaveLength(CAP);
-    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs('/p/')}%`)).toBe(CAP - 1);
+    expect(links(db, abs(server, '/'))).toHaveLength(CAP);
+    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs(server, '/p/')}%`)).toBe(CAP - 1);
     // The stylesheet took one of the slots.
-    expect(dropped(db, abs('/'))).toBe(PAGE_LINKS + 1 - CAP);
+    expect(dropped(db, abs(server, '/'))).toBe(PAGE_LINKS + 1 - CAP);
   });
 
   it('a stylesheet: the same cap on its url()s', () => {
-    expect(links(db, abs('/big.css'))).toHaveLength(CAP);
-    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs('/img/')}%`)).toBe(CAP);
-    expect(dropped(db, abs('/big.css'))).toBe(CSS_URLS - CAP);
+    expect(links(db, abs(server, '/big.css'))).toHaveLength(CAP);
+    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs(server, '/img/')}%`)).toBe(CAP);
+    expect(dropped(db, abs(server, '/big.css'))).toBe(CSS_URLS - CAP);
   });
 
   it('a sitemap: no more entries queued than --max-pages could ever fetch', () => {
-    expect(links(db, abs('/sitemap.xml'))).toHaveLength(MAX_PAGES);
-    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs('/s/')}%`)).toBe(MAX_PAGES);
-    expect(dropped(db, abs('/sitemap.xml'))).toBe(SITEMAP_LOCS - MAX_PAGES);
+    expect(links(db, abs(server, '/sitemap.xml'))).toHaveLength(MAX_PAGES);
+    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs(server, '/s/')}%`)).toBe(MAX_PAGES);
+    expect(dropped(db, abs(server, '/sitemap.xml'))).toBe(SITEMAP_LOCS - MAX_PAGES);
   });
 
   it('a sitemap index: the same bound on the sitemaps it names', () => {
-    expect(links(db, abs('/index.xml'))).toHaveLength(MAX_PAGES);
-    expect(dropped(db, abs('/index.xml'))).toBe(INDEX_SITEMAPS - MAX_PAGES);
+    expect(links(db, abs(server, '/index.xml'))).toHaveLength(MAX_PAGES);
+    expect(dropped(db, abs(server, '/index.xml'))).toBe(INDEX_SITEMAPS - MAX_PAGES);
   });
 
   it('the archive holds no more URLs than the caps allow', () => {
@@ -133,7 +124,7 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
   });
 
   it('the fetches view shows links_dropped beside links_found', () => {
-    expect(readArchive(db, 'SELECT links_found, links_dropped FROM fetches WHERE url = ?', abs('/big.css'))).toEqual([{ links_found: CAP, links_dropped: CSS_URLS - CAP }]);
+    expect(readArchive(db, 'SELECT links_found, links_dropped FROM fetches WHERE url = ?', abs(server, '/big.css'))).toEqual([{ links_found: CAP, links_dropped: CSS_URLS - CAP }]);
   });
 
   it('crawlite stats counts what was not read, as text and as JSON', async () => {
@@ -151,7 +142,7 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
 describe('robots.txt Sitemap: lines', () => {
   it('are held to the same cap, and the rest counted on the robots.txt row', async () => {
     const SITEMAPS = 40;
-    const server = await serve(
+    const server = await servers.serve(
       routes({
         '/robots.txt': {
           headers: { 'content-type': 'text/plain' },
@@ -165,6 +156,6 @@ describe('robots.txt Sitemap: lines', () => {
     expect(result.code, result.stderr).toBe(0);
     const named = readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM links WHERE from_url LIKE '%/robots.txt' AND kind = 'sitemap'")[0]!.n;
     expect(named).toBe(5);
-    expect(dropped(db, new URL('/robots.txt', server.url).href)).toBe(SITEMAPS - 5);
+    expect(dropped(db, abs(server, '/robots.txt'))).toBe(SITEMAPS - 5);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { startRawServer, type RawHttpServer } from './support/raw-http-server.js';
+import { abs } from './support/urls.js';
 
 // Location headers as servers really send them: raw UTF-8 bytes, Latin-1 bytes, and twice.
 const redirect = (...locations: Buffer[]) =>
@@ -18,7 +19,6 @@ const UTF8_TARGET = '/%E6%96%87%E6%A1%A3/';
 let server: RawHttpServer;
 const tmp = tempDir();
 const db = tmp.path('location.sqlite');
-const at = (path: string) => new URL(path, server.url).href;
 
 beforeAll(async () => {
   server = await startRawServer({
@@ -41,13 +41,13 @@ afterAll(async () => {
 });
 
 const stored = (path: string) =>
-  readArchive<{ location: string; headers: string }>(db, 'SELECT location, headers FROM pages WHERE url = ?', at(path))[0]!;
+  readArchive<{ location: string; headers: string }>(db, 'SELECT location, headers FROM pages WHERE url = ?', abs(server, path))[0]!;
 
 describe('the Location header', () => {
   it('is read as UTF-8 when its bytes are valid UTF-8, as browsers do', () => {
     expect(server.requests).toContain(UTF8_TARGET);
     expect(stored('/utf8').location).toBe('/文档/');
-    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', at(UTF8_TARGET))).toEqual([{ status: 200 }]);
+    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', abs(server, UTF8_TARGET))).toEqual([{ status: 200 }]);
   });
 
   it('is read as Latin-1 when its bytes are not UTF-8', () => {
@@ -62,6 +62,6 @@ describe('the Location header', () => {
     const two = stored('/two');
     expect(two.location).toBe('/first,one');
     expect(JSON.parse(two.headers)).toMatchObject({ location: '/first,one\n/second' });
-    expect(readArchive(db, "SELECT to_url FROM links WHERE from_url = ? AND kind = 'redirect'", at('/two'))).toEqual([{ to_url: at('/first,one') }]);
+    expect(readArchive(db, "SELECT to_url FROM links WHERE from_url = ? AND kind = 'redirect'", abs(server, '/two'))).toEqual([{ to_url: abs(server, '/first,one') }]);
   });
 });

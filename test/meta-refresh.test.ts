@@ -1,32 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { doc, routes, startServer, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
+import { within } from './support/wait.js';
 
-const doc = (head: string, body = ''): Route => ({
-  headers: { 'content-type': 'text/html; charset=utf-8' },
-  body: `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`,
-});
 const refresh = (content: string) => doc(`<meta http-equiv="refresh" content="${content}">`);
-
-/** A crawl must end on its own; this fails the test long before the hook's own timeout. */
-function within<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`crawl did not end within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 let server: TestServer;
 const tmp = tempDir();
 const db = tmp.path('refresh.sqlite');
-const at = (path: string) => new URL(path, server.url).href;
 
 const linksFrom = (path: string) =>
-  readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE from_url = ? ORDER BY to_url', at(path));
+  readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE from_url = ? ORDER BY to_url', abs(server, path));
 const url = (path: string) =>
-  readArchive<{ url: string; state: string; depth: number; kind: string; error: string | null }>(db, 'SELECT * FROM urls WHERE url = ?', at(path))[0];
+  readArchive<{ url: string; state: string; depth: number; kind: string; error: string | null }>(db, 'SELECT * FROM urls WHERE url = ?', abs(server, path))[0];
 
 const CHAIN = Array.from({ length: 8 }, (_, i) => `/chain/${i}`);
 
@@ -55,7 +43,8 @@ beforeAll(async () => {
       '/canon-linked': doc('', 'canonical and linked'),
     }),
   );
-  const result = await within(15_000, runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots', '--max-redirects', '3']));
+  // A crawl must end on its own; this fails the test long before the hook's own timeout.
+  const result = await within(runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots', '--max-redirects', '3']), 15_000, 'crawl');
   expect(result).toMatchObject({ code: 0 });
 });
 
@@ -66,15 +55,15 @@ afterAll(async () => {
 
 describe('<meta http-equiv="refresh"> with a URL', () => {
   it("is recorded as a link of kind 'refresh'", () => {
-    expect(linksFrom('/r0')).toEqual([{ to_url: at('/target'), kind: 'refresh' }]);
-    expect(linksFrom('/r1')).toEqual([{ to_url: at('/target'), kind: 'refresh' }]);
+    expect(linksFrom('/r0')).toEqual([{ to_url: abs(server, '/target'), kind: 'refresh' }]);
+    expect(linksFrom('/r1')).toEqual([{ to_url: abs(server, '/target'), kind: 'refresh' }]);
   });
 
   it('is followed like a redirect: the target is fetched once, as a page, at the same depth', () => {
     expect(server.hitCount('/target')).toBe(1);
     expect(url('/r0')?.depth).toBe(1);
     expect(url('/target')).toMatchObject({ state: 'done', kind: 'page', depth: 1 });
-    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', at('/target'))).toEqual([{ status: 200 }]);
+    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', abs(server, '/target'))).toEqual([{ status: 200 }]);
   });
 });
 
@@ -89,32 +78,32 @@ describe('refresh loops', () => {
   it('end: a → b → a fetches each page once', () => {
     expect(server.hitCount('/loop-a')).toBe(1);
     expect(server.hitCount('/loop-b')).toBe(1);
-    expect(linksFrom('/loop-a')).toEqual([{ to_url: at('/loop-b'), kind: 'refresh' }]);
-    expect(linksFrom('/loop-b')).toEqual([{ to_url: at('/loop-a'), kind: 'refresh' }]);
+    expect(linksFrom('/loop-a')).toEqual([{ to_url: abs(server, '/loop-b'), kind: 'refresh' }]);
+    expect(linksFrom('/loop-b')).toEqual([{ to_url: abs(server, '/loop-a'), kind: 'refresh' }]);
   });
 
   it('end: a page refreshing to itself is fetched once', () => {
     expect(server.hitCount('/self')).toBe(1);
-    expect(linksFrom('/self')).toEqual([{ to_url: at('/self'), kind: 'refresh' }]);
+    expect(linksFrom('/self')).toEqual([{ to_url: abs(server, '/self'), kind: 'refresh' }]);
   });
 
   it('share the redirect budget: a chain of refreshes stops after --max-redirects hops', () => {
     // /chain/0 is reached by a link; /chain/1..3 are its 3 refresh hops; /chain/4 would be a 4th.
     expect(CHAIN.map((path) => server.hitCount(path))).toEqual([1, 1, 1, 1, 0, 0, 0, 0]);
-    expect(linksFrom('/chain/3')).toEqual([{ to_url: at('/chain/4'), kind: 'refresh' }]);
+    expect(linksFrom('/chain/3')).toEqual([{ to_url: abs(server, '/chain/4'), kind: 'refresh' }]);
     expect(url('/chain/3')).toMatchObject({ state: 'done', depth: 1 });
   });
 });
 
 describe('<link rel="canonical">', () => {
   it("is recorded in links as 'canonical' and in pages.canonical as an absolute URL", () => {
-    expect(linksFrom('/with-canon')).toEqual([{ to_url: at('/canon'), kind: 'canonical' }]);
-    expect(readArchive(db, 'SELECT canonical FROM pages WHERE url = ?', at('/with-canon'))).toEqual([{ canonical: at('/canon') }]);
+    expect(linksFrom('/with-canon')).toEqual([{ to_url: abs(server, '/canon'), kind: 'canonical' }]);
+    expect(readArchive(db, 'SELECT canonical FROM pages WHERE url = ?', abs(server, '/with-canon'))).toEqual([{ canonical: abs(server, '/canon') }]);
   });
 
   it('is resolved against the page when relative', () => {
-    expect(linksFrom('/docs/with-canon2')).toEqual([{ to_url: at('/canon-linked'), kind: 'canonical' }]);
-    expect(readArchive(db, 'SELECT canonical FROM pages WHERE url = ?', at('/docs/with-canon2'))).toEqual([{ canonical: at('/canon-linked') }]);
+    expect(linksFrom('/docs/with-canon2')).toEqual([{ to_url: abs(server, '/canon-linked'), kind: 'canonical' }]);
+    expect(readArchive(db, 'SELECT canonical FROM pages WHERE url = ?', abs(server, '/docs/with-canon2'))).toEqual([{ canonical: abs(server, '/canon-linked') }]);
   });
 
   it('is not requested for being canonical', () => {

@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, startServer, type Handler, type Route, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool, text, type Handler, type Route, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 const tmp = tempDir();
-const servers: TestServer[] = [];
-
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const servers = serverPool();
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
+  await servers.closeAll();
   tmp.cleanup();
 });
 
@@ -22,8 +17,6 @@ afterAll(async () => {
  * event loop can record one request's start late and the next one's on time.
  */
 const JITTER_MS = 75;
-
-const text = (body: string): Route => ({ headers: { 'content-type': 'text/plain' }, body });
 
 /** Every request start on a server, sorted. */
 const startTimes = (server: TestServer) => [...server.starts.values()].flat().sort((a, b) => a - b);
@@ -74,7 +67,7 @@ describe('Crawl-delay from robots.txt', () => {
   const db = tmp.path('crawl-delay.sqlite');
 
   beforeAll(async () => {
-    site = await serve(routes({ '/robots.txt': text('User-agent: *\nCrawl-delay: 1\n'), ...linkedPages(2) }));
+    site = await servers.serve(routes({ '/robots.txt': text('User-agent: *\nCrawl-delay: 1\n'), ...linkedPages(2) }));
     const result = await runCli(['crawl', site.url, '--db', db, '-q', '-c', '4']);
     expect(result.code, result.stderr).toBe(0);
   });
@@ -99,7 +92,7 @@ describe('--delay', () => {
   const db = tmp.path('delay.sqlite');
 
   beforeAll(async () => {
-    site = await serve(routes({ '/robots.txt': text('User-agent: *\nCrawl-delay: 1\n'), ...linkedPages(3) }));
+    site = await servers.serve(routes({ '/robots.txt': text('User-agent: *\nCrawl-delay: 1\n'), ...linkedPages(3) }));
     const result = await runCli(['crawl', site.url, '--db', db, '-q', '-c', '4', '--delay', '300']);
     expect(result.code, result.stderr).toBe(0);
   });
@@ -125,8 +118,8 @@ describe('--per-host', () => {
   it('caps requests in flight per origin while origins are worked in parallel', async () => {
     const windows: { path: string; start: number; end: number }[] = [];
     const slow = () => linkedPages(10, (i) => ({ ...html(`slow ${i}`), delayMs: 100 }));
-    const a = await serve(timed(routes(slow()), windows));
-    const b = await serve(timed(routes(slow()), windows));
+    const a = await servers.serve(timed(routes(slow()), windows));
+    const b = await servers.serve(timed(routes(slow()), windows));
     const db = tmp.path('per-host.sqlite');
     const result = await runCli(['crawl', a.url, b.url, '--db', db, '-q', '-c', '8', '--per-host', '2']);
     expect(result.code, result.stderr).toBe(0);
@@ -152,13 +145,13 @@ describe('429 with Retry-After', () => {
       '/limited': (hit) => (hit > 1 ? html('finally') : { status: 429, headers: { 'retry-after': '2' }, body: 'slow down', delayMs: 200 }),
       ...Object.fromEntries(aPages.map((path) => [path, { ...html(path), delayMs: 150 }])),
     });
-    const a = await serve((req, res, path) => {
+    const a = await servers.serve((req, res, path) => {
       res.on('finish', () => {
         if (res.statusCode === 429) answered429At = performance.now();
       });
       return aTable(req, res, path);
     });
-    const b = await serve(routes(linkedPages(8, (i) => ({ ...html(`b ${i}`), delayMs: 250 }))));
+    const b = await servers.serve(routes(linkedPages(8, (i) => ({ ...html(`b ${i}`), delayMs: 250 }))));
     const db = tmp.path('retry-after.sqlite');
     const result = await runCli(['crawl', a.url, b.url, '--db', db, '-q', '-c', '6', '--per-host', '2', '--retry-delay', '10']);
     expect(result.code, result.stderr).toBe(0);
@@ -177,8 +170,8 @@ describe('429 with Retry-After', () => {
     expect(bDuringPause.length).toBeGreaterThanOrEqual(2);
 
     expect(a.hitCount('/limited')).toBe(2);
-    expect(readArchive(db, 'SELECT state, tries FROM urls WHERE url = ?', new URL('/limited', a.url).href)).toEqual([{ state: 'done', tries: 2 }]);
-    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', new URL('/limited', a.url).href)).toEqual([{ status: 200 }]);
+    expect(readArchive(db, 'SELECT state, tries FROM urls WHERE url = ?', abs(a, '/limited'))).toEqual([{ state: 'done', tries: 2 }]);
+    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', abs(a, '/limited'))).toEqual([{ status: 200 }]);
     for (const path of aPages) expect(a.hitCount(path), path).toBe(1);
   });
 });

@@ -3,10 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
 import { BIN, spawnCli, type CliRun } from './support/cli.js';
-import { killAll } from './support/linked-site.js';
-import { childPids, isRunning } from './support/process-tree.js';
+import { childPids, isRunning, killAll } from './support/process-tree.js';
 import { emptyArchive, ENDLESS_COUNT, ENDLESS_ROWS } from './support/query-archive.js';
-import { sleep, waitFor } from './support/wait.js';
+import { sleep, waitFor, within } from './support/wait.js';
 
 // A statement that never returns to JavaScript (one endless SQLite step) must
 // still stop on Ctrl-C, SIGTERM, --timeout, a closed pipe, or its parent dying.
@@ -33,17 +32,8 @@ async function startRunning(argv: string[]) {
 }
 
 /** The exit within `ms`, or a failure that says what the child printed. */
-async function exitWithin(child: ReturnType<typeof spawnCli>, ms: number): Promise<CliRun> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still running ${ms} ms later; stderr: ${child.output().stderr}`)), ms);
-  });
-  try {
-    return await Promise.race([child.exited, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const exitOf = (child: ReturnType<typeof spawnCli>, ms: number): Promise<CliRun> =>
+  within(child.exited, ms, () => `the query (stderr so far: ${child.output().stderr})`);
 
 const oneLine = (run: CliRun) => run.stderr.trimEnd().split('\n');
 
@@ -53,7 +43,7 @@ describe.concurrent('query stops', () => {
       const { child, worker } = await startRunning([ENDLESS_COUNT]);
       const sent = Date.now();
       child.kill(signal);
-      const run = await exitWithin(child, 3000);
+      const run = await exitOf(child, 3000);
       expect(Date.now() - sent).toBeLessThan(3000);
       expect(run.code, run.stderr).toBe(130);
       expect(oneLine(run)).toEqual(['crawlite: query interrupted']);
@@ -82,7 +72,7 @@ describe.concurrent('query stops', () => {
     const child = spawnCli(['query', db, ENDLESS_COUNT, '--timeout', '500']);
     children.push(child);
     const started = Date.now();
-    const run = await exitWithin(child, 10_000);
+    const run = await exitOf(child, 10_000);
     expect(run.code, run.stderr).toBe(1);
     expect(oneLine(run)).toHaveLength(1);
     expect(oneLine(run)[0]).toMatch(/^crawlite: query timed out after 500 ms/);
@@ -103,7 +93,7 @@ describe.concurrent('query stops', () => {
     children.push(child);
     await waitFor('the first rows', () => child.output().stdout.includes('{"x":3}\n'), 10_000, () => child.output().stderr);
     child.stdout!.destroy();
-    const run = await exitWithin(child, 3000);
+    const run = await exitOf(child, 3000);
     expect(run.stdout.startsWith('{"x":1}\n{"x":2}\n{"x":3}\n')).toBe(true);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

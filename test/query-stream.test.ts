@@ -4,8 +4,7 @@ import { afterAll, describe, it } from 'vitest';
 import type { RowFormat } from '../src/cli/format-rows.js';
 import { tempDir } from './support/archive.js';
 import { BIN, execCli, runCli } from './support/cli.js';
-import { killAll } from './support/linked-site.js';
-import { memoryKb, watchPeakMemory } from './support/process-tree.js';
+import { killAll, memoryKb, watchPeakMemory } from './support/process-tree.js';
 import { emptyArchive } from './support/query-archive.js';
 import { sleep, waitFor } from './support/wait.js';
 

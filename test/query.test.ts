@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from './support/archive.js';
+import { fileSha256, tempDir } from './support/archive.js';
 import { execCli, runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 
@@ -11,7 +10,6 @@ import { html, routes, startServer, type TestServer } from './support/test-serve
 /** A PNG signature followed by every byte value: binary, with NULs and bytes that are not UTF-8. */
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256))]);
 
-const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 /** Reads through a read-write connection that is closed at once, so it leaves no -wal or -shm behind. */
 function read<T = Record<string, unknown>>(path: string, sql: string): T[] {
@@ -230,7 +228,7 @@ describe.concurrent('statements query refuses', () => {
     it(`refuses ${what}: exit 1, one line, the file byte-identical`, async ({ expect }) => {
       const vacuumTarget = tmp.path(`vacuum-${Math.random().toString(36).slice(2)}.sqlite`);
       const sql = sqlFor({ vacuumTarget, db });
-      const before = sha256(db);
+      const before = fileSha256(db);
       const countsSql = 'select (select count(*) from url) as urls, (select count(*) from pages) as pages, (select count(*) from meta) as meta';
       const counts = read(db, countsSql);
       const result = await execCli(['query', db, sql]);
@@ -241,7 +239,7 @@ describe.concurrent('statements query refuses', () => {
       expect(lines, shown).toHaveLength(1);
       expect(lines[0], shown).toMatch(/^crawlite: /);
       expect(lines[0], shown).toMatch(phrase);
-      expect(sha256(db)).toBe(before);
+      expect(fileSha256(db)).toBe(before);
       expect(existsSync(vacuumTarget)).toBe(false);
       expect(read(db, countsSql)).toEqual(counts);
     });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 let server: TestServer;
 const tmp = tempDir();
@@ -18,7 +19,7 @@ beforeAll(async () => {
         <a href="/no-location">no location</a> <a href="/see-other">303</a> <a href="/temporary">307</a>`),
       '/chain/1': to('/chain/2', 301),
       // An absolute Location pointing back at this server.
-      '/chain/2': () => to(new URL('/chain/3', server.url).href, 308),
+      '/chain/2': () => to(abs(server, '/chain/3'), 308),
       '/chain/3': html('end of the chain'),
       '/loop/a': to('/loop/b'),
       '/loop/b': to('/loop/a'),
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 
 const state = (path: string) =>
-  readArchive<{ state: string; error: string | null }>(db, 'SELECT state, error FROM urls WHERE url = ?', new URL(path, server.url).href)[0];
+  readArchive<{ state: string; error: string | null }>(db, 'SELECT state, error FROM urls WHERE url = ?', abs(server, path))[0];
 
 describe('redirects, followed by the crawler', () => {
   beforeAll(async () => {
@@ -68,7 +69,7 @@ describe('redirects, followed by the crawler', () => {
 
   it('fetches a target reached by two redirect paths once', () => {
     expect(server.hitCount('/merge/target')).toBe(1);
-    const links = readArchive<{ from_url: string }>(db, "SELECT from_url FROM links WHERE kind = 'redirect' AND to_url = ?", new URL('/merge/target', server.url).href);
+    const links = readArchive<{ from_url: string }>(db, "SELECT from_url FROM links WHERE kind = 'redirect' AND to_url = ?", abs(server, '/merge/target'));
     expect(links.map((link) => new URL(link.from_url).pathname).sort()).toEqual(['/merge/x', '/merge/y', '/temporary']);
   });
 
@@ -83,12 +84,12 @@ describe('redirects, followed by the crawler', () => {
     expect(server.hitCount('/long/11')).toBe(0);
     expect(state('/long/10')).toEqual({ state: 'failed', error: expect.stringContaining('--max-redirects 10') });
     // Its response is kept all the same.
-    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', new URL('/long/10', server.url).href)).toEqual([{ status: 302 }]);
+    expect(readArchive(db, 'SELECT status FROM pages WHERE url = ?', abs(server, '/long/10'))).toEqual([{ status: 302 }]);
   });
 
   it('stores a 3xx without Location as a page with no follow-up', () => {
     expect(state('/no-location')?.state).toBe('done');
-    expect(readArchive(db, 'SELECT status, location FROM pages WHERE url = ?', new URL('/no-location', server.url).href)).toEqual([
+    expect(readArchive(db, 'SELECT status, location FROM pages WHERE url = ?', abs(server, '/no-location'))).toEqual([
       { status: 302, location: null },
     ]);
   });

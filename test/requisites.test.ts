@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { doc, routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 // A page that needs every kind of requisite, a stylesheet that needs more, and a second
 // server (another port, so out of scope) standing in for a CDN.
 
-const doc = (head: string, body: string): Route => ({
-  headers: { 'content-type': 'text/html; charset=utf-8' },
-  body: `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`,
-});
 const asset = (type: string, body = 'x'): Route => ({ headers: { 'content-type': type }, body });
 const css = (body: string) => asset('text/css', body);
 
@@ -117,13 +114,12 @@ function crawlWith(name: string, flags: string[]): { get: () => Crawled } {
     const cdn = await startServer(routes(cdnRoutes));
     const site = await startServer(routes(siteRoutes(cdn.url)));
     const db = tmp.path(`${name}.sqlite`);
-    const at = (path: string) => new URL(path, site.url).href;
     crawled = {
       site,
       cdn,
       db,
-      at,
-      url: (path) => readArchive<NonNullable<ReturnType<Crawled['url']>>>(db, 'SELECT * FROM urls WHERE url = ?', path.startsWith('http') ? path : at(path))[0],
+      at: (path) => abs(site, path),
+      url: (path) => readArchive<NonNullable<ReturnType<Crawled['url']>>>(db, 'SELECT * FROM urls WHERE url = ?', path.startsWith('http') ? path : abs(site, path))[0],
     };
     const result = await runCli(['crawl', site.url, '--db', db, '-q', ...flags]);
     expect(result).toMatchObject({ code: 0 });

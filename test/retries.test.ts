@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, startServer, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 let server: TestServer;
 const tmp = tempDir();
@@ -47,8 +48,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const url = (path: string) => readArchive<{ state: string; tries: number; error: string | null }>(db, 'SELECT state, tries, error FROM urls WHERE url = ?', new URL(path, server.url).href)[0];
-const page = (path: string) => readArchive<{ status: number }>(db, 'SELECT status FROM pages WHERE url = ?', new URL(path, server.url).href)[0];
+const url = (path: string) => readArchive<{ state: string; tries: number; error: string | null }>(db, 'SELECT state, tries, error FROM urls WHERE url = ?', abs(server, path))[0];
+const page = (path: string) => readArchive<{ status: number }>(db, 'SELECT status FROM pages WHERE url = ?', abs(server, path))[0];
 
 describe('retries', () => {
   it('retries 5xx until the page comes, counting the tries', () => {

@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool } from './support/test-server.js';
 
 // A site whose robots.txt is out during the first run and back for the next: the archive must not stay empty.
 const tmp = tempDir();
-const servers: TestServer[] = [];
+const servers = serverPool();
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
+  await servers.closeAll();
   tmp.cleanup();
 });
 
@@ -30,8 +30,7 @@ describe('robots.txt that answered 500 in an earlier run', () => {
   it('is asked again by resume and by crawl with the same root, and the site is fetched', async () => {
     let down = true;
     const table = routes({ ...SITE, '/robots.txt': () => (down ? { status: 500, body: 'down' } : ROBOTS_UP) });
-    const site = await startServer(table);
-    servers.push(site);
+    const site = await servers.serve(table);
     const db = tmp.path('500.sqlite');
     const first = await runCli(['crawl', site.url, '--db', db, '-q', '--max-tries', '1']);
     // Nothing of the site could be fetched: the run says so and exits 1.

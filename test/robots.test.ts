@@ -1,25 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, startServer, type Handler, type Route, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool, text, type Route, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 const tmp = tempDir();
-const servers: TestServer[] = [];
+const servers = serverPool();
 
 /** Starts a server and remembers it, so afterAll closes every one. */
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
-
 afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
+  await servers.closeAll();
   tmp.cleanup();
 });
-
-const text = (body: string, extra: Partial<Route> = {}): Route => ({ headers: { 'content-type': 'text/plain' }, body, ...extra });
-const abs = (server: TestServer, path: string) => new URL(path, server.url).href;
 
 interface UrlRow {
   state: string;
@@ -75,8 +67,8 @@ describe('robots.txt rules, obeyed', () => {
   const db = tmp.path('robots.sqlite');
 
   beforeAll(async () => {
-    site = await serve(routes(siteTable(SITE_ROBOTS)));
-    other = await serve(
+    site = await servers.serve(routes(siteTable(SITE_ROBOTS)));
+    other = await servers.serve(
       routes({
         '/robots.txt': text('User-agent: *\nDisallow: /no/\n', { delayMs: 150 }),
         '/': html('<a href="/yes">yes</a> <a href="/no/x">no</a> <a href="/yes2">yes2</a>'),
@@ -182,7 +174,7 @@ describe('--ignore-robots', () => {
   const db = tmp.path('ignore.sqlite');
 
   beforeAll(async () => {
-    site = await serve(routes(siteTable(SITE_ROBOTS)));
+    site = await servers.serve(routes(siteTable(SITE_ROBOTS)));
     const result = await runCli(['crawl', site.url, '--db', db, '-q', '--ignore-robots']);
     expect(result.code, result.stderr).toBe(0);
   });
@@ -205,7 +197,7 @@ describe('--ignore-robots', () => {
 
 describe('robots.txt answers', () => {
   it('a 404 robots.txt allows everything', async () => {
-    const site = await serve(
+    const site = await servers.serve(
       routes({
         '/': html('<a href="/private/a">a</a> <a href="/b">b</a>'),
         '/private/a': html('a'),
@@ -222,7 +214,7 @@ describe('robots.txt answers', () => {
   });
 
   it('a robots.txt that keeps answering 503 disallows the whole origin', async () => {
-    const site = await serve(
+    const site = await servers.serve(
       routes({
         '/robots.txt': { status: 503, body: 'down for maintenance' },
         '/': html('<a href="/a">a</a>'),
@@ -241,7 +233,7 @@ describe('robots.txt answers', () => {
   });
 
   it('a robots.txt that never answers disallows the whole origin', async () => {
-    const site = await serve((req, res, path) => {
+    const site = await servers.serve((req, res, path) => {
       if (path === '/robots.txt') return; // never answered
       return routes({ '/': html('<a href="/a">a</a>'), '/a': html('a') })(req, res, path);
     });
@@ -258,7 +250,7 @@ describe('robots.txt answers', () => {
   });
 
   it('follows a redirect of robots.txt and uses the rules it leads to, storing both hops', async () => {
-    const site = await serve(
+    const site = await servers.serve(
       routes({
         '/robots.txt': { status: 301, headers: { location: '/real-robots.txt' } },
         '/real-robots.txt': text('User-agent: *\nDisallow: /hidden\n'),
@@ -292,7 +284,7 @@ describe('robots.txt answers', () => {
       '/page': html('page'),
       '/not-for-mybot': html('no'),
     });
-    const site = await serve((req, res, path) => {
+    const site = await servers.serve((req, res, path) => {
       agents.push(String(req.headers['user-agent']));
       return table(req, res, path);
     });
@@ -311,7 +303,7 @@ describe('robots.txt answers', () => {
 describe('resume', () => {
   it('does not fetch robots.txt again when a stopped crawl is resumed', async () => {
     const pages = Array.from({ length: 6 }, (_, i) => `/p${i}`);
-    const site = await serve(
+    const site = await servers.serve(
       routes({
         '/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
         '/': html(pages.map((path) => `<a href="${path}">${path}</a>`).join('') + '<a href="/private/x">x</a>'),

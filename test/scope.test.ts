@@ -3,6 +3,7 @@ import { outOfScope, type ScopeRules } from '../src/pipeline/scope.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 const rules = (root: string, lenient = false, exclude: RegExp[] = []): ScopeRules => ({ roots: [new URL(root)], lenient, exclude });
 const inside = (url: string, scope: ScopeRules) => outOfScope(url, scope) === undefined;
@@ -90,7 +91,7 @@ describe('scope in a crawl: links and redirect targets alike', () => {
         '/public': html('public'),
         '/private/x': html('private'),
         '/private/y': html('private'),
-        '/go-away': () => ({ status: 302, headers: { location: new URL('/landing', elsewhere.url).href } }),
+        '/go-away': () => ({ status: 302, headers: { location: abs(elsewhere, '/landing') } }),
         '/go-private': { status: 301, headers: { location: '/private/y' } },
       })(req, res, path),
     );
@@ -115,13 +116,13 @@ describe('scope in a crawl: links and redirect targets alike', () => {
   it('lists what it left out as skipped, with the reason', () => {
     expect(urlRow(elsewhere.url)).toEqual({ state: 'skipped', error: expect.stringContaining(`127.0.0.1:${elsewhere.port}`) });
     expect(urlRow(`http://localhost:${site.port}/`)).toMatchObject({ state: 'skipped' });
-    expect(urlRow(new URL('/private/x', site.url).href)).toEqual({ state: 'skipped', error: 'matches --exclude \\/private\\/' });
-    expect(urlRow(new URL('/landing', elsewhere.url).href)).toMatchObject({ state: 'skipped' });
-    expect(urlRow(new URL('/private/y', site.url).href)).toMatchObject({ state: 'skipped' });
+    expect(urlRow(abs(site, '/private/x'))).toEqual({ state: 'skipped', error: 'matches --exclude \\/private\\/' });
+    expect(urlRow(abs(elsewhere, '/landing'))).toMatchObject({ state: 'skipped' });
+    expect(urlRow(abs(site, '/private/y'))).toMatchObject({ state: 'skipped' });
   });
 
   it('still records links to skipped URLs', () => {
-    const links = readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE to_url = ?', new URL('/landing', elsewhere.url).href);
-    expect(links).toEqual([{ to_url: new URL('/landing', elsewhere.url).href, kind: 'redirect' }]);
+    const links = readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE to_url = ?', abs(elsewhere, '/landing'));
+    expect(links).toEqual([{ to_url: abs(elsewhere, '/landing'), kind: 'redirect' }]);
   });
 });

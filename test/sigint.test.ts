@@ -1,11 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { readArchive, tempDir } from './support/archive.js';
-import { execCli, spawnCli, type CliRun } from './support/cli.js';
+import { integrity, readArchive, tempDir } from './support/archive.js';
+import { execCli, spawnCli } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
-import { killAll, linkedPage } from './support/linked-site.js';
+import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
+import { killAll } from './support/process-tree.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
-import { sleep, waitFor } from './support/wait.js';
+import { abs, pathOf } from './support/urls.js';
+import { exitWithin, waitFor } from './support/wait.js';
 
 // A deterministic site of N pages: page i links to i+1, 2i, 3i (mod N) and the
 // index, so everything is reachable from the index through the i+1 chain. Every
@@ -14,9 +16,7 @@ import { sleep, waitFor } from './support/wait.js';
 const N = 150;
 const DELAY_MS = 40;
 const CONCURRENCY = 4;
-const pagePath = (i: number) => `/p/${i}`;
-// robots.txt is fetched before anything else and archived like any page.
-const ALL_PATHS = ['/robots.txt', '/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
+const ALL_PATHS = sitePaths(N);
 /** Answers only after a minute (or when the client goes away) while `hang.on` is set. */
 const HANG_PATH = pagePath(20);
 const HANG_MS = 60_000;
@@ -59,28 +59,8 @@ afterAll(async () => {
 
 
 
-/** The child's exit, or null if it is still running after `ms`. */
-async function exitWithin(exited: Promise<CliRun>, ms: number): Promise<CliRun | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
-const abs = (path: string) => new URL(path, server.url).href;
-const pathOf = (url: string) => {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
-};
 
-function integrity(db: string): string {
-  return readArchive<{ integrity_check: string }>(db, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
-}
 
 function start(argv: string[]) {
   const child = spawnCli(argv);
@@ -104,7 +84,7 @@ function checkComplete(db: string, before: { pages: string[]; hits: Map<string, 
   expect(integrity(db)).toBe('ok');
   const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
   expect(pages.length).toBe(new Set(pages).size);
-  expect(new Set(pages)).toEqual(new Set(ALL_PATHS.map(abs)));
+  expect(new Set(pages)).toEqual(new Set(ALL_PATHS.map((path) => abs(server, path))));
   const states = readArchive<{ state: string; n: number }>(db, 'SELECT state, count(*) AS n FROM urls GROUP BY state');
   expect(states).toEqual([{ state: 'done', n: ALL_PATHS.length }]);
   expect(new Set(server.hits.keys())).toEqual(new Set(ALL_PATHS));
@@ -145,7 +125,7 @@ async function gracefulStop(signal: 'SIGINT' | 'SIGTERM', name: string): Promise
   const fetching = readArchive<{ url: string }>(db, "SELECT url FROM urls WHERE state = 'fetching'");
   expect(fetching).toEqual([]);
   // Requests in flight at the signal answer in 40 ms, far within the grace period: each one was stored.
-  for (const path of before.hits.keys()) expect(before.pages, `${path} was fetched before the stop but not stored`).toContain(abs(path));
+  for (const path of before.hits.keys()) expect(before.pages, `${path} was fetched before the stop but not stored`).toContain(abs(server, path));
 
   const resumed = await execCli(['resume', db]);
   expect(resumed.code, resumed.stderr).toBe(0);
@@ -187,7 +167,7 @@ it('quits at once on a second SIGINT even while a request hangs, and resume stil
   expect(run!.stderr.trimEnd().split('\n').at(-1)).toBe(`crawlite: stopped at once; continue with: crawlite resume ${db}`);
 
   const before = checkPartial(db);
-  expect(before.pages).not.toContain(abs(HANG_PATH));
+  expect(before.pages).not.toContain(abs(server, HANG_PATH));
   expect(server.hitCount(HANG_PATH)).toBe(1);
 
   // The hanging page answers normally now; the resume fetches it again and finishes the crawl.

@@ -3,7 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
-import { html, routes, startServer, type TestServer } from './support/test-server.js';
+import { html, routes, serverPool, xml, type TestServer } from './support/test-server.js';
+import { abs } from './support/urls.js';
 
 // A site whose orphan pages are listed only in sitemaps: robots.txt names a
 // sitemap index (absolute URL) listing a plain and a gzipped sitemap, and
@@ -11,7 +12,7 @@ import { html, routes, startServer, type TestServer } from './support/test-serve
 // another site, named in a sitemap but outside the crawl.
 
 const tmp = tempDir();
-const servers: TestServer[] = [];
+const servers = serverPool();
 let other: TestServer;
 
 const SITEMAPS = ['/sm-index.xml', '/sitemap-a.xml', '/sitemap-b.xml.gz', '/sitemap.xml'];
@@ -21,7 +22,6 @@ const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 
 const urlset = (urls: string[]) => `${XML_HEAD}<urlset ${NS}>${urls.map((url) => `<url><loc>${url}</loc><changefreq>daily</changefreq></url>`).join('\n')}</urlset>`;
 const sitemapIndex = (urls: string[]) => `${XML_HEAD}<sitemapindex ${NS}>${urls.map((url) => `<sitemap><loc>${url}</loc></sitemap>`).join('\n')}</sitemapindex>`;
-const xml = (body: string | Buffer, type = 'application/xml') => ({ headers: { 'content-type': type }, body });
 
 /** The site's answers depend on its own origin (sitemaps hold absolute URLs), read from the Host header. */
 function site(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -29,7 +29,7 @@ function site(req: IncomingMessage, res: ServerResponse, path: string) {
   const table = routes({
     '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sm-index.xml\n` },
     '/sm-index.xml': xml(sitemapIndex([`${origin}/sitemap-a.xml`, `${origin}/sitemap-b.xml.gz`])),
-    '/sitemap-a.xml': xml(urlset([`${origin}/orphan-a1`, `${origin}/orphan-a2`, new URL('/outside', other.url).href])),
+    '/sitemap-a.xml': xml(urlset([`${origin}/orphan-a1`, `${origin}/orphan-a2`, abs(other, '/outside')])),
     // A gzipped file, not a gzip Content-Encoding.
     '/sitemap-b.xml.gz': xml(gzipSync(urlset([`${origin}/orphan-b`])), 'application/x-gzip'),
     '/sitemap.xml': xml(urlset([`${origin}/orphan-root`, `${origin}/linked`])),
@@ -43,19 +43,14 @@ function site(req: IncomingMessage, res: ServerResponse, path: string) {
   return table(req, res, path);
 }
 
-async function startSite(): Promise<TestServer> {
-  const server = await startServer(site);
-  servers.push(server);
-  return server;
-}
+const startSite = () => servers.serve(site);
 
 beforeAll(async () => {
-  other = await startServer(routes({ '/outside': html('<p>another site</p>') }));
-  servers.push(other);
+  other = await servers.serve(routes({ '/outside': html('<p>another site</p>') }));
 });
 
 afterAll(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await servers.closeAll();
   tmp.cleanup();
 });
 
@@ -66,7 +61,6 @@ const everyPathAtMostOnce = (server: TestServer) => {
 describe('--sitemaps', () => {
   let server: TestServer;
   const db = tmp.path('sitemaps.sqlite');
-  const abs = (path: string) => new URL(path, server.url).href;
 
   beforeAll(async () => {
     server = await startSite();
@@ -77,13 +71,13 @@ describe('--sitemaps', () => {
   it('reads robots.txt Sitemap: lines, the sitemap index, a gzipped sitemap and /sitemap.xml', () => {
     for (const path of ['/robots.txt', ...SITEMAPS]) expect(server.hitCount(path), path).toBe(1);
     const rows = readArchive<{ url: string; state: string; kind: string }>(db, "SELECT url, state, kind FROM urls WHERE kind = 'sitemap' ORDER BY url");
-    expect(rows).toEqual(SITEMAPS.map((path) => ({ url: abs(path), state: 'done', kind: 'sitemap' })).sort((a, b) => a.url.localeCompare(b.url)));
+    expect(rows).toEqual(SITEMAPS.map((path) => ({ url: abs(server, path), state: 'done', kind: 'sitemap' })).sort((a, b) => a.url.localeCompare(b.url)));
   });
 
   it('fetches orphan pages listed only in sitemaps, at depth 0', () => {
     for (const path of ORPHANS) {
       expect(server.hitCount(path), path).toBe(1);
-      expect(readArchive(db, 'SELECT status, depth, kind FROM pages WHERE url = ?', abs(path)), path).toEqual([{ status: 200, depth: 0, kind: 'page' }]);
+      expect(readArchive(db, 'SELECT status, depth, kind FROM pages WHERE url = ?', abs(server, path)), path).toEqual([{ status: 200, depth: 0, kind: 'page' }]);
     }
     expect(server.hitCount('/')).toBe(1);
     expect(server.hitCount('/linked')).toBe(1);
@@ -109,7 +103,7 @@ describe('--sitemaps', () => {
   });
 
   it('skips a sitemap entry on another site and never requests it', () => {
-    const outside = new URL('/outside', other.url).href;
+    const outside = abs(other, '/outside');
     expect(other.totalHits()).toBe(0);
     expect(readArchive(db, 'SELECT state, error FROM urls WHERE url = ?', outside)).toEqual([{ state: 'skipped', error: expect.stringContaining('not a site') }]);
     expect(readArchive(db, 'SELECT url FROM pages WHERE url = ?', outside)).toEqual([]);
@@ -141,8 +135,8 @@ describe('--sitemaps with --ignore-robots', () => {
     expect(server.hitCount('/robots.txt')).toBe(0);
     expect(server.hitCount('/sitemap.xml')).toBe(1);
     expect(server.hitCount('/orphan-root')).toBe(1);
-    expect(readArchive(db, 'SELECT status, depth FROM pages WHERE url = ?', new URL('/orphan-root', server.url).href)).toEqual([{ status: 200, depth: 0 }]);
-    expect(readArchive(db, 'SELECT kind, state FROM urls WHERE url = ?', new URL('/sitemap.xml', server.url).href)).toEqual([{ kind: 'sitemap', state: 'done' }]);
+    expect(readArchive(db, 'SELECT status, depth FROM pages WHERE url = ?', abs(server, '/orphan-root'))).toEqual([{ status: 200, depth: 0 }]);
+    expect(readArchive(db, 'SELECT kind, state FROM urls WHERE url = ?', abs(server, '/sitemap.xml'))).toEqual([{ kind: 'sitemap', state: 'done' }]);
     // The index is named only in robots.txt, which was not read.
     for (const path of ['/sm-index.xml', '/sitemap-a.xml', '/sitemap-b.xml.gz', '/orphan-a1', '/orphan-a2', '/orphan-b']) {
       expect(server.hitCount(path), path).toBe(0);

@@ -7,6 +7,7 @@ import { tempDir } from './support/archive.js';
 import { runCli, spawnCli, type CliRun } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 import { expectOneLine } from './support/one-line-error.js';
+import { sleep, within } from './support/wait.js';
 
 // The crawlers here are real processes of the built CLI (dist/cli/bin.js): build with `npx tsc -p .` first.
 
@@ -17,7 +18,6 @@ const GATED_FROM = 20;
 /** The gate opens by itself after this long, so a failing test never leaves the crawl hanging. */
 const GATE_LIMIT_MS = 20_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Reads through a read-write connection closed at once (it leaves no -wal or -shm behind). */
 function withDb<T>(path: string, use: (db: Database.Database) => T): T {
@@ -37,18 +37,6 @@ async function waitFor(what: string, done: () => boolean, limitMs: number): Prom
     await sleep(50);
   }
   throw new Error(`timed out after ${limitMs} ms waiting for ${what}`);
-}
-
-/** Resolves with the run, or rejects if it takes longer than `limitMs`. */
-function within<T>(run: Promise<T>, limitMs: number, what: string, onTimeout?: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout?.();
-      reject(new Error(`${what} did not end within ${limitMs} ms`));
-    }, limitMs);
-  });
-  return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Runs the built CLI to its end; a run that outlasts `limitMs` is killed and fails the test. */

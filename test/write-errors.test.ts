@@ -13,13 +13,15 @@ import { closeArchive, openArchive } from '../src/storage/open-archive.js';
 import type { CommitResult, PageOutcome, PageSinkPort } from '../src/storage/ports.js';
 import { SqliteFrontier } from '../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../src/storage/sqlite-page-sink.js';
-import { readArchive, tempDir } from './support/archive.js';
+import { integrity, readArchive, tempDir } from './support/archive.js';
 import { BIN, spawnCli, type CliRun } from './support/cli.js';
 import { replyAfter } from './support/delayed-reply.js';
-import { killAll, linkedPage } from './support/linked-site.js';
+import { linkedPage } from './support/linked-site.js';
 import { mulberry32 } from './support/prng.js';
+import { killAll } from './support/process-tree.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
-import { sleep, waitFor } from './support/wait.js';
+import { pathOf } from './support/urls.js';
+import { exitWithin, sleep, waitFor } from './support/wait.js';
 
 // Disk full and I/O errors while writing: the crawl stops with one line and
 // exit 1, the archive stays consistent (each page is committed whole or not
@@ -145,18 +147,6 @@ afterAll(async () => {
   }
 });
 
-/** The child's exit, or null if it is still running after `ms`. */
-async function exitWithin(exited: Promise<CliRun>, ms: number): Promise<CliRun | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Runs the real CLI to its end, bounded in time. */
 async function cli(argv: string[], ms = 30_000): Promise<CliRun> {
@@ -182,14 +172,7 @@ async function cliWithFileLimit(blocks: number, argv: string[], ms = 30_000): Pr
 }
 
 
-const pathOf = (url: string) => {
-  const parsed = new URL(url);
-  return parsed.pathname + parsed.search;
-};
 
-function integrity(db: string): string {
-  return readArchive<{ integrity_check: string }>(db, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
-}
 
 /** The one line a write error must print: what failed, where, that the archive is fine, and to resume. No stack trace. */
 function expectWriteErrorLine(line: string, stderr: string, db: string, cause: RegExp): void {

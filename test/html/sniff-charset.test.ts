@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeHtml, sniffCharset } from '../../src/pipeline/html/sniff-charset.js';
-
-/** ASCII markup around hand-encoded bytes, so no encoder of ours is trusted to build the input. */
-const bytes = (...parts: Array<string | number[]>): Uint8Array =>
-  Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? [...Buffer.from(part, 'latin1')] : part)));
+import { bytes } from '../support/bytes.js';
 
 const NI_HAO_GBK = [0xc4, 0xe3, 0xba, 0xc3]; // 你好
 const ZHONG_WEN_GBK = [0xd6, 0xd0, 0xce, 0xc4]; // 中文

@@ -5,10 +5,11 @@ import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { persist } from '../../src/pipeline/operators/persist.js';
 import { CrawlRecord } from '../../src/storage/crawl-record.js';
 import { openArchive } from '../../src/storage/open-archive.js';
-import type { DiscoveredUrl, PageOutcome } from '../../src/storage/ports.js';
+import type { PageOutcome } from '../../src/storage/ports.js';
 import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
 import { readArchive, tempDir } from '../support/archive.js';
+import { discovered } from '../support/crawl-items.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -25,7 +26,6 @@ function setUp(name: string, roots: string[]) {
   return { path, db, frontier, queue: new CommitQueue(counting), transactions, claims: frontier.claimFrom('http://site', roots.length) };
 }
 
-const link = (url: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl => ({ url, key: url, origin: 'http://site', kind: 'link', target: 'page', depth: 1, redirectHops: 0, ...extra });
 const response = { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<a>'), fetchedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 2 };
 
 describe('persist', () => {
@@ -37,7 +37,7 @@ describe('persist', () => {
       attempts: 1,
       state: 'done',
       response,
-      discovered: [link('http://site/a'), link('http://other/', { skip: { code: 'out_of_scope', message: 'x' } }), link('http://site/c', { kind: 'canonical', linkOnly: true })],
+      discovered: [discovered('http://site/a'), discovered('http://other/', { skip: { code: 'out_of_scope', message: 'x' } }), discovered('http://site/c', { kind: 'canonical', linkOnly: true })],
     };
     const report = await lastValueFrom(of(item).pipe(persist(queue, frontier, (queued) => handed.push(...queued.map((d) => d.url)))));
     expect(report).toMatchObject({ url: 'http://site/', state: 'done', status: 200, tries: 1, linksFound: 3, linksNew: 2 });

@@ -5,6 +5,7 @@ import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
 import type { PageOutcome } from '../../src/storage/ports.js';
 import { readArchive, tempDir } from '../support/archive.js';
+import { discovered } from '../support/crawl-items.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -19,8 +20,6 @@ function setUp(name: string) {
   return { path, db, frontier, claim: claim!, sink: new SqlitePageSink(db, path, runId) };
 }
 
-const link = (url: string) => ({ url, key: url, origin: 'http://site', kind: 'link' as const, target: 'page' as const, depth: 1, redirectHops: 0 });
-
 const response = { status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html', charset: null, location: null, body: Buffer.from('<a>'), fetchedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 3 };
 
 describe('SqlitePageSink', () => {
@@ -32,9 +31,9 @@ describe('SqlitePageSink', () => {
       tries: 1,
       response,
       discovered: [
-        link('http://site/a'),
-        { ...link('http://other/'), origin: 'http://other', skip: { code: 'out_of_scope', message: 'other' } },
-        { ...link('http://site/'), known: true },
+        discovered('http://site/a'),
+        { ...discovered('http://other/'), skip: { code: 'out_of_scope', message: 'other' } },
+        { ...discovered('http://site/'), known: true },
       ],
     };
     expect(sink.commit(outcome)).toEqual({ newUrls: 2 });
@@ -51,7 +50,7 @@ describe('SqlitePageSink', () => {
   it('writes nothing at all when the transaction fails part-way', () => {
     const { path, db, claim, sink } = setUp('rollback.sqlite');
     // A CHECK violation on the final state update comes after the links and the page were written.
-    const broken = { claim, state: 'bogus' as 'done', tries: 1, response, discovered: [link('http://site/a')] };
+    const broken = { claim, state: 'bogus' as 'done', tries: 1, response, discovered: [discovered('http://site/a')] };
     expect(() => sink.commit(broken)).toThrow(/CHECK constraint/);
     db.close();
     expect(readArchive(path, 'SELECT count(*) AS n FROM pages')).toEqual([{ n: 0 }]);
@@ -61,19 +60,19 @@ describe('SqlitePageSink', () => {
 
   it('keeps the shortest depth, and queues a URL skipped for its depth or a nofollow once found by a way that allows it', () => {
     const { path, db, claim, sink } = setUp('upgrade.sqlite');
-    const skipped = (url: string, code: string, depth: number) => ({ ...link(url), depth, skip: { code, message: code } });
+    const skipped = (url: string, code: string, depth: number) => ({ ...discovered(url), depth, skip: { code, message: code } });
     sink.commit({
       claim,
       state: 'done',
       tries: 1,
-      discovered: [skipped('http://site/deep', 'max_depth', 5), skipped('http://site/nf', 'nofollow', 1), skipped('http://other/', 'out_of_scope', 1), { ...link('http://site/q'), depth: 4 }],
+      discovered: [skipped('http://site/deep', 'max_depth', 5), skipped('http://site/nf', 'nofollow', 1), skipped('http://other/', 'out_of_scope', 1), { ...discovered('http://site/q'), depth: 4 }],
     });
     // The same page again (a later fetch of it) finds the URLs by better ways.
     const result = sink.commit({
       claim,
       state: 'done',
       tries: 1,
-      discovered: [{ ...link('http://site/deep'), depth: 2 }, link('http://site/nf'), { ...link('http://other/'), depth: 0 }, { ...link('http://site/q'), depth: 2 }],
+      discovered: [{ ...discovered('http://site/deep'), depth: 2 }, discovered('http://site/nf'), { ...discovered('http://other/'), depth: 0 }, { ...discovered('http://site/q'), depth: 2 }],
     });
     expect(result.newUrls).toBe(4);
     db.close();
@@ -89,7 +88,7 @@ describe('SqlitePageSink', () => {
   it('counts a query variant of a path once, when its URL is new, and still upgrades one found again by a better way', () => {
     const { path, db, claim, sink } = setUp('variants.sqlite');
     const variant = (query: string, depth: number, skip?: { code: string; message: string }) => ({
-      ...link(`http://site/list?${query}`),
+      ...discovered(`http://site/list?${query}`),
       depth,
       pathKey: 'http://site/list',
       ...(skip ? { skip } : {}),
@@ -109,8 +108,8 @@ describe('SqlitePageSink', () => {
 
   it('stores every link of a page with more links than one insert writes', () => {
     const { path, db, claim, sink } = setUp('many-links.sqlite');
-    const discovered = Array.from({ length: 75 }, (_, i) => ({ ...link(`http://site/p${i}`), nofollow: i % 2 === 0 }));
-    expect(sink.commit({ claim, state: 'done', tries: 1, response, discovered: [...discovered, discovered[7]!] }).newUrls).toBe(75);
+    const found = Array.from({ length: 75 }, (_, i) => ({ ...discovered(`http://site/p${i}`), nofollow: i % 2 === 0 }));
+    expect(sink.commit({ claim, state: 'done', tries: 1, response, discovered: [...found, found[7]!] }).newUrls).toBe(75);
     db.close();
     expect(readArchive(path, 'SELECT count(*) AS n, sum(nofollow) AS nofollow FROM links')).toEqual([{ n: 75, nofollow: 38 }]);
     expect(readArchive(path, "SELECT count(*) AS n FROM urls WHERE state = 'queued'")).toEqual([{ n: 75 }]);

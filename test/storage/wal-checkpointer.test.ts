@@ -1,14 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCrawlArchive } from '../../src/storage/open-crawl-archive.js';
-import { tempDir } from '../support/archive.js';
+import { tempDir, testOwner } from '../support/archive.js';
 import { waitFor } from '../support/wait.js';
 
 // The writer never checkpoints inside a commit (a stall for every request slot): a thread of its own copies the WAL back.
 
 const tmp = tempDir();
-const owner = { pid: process.pid, host: hostname() };
 /** 2 MB: about 500 WAL pages, below SQLite's automatic checkpoint (1000), so only the checkpointer moves them. */
 const BLOB = Buffer.alloc(2 * 1024 * 1024, 7);
 
@@ -17,7 +15,7 @@ afterAll(() => tmp.cleanup());
 describe('the WAL checkpointer of a crawl archive', () => {
   it('copies committed pages into the archive while the crawl runs, and leaves one file on close', async () => {
     const path = tmp.path('checkpointed.sqlite');
-    const archive = await openCrawlArchive(path, 'create', owner);
+    const archive = await openCrawlArchive(path, 'create', testOwner);
     try {
       const before = statSync(path).size;
       archive.db.prepare("INSERT INTO meta (key, value) VALUES ('filler', ?)").run(BLOB.toString('latin1'));
@@ -31,7 +29,7 @@ describe('the WAL checkpointer of a crawl archive', () => {
 
   it('closes at once when nothing was written', async () => {
     const path = tmp.path('idle.sqlite');
-    const archive = await openCrawlArchive(path, 'create', owner);
+    const archive = await openCrawlArchive(path, 'create', testOwner);
     const started = Date.now();
     archive.close();
     archive.close();

@@ -1,7 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+
+/** This test process as the holder of an archive's lock. */
+export const testOwner = { pid: process.pid, host: hostname() };
 
 /** A fresh temporary directory, removed by the returned cleanup. */
 export function tempDir(): { dir: string; path: (name: string) => string; cleanup: () => void } {
@@ -18,3 +22,11 @@ export function readArchive<T = Record<string, unknown>>(path: string, sql: stri
     db.close();
   }
 }
+
+/** SQLite's own check of an archive file: 'ok' when intact, else every problem it found. */
+export function integrity(path: string): string {
+  return readArchive<{ integrity_check: string }>(path, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
+}
+
+/** A file's SHA-256 (hex): equal before and after means not one byte changed. */
+export const fileSha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');

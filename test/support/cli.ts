@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
+import { testOwner } from './archive.js';
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
@@ -36,7 +36,7 @@ export async function runCli(
         handler = undefined;
       };
     },
-    owner: { pid: process.pid, host: hostname() },
+    owner: testOwner,
     version: '0.0.0-test',
   });
   return { code, stdout, stderr };

@@ -1,4 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+/** Where page i of a linked site is served. */
+export const pagePath = (i: number) => `/p/${i}`;
+
+/**
+ * Every path a full crawl of an n-page linked site requests: robots.txt
+ * (fetched before anything else and archived like any page), the index, the pages.
+ */
+export const sitePaths = (n: number) => ['/robots.txt', '/', ...Array.from({ length: n }, (_, i) => pagePath(i))];
 
 /**
  * Page i of a deterministic site of n pages: it links to i+1, 2i and 3i
@@ -7,11 +14,4 @@ import type { ChildProcess } from 'node:child_process';
 export function linkedPage(i: number, n: number, pathOf: (i: number) => string, name = 'page'): string {
   const links = [(i + 1) % n, (2 * i) % n, (3 * i) % n].map((t) => `<a href="${pathOf(t)}">${name} ${t}</a>`).join(' ');
   return `<!doctype html><html><head><title>${name} ${i}</title></head><body><h1>${name} ${i}</h1>${links} <a href="/">index</a></body></html>`;
-}
-
-/** Kills every child still running (a test that failed half-way leaves no crawler behind). */
-export function killAll(children: ChildProcess[]): void {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { sleep } from './wait.js';
 
@@ -59,4 +60,11 @@ export function watchPeakMemory(pid: number, everyMs = 25): { stop: () => Promis
       return peaks;
     },
   };
+}
+
+/** Kills every child still running (a test that failed half-way leaves no crawler behind). */
+export function killAll(children: ChildProcess[]): void {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
 }

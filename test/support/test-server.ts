@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sleep } from './wait.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => unknown;
 
@@ -69,6 +70,26 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   };
 }
 
+/** Servers a test file starts as it goes, closed together (in its afterAll). */
+export interface ServerPool {
+  serve(handler: Handler): Promise<TestServer>;
+  closeAll(): Promise<void>;
+}
+
+export function serverPool(): ServerPool {
+  const servers: TestServer[] = [];
+  return {
+    async serve(handler) {
+      const server = await startServer(handler);
+      servers.push(server);
+      return server;
+    },
+    async closeAll() {
+      await Promise.all(servers.splice(0).map((server) => server.close()));
+    },
+  };
+}
+
 export interface Route {
   status?: number;
   headers?: Record<string, string>;
@@ -82,7 +103,17 @@ export const html = (body: string, title = 'page'): Route => ({
   body: `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`,
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** An HTML page with markup of its own in the head (meta, link, script, base...). */
+export const doc = (head: string, body = ''): Route => ({
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`,
+});
+
+/** An XML answer (a sitemap, say); gzipped sitemap files come as application/x-gzip. */
+export const xml = (body: string | Buffer, type = 'application/xml'): Route => ({ headers: { 'content-type': type }, body });
+
+/** A text/plain answer (robots.txt, say); `extra` can change the status or add headers. */
+export const text = (body: string, extra: Partial<Route> = {}): Route => ({ headers: { 'content-type': 'text/plain' }, body, ...extra });
 
 /** Serves a fixed table of routes (path with query -> response); anything else is 404. */
 export function routes(table: Record<string, Route | ((hit: number) => Route)>, defaultDelayMs = 0): Handler {
