@@ -6,7 +6,7 @@ import { fileSha256, tempDir } from './support/archive.js';
 import { execCli, runCli, type CliRun } from './support/cli.js';
 import { html, routes, startServer, type Route, type TestServer } from './support/test-server.js';
 
-// Every case runs the built CLI (dist/cli/bin.js) as a real process: build with `npx tsc -p .` first.
+// Every case runs the built CLI (dist/bundle/crawlite.js) as a real process: build with `npm run build` first.
 
 const PAGES = 200;
 

@@ -16,13 +16,32 @@ let server: TestServer;
 let archive: string;
 let runs = 0;
 
-/** The packages under node_modules that one run of the built CLI imported. */
+const BUNDLE = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+/** What each file of the bundle holds, from the build's esbuild metafile: output path -> its input files. */
+const bundled = JSON.parse(readFileSync(`${BUNDLE}meta.json`, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+const packageOf = (path: string) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
+
+/** The packages one run of the built CLI loaded: imported from node_modules, or bundled into a file of the bundle it loaded. */
 async function packagesLoaded(argv: string[]): Promise<Set<string>> {
   runs += 1;
   const log = tmp.path(`imports-${runs}.log`);
   await promisify(execFile)(process.execPath, ['--import', RECORDER, BIN, ...argv], { env: { ...process.env, CRAWLITE_IMPORT_LOG: log }, timeout: 20_000 }).catch(() => undefined);
-  const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n') : [];
-  return new Set(urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((name): name is string => name !== undefined));
+  const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  const packages = new Set<string>();
+  for (const url of urls) {
+    if (!url.startsWith('file:')) continue;
+    const path = fileURLToPath(url);
+    const direct = packageOf(path);
+    if (direct) packages.add(direct);
+    if (!path.startsWith(BUNDLE)) continue;
+    const output = bundled.outputs[`dist/bundle/${path.slice(BUNDLE.length)}`];
+    expect(output, `${path} is not in the bundle's metafile`).toBeDefined();
+    for (const input of Object.keys(output!.inputs)) {
+      const name = packageOf(input);
+      if (name) packages.add(name);
+    }
+  }
+  return packages;
 }
 
 beforeAll(async () => {

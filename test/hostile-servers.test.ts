@@ -22,7 +22,7 @@ import { killAll } from './support/process-tree.js';
 import { abs } from './support/urls.js';
 
 // One crawl of a server that misbehaves in every way we could think of, with
-// the real CLI (dist/cli/bin.js) as a child process so its memory can be
+// the real CLI (dist/bundle/crawlite.js) as a child process so its memory can be
 // watched. The crawl must end by itself with exit 0, record each failure
 // with a reason, store nothing half-received, fetch nothing but http(s) and
 // keep its memory flat; then each scenario's outcome is read back. The

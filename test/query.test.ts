@@ -5,7 +5,7 @@ import { fileSha256, tempDir } from './support/archive.js';
 import { execCli, runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 
-// `query` and `stats` run the built CLI (dist/cli/bin.js) as a real process: build with `npx tsc -p .` first.
+// `query` and `stats` run the built CLI (dist/bundle/crawlite.js) as a real process: build with `npm run build` first.
 
 /** A PNG signature followed by every byte value: binary, with NULs and bytes that are not UTF-8. */
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256))]);

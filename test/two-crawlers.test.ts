@@ -9,7 +9,7 @@ import { html, routes, startServer, type TestServer } from './support/test-serve
 import { expectOneLine } from './support/one-line-error.js';
 import { sleep, within } from './support/wait.js';
 
-// The crawlers here are real processes of the built CLI (dist/cli/bin.js): build with `npx tsc -p .` first.
+// The crawlers here are real processes of the built CLI (dist/bundle/crawlite.js): build with `npm run build` first.
 
 const PAGES = 60;
 const PAGE_DELAY_MS = 200;

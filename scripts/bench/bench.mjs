@@ -21,7 +21,7 @@ import { siteUrls } from './site.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
-const CRAWLITE_BIN = join(REPO, 'dist', 'cli', 'bin.js');
+const CRAWLITE_BIN = join(REPO, 'dist', 'bundle', 'crawlite.js');
 const WARMUP_REQUESTS = 500;
 /** Load average per CPU above which the machine is called busy (the bench itself adds about 1). */
 const BUSY_LOAD = 0.75;
@@ -31,8 +31,8 @@ const HELP = `npm run bench -- [options]
 
 Measures, side by side in one run, against a site on 127.0.0.1:
   raw       undici fetching the site's URL list with exactly C requests in flight (the ceiling)
-  crawlite  dist/cli/bin.js crawl <root> --db <tmp> -c C -q   (run through its #! line, as the installed
-            crawlite command is)
+  crawlite  dist/bundle/crawlite.js crawl <root> --db <tmp> -c C -q   (the installed crawlite command,
+            run through its #! line)
   wget2     wget2 -r -l inf -np --max-threads=C -nd -q -P <tmp> <root>   (if installed)
   wget      wget -r -l inf -np -nd -q -P <tmp> <root>, one connection  (if installed; not in latency mode)
 

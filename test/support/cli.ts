@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
 import { testOwner } from './archive.js';
 
-export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+/** The command as installed: the bundle the build makes (scripts/build/bundle.mjs), which package.json's bin names. */
+export const BIN = fileURLToPath(new URL('../../dist/bundle/crawlite.js', import.meta.url));
 
 export interface CliRun {
   code: number;
