@@ -71,7 +71,6 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
         await lastValueFrom(withProgress(fetches, request.progressEveryMs, () => events.next({ type: 'progress', counts: urlStateCounts(db), inFlight: running.inFlight() })), { defaultValue: undefined });
         endedBy = stop.stopping ? 'interrupted' : running.limitReached() ? 'limit' : 'finished';
       } finally {
-        stop.dispose();
         try {
           prepared.record.endRun(runId, endedBy, new Date());
         } catch {
@@ -80,6 +79,7 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
       }
       return {
         runId,
+        // Only a run that threw ended as 'failed'.
         endedBy: endedBy as RunResult['endedBy'],
         roots,
         options: prepared.options,
