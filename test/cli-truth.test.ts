@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDbPath } from '../src/cli/commands/crawl.js';
 import { NUMERIC_FLAGS } from '../src/cli/crawl-flags.js';
 import { main } from '../src/cli/main.js';
-import { resolveRoots } from '../src/cli/resolve-roots.js';
+import { resolveRoots } from '../src/run/resolve-roots.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli, runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';

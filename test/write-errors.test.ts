@@ -3,7 +3,7 @@ import { mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { resolveRoots } from '../src/cli/resolve-roots.js';
+import { resolveRoots } from '../src/run/resolve-roots.js';
 import { crawl } from '../src/pipeline/crawl.js';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../src/pipeline/crawl-options.js';
 import { CrawlStop } from '../src/pipeline/crawl-stop.js';

@@ -40,7 +40,7 @@ interface RunCounts {
  * "fetched" instead of waiting for the next count.
  */
 export class ProgressDisplay {
-  private readonly started: number;
+  private started: number;
   private readonly run: RunCounts = { done: 0, failed: 0 };
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -69,6 +69,8 @@ export class ProgressDisplay {
   }
 
   start(): void {
+    // Made before the archive is opened, so nothing is missed; the rate counts from the first fetch's start.
+    this.started = this.clock();
     if (this.mode === 'none') return;
     const every = this.mode === 'live' ? LIVE_EVERY_MS : PLAIN_EVERY_MS;
     this.timer = setInterval(() => this.show(), every);

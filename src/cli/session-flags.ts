@@ -3,14 +3,8 @@ import type { Argv } from 'yargs';
 import type { SessionSettings } from '../pipeline/crawl.js';
 import { parseCookiesTxt } from '../pipeline/http/cookies-txt.js';
 import { parseRequestHeaders } from '../pipeline/http/request-headers.js';
+import type { RunSession, SessionNote } from '../run/session.js';
 import { UsageError } from './usage-error.js';
-
-/** Which session settings a run used, by name only: kept in the archive so `resume` can remind the user. */
-export interface SessionNote {
-  headers: string[];
-  cookies: boolean;
-  proxy: boolean;
-}
 
 /** Options that shape the requests but are never stored in the archive: they may hold secrets. */
 export function withSessionFlags<T>(yargs: Argv<T>) {
@@ -48,11 +42,7 @@ function readCookieFile(file: string): string {
 }
 
 /** Session settings from the command line, checked now; built once the crawl's roots are known. */
-export interface GivenSession {
-  /** `--cookie` pairs go to the hosts of these roots. */
-  build(roots: string[]): SessionSettings;
-  note: SessionNote;
-}
+export type GivenSession = RunSession;
 
 /** Reads and checks the session flags, so a bad one is refused before the archive is opened. */
 export async function sessionSettings(parsed: Record<string, unknown>): Promise<GivenSession> {
@@ -93,14 +83,12 @@ export async function sessionSettings(parsed: Record<string, unknown>): Promise<
   };
 }
 
-/** What `resume` says when the last run used settings that were not stored and this one lacks them. */
-export function missingSessionSettings(previous: SessionNote | undefined, now: SessionNote): string | undefined {
-  if (!previous) return undefined;
-  const missing = [
-    ...previous.headers.filter((name) => !now.headers.includes(name)).map((name) => `--header '${name}: ...'`),
-    ...(previous.cookies && !now.cookies ? ['--cookies/--cookie'] : []),
-    ...(previous.proxy && !now.proxy ? ['--proxy'] : []),
+/** What a run says when the last run used settings that were not stored and this one lacks them. */
+export function describeMissingSession(missing: SessionNote): string {
+  const flags = [
+    ...missing.headers.map((name) => `--header '${name}: ...'`),
+    ...(missing.cookies ? ['--cookies/--cookie'] : []),
+    ...(missing.proxy ? ['--proxy'] : []),
   ];
-  if (missing.length === 0) return undefined;
-  return `the last run used ${missing.join(', ')}, which are not stored in the archive (they may hold secrets); give them again if the site needs them`;
+  return `the last run used ${flags.join(', ')}, which are not stored in the archive (they may hold secrets); give them again if the site needs them`;
 }

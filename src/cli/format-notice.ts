@@ -1,0 +1,21 @@
+import type { RunNotice } from '../run/run-events.js';
+import { asFlag, asValue } from './crawl-flags.js';
+import { describeMissingSession } from './session-flags.js';
+
+/** A run's notice as the command line says it, options named as typed: `--max-pages 300 (was 150)`. */
+export function formatNotice(notice: RunNotice, dbPath: string): string {
+  switch (notice.kind) {
+    case 'waiting-for-reader':
+      return notice.message;
+    case 'failed-requeued':
+      return `${notice.count} failed URL${notice.count === 1 ? '' : 's'} queued again with fresh tries`;
+    case 'starting':
+      return `crawling ${notice.roots.join(' ')} into ${dbPath} (concurrency ${notice.concurrency})`;
+    case 'resuming':
+      return `resuming ${dbPath}: ${notice.done} done, ${notice.queued} queued` + (notice.requeued ? `, ${notice.requeued} left in flight by the last run are queued again` : '');
+    case 'options-changed':
+      return `stored for this archive from now on: ${notice.changes.map(({ option, value, was }) => `${asFlag(option, value)} (was ${asValue(option, was)})`).join(', ')}`;
+    case 'session-missing':
+      return `note: ${describeMissingSession(notice.missing)}`;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * crawlite as a library: crawl a site into one SQLite file, resume it, and read it back.
+ * The command line is a shell over these same functions.
+ */
+export { crawl, resume, type CrawlEvent, type CrawlHandle, type CrawlInput, type CrawlReport, type ResumeInput } from './library/crawl.js';
+export type { SessionOptions } from './library/session-options.js';
+export type { FetchEventType, OptionChange, RunNotice as CrawlNotice, StateCounts } from './run/run-events.js';
+export type { FetchReport } from './pipeline/crawl-item.js';
+export type { CrawlOptions } from './pipeline/crawl-options.js';
+export type { Reason } from './storage/ports.js';
+export type { RootState } from './storage/archive-report.js';
+export {
+  openArchive,
+  type ArchivedLink,
+  type ArchivedPage,
+  type ArchivedUrl,
+  type ArchiveReader,
+  type ArchiveReport,
+  type LinkKind,
+  type PageFilter,
+  type QueryParams,
+  type ReadOnlyQuery,
+  type UrlKind,
+  type UrlState,
+} from './storage/archive-reader.js';
+export { CrawliteError } from './crawlite-error.js';
+export { InvalidOptionError } from './pipeline/validate-crawl-options.js';
+export { InvalidRootError } from './run/resolve-roots.js';
+export { NoArchiveFileError } from './run/run-request.js';
+export {
+  ArchiveBusyError,
+  ArchivePathError,
+  ArchiveWriteError,
+  CorruptArchiveError,
+  NewerSchemaError,
+  NotAnArchiveError,
+  NothingToResumeError,
+  QueryRefusedError,
+} from './storage/archive-errors.js';

@@ -1,0 +1,129 @@
+import { lastValueFrom, Observable, Subject, tap } from 'rxjs';
+import type { CrawlOptions } from '../pipeline/crawl-options.js';
+import { CrawlStop } from '../pipeline/crawl-stop.js';
+import { asWriteError } from '../storage/archive-errors.js';
+import { archiveReport, rootStates, urlStateCounts, type ArchiveReport, type RootState } from '../storage/archive-report.js';
+import type { RunEnd } from '../storage/crawl-record.js';
+import { openCrawlArchive, type CrawlArchive } from '../storage/open-crawl-archive.js';
+import { prepareArchive } from './prepare-archive.js';
+import type { RunEvent, StateCounts } from './run-events.js';
+import type { CheckedRequest } from './run-request.js';
+import { startCrawl } from './start-crawl.js';
+
+/** Requests in flight get this long to finish after a stop before they are aborted. */
+export const STOP_GRACE_MS = 5_000;
+
+/** How a run ended, with what it needs to be reported. */
+export interface RunResult {
+  runId: number;
+  endedBy: Exclude<RunEnd, 'failed'>;
+  roots: string[];
+  options: CrawlOptions;
+  /** How each root ended: a run where none was fetched found nothing. */
+  rootStates: RootState[];
+  /** This run's report, unless the request asked for none. */
+  report?: ArchiveReport;
+}
+
+/** A run under way. */
+export interface CrawlRun {
+  /** Notices, then `started`, then one event per URL finished; completes when the run ends, however it ends. */
+  events: Observable<RunEvent>;
+  /** Resolves once the archive is closed; rejects with the error that ended the run (disk errors as ArchiveWriteError). */
+  done: Promise<RunResult>;
+  /** Stops claiming, lets requests in flight finish for a grace period, then aborts them; the archive stays resumable. */
+  stop(): void;
+  /** HTTP requests on the wire now. */
+  inFlight(): number;
+  /** The archive's URLs by state (zero until it is open). */
+  stateCounts(): StateCounts;
+}
+
+const NO_COUNTS: StateCounts = { queued: 0, fetching: 0, done: 0, failed: 0, skipped: 0 };
+
+/**
+ * Starts a run: opens (or creates) the archive and locks it, prepares it,
+ * crawls, records the run's end and closes the archive. The work begins
+ * after the caller's current task, so events subscribed to at once are all seen.
+ */
+export function startCrawlRun(request: CheckedRequest): CrawlRun {
+  const events = new Subject<RunEvent>();
+  const stop = new CrawlStop();
+  let archive: CrawlArchive | undefined;
+  let inFlight = () => 0;
+
+  async function run(): Promise<RunResult> {
+    const notify = (notice: Extract<RunEvent, { type: 'notice' }>['notice']) => events.next({ type: 'notice', notice });
+    archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, { onWait: (message) => notify({ kind: 'waiting-for-reader', message }) });
+    const { db } = archive;
+    try {
+      const prepared = prepareArchive(db, request, notify);
+      const { runId, roots, running } = startCrawl(db, request.dbPath, prepared, stop, request.session);
+      inFlight = () => running.inFlight();
+      events.next({ type: 'started', runId, roots, options: prepared.options });
+      const fetches = running.reports.pipe(
+        tap((report) => {
+          if (report.state !== 'stopped') events.next({ type: report.state === 'done' ? 'fetched' : report.state, report });
+        }),
+      );
+      let endedBy: RunEnd = 'failed';
+      try {
+        await lastValueFrom(withProgress(fetches, request.progressEveryMs, () => events.next({ type: 'progress', counts: urlStateCounts(db), inFlight: running.inFlight() })), { defaultValue: undefined });
+        endedBy = stop.stopping ? 'interrupted' : running.limitReached() ? 'limit' : 'finished';
+      } finally {
+        try {
+          prepared.record.endRun(runId, endedBy, new Date());
+        } catch {
+          // The write that failed the crawl may fail again; the run then ends at its last page.
+        }
+      }
+      return {
+        runId,
+        // Only a run that threw ended as 'failed'.
+        endedBy: endedBy as RunResult['endedBy'],
+        roots,
+        options: prepared.options,
+        rootStates: rootStates(db, prepared.seeds),
+        ...(request.report === false ? {} : { report: archiveReport(db, runId) }),
+      };
+    } catch (error) {
+      // A full or failing disk may be met by any write (a claim, a page, the run's end), not only a page's.
+      throw asWriteError(request.dbPath, error);
+    } finally {
+      archive.close();
+    }
+  }
+
+  const done = Promise.resolve()
+    .then(run)
+    .finally(() => {
+      stop.dispose();
+      events.complete();
+    });
+  return {
+    events: events.asObservable(),
+    done,
+    stop: () => stop.request(STOP_GRACE_MS),
+    inFlight: () => inFlight(),
+    stateCounts: () => (archive?.db.open ? urlStateCounts(archive.db) : NO_COUNTS),
+  };
+}
+
+/** The fetches, with a progress tick every `everyMs` while they last. */
+function withProgress<T>(fetches: Observable<T>, everyMs: number | undefined, tick: () => void): Observable<T> {
+  if (everyMs === undefined) return fetches;
+  return new Observable<T>((subscriber) => {
+    const timer = setInterval(() => {
+      try {
+        tick();
+      } catch {
+        // A count that cannot be read now is shown at the next tick; the crawl meets any real disk error itself.
+      }
+    }, everyMs);
+    const subscription = fetches.subscribe(subscriber);
+    return () => {
+      clearInterval(timer);
+      subscription.unsubscribe();
+    };
+  });
+}

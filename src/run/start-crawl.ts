@@ -1,0 +1,21 @@
+import type { Database } from 'better-sqlite3';
+import { crawl, type Crawl } from '../pipeline/crawl.js';
+import type { CrawlStop } from '../pipeline/crawl-stop.js';
+import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
+import type { PreparedArchive } from './prepare-archive.js';
+import type { RunSession } from './session.js';
+
+export interface StartedCrawl {
+  runId: number;
+  roots: string[];
+  running: Crawl;
+}
+
+/** Records the run's start and builds the pipeline over the archive's frontier and a sink for this run. */
+export function startCrawl(db: Database, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
+  const { record, frontier, options } = prepared;
+  const roots = prepared.seeds.map((seed) => seed.url);
+  const runId = record.startRun(options, new Date());
+  const sink = new SqlitePageSink(db, dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
+  return { runId, roots, running: crawl({ frontier, sink }, roots, options, stop, session?.build(roots)) };
+}

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { tempDir } from './support/archive.js';
+import { html, routes, startServer, type TestServer } from './support/test-server.js';
+
+// The package as users get it: `npm pack` of the built project, unpacked into a fresh project's
+// node_modules, imported by its name. Its dependencies are linked from this checkout's node_modules
+// instead of installed: `npm install <tarball>` would ask the registry for them (no network in tests,
+// and tens of seconds with it), while what is under test is the tarball: its files, its "exports"
+// map, and its type declarations.
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MODULES = realpathSync(join(ROOT, 'node_modules'));
+const tmp = tempDir();
+let server: TestServer;
+
+const SCRIPT = `
+import { crawl, openArchive, InvalidOptionError } from 'crawlite';
+
+const [root, db] = process.argv.slice(2);
+const run = crawl({ roots: [root], db, concurrency: 2 });
+let fetched = 0;
+run.events.subscribe((event) => { if (event.type === 'fetched') fetched += 1; });
+const report = await run.done;
+const reader = openArchive(db);
+const pages = [...reader.pages()].map((page) => ({ url: page.url, status: page.status, title: page.title }));
+reader.close();
+const refused = await crawl({ roots: [root], db, concurrency: -1 }).done.catch((error) => error instanceof InvalidOptionError && error.code);
+console.log(JSON.stringify({ fetched, endedBy: report.endedBy, done: report.urls.done, pagesFetched: report.pagesFetched, pages, refused }));
+`;
+
+// Compiled with the package's declarations: the names and types a TypeScript user sees.
+const TYPED = `
+import { crawl, openArchive, type CrawlReport, type ArchivedPage, ArchiveBusyError } from 'crawlite';
+const handle = crawl({ roots: ['http://127.0.0.1/'], db: 'x.sqlite', maxPages: 3, headers: { 'x-test': '1' } });
+const done: Promise<CrawlReport> = handle.done;
+const first: ArchivedPage | undefined = openArchive('x.sqlite').page('http://127.0.0.1/');
+const code: string = new ArchiveBusyError('x.sqlite', 'busy').code;
+void [done, first, code];
+`;
+
+beforeAll(async () => {
+  server = await startServer(routes({ '/': html('<a href="/a">a</a> <a href="/b">b</a>', 'home'), '/a': html('a', 'page a'), '/b': html('b', 'page b') }));
+});
+
+afterAll(async () => {
+  await server?.close();
+  tmp.cleanup();
+});
+
+it('installs from its packed tarball and crawls, reads and refuses through the package name', async () => {
+  // --ignore-scripts: "prepare" would build again; `npm test` has built dist already.
+  await run('npm', ['pack', '--pack-destination', tmp.dir, '--ignore-scripts', '--silent'], { cwd: ROOT, timeout: 30_000 });
+  const tarball = readdirSync(tmp.dir).find((name) => name.endsWith('.tgz'))!;
+  const project = tmp.path('project');
+  const installed = join(project, 'node_modules', 'crawlite');
+  mkdirSync(installed, { recursive: true });
+  await run('tar', ['-xzf', join(tmp.dir, tarball), '-C', installed, '--strip-components=1']);
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  for (const name of [...Object.keys(manifest.dependencies), '@types']) {
+    mkdirSync(join(project, 'node_modules', name, '..'), { recursive: true });
+    symlinkSync(join(MODULES, name), join(project, 'node_modules', name));
+  }
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  writeFileSync(join(project, 'crawl.mjs'), SCRIPT);
+  writeFileSync(join(project, 'typed.ts'), TYPED);
+
+  const { stdout } = await run(process.execPath, ['crawl.mjs', server.url, tmp.path('site.sqlite')], { cwd: project, timeout: 30_000 });
+  const result = JSON.parse(stdout) as { fetched: number; endedBy: string; done: number; pagesFetched: number; pages: { url: string; status: number; title: string }[]; refused: unknown };
+  expect(result).toMatchObject({ endedBy: 'finished', pagesFetched: 3, refused: 'INVALID_OPTION' });
+  // robots.txt (a 404 here) is stored too.
+  expect(result.done).toBe(4);
+  expect(result.fetched).toBe(4);
+  expect(result.pages.filter((page) => page.status === 200)).toEqual([
+    { url: server.url, status: 200, title: 'home' },
+    { url: `${server.url}a`, status: 200, title: 'page a' },
+    { url: `${server.url}b`, status: 200, title: 'page b' },
+  ]);
+
+  const tsc = join(MODULES, 'typescript', 'bin', 'tsc');
+  await run(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', 'typed.ts'], { cwd: project, timeout: 30_000 });
+}, 60_000);
