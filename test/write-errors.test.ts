@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { resolveRoots } from '../src/run/resolve-roots.js';
+import { httpFetcher } from '../src/http/http-fetcher.js';
 import { crawl } from '../src/pipeline/crawl.js';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../src/pipeline/crawl-options.js';
 import { CrawlStop } from '../src/pipeline/crawl-stop.js';
@@ -348,7 +349,7 @@ it('an I/O error at the storage port rejects the crawl at once with ArchiveWrite
     frontier.addRoots(seeds);
     const sink = new FailingSink(new SqlitePageSink(db, path, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth }), path, OK_COMMITS);
 
-    const running = lastValueFrom(crawl({ frontier, sink }, roots, options, new CrawlStop()).reports).then(
+    const running = lastValueFrom(crawl({ frontier, sink, fetcher: httpFetcher(options) }, roots, options, new CrawlStop()).reports).then(
       () => ({ settledAt: Date.now() }),
       (error: unknown) => ({ error, settledAt: Date.now() }),
     );

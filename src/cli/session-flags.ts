@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import type { SessionSettings } from '../pipeline/crawl.js';
-import { parseCookiesTxt } from '../pipeline/http/cookies-txt.js';
-import { parseRequestHeaders } from '../pipeline/http/request-headers.js';
+import type { SessionSettings } from '../http/http-fetcher.js';
+import { parseCookiesTxt } from '../http/cookies-txt.js';
+import { parseRequestHeaders } from '../http/request-headers.js';
 import type { RunSession, SessionNote } from '../run/session.js';
 import { UsageError } from './usage-error.js';
 
@@ -64,7 +64,7 @@ export async function sessionSettings(parsed: Record<string, unknown>): Promise<
   const proxy = args.proxy === undefined ? undefined : checkProxy(args.proxy);
   note.proxy = proxy !== undefined;
   // Loaded only by the commands that crawl.
-  const { CrawlCookies } = await import('../pipeline/http/cookie-jar.js');
+  const { CrawlCookies } = await import('../http/cookie-jar.js');
   return {
     note,
     build(roots) {

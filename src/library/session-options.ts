@@ -1,6 +1,6 @@
-import type { SessionSettings } from '../pipeline/crawl.js';
-import { CrawlCookies } from '../pipeline/http/cookie-jar.js';
-import { HeaderOptionError, parseRequestHeaders } from '../pipeline/http/request-headers.js';
+import type { SessionSettings } from '../http/http-fetcher.js';
+import { CrawlCookies } from '../http/cookie-jar.js';
+import { HeaderOptionError, parseRequestHeaders } from '../http/request-headers.js';
 import { InvalidOptionError } from '../pipeline/validate-crawl-options.js';
 import type { RunSession } from '../run/session.js';
 

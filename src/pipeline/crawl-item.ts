@@ -1,5 +1,5 @@
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../storage/ports.js';
-import type { HttpResponse } from './http/http-client.js';
+import type { HttpResponse } from './fetcher.js';
 
 /** What a parsed page says of itself, kept beside its response. */
 export interface PageFacts {

@@ -5,8 +5,7 @@ import { CommitQueue } from './commit-queue.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
 import type { CrawlStop } from './crawl-stop.js';
-import { CrawlCookies } from './http/cookie-jar.js';
-import { HttpClient } from './http/http-client.js';
+import type { FetcherFactory } from './fetcher.js';
 import { claimFrontier } from './operators/claim-frontier.js';
 import { fetchWithRetry, type Fetch } from './operators/fetch-with-retry.js';
 import { followRedirects } from './operators/follow-redirects.js';
@@ -23,19 +22,11 @@ import { RobotsBook } from './robots/robots-book.js';
 import { compilePatterns } from './scope.js';
 import { smallestLimit } from './link-budget.js';
 
-/**
- * What the crawl sends that is not stored with its options, because it may
- * hold secrets: extra headers, cookies, a proxy (with its credentials).
- */
-export interface SessionSettings {
-  headers?: Record<string, string>;
-  cookies?: CrawlCookies;
-  proxy?: string;
-}
-
 export interface CrawlPorts {
   frontier: FrontierPort;
   sink: PageSinkPort;
+  /** Opened when the crawl starts, closed when it ends. */
+  fetcher: FetcherFactory;
 }
 
 /** Recently committed URLs remembered to skip their insert; a fixed size, so memory stays flat. */
@@ -63,7 +54,7 @@ export interface Crawl {
  * URL; the page is parsed; what it found is judged (scope, limits), deduplicated
  * and committed with it. Emits one report per request slot used.
  */
-export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop, session: SessionSettings = {}): Crawl {
+export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop): Crawl {
   const { frontier, sink } = ports;
   const book = new RobotsBook(options.robots);
   // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.
@@ -76,16 +67,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
   );
   let requests = 0;
   const reports = defer(() => {
-    const client = new HttpClient({
-      connections: options.perHost ?? options.concurrency,
-      timeoutMs: options.timeoutMs,
-      maxBodyBytes: options.maxBodyBytes,
-      userAgent: options.userAgent,
-      ...session,
-      // Cookies servers set are kept for the run, as wget and browsers do.
-      cookies: session.cookies ?? new CrawlCookies(),
-      onSent: (origin) => scheduler.sent(origin, Date.now()),
-    });
+    const client = ports.fetcher({ onSent: (origin) => scheduler.sent(origin, Date.now()) });
     const parseSettings: ParseSettings = {
       maxRedirects: options.maxRedirects,
       maxBodyBytes: options.maxBodyBytes,

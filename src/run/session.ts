@@ -1,4 +1,4 @@
-import type { SessionSettings } from '../pipeline/crawl.js';
+import type { SessionSettings } from '../http/http-fetcher.js';
 
 /** Which session settings a run used, by name only: kept in the archive so a later run can remind the caller. */
 export interface SessionNote {

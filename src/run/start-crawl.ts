@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { httpFetcher } from '../http/http-fetcher.js';
 import { crawl, type Crawl } from '../pipeline/crawl.js';
 import type { CrawlStop } from '../pipeline/crawl-stop.js';
 import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
@@ -11,11 +12,11 @@ export interface StartedCrawl {
   running: Crawl;
 }
 
-/** Records the run's start and builds the pipeline over the archive's frontier and a sink for this run. */
+/** Records the run's start and builds the pipeline over the archive's frontier, a sink for this run and an HTTP client with the session's settings. */
 export function startCrawl(db: Database, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
   const { record, frontier, options } = prepared;
   const roots = prepared.seeds.map((seed) => seed.url);
   const runId = record.startRun(options, new Date());
   const sink = new SqlitePageSink(db, dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
-  return { runId, roots, running: crawl({ frontier, sink }, roots, options, stop, session?.build(roots)) };
+  return { runId, roots, running: crawl({ frontier, sink, fetcher: httpFetcher(options, session?.build(roots)) }, roots, options, stop) };
 }

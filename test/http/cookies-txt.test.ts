@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CrawlCookies } from '../../src/pipeline/http/cookie-jar.js';
-import { parseCookiesTxt } from '../../src/pipeline/http/cookies-txt.js';
+import { CrawlCookies } from '../../src/http/cookie-jar.js';
+import { parseCookiesTxt } from '../../src/http/cookies-txt.js';
 
 const FILE = [
   '# Netscape HTTP Cookie File',

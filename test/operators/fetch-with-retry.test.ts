@@ -2,7 +2,7 @@ import { lastValueFrom, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { CrawlStoppedError, NetworkError, BodyTooLargeError } from '../../src/pipeline/fetch-errors.js';
-import type { HttpResponse } from '../../src/pipeline/http/http-client.js';
+import type { HttpResponse } from '../../src/pipeline/fetcher.js';
 import { fetchWithRetry, type Fetch } from '../../src/pipeline/operators/fetch-with-retry.js';
 
 // The retry logic on its own, with fetch functions that answer from a script; the HTTP side is covered

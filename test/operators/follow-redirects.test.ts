@@ -46,4 +46,23 @@ describe('followRedirects', () => {
     const out = await run(redirect(302, location));
     expect(out).toMatchObject({ state: 'failed', discovered: [], error: { code: 'bad_redirect' } });
   });
+
+  describe('when the caller follows the chain (robots.txt)', () => {
+    const byCaller = (item: CrawlItem, max = 5) => lastValueFrom(of(item).pipe(followRedirects(max, 'caller')));
+
+    it('records the target as a link only, never queued, one hop on', async () => {
+      const item = redirect(301, '/real-robots.txt', 2);
+      item.claim.kind = 'robots';
+      expect((await byCaller(item)).discovered).toEqual([
+        { url: 'http://site/real-robots.txt', key: 'http://site/real-robots.txt', origin: 'http://site', kind: 'redirect', target: 'robots', depth: 2, redirectHops: 3, linkOnly: true },
+      ]);
+    });
+
+    it.each([
+      ['past its own budget', redirect(301, '/next', 5)],
+      ['to a URL that is not http(s)', redirect(302, 'ftp://site/x')],
+    ])('leaves a redirect %s as it came, for the caller to judge', async (_, item) => {
+      expect(await byCaller(item)).toEqual(item);
+    });
+  });
 });

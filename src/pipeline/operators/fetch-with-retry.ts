@@ -3,7 +3,7 @@ import { CrawliteError } from '../../crawlite-error.js';
 import type { CrawlItem } from '../crawl-item.js';
 import { MAX_RETRY_AFTER_MS } from '../crawl-options.js';
 import { CrawlStoppedError, RetryableStatusError } from '../fetch-errors.js';
-import type { HttpResponse } from '../http/http-client.js';
+import type { HttpResponse } from '../fetcher.js';
 import { isRetryableError, isRetryableStatus, parseRetryAfter, retryDelay } from '../retry-policy.js';
 
 /** One request; `attempt` is 1 for the first try of a URL, so retries can be paced per host. */

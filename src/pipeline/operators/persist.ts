@@ -3,7 +3,7 @@ import type { DiscoveredUrl, FrontierPort, PageOutcome, StoredResponse } from '.
 import type { CommitQueue } from '../commit-queue.js';
 import type { CrawlItem, FetchReport, PageFacts } from '../crawl-item.js';
 import { charsetOf } from '../html/decode-text.js';
-import type { HttpResponse } from '../http/http-client.js';
+import type { HttpResponse } from '../fetcher.js';
 
 function stored(response: HttpResponse, page: PageFacts | undefined, sha256: Buffer | undefined): StoredResponse {
   const contentType = response.headers['content-type'] ?? null;

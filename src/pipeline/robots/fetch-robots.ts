@@ -4,7 +4,7 @@ import type { CrawlItem, FetchReport } from '../crawl-item.js';
 import { MAX_ROBOTS_REDIRECTS } from '../crawl-options.js';
 import { discover } from '../discover.js';
 import { LinkBudget } from '../link-budget.js';
-import { REDIRECT_STATUSES } from '../operators/follow-redirects.js';
+import { followRedirects, redirectTarget } from '../operators/follow-redirects.js';
 import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
 import type { RobotsBook } from './robots-book.js';
 import { robotsRules } from './robots-rules.js';
@@ -27,6 +27,19 @@ export interface RobotsFetchDeps {
 type Outcome = { status?: number; body?: Uint8Array; location?: string | null; error?: string };
 
 /**
+ * RFC 9309 §2.3.1.2: five redirects, across hosts too. The chain is
+ * followed here, within the origin's robots task, so the target is a link only.
+ */
+const redirects = followRedirects(MAX_ROBOTS_REDIRECTS, 'caller');
+
+/** The hop a redirect leads to, from the discovered URL the redirects operator added. */
+const nextHop = (item: CrawlItem): DiscoveredUrl | undefined => item.discovered.find((found) => found.kind === 'redirect');
+
+const hopOf = ({ url, key, origin, pathKey }: DiscoveredUrl): NormalizedUrl => (pathKey === undefined ? { url, key, origin } : { url, key, origin, pathKey });
+
+const isRedirect = (outcome: Outcome) => outcome.status !== undefined && outcome.status >= 300 && outcome.status <= 399;
+
+/**
  * Fetches an origin's robots.txt before anything else there, following up
  * to five redirects, storing each response as a page of kind `robots`, and
  * records the rules. A robots.txt stored by an earlier run is read from the
@@ -35,71 +48,72 @@ type Outcome = { status?: number; body?: Uint8Array; location?: string | null; e
  */
 export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<FetchReport> {
   const first = normalizeUrl('/robots.txt', origin) as NormalizedUrl;
-  const learn = (outcome: Outcome) => {
-    const rules = robotsRules(first.url, outcome, deps.userAgent);
+
+  /** Records the rules of the answer that ends the chain, and returns the sitemaps to read. */
+  const learn = (outcome: Outcome): string[] => {
+    // A 3xx that cannot be followed counts as no robots.txt (RFC 9309 §2.3.1.2).
+    const rules = robotsRules(first.url, isRedirect(outcome) ? { status: 404 } : outcome, deps.userAgent);
     // Back after an outage earlier in this run: what the outage refused gets its chance now.
     if (deps.book.set(origin, rules) && deps.frontier.requeueRobotsUnavailable(origin) > 0) deps.onRequeued?.(origin);
-    return rules;
+    return deps.sitemaps ? rules.sitemaps : [];
   };
 
-  /** Where a 3xx leads, if it may be followed. */
-  const nextHop = (target: NormalizedUrl, hops: number, outcome: Outcome): NormalizedUrl | undefined => {
-    if (outcome.status === undefined || !REDIRECT_STATUSES.has(outcome.status) || !outcome.location) return undefined;
-    const next = normalizeUrl(outcome.location, target.url);
-    return 'key' in next && hops < MAX_ROBOTS_REDIRECTS ? next : undefined;
+  /** A hop an earlier run stored: read, not fetched. */
+  const read = (target: NormalizedUrl, hops: number, stored: Outcome & { status: number }): Observable<FetchReport> => {
+    const hop = redirectTarget(stored, target.url, hops, MAX_ROBOTS_REDIRECTS);
+    if (hop && 'next' in hop) return visit(hop.next, hops + 1);
+    learn(stored);
+    return EMPTY;
   };
 
-  const settle = (target: NormalizedUrl, hops: number, outcome: Outcome): { next?: NormalizedUrl; sitemaps: string[] } => {
-    const next = nextHop(target, hops, outcome);
-    if (next) return { next, sitemaps: [] };
-    // A 3xx that cannot be followed counts as no robots.txt (RFC 9309 §2.3.1.2).
-    const isRedirect = outcome.status !== undefined && outcome.status >= 300 && outcome.status <= 399;
-    const rules = learn(isRedirect ? { status: 404 } : outcome);
-    return { sitemaps: deps.sitemaps ? rules.sitemaps : [] };
+  /** A fetched hop: the rules when the chain ends here, with the Sitemap: lines as discovered URLs. */
+  const settle = (target: NormalizedUrl, item: CrawlItem): CrawlItem => {
+    if (item.state === 'stopped') {
+      deps.book.forget(origin);
+      return item;
+    }
+    if (nextHop(item)) return item;
+    const { response } = item;
+    const sitemaps = learn(
+      response ? { status: response.status, body: response.body, location: response.location ?? null } : { error: item.error?.message ?? 'no answer' },
+    );
+    // Sitemap: lines are URLs a response adds like any other: the same cap, the same count of what was left.
+    const budget = new LinkBudget(target.url, deps.maxUrls ?? 0);
+    const discovered = [...item.discovered];
+    for (const href of sitemaps) {
+      const sitemap = budget.admit(href);
+      if (sitemap) discovered.push(discover(sitemap, 'sitemap', 'sitemap', 0));
+    }
+    const page = budget.dropped > 0 ? { charset: item.page?.charset ?? null, ...item.page, linksDropped: budget.dropped } : item.page;
+    return page ? { ...item, page, discovered } : { ...item, discovered };
   };
 
-  const hop = (target: NormalizedUrl, hops: number): Observable<FetchReport> =>
+  /** Fetches a hop as pages are fetched (retries, pacing, redirects), commits it, and goes on to the next. */
+  const fetch = (target: NormalizedUrl, hops: number): Observable<FetchReport> => {
+    const claim = deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops });
+    if (!claim) {
+      // Being fetched as a page right now: go on as if there were no robots.txt.
+      learn({ status: 404 });
+      return EMPTY;
+    }
+    let next: DiscoveredUrl | undefined;
+    return of<CrawlItem>({ claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
+      deps.fetch,
+      redirects,
+      map((item) => {
+        next = nextHop(item);
+        return settle(target, item);
+      }),
+      deps.commit,
+      mergeMap((report) => (next ? concat(of(report), visit(hopOf(next), hops + 1)) : of(report))),
+    );
+  };
+
+  const visit = (target: NormalizedUrl, hops: number): Observable<FetchReport> =>
     defer(() => {
       const stored = deps.frontier.storedResponse(target.key);
-      if (stored && stored.status < 500) {
-        const { next } = settle(target, hops, stored);
-        return next ? hop(next, hops + 1) : EMPTY;
-      }
-      const claim = deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops });
-      if (!claim) {
-        // Being fetched as a page right now: go on as if there were no robots.txt.
-        learn({ status: 404 });
-        return EMPTY;
-      }
-      let next: NormalizedUrl | undefined;
-      return of<CrawlItem>({ claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
-        deps.fetch,
-        map((item): CrawlItem => {
-          if (item.state === 'stopped') {
-            deps.book.forget(origin);
-            return item;
-          }
-          const { response } = item;
-          const outcome: Outcome = response
-            ? { status: response.status, body: response.body, location: response.location ?? null }
-            : { error: item.error?.message ?? 'no answer' };
-          const settled = settle(target, hops, outcome);
-          next = settled.next;
-          // Sitemap: lines are URLs a response adds like any other: the same cap, the same count of what was left.
-          const budget = new LinkBudget(target.url, deps.maxUrls ?? 0);
-          const discovered: DiscoveredUrl[] = [];
-          for (const href of settled.sitemaps) {
-            const sitemap = budget.admit(href);
-            if (sitemap) discovered.push(discover(sitemap, 'sitemap', 'sitemap', 0));
-          }
-          if (next) discovered.push(discover(next, 'redirect', 'robots', 0, hops + 1, { linkOnly: true }));
-          const page = budget.dropped > 0 ? { charset: item.page?.charset ?? null, ...item.page, linksDropped: budget.dropped } : item.page;
-          return page ? { ...item, page, discovered } : { ...item, discovered };
-        }),
-        deps.commit,
-        mergeMap((report) => (next ? concat(of(report), hop(next, hops + 1)) : of(report))),
-      );
+      return stored && stored.status < 500 ? read(target, hops, stored) : fetch(target, hops);
     });
 
-  return hop(first, 0);
+  return visit(first, 0);
 }

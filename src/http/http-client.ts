@@ -1,21 +1,10 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
-import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, NetworkError, RequestTimeoutError } from '../fetch-errors.js';
+import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, NetworkError, RequestTimeoutError } from '../pipeline/fetch-errors.js';
+import type { Fetcher, HttpResponse } from '../pipeline/fetcher.js';
 import type { CrawlCookies } from './cookie-jar.js';
 import { DecodedTooLargeError, decodeContent, UndecodableContentError } from './decode-content.js';
-
-export interface HttpResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with ", ", except Set-Cookie and Location (with "\n": their values may hold commas). */
-  headers: Record<string, string>;
-  /** The Location to follow: the first one, when a response sends several. */
-  location?: string;
-  /** After Content-Encoding was undone. */
-  body: Buffer;
-  fetchedAt: string;
-  elapsedMs: number;
-}
 
 export interface HttpClientSettings {
   /** Connections kept per origin. */
@@ -80,7 +69,7 @@ const errorCode = (error: unknown): string | undefined =>
  * follows redirects: the crawler does, so that every hop is recorded and
  * two paths to one target merge.
  */
-export class HttpClient {
+export class HttpClient implements Fetcher {
   private readonly agent: Dispatcher;
   private readonly onSendHeaders: ((message: unknown) => void) | undefined;
   private readonly origins = new Map<string, string>();

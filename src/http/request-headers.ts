@@ -1,4 +1,4 @@
-import { CrawliteError } from '../../crawlite-error.js';
+import { CrawliteError } from '../crawlite-error.js';
 
 export class HeaderOptionError extends CrawliteError {
   constructor(given: string, reason: string) {

@@ -1,4 +1,4 @@
-import { CrawliteError } from '../../crawlite-error.js';
+import { CrawliteError } from '../crawlite-error.js';
 
 /** One cookie as a cookies.txt line holds it. */
 export interface CookieLine {

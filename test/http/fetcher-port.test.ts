@@ -1,0 +1,69 @@
+import { lastValueFrom } from 'rxjs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { httpFetcher } from '../../src/http/http-fetcher.js';
+import { crawl } from '../../src/pipeline/crawl.js';
+import { DEFAULT_OPTIONS, type CrawlOptions } from '../../src/pipeline/crawl-options.js';
+import { CrawlStop } from '../../src/pipeline/crawl-stop.js';
+import type { Fetcher, FetcherFactory } from '../../src/pipeline/fetcher.js';
+import { resolveRoots } from '../../src/run/resolve-roots.js';
+import { CrawlRecord } from '../../src/storage/crawl-record.js';
+import { closeArchive, openArchive } from '../../src/storage/open-archive.js';
+import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
+import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
+import { tempDir } from '../support/archive.js';
+import { html, routes, startServer, text, type TestServer } from '../support/test-server.js';
+
+// The pipeline does HTTP only through the fetcher it is given: robots.txt, pages and the pacing hook alike.
+
+const tmp = tempDir();
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer(
+    routes({
+      '/robots.txt': text('User-agent: *\nDisallow: /private\n'),
+      '/': html('<a href="/a">a</a> <a href="/private">p</a>'),
+      '/a': html('a'),
+    }),
+  );
+});
+
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+it('crawl() fetches through the fetcher of its ports, tells it when it opens, and closes it at the end', async () => {
+  const path = tmp.path('port.sqlite');
+  const options: CrawlOptions = { ...DEFAULT_OPTIONS, userAgent: 'test' };
+  const db = openArchive(path, 'create');
+  const log = { opened: 0, closed: 0, urls: [] as string[], sent: [] as string[] };
+  // The real HTTP client, wrapped to see what the pipeline asks of it.
+  const real = httpFetcher(options);
+  const fetcher: FetcherFactory = (hooks) => {
+    log.opened += 1;
+    const client = real({ onSent: (origin) => (log.sent.push(origin), hooks.onSent(origin)) });
+    const seen: Fetcher = {
+      get: (url, signal) => (log.urls.push(new URL(url).pathname), client.get(url, signal)),
+      close: () => ((log.closed += 1), client.close()),
+    };
+    return seen;
+  };
+  try {
+    const record = new CrawlRecord(db);
+    const seeds = resolveRoots([server.url]);
+    const roots = seeds.map((seed) => seed.url);
+    record.save(roots, {});
+    const runId = record.startRun(options, new Date());
+    const frontier = new SqliteFrontier(db);
+    frontier.addRoots(seeds);
+    const sink = new SqlitePageSink(db, path, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
+    await lastValueFrom(crawl({ frontier, sink, fetcher }, roots, options, new CrawlStop()).reports);
+  } finally {
+    closeArchive(db);
+  }
+  expect(log.urls.sort()).toEqual(['/', '/a', '/robots.txt']);
+  expect(server.totalHits()).toBe(3);
+  expect(log.sent).toEqual([server.url.slice(0, -1), server.url.slice(0, -1), server.url.slice(0, -1)]);
+  expect(log).toMatchObject({ opened: 1, closed: 1 });
+});
