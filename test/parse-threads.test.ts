@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ClaimedUrl } from '../src/storage/ports.js';
+import type { ClaimedUrl } from '../src/pipeline/ports.js';
 import { ParsePool, parseThreadsRunning } from '../src/pipeline/parse/parse-pool.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';

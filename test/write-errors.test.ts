@@ -10,7 +10,7 @@ import { CrawlStop } from '../src/pipeline/crawl-stop.js';
 import { ArchiveWriteError } from '../src/storage/archive-errors.js';
 import { CrawlRecord } from '../src/storage/crawl-record.js';
 import { closeArchive, openArchive } from '../src/storage/open-archive.js';
-import type { CommitResult, PageOutcome, PageSinkPort } from '../src/storage/ports.js';
+import type { CommitResult, PageOutcome, PageSinkPort } from '../src/pipeline/ports.js';
 import { SqliteFrontier } from '../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../src/storage/sqlite-page-sink.js';
 import { integrity, readArchive, tempDir } from './support/archive.js';

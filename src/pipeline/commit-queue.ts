@@ -1,4 +1,4 @@
-import type { CommitResult, PageOutcome, PageSinkPort } from '../storage/ports.js';
+import type { CommitResult, PageOutcome, PageSinkPort } from './ports.js';
 
 /**
  * Group commit: pages finished in the same turn of the event loop are

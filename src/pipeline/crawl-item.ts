@@ -1,4 +1,4 @@
-import type { ClaimedUrl, DiscoveredUrl, Reason } from '../storage/ports.js';
+import type { ClaimedUrl, DiscoveredUrl, Reason } from './ports.js';
 import type { HttpResponse } from './http/http-client.js';
 
 /** What a parsed page says of itself, kept beside its response. */

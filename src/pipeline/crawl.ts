@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defer, finalize, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
-import type { FrontierPort, PageSinkPort } from '../storage/ports.js';
+import type { FrontierPort, PageSinkPort } from './ports.js';
 import { CommitQueue } from './commit-queue.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';

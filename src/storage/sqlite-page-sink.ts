@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { asWriteError } from './archive-errors.js';
-import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from './ports.js';
+import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from '../pipeline/ports.js';
 
 const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
 // A page fetched at the depth limit had its links cut; found within the limit, it is fetched again.

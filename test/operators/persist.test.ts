@@ -5,7 +5,7 @@ import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { persist } from '../../src/pipeline/operators/persist.js';
 import { CrawlRecord } from '../../src/storage/crawl-record.js';
 import { openArchive } from '../../src/storage/open-archive.js';
-import type { PageOutcome } from '../../src/storage/ports.js';
+import type { PageOutcome } from '../../src/pipeline/ports.js';
 import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
 import { readArchive, tempDir } from '../support/archive.js';

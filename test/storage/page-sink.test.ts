@@ -3,7 +3,7 @@ import { openArchive } from '../../src/storage/open-archive.js';
 import { CrawlRecord } from '../../src/storage/crawl-record.js';
 import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
-import type { PageOutcome } from '../../src/storage/ports.js';
+import type { PageOutcome } from '../../src/pipeline/ports.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { discovered } from '../support/crawl-items.js';
 

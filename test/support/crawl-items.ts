@@ -1,5 +1,5 @@
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
-import type { DiscoveredUrl } from '../../src/storage/ports.js';
+import type { DiscoveredUrl } from '../../src/pipeline/ports.js';
 
 /** A page link found at depth 1, with whatever `extra` changes. */
 export const discovered = (url: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl => ({

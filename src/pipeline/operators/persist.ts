@@ -1,5 +1,5 @@
 import { from, map, mergeMap, of, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl, FrontierPort, PageOutcome, StoredResponse } from '../../storage/ports.js';
+import type { DiscoveredUrl, FrontierPort, PageOutcome, StoredResponse } from '../ports.js';
 import type { CommitQueue } from '../commit-queue.js';
 import type { CrawlItem, FetchReport, PageFacts } from '../crawl-item.js';
 import { charsetOf } from '../html/decode-text.js';

@@ -1,4 +1,4 @@
-import type { ClaimedUrl, FrontierPort } from '../../storage/ports.js';
+import type { ClaimedUrl, FrontierPort } from '../ports.js';
 import type { RobotsBook } from '../robots/robots-book.js';
 
 /** Work for one request slot: a URL from the frontier, or an origin's robots.txt. */

@@ -1,5 +1,5 @@
 import { concat, defer, EMPTY, map, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl, FrontierPort } from '../../storage/ports.js';
+import type { DiscoveredUrl, FrontierPort } from '../ports.js';
 import type { CrawlItem, FetchReport } from '../crawl-item.js';
 import { MAX_ROBOTS_REDIRECTS } from '../crawl-options.js';
 import { discover } from '../discover.js';

@@ -1,6 +1,6 @@
 /**
- * What the pipeline needs from storage, as types only: the pipeline depends
- * on these shapes, never on SQLite.
+ * The pipeline's vocabulary and the ports it crawls through. Storage
+ * implements these; the pipeline never sees SQL.
  */
 
 export type UrlState = 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
@@ -101,7 +101,7 @@ export interface FrontierPort {
   claimFrom(origin: string, limit: number, only?: 'requisite'): ClaimedUrl[];
   /** The origins that have queued URLs. */
   queuedOrigins(): string[];
-  /** Returns a claimed URL to the queue untouched (a stop interrupted it). */
+  /** Returns a claimed URL to the queue untouched (a stop interrupted it, or it was claimed ahead and not needed). */
   release(id: number): void;
   /**
    * Claims a URL the crawler fetches of its own accord (robots.txt and its
