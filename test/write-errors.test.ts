@@ -307,11 +307,11 @@ class FailingSink implements PageSinkPort {
     private readonly okCommits: number,
   ) {}
 
-  commit(outcome: PageOutcome): CommitResult {
-    return this.commitAll([outcome])[0]!;
+  async commit(outcome: PageOutcome): Promise<CommitResult> {
+    return (await this.commitAll([outcome]))[0]!;
   }
 
-  commitAll(outcomes: PageOutcome[]): CommitResult[] {
+  async commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]> {
     if (this.commits >= this.okCommits) {
       this.failedCommits += 1;
       if (!this.error) {
@@ -321,7 +321,7 @@ class FailingSink implements PageSinkPort {
       }
       throw this.error;
     }
-    const results = this.inner.commitAll(outcomes);
+    const results = await this.inner.commitAll(outcomes);
     this.commits += outcomes.length;
     return results;
   }

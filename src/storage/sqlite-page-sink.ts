@@ -73,11 +73,12 @@ export class SqlitePageSink implements PageSinkPort {
     this.commitTx = db.transaction((outcomes: PageOutcome[]) => outcomes.map((outcome) => this.write(outcome)));
   }
 
-  commit(outcome: PageOutcome): CommitResult {
-    return this.commitAll([outcome])[0]!;
+  async commit(outcome: PageOutcome): Promise<CommitResult> {
+    return (await this.commitAll([outcome]))[0]!;
   }
 
-  commitAll(outcomes: PageOutcome[]): CommitResult[] {
+  // Leases from the SQLite frontier never expire within a run, so none is checked here.
+  async commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]> {
     try {
       return this.commitTx.immediate(outcomes);
     } catch (error) {

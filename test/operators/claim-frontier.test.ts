@@ -17,7 +17,7 @@ function setUp(name: string, urls: string[], perHost = 100) {
   const db = openArchive(path, 'create');
   const frontier = new SqliteFrontier(db);
   frontier.addRoots(urls.map(root));
-  const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost }, 0);
+  const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost });
   const finish = (task: Task) => {
     if (task.type === 'url') db.prepare("UPDATE url SET state = 'done' WHERE id = ?").run(task.claim.id);
   };
@@ -99,7 +99,7 @@ describe('claimFrontier', () => {
     const db = openArchive(path, 'create');
     const frontier = new SqliteFrontier(db);
     frontier.addRoots(urls(3).map(root));
-    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 1, delayMs: 60_000 }, 0);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 1, delayMs: 60_000 });
     const stop = new AbortController();
     const control = { stopping: false, stopRequested: stop.signal };
     const started = Date.now();

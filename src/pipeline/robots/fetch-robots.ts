@@ -1,5 +1,5 @@
-import { concat, defer, EMPTY, map, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl, FrontierPort } from '../ports.js';
+import { concat, defer, EMPTY, ignoreElements, map, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { ClaimedUrl, DiscoveredUrl, FrontierPort } from '../ports.js';
 import type { CrawlItem, FetchReport } from '../crawl-item.js';
 import { MAX_ROBOTS_REDIRECTS } from '../crawl-options.js';
 import { discover } from '../discover.js';
@@ -35,12 +35,19 @@ type Outcome = { status?: number; body?: Uint8Array; location?: string | null; e
  */
 export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<FetchReport> {
   const first = normalizeUrl('/robots.txt', origin) as NormalizedUrl;
+  let backAfterOutage = false;
   const learn = (outcome: Outcome) => {
     const rules = robotsRules(first.url, outcome, deps.userAgent);
-    // Back after an outage earlier in this run: what the outage refused gets its chance now.
-    if (deps.book.set(origin, rules) && deps.frontier.requeueRobotsUnavailable(origin) > 0) deps.onRequeued?.(origin);
+    if (deps.book.set(origin, rules)) backAfterOutage = true;
     return rules;
   };
+  // Back after an outage earlier in this run: what the outage refused gets its chance now.
+  const requeueRefused = (): Observable<never> =>
+    defer(async () => {
+      if (!backAfterOutage) return;
+      backAfterOutage = false;
+      if ((await deps.frontier.requeueRobotsUnavailable(origin)) > 0) deps.onRequeued?.(origin);
+    }).pipe(ignoreElements());
 
   /** Where a 3xx leads, if it may be followed. */
   const nextHop = (target: NormalizedUrl, hops: number, outcome: Outcome): NormalizedUrl | undefined => {
@@ -58,18 +65,26 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
     return { sitemaps: deps.sitemaps ? rules.sitemaps : [] };
   };
 
+  /** The stored response, when one from an earlier run can be used, or a claim to fetch it (undefined: being fetched as a page). */
+  const lookUp = async (target: NormalizedUrl, hops: number) => {
+    const stored = await deps.frontier.storedResponse(target.key);
+    if (stored && stored.status < 500) return { stored };
+    return { claim: await deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops }) };
+  };
+
   const hop = (target: NormalizedUrl, hops: number): Observable<FetchReport> =>
+    defer(() => lookUp(target, hops)).pipe(mergeMap(({ stored, claim }) => fetchHop(target, hops, stored, claim)));
+
+  const fetchHop = (target: NormalizedUrl, hops: number, stored: Outcome | undefined, claim: ClaimedUrl | undefined): Observable<FetchReport> =>
     defer(() => {
-      const stored = deps.frontier.storedResponse(target.key);
-      if (stored && stored.status < 500) {
+      if (stored) {
         const { next } = settle(target, hops, stored);
-        return next ? hop(next, hops + 1) : EMPTY;
+        return concat(requeueRefused(), next ? hop(next, hops + 1) : EMPTY);
       }
-      const claim = deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops });
       if (!claim) {
         // Being fetched as a page right now: go on as if there were no robots.txt.
         learn({ status: 404 });
-        return EMPTY;
+        return requeueRefused();
       }
       let next: NormalizedUrl | undefined;
       return of<CrawlItem>({ claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
@@ -97,7 +112,7 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
           return page ? { ...item, page, discovered } : { ...item, discovered };
         }),
         deps.commit,
-        mergeMap((report) => (next ? concat(of(report), hop(next, hops + 1)) : of(report))),
+        mergeMap((report) => concat(of(report), requeueRefused(), next ? hop(next, hops + 1) : EMPTY)),
       );
     });
 
