@@ -2,6 +2,8 @@ import type { ClaimedUrl, FrontierPort, PageSinkPort } from './ports.js';
 
 /** Renewals closer together than this are not asked for, however short the leases. */
 const MIN_RENEW_DELAY_MS = 10;
+/** A timer waits at most this long (Node fires a longer one at once); a lease due later is looked at again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Held {
   /** When to renew: halfway through what was left of the lease when it was had. */
@@ -91,7 +93,7 @@ export class LeaseKeeper {
     if (this.stopped || this.renewing || (this.timer !== undefined && this.timerAt <= at)) return;
     clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => this.renew(), Math.max(0, at - this.clock()));
+    this.timer = setTimeout(() => this.renew(), Math.min(MAX_TIMER_MS, Math.max(0, at - this.clock())));
     this.timer.unref();
   }
 
