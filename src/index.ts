@@ -7,7 +7,7 @@ export type { SessionOptions } from './library/session-options.js';
 export type { FetchEventType, OptionChange, RunNotice as CrawlNotice, StateCounts } from './run/run-events.js';
 export type { FetchReport } from './pipeline/crawl-item.js';
 export type { CrawlOptions } from './pipeline/crawl-options.js';
-export type { Reason } from './storage/ports.js';
+export type { Reason } from './pipeline/ports.js';
 export type { RootState } from './storage/archive-report.js';
 export {
   openArchive,

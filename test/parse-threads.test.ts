@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ClaimedUrl } from '../src/storage/ports.js';
+import type { ClaimedUrl } from '../src/pipeline/ports.js';
 import { ParsePool, parseThreadsRunning } from '../src/pipeline/parse/parse-pool.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
@@ -11,7 +11,7 @@ import { sleep, waitFor } from './support/wait.js';
 const PAGES = 30;
 let server: TestServer;
 const tmp = tempDir();
-const claim: ClaimedUrl = { id: 1, url: 'http://site/', key: 'http://site/', origin: 'http://site', kind: 'page', depth: 0, redirectHops: 0, tries: 0 };
+const claim: ClaimedUrl = { id: 1, url: 'http://site/', key: 'http://site/', origin: 'http://site', kind: 'page', depth: 0, redirectHops: 0, tries: 0, lease: { token: 'test', expiresAt: Infinity } };
 const settings = { maxRedirects: 10, maxBodyBytes: 1 << 20 };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 

@@ -11,7 +11,7 @@ import { CrawlStop } from '../src/pipeline/crawl-stop.js';
 import { ArchiveWriteError } from '../src/storage/archive-errors.js';
 import { CrawlRecord } from '../src/storage/crawl-record.js';
 import { closeArchive, openArchive } from '../src/storage/open-archive.js';
-import type { CommitResult, PageOutcome, PageSinkPort } from '../src/storage/ports.js';
+import type { CommitResult, PageOutcome, PageSinkPort } from '../src/pipeline/ports.js';
 import { SqliteFrontier } from '../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../src/storage/sqlite-page-sink.js';
 import { integrity, readArchive, tempDir } from './support/archive.js';
@@ -308,11 +308,11 @@ class FailingSink implements PageSinkPort {
     private readonly okCommits: number,
   ) {}
 
-  commit(outcome: PageOutcome): CommitResult {
-    return this.commitAll([outcome])[0]!;
+  async commit(outcome: PageOutcome): Promise<CommitResult> {
+    return (await this.commitAll([outcome]))[0]!;
   }
 
-  commitAll(outcomes: PageOutcome[]): CommitResult[] {
+  async commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]> {
     if (this.commits >= this.okCommits) {
       this.failedCommits += 1;
       if (!this.error) {
@@ -322,7 +322,7 @@ class FailingSink implements PageSinkPort {
       }
       throw this.error;
     }
-    const results = this.inner.commitAll(outcomes);
+    const results = await this.inner.commitAll(outcomes);
     this.commits += outcomes.length;
     return results;
   }

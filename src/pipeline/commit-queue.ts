@@ -1,4 +1,4 @@
-import type { CommitResult, PageOutcome, PageSinkPort } from '../storage/ports.js';
+import type { CommitResult, PageOutcome, PageSinkPort } from './ports.js';
 
 /**
  * Group commit: pages finished in the same turn of the event loop are
@@ -14,17 +14,17 @@ export class CommitQueue {
 
   commit(outcome: PageOutcome): Promise<CommitResult> {
     return new Promise((resolve, reject) => {
-      if (this.pending.length === 0) setImmediate(() => this.flush());
+      if (this.pending.length === 0) setImmediate(() => void this.flush());
       this.pending.push({ outcome, resolve, reject });
     });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
     let results: CommitResult[];
     try {
-      results = this.sink.commitAll(batch.map((entry) => entry.outcome));
+      results = await this.sink.commitAll(batch.map((entry) => entry.outcome));
     } catch (error) {
       for (const entry of batch) entry.reject(error);
       return;

@@ -1,5 +1,5 @@
-import type { ClaimedUrl, DiscoveredUrl, Reason } from '../storage/ports.js';
 import type { HttpResponse } from './fetcher.js';
+import type { ClaimedUrl, DiscoveredUrl, Reason } from './ports.js';
 
 /** What a parsed page says of itself, kept beside its response. */
 export interface PageFacts {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { defer, finalize, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
-import type { FrontierPort, PageSinkPort } from '../storage/ports.js';
+import { concat, defer, finalize, ignoreElements, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
+import type { FrontierPort, PageSinkPort } from './ports.js';
 import { CommitQueue } from './commit-queue.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
@@ -21,6 +21,7 @@ import { fetchRobots } from './robots/fetch-robots.js';
 import { RobotsBook } from './robots/robots-book.js';
 import { compilePatterns } from './scope.js';
 import { smallestLimit } from './link-budget.js';
+import { LeaseKeeper } from './lease-keeper.js';
 
 export interface CrawlPorts {
   frontier: FrontierPort;
@@ -55,16 +56,15 @@ export interface Crawl {
  * and committed with it. Emits one report per request slot used.
  */
 export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop): Crawl {
-  const { frontier, sink } = ports;
+  // Every claim and commit passes through the keeper, which renews the leases of claims still held.
+  const leases = new LeaseKeeper(ports.frontier, ports.sink);
+  const { frontier, sink } = leases;
   const book = new RobotsBook(options.robots);
-  // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.
-  frontier.requeueRobotsUnavailable();
-  const scheduler = new HostScheduler(
-    frontier,
-    book,
-    { perHost: options.perHost ?? options.concurrency, delayMs: options.delayMs, maxPages: options.maxPages },
-    frontier.pagesFetched(),
-  );
+  const scheduler = new HostScheduler(frontier, book, {
+    perHost: options.perHost ?? options.concurrency,
+    delayMs: options.delayMs,
+    maxPages: options.maxPages,
+  });
   let requests = 0;
   const reports = defer(() => {
     const client = ports.fetcher({ onSent: (origin) => scheduler.sent(origin, Date.now()) });
@@ -146,8 +146,11 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
             parse,
             commit,
           );
-    return claimFrontier(scheduler, options.concurrency, stop, processTask).pipe(
+    // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.
+    const requeueRefused = defer(() => frontier.requeueRobotsUnavailable()).pipe(ignoreElements());
+    return concat(requeueRefused, claimFrontier(scheduler, options.concurrency, stop, processTask)).pipe(
       finalize(() => {
+        leases.stop();
         void client.close();
         void parsers.close();
       }),

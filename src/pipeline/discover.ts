@@ -1,4 +1,4 @@
-import type { DiscoveredUrl, LinkKind, UrlKind } from '../storage/ports.js';
+import type { DiscoveredUrl, LinkKind, UrlKind } from './ports.js';
 import type { NormalizedUrl } from './normalize-url.js';
 
 /** A discovered URL, from its normalised form and how it was found. */

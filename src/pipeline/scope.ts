@@ -1,5 +1,5 @@
 import { getDomain } from 'tldts';
-import type { Reason, UrlKind } from '../storage/ports.js';
+import type { Reason, UrlKind } from './ports.js';
 
 export interface ScopeRules {
   roots: URL[];

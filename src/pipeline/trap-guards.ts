@@ -1,4 +1,4 @@
-import type { Reason } from '../storage/ports.js';
+import type { Reason } from './ports.js';
 
 export interface TrapSettings {
   /** Longest URL fetched, in characters. */

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ClaimedUrl, FrontierPort, UrlKind } from './ports.js';
+import type { ClaimedUrl, FrontierPort, Lease, UrlKind } from '../pipeline/ports.js';
 
 interface ClaimRow {
   id: number;
@@ -14,6 +14,13 @@ interface ClaimRow {
 
 const RETURNING = 'RETURNING id, url, fetch_url, origin, kind, depth, redirect_hops, tries';
 
+/**
+ * One archive serves one run at a time (the archive lock), and a run starts
+ * by queueing again what an earlier one left `fetching`: a lease here never
+ * expires within the run, so renewing and committing always keep it.
+ */
+const RUN_LEASE: Lease = Object.freeze({ token: 'run', expiresAt: Number.POSITIVE_INFINITY });
+
 const toClaim = (row: ClaimRow): ClaimedUrl => ({
   id: row.id,
   url: row.fetch_url ?? row.url,
@@ -23,6 +30,7 @@ const toClaim = (row: ClaimRow): ClaimedUrl => ({
   depth: row.depth,
   redirectHops: row.redirect_hops,
   tries: row.tries,
+  lease: RUN_LEASE,
 });
 
 export interface Root {
@@ -81,7 +89,8 @@ export class SqliteFrontier implements FrontierPort {
     this.requeueRefusedAtStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = ?`);
   }
 
-  claimFrom(origin: string, limit: number, only?: 'requisite'): ClaimedUrl[] {
+  // The port's methods answer with Promises (a frontier on a server could not answer at once); SQLite's work is done on the call.
+  async claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]> {
     if (limit <= 0) return [];
     return (only ? this.claimRequisitesStmt : this.claimStmt)
       .all(origin, limit)
@@ -89,30 +98,34 @@ export class SqliteFrontier implements FrontierPort {
       .map(toClaim);
   }
 
-  queuedOrigins(): string[] {
+  async queuedOrigins(): Promise<string[]> {
     const origins: string[] = [];
     for (let row = this.nextOrigin.get(''); row; row = this.nextOrigin.get(row.origin)) origins.push(row.origin);
     return origins;
   }
 
-  release(id: number): void {
-    this.releaseStmt.run(id);
+  async release(claim: ClaimedUrl): Promise<void> {
+    this.releaseStmt.run(claim.id);
   }
 
-  claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): ClaimedUrl | undefined {
+  async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
     const row = this.claimOwnStmt.get(url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops);
     return row ? toClaim(row) : undefined;
   }
 
-  storedResponse(key: string): { status: number; body: Uint8Array; location: string | null } | undefined {
+  async renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]> {
+    return claims.map(() => RUN_LEASE);
+  }
+
+  async storedResponse(key: string): Promise<{ status: number; body: Uint8Array; location: string | null } | undefined> {
     return this.storedStmt.get(key);
   }
 
-  pagesFetched(): number {
+  async pagesFetched(): Promise<number> {
     return this.fetchedStmt.get()!.n;
   }
 
-  requeueRobotsUnavailable(origin?: string): number {
+  async requeueRobotsUnavailable(origin?: string): Promise<number> {
     if (origin !== undefined) return this.requeueRefusedAtStmt.run(origin).changes;
     // Skipped rows can be many: look through them only when some robots.txt was unavailable.
     if (this.outageStmt.get()!.found === 0) return 0;

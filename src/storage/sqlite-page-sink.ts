@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { asWriteError } from './archive-errors.js';
-import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from './ports.js';
+import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from '../pipeline/ports.js';
 
 const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
 // A page fetched at the depth limit had its links cut; found within the limit, it is fetched again.
@@ -73,11 +73,12 @@ export class SqlitePageSink implements PageSinkPort {
     this.commitTx = db.transaction((outcomes: PageOutcome[]) => outcomes.map((outcome) => this.write(outcome)));
   }
 
-  commit(outcome: PageOutcome): CommitResult {
-    return this.commitAll([outcome])[0]!;
+  async commit(outcome: PageOutcome): Promise<CommitResult> {
+    return (await this.commitAll([outcome]))[0]!;
   }
 
-  commitAll(outcomes: PageOutcome[]): CommitResult[] {
+  // Leases from the SQLite frontier never expire within a run, so none is checked here.
+  async commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]> {
     try {
       return this.commitTx.immediate(outcomes);
     } catch (error) {

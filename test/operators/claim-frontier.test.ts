@@ -5,6 +5,8 @@ import { HostScheduler, type Task } from '../../src/pipeline/politeness/host-sch
 import { RobotsBook } from '../../src/pipeline/robots/robots-book.js';
 import { openArchive } from '../../src/storage/open-archive.js';
 import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
+import type { FrontierPort } from '../../src/pipeline/ports.js';
+import { sleep } from '../support/wait.js';
 import { readArchive, tempDir } from '../support/archive.js';
 
 const tmp = tempDir();
@@ -17,7 +19,7 @@ function setUp(name: string, urls: string[], perHost = 100) {
   const db = openArchive(path, 'create');
   const frontier = new SqliteFrontier(db);
   frontier.addRoots(urls.map(root));
-  const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost }, 0);
+  const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost });
   const finish = (task: Task) => {
     if (task.type === 'url') db.prepare("UPDATE url SET state = 'done' WHERE id = ?").run(task.claim.id);
   };
@@ -99,7 +101,7 @@ describe('claimFrontier', () => {
     const db = openArchive(path, 'create');
     const frontier = new SqliteFrontier(db);
     frontier.addRoots(urls(3).map(root));
-    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 1, delayMs: 60_000 }, 0);
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 1, delayMs: 60_000 });
     const stop = new AbortController();
     const control = { stopping: false, stopRequested: stop.signal };
     const started = Date.now();
@@ -111,5 +113,51 @@ describe('claimFrontier', () => {
     expect(done).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(5_000);
     db.close();
+  });
+
+  it('waits for claims under way: over a frontier that answers late, every URL is processed within the cap, and a late claim is given back at a stop', async () => {
+    const { db, path, frontier } = setUp('late.sqlite', urls(40, 'http://a').concat(urls(40, 'http://b')));
+    // The same frontier, answering each claim 20 ms late, as one on a server would.
+    const late: FrontierPort = Object.assign(Object.create(frontier) as FrontierPort, {
+      claimFrom: async (origin: string, limit: number, only?: 'requisite') => {
+        await sleep(20);
+        return frontier.claimFrom(origin, limit, only);
+      },
+    });
+    const scheduler = new HostScheduler(late, new RobotsBook(false), { perHost: 4 });
+    let inFlight = 0;
+    let peak = 0;
+    const done = await lastValueFrom(
+      claimFrontier(scheduler, 6, { stopping: false }, (task) => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        return timer(2).pipe(
+          map(() => {
+            inFlight -= 1;
+            if (task.type === 'url') db.prepare("UPDATE url SET state = 'done' WHERE id = ?").run(task.claim.id);
+            return task;
+          }),
+        );
+      }).pipe(toArray()),
+    );
+    expect(done).toHaveLength(80);
+    expect(peak).toBe(6);
+    expect(readArchive(path, "SELECT count(*) AS n FROM url WHERE state != 'done'")).toEqual([{ n: 0 }]);
+
+    // A stop while claims are under way: the stream ends only once they answered, and what they claimed goes back.
+    const stopped = setUp('late-stop.sqlite', urls(20));
+    const lateToo: FrontierPort = Object.assign(Object.create(stopped.frontier) as FrontierPort, {
+      claimFrom: async (origin: string, limit: number, only?: 'requisite') => {
+        await sleep(30);
+        return stopped.frontier.claimFrom(origin, limit, only);
+      },
+    });
+    const control = { stopping: false };
+    setTimeout(() => (control.stopping = true), 10);
+    const none = await lastValueFrom(claimFrontier(new HostScheduler(lateToo, new RobotsBook(false), { perHost: 4 }), 4, control, (task) => of(task)).pipe(toArray()));
+    expect(none).toEqual([]);
+    expect(readArchive(stopped.path, "SELECT count(*) AS n FROM url WHERE state = 'queued'")).toEqual([{ n: 20 }]);
+    db.close();
+    stopped.db.close();
   });
 });

@@ -8,7 +8,7 @@ import { fetchWithRetry, type Fetch } from '../../src/pipeline/operators/fetch-w
 // The retry logic on its own, with fetch functions that answer from a script; the HTTP side is covered
 // against real servers in test/retries.test.ts.
 const pending = (): CrawlItem => ({
-  claim: { id: 1, url: 'http://site/x', key: 'http://site/x', origin: 'http://site', kind: 'page', depth: 0, redirectHops: 0, tries: 0 },
+  claim: { id: 1, url: 'http://site/x', key: 'http://site/x', origin: 'http://site', kind: 'page', depth: 0, redirectHops: 0, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
   attempts: 0,
   state: 'pending',
   discovered: [],

@@ -4,7 +4,7 @@ import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { followRedirects } from '../../src/pipeline/operators/follow-redirects.js';
 
 const redirect = (status: number, location: string | undefined, redirectHops = 0): CrawlItem => ({
-  claim: { id: 1, url: 'http://site/dir/page', key: 'http://site/dir/page', origin: 'http://site', kind: 'page', depth: 2, redirectHops, tries: 0 },
+  claim: { id: 1, url: 'http://site/dir/page', key: 'http://site/dir/page', origin: 'http://site', kind: 'page', depth: 2, redirectHops, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
   attempts: 1,
   state: 'done',
   response: { status, headers: location === undefined ? {} : { location }, ...(location === undefined ? {} : { location }), body: Buffer.alloc(0), fetchedAt: '', elapsedMs: 1 },

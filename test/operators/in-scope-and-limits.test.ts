@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { inScope } from '../../src/pipeline/operators/in-scope.js';
 import { withinLimits } from '../../src/pipeline/operators/within-limits.js';
-import type { DiscoveredUrl } from '../../src/storage/ports.js';
+import type { DiscoveredUrl } from '../../src/pipeline/ports.js';
 import { discovered, fetchedPage } from '../support/crawl-items.js';
 
 const found = discovered;

@@ -6,7 +6,7 @@ import { RobotsBook } from '../../src/pipeline/robots/robots-book.js';
 import { robotsRules } from '../../src/pipeline/robots/robots-rules.js';
 
 const pending = (url: string, kind: CrawlItem['claim']['kind'] = 'page'): CrawlItem => ({
-  claim: { id: 1, url, key: url, origin: new URL(url).origin, kind, depth: 1, redirectHops: 0, tries: 0 },
+  claim: { id: 1, url, key: url, origin: new URL(url).origin, kind, depth: 1, redirectHops: 0, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
   attempts: 0,
   state: 'pending',
   discovered: [],

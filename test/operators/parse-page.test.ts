@@ -6,7 +6,7 @@ import { parsePage } from '../../src/pipeline/operators/parse-page.js';
 import { ParsePool } from '../../src/pipeline/parse/parse-pool.js';
 
 const fetched = (body: string | Buffer, contentType: string, kind: CrawlItem['claim']['kind'] = 'page', status = 200): CrawlItem => ({
-  claim: { id: 1, url: 'http://site/dir/page.html', key: 'http://site/dir/page.html', origin: 'http://site', kind, depth: 1, redirectHops: 2, tries: 0 },
+  claim: { id: 1, url: 'http://site/dir/page.html', key: 'http://site/dir/page.html', origin: 'http://site', kind, depth: 1, redirectHops: 2, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
   attempts: 1,
   state: 'done',
   response: { status, headers: { 'content-type': contentType }, body: Buffer.from(body), fetchedAt: '', elapsedMs: 1 },

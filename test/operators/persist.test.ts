@@ -5,7 +5,7 @@ import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { persist } from '../../src/pipeline/operators/persist.js';
 import { CrawlRecord } from '../../src/storage/crawl-record.js';
 import { openArchive } from '../../src/storage/open-archive.js';
-import type { PageOutcome } from '../../src/storage/ports.js';
+import type { PageOutcome } from '../../src/pipeline/ports.js';
 import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
 import { readArchive, tempDir } from '../support/archive.js';
@@ -14,7 +14,7 @@ import { discovered } from '../support/crawl-items.js';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-function setUp(name: string, roots: string[]) {
+async function setUp(name: string, roots: string[]) {
   const path = tmp.path(name);
   const db = openArchive(path, 'create');
   const frontier = new SqliteFrontier(db);
@@ -23,14 +23,14 @@ function setUp(name: string, roots: string[]) {
   const transactions: number[] = [];
   // The real sink, counting how many pages each transaction carried.
   const counting = { commit: (o: PageOutcome) => sink.commit(o), commitAll: (os: PageOutcome[]) => (transactions.push(os.length), sink.commitAll(os)) };
-  return { path, db, frontier, queue: new CommitQueue(counting), transactions, claims: frontier.claimFrom('http://site', roots.length) };
+  return { path, db, frontier, queue: new CommitQueue(counting), transactions, claims: await frontier.claimFrom('http://site', roots.length) };
 }
 
 const response = { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from('<a>'), fetchedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 2 };
 
 describe('persist', () => {
   it('commits the page with its links, then reports what was new and hands on only what was queued', async () => {
-    const { path, db, frontier, queue, claims } = setUp('done.sqlite', ['http://site/']);
+    const { path, db, frontier, queue, claims } = await setUp('done.sqlite', ['http://site/']);
     const handed: string[] = [];
     const item: CrawlItem = {
       claim: claims[0]!,
@@ -52,7 +52,7 @@ describe('persist', () => {
   });
 
   it('gives a stopped URL back to the queue and commits nothing', async () => {
-    const { path, db, frontier, queue, transactions, claims } = setUp('stopped.sqlite', ['http://site/']);
+    const { path, db, frontier, queue, transactions, claims } = await setUp('stopped.sqlite', ['http://site/']);
     const report = await lastValueFrom(of<CrawlItem>({ claim: claims[0]!, attempts: 1, state: 'stopped', discovered: [] }).pipe(persist(queue, frontier, () => {})));
     expect(report.state).toBe('stopped');
     expect(transactions).toEqual([]);
@@ -61,7 +61,7 @@ describe('persist', () => {
   });
 
   it('commits pages finished in the same turn in one transaction', async () => {
-    const { db, frontier, queue, transactions, claims } = setUp('batch.sqlite', ['http://site/1', 'http://site/2', 'http://site/3']);
+    const { db, frontier, queue, transactions, claims } = await setUp('batch.sqlite', ['http://site/1', 'http://site/2', 'http://site/3']);
     const items = claims.map((claim): CrawlItem => ({ claim, attempts: 1, state: 'done', response, discovered: [] }));
     const reports = await lastValueFrom(merge(...items.map((item) => of(item))).pipe(persist(queue, frontier, () => {}), toArray()));
     expect(reports).toHaveLength(3);

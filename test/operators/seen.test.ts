@@ -2,7 +2,7 @@ import { lastValueFrom, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { SeenCache, seen } from '../../src/pipeline/operators/seen.js';
-import type { DiscoveredUrl } from '../../src/storage/ports.js';
+import type { DiscoveredUrl } from '../../src/pipeline/ports.js';
 import { discovered, fetchedPage } from '../support/crawl-items.js';
 
 const found = discovered;

@@ -21,9 +21,9 @@ function archive(name: string) {
 }
 
 describe('requeueRobotsUnavailable', () => {
-  it('queues again, per origin, only the URLs refused because robots.txt could not be had', () => {
+  it('queues again, per origin, only the URLs refused because robots.txt could not be had', async () => {
     const { db, frontier, states } = archive('one.sqlite');
-    expect(frontier.requeueRobotsUnavailable('http://a')).toBe(1);
+    expect(await frontier.requeueRobotsUnavailable('http://a')).toBe(1);
     expect(states()).toEqual([
       { url: 'http://a/1', state: 'queued' },
       { url: 'http://a/2', state: 'skipped' },
@@ -33,11 +33,11 @@ describe('requeueRobotsUnavailable', () => {
     db.close();
   });
 
-  it('over the whole archive, does so only when some robots.txt failed', () => {
+  it('over the whole archive, does so only when some robots.txt failed', async () => {
     const { db, frontier, set, states } = archive('all.sqlite');
-    expect(frontier.requeueRobotsUnavailable()).toBe(0);
+    expect(await frontier.requeueRobotsUnavailable()).toBe(0);
     set.run('failed', null, 'http://a/robots.txt');
-    expect(frontier.requeueRobotsUnavailable()).toBe(2);
+    expect(await frontier.requeueRobotsUnavailable()).toBe(2);
     expect(states().filter((row) => row.state === 'queued').map((row) => row.url)).toEqual(['http://a/1', 'http://b/1']);
     db.close();
   });

@@ -3,28 +3,28 @@ import { openArchive } from '../../src/storage/open-archive.js';
 import { CrawlRecord } from '../../src/storage/crawl-record.js';
 import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
 import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
-import type { PageOutcome } from '../../src/storage/ports.js';
+import type { PageOutcome } from '../../src/pipeline/ports.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { discovered } from '../support/crawl-items.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-function setUp(name: string) {
+async function setUp(name: string) {
   const path = tmp.path(name);
   const db = openArchive(path, 'create');
   const frontier = new SqliteFrontier(db);
   frontier.addRoots([{ url: 'http://site/', key: 'http://site/', origin: 'http://site' }]);
   const runId = new CrawlRecord(db).startRun({}, new Date());
-  const [claim] = frontier.claimFrom('http://site', 1);
+  const [claim] = await frontier.claimFrom('http://site', 1);
   return { path, db, frontier, claim: claim!, sink: new SqlitePageSink(db, path, runId) };
 }
 
 const response = { status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html', charset: null, location: null, body: Buffer.from('<a>'), fetchedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 3 };
 
 describe('SqlitePageSink', () => {
-  it('commits the page, its links, new URLs and the done state together', () => {
-    const { path, db, claim, sink } = setUp('commit.sqlite');
+  it('commits the page, its links, new URLs and the done state together', async () => {
+    const { path, db, claim, sink } = await setUp('commit.sqlite');
     const outcome: PageOutcome = {
       claim,
       state: 'done',
@@ -36,7 +36,7 @@ describe('SqlitePageSink', () => {
         { ...discovered('http://site/'), known: true },
       ],
     };
-    expect(sink.commit(outcome)).toEqual({ newUrls: 2 });
+    expect(await sink.commit(outcome)).toEqual({ newUrls: 2 });
     db.close();
     expect(readArchive(path, 'SELECT url, state, depth FROM urls ORDER BY url')).toEqual([
       { url: 'http://other/', state: 'skipped', depth: 1 },
@@ -47,28 +47,28 @@ describe('SqlitePageSink', () => {
     expect(readArchive(path, 'SELECT url, status, fetched_at FROM pages')).toEqual([{ url: 'http://site/', status: 200, fetched_at: response.fetchedAt }]);
   });
 
-  it('writes nothing at all when the transaction fails part-way', () => {
-    const { path, db, claim, sink } = setUp('rollback.sqlite');
+  it('writes nothing at all when the transaction fails part-way', async () => {
+    const { path, db, claim, sink } = await setUp('rollback.sqlite');
     // A CHECK violation on the final state update comes after the links and the page were written.
     const broken = { claim, state: 'bogus' as 'done', tries: 1, response, discovered: [discovered('http://site/a')] };
-    expect(() => sink.commit(broken)).toThrow(/CHECK constraint/);
+    await expect(sink.commit(broken)).rejects.toThrow(/CHECK constraint/);
     db.close();
     expect(readArchive(path, 'SELECT count(*) AS n FROM pages')).toEqual([{ n: 0 }]);
     expect(readArchive(path, 'SELECT count(*) AS n FROM links')).toEqual([{ n: 0 }]);
     expect(readArchive(path, 'SELECT url, state FROM urls')).toEqual([{ url: 'http://site/', state: 'fetching' }]);
   });
 
-  it('keeps the shortest depth, and queues a URL skipped for its depth or a nofollow once found by a way that allows it', () => {
-    const { path, db, claim, sink } = setUp('upgrade.sqlite');
+  it('keeps the shortest depth, and queues a URL skipped for its depth or a nofollow once found by a way that allows it', async () => {
+    const { path, db, claim, sink } = await setUp('upgrade.sqlite');
     const skipped = (url: string, code: string, depth: number) => ({ ...discovered(url), depth, skip: { code, message: code } });
-    sink.commit({
+    await sink.commit({
       claim,
       state: 'done',
       tries: 1,
       discovered: [skipped('http://site/deep', 'max_depth', 5), skipped('http://site/nf', 'nofollow', 1), skipped('http://other/', 'out_of_scope', 1), { ...discovered('http://site/q'), depth: 4 }],
     });
     // The same page again (a later fetch of it) finds the URLs by better ways.
-    const result = sink.commit({
+    const result = await sink.commit({
       claim,
       state: 'done',
       tries: 1,
@@ -85,16 +85,16 @@ describe('SqlitePageSink', () => {
     ]);
   });
 
-  it('counts a query variant of a path once, when its URL is new, and still upgrades one found again by a better way', () => {
-    const { path, db, claim, sink } = setUp('variants.sqlite');
+  it('counts a query variant of a path once, when its URL is new, and still upgrades one found again by a better way', async () => {
+    const { path, db, claim, sink } = await setUp('variants.sqlite');
     const variant = (query: string, depth: number, skip?: { code: string; message: string }) => ({
       ...discovered(`http://site/list?${query}`),
       depth,
       pathKey: 'http://site/list',
       ...(skip ? { skip } : {}),
     });
-    sink.commit({ claim, state: 'done', tries: 1, discovered: [variant('a', 3, { code: 'max_depth', message: 'deep' }), variant('b', 1)] });
-    const again = sink.commit({ claim, state: 'done', tries: 1, discovered: [variant('a', 1), variant('b', 2), variant('c', 1)] });
+    await sink.commit({ claim, state: 'done', tries: 1, discovered: [variant('a', 3, { code: 'max_depth', message: 'deep' }), variant('b', 1)] });
+    const again = await sink.commit({ claim, state: 'done', tries: 1, discovered: [variant('a', 1), variant('b', 2), variant('c', 1)] });
     // a: upgraded from skipped to queued; b: no better way, no change; c: new.
     expect(again.newUrls).toBe(2);
     db.close();
@@ -106,10 +106,10 @@ describe('SqlitePageSink', () => {
     ]);
   });
 
-  it('stores every link of a page with more links than one insert writes', () => {
-    const { path, db, claim, sink } = setUp('many-links.sqlite');
+  it('stores every link of a page with more links than one insert writes', async () => {
+    const { path, db, claim, sink } = await setUp('many-links.sqlite');
     const found = Array.from({ length: 75 }, (_, i) => ({ ...discovered(`http://site/p${i}`), nofollow: i % 2 === 0 }));
-    expect(sink.commit({ claim, state: 'done', tries: 1, response, discovered: [...found, found[7]!] }).newUrls).toBe(75);
+    expect((await sink.commit({ claim, state: 'done', tries: 1, response, discovered: [...found, found[7]!] })).newUrls).toBe(75);
     db.close();
     expect(readArchive(path, 'SELECT count(*) AS n, sum(nofollow) AS nofollow FROM links')).toEqual([{ n: 75, nofollow: 38 }]);
     expect(readArchive(path, "SELECT count(*) AS n FROM urls WHERE state = 'queued'")).toEqual([{ n: 75 }]);

@@ -1,5 +1,5 @@
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
-import type { DiscoveredUrl } from '../../src/storage/ports.js';
+import type { DiscoveredUrl } from '../../src/pipeline/ports.js';
 
 /** A page link found at depth 1, with whatever `extra` changes. */
 export const discovered = (url: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl => ({
@@ -15,7 +15,7 @@ export const discovered = (url: string, extra: Partial<DiscoveredUrl> = {}): Dis
 
 /** A root page, fetched, carrying what it discovered. */
 export const fetchedPage = (pageUrl: string, found: DiscoveredUrl[]): CrawlItem => ({
-  claim: { id: 1, url: pageUrl, key: pageUrl, origin: new URL(pageUrl).origin, kind: 'page', depth: 0, redirectHops: 0, tries: 0 },
+  claim: { id: 1, url: pageUrl, key: pageUrl, origin: new URL(pageUrl).origin, kind: 'page', depth: 0, redirectHops: 0, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
   attempts: 1,
   state: 'done',
   discovered: found,

@@ -12,9 +12,11 @@ export interface ClaimControl {
  * The crawl's source and its concurrency cap in one: tasks are taken from
  * the scheduler only when a slot is free, so mergeMap never buffers and
  * memory does not grow with the frontier. When every origin with work is
- * waiting (a delay, a pause), a timer wakes the source. Completes when
- * nothing can be started and nothing is in flight (an empty queue with work
- * in flight is not the end: that work may discover more).
+ * waiting (a delay, a pause), a timer wakes the source; when it waits on
+ * the frontier (a claim under way), the claim's answer does. Completes when
+ * nothing can be started, nothing is in flight and no claim is under way
+ * (an empty queue with work in flight is not the end: that work may
+ * discover more), once the source has given back what it held.
  */
 export function claimFrontier<R>(
   source: TaskSource,
@@ -28,6 +30,15 @@ export function claimFrontier<R>(
     let inFlight = 0;
     let timer: NodeJS.Timeout | undefined;
     let timerAt = Infinity;
+    let closing = false;
+
+    const finish = () => {
+      closing = true;
+      source.close().then(
+        () => tasks.complete(),
+        (error: unknown) => tasks.error(error),
+      );
+    };
 
     const wakeAt = (at: number) => {
       if (timer !== undefined && timerAt <= at) return;
@@ -41,12 +52,12 @@ export function claimFrontier<R>(
     };
 
     const fill = () => {
-      if (subscriber.closed || tasks.closed) return;
+      if (subscriber.closed || tasks.closed || closing) return;
       let next: NextTask = 'empty';
       try {
         while (!control.stopping && inFlight < concurrency) {
           next = source.next(clock());
-          if (next === 'empty' || 'wakeAt' in next) break;
+          if (typeof next === 'string' || 'wakeAt' in next) break;
           inFlight += 1;
           tasks.next(next);
         }
@@ -57,17 +68,16 @@ export function claimFrontier<R>(
       if (control.stopping) {
         clearTimeout(timer);
         timer = undefined;
-      } else if (next !== 'empty' && 'wakeAt' in next) {
+      } else if (typeof next !== 'string' && 'wakeAt' in next) {
         wakeAt(next.wakeAt);
       }
-      if (inFlight === 0 && timer === undefined) {
-        source.close();
-        tasks.complete();
-      }
+      // A claim under way is not the end (unless stopping): its answer calls fill again.
+      if (inFlight === 0 && timer === undefined && (control.stopping || next === 'empty')) finish();
     };
 
     const onStop = () => fill();
     control.stopRequested?.addEventListener('abort', onStop);
+    source.onSettled(fill);
     const subscription = tasks
       .pipe(
         mergeMap(
@@ -88,11 +98,8 @@ export function claimFrontier<R>(
       clearTimeout(timer);
       control.stopRequested?.removeEventListener('abort', onStop);
       subscription.unsubscribe();
-      try {
-        source.close();
-      } catch {
-        // Torn down after an archive error: what was claimed stays `fetching`, and resume queues it again.
-      }
+      // Torn down after an archive error: what was claimed stays `fetching`, and resume queues it again.
+      source.close().catch(() => undefined);
     };
   });
 }

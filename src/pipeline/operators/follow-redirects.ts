@@ -1,5 +1,5 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { Reason } from '../../storage/ports.js';
+import type { Reason } from '../ports.js';
 import type { CrawlItem } from '../crawl-item.js';
 import { discover } from '../discover.js';
 import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';

@@ -1,5 +1,5 @@
-import { from, map, mergeMap, of, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl, FrontierPort, PageOutcome, StoredResponse } from '../../storage/ports.js';
+import { from, map, mergeMap, type OperatorFunction } from 'rxjs';
+import type { DiscoveredUrl, FrontierPort, PageOutcome, StoredResponse } from '../ports.js';
 import type { CommitQueue } from '../commit-queue.js';
 import type { CrawlItem, FetchReport, PageFacts } from '../crawl-item.js';
 import { charsetOf } from '../html/decode-text.js';
@@ -25,6 +25,9 @@ function stored(response: HttpResponse, page: PageFacts | undefined, sha256: Buf
   return kept;
 }
 
+/** The frontier gave the URL to another claim while this one was in flight: its outcome is not this worker's to store. */
+const LEASE_LOST = { code: 'lease_lost', message: 'the claim on this URL expired and the frontier gave it out again; this fetch was not stored' };
+
 function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
   const { response } = item;
   // A URL given back before it was fetched is reported like one a stop interrupted: it is queued again, not failed.
@@ -44,7 +47,9 @@ function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
 /**
  * Commits a page, its links and its final state in one transaction before
  * the slot is freed; a stopped URL goes back to the queue instead. Tells
- * `onCommitted` what was queued, for the seen cache and the scheduler.
+ * `onCommitted` what was queued, for the seen cache and the scheduler. A
+ * claim whose lease was lost is reported `stopped` (lease_lost) and nothing
+ * of it is stored.
  */
 export function persist(
   queue: CommitQueue,
@@ -53,15 +58,15 @@ export function persist(
 ): OperatorFunction<CrawlItem, FetchReport> {
   return mergeMap((item) => {
     if (item.state === 'stopped' || item.state === 'pending') {
-      frontier.release(item.claim.id);
-      return of(report(item, item.claim.tries, 0));
+      return from(frontier.release(item.claim)).pipe(map(() => report(item, item.claim.tries, 0)));
     }
     const tries = item.claim.tries + item.attempts;
     const outcome: PageOutcome = { claim: item.claim, state: item.state, tries, discovered: item.discovered };
     if (item.response) outcome.response = stored(item.response, item.page, item.bodySha256);
     if (item.error) outcome.error = item.error;
     return from(queue.commit(outcome)).pipe(
-      map(({ newUrls }) => {
+      map(({ newUrls, leaseLost }) => {
+        if (leaseLost) return { ...report(item, item.claim.tries, 0), state: 'stopped' as const, error: LEASE_LOST };
         onCommitted(item.discovered.filter((found) => !found.skip && !found.linkOnly));
         return report(item, tries, newUrls);
       }),

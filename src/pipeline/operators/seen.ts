@@ -1,5 +1,5 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl } from '../../storage/ports.js';
+import type { DiscoveredUrl } from '../ports.js';
 import type { CrawlItem } from '../crawl-item.js';
 
 /**

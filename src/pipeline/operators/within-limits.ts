@@ -1,5 +1,5 @@
 import { map, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl, Reason } from '../../storage/ports.js';
+import type { DiscoveredUrl, Reason } from '../ports.js';
 import type { CrawlItem } from '../crawl-item.js';
 import { trapReason, type TrapSettings } from '../trap-guards.js';
 

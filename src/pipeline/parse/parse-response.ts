@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import type { ClaimedUrl, DiscoveredUrl, Reason } from '../../storage/ports.js';
+import type { ClaimedUrl, DiscoveredUrl, Reason } from '../ports.js';
 import type { PageFacts } from '../crawl-item.js';
 import { discover } from '../discover.js';
 import { extractCssUrls } from '../html/extract-css-urls.js';

@@ -1,5 +1,5 @@
-import { concat, defer, EMPTY, map, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl, FrontierPort } from '../../storage/ports.js';
+import { concat, defer, EMPTY, ignoreElements, map, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
+import type { DiscoveredUrl, FrontierPort } from '../ports.js';
 import type { CrawlItem, FetchReport } from '../crawl-item.js';
 import { MAX_ROBOTS_REDIRECTS } from '../crawl-options.js';
 import { discover } from '../discover.js';
@@ -48,22 +48,30 @@ const isRedirect = (outcome: Outcome) => outcome.status !== undefined && outcome
  */
 export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<FetchReport> {
   const first = normalizeUrl('/robots.txt', origin) as NormalizedUrl;
+  let backAfterOutage = false;
 
   /** Records the rules of the answer that ends the chain, and returns the sitemaps to read. */
   const learn = (outcome: Outcome): string[] => {
     // A 3xx that cannot be followed counts as no robots.txt (RFC 9309 §2.3.1.2).
     const rules = robotsRules(first.url, isRedirect(outcome) ? { status: 404 } : outcome, deps.userAgent);
-    // Back after an outage earlier in this run: what the outage refused gets its chance now.
-    if (deps.book.set(origin, rules) && deps.frontier.requeueRobotsUnavailable(origin) > 0) deps.onRequeued?.(origin);
+    if (deps.book.set(origin, rules)) backAfterOutage = true;
     return deps.sitemaps ? rules.sitemaps : [];
   };
+
+  // Back after an outage earlier in this run: what the outage refused gets its chance now.
+  const requeueRefused = (): Observable<never> =>
+    defer(async () => {
+      if (!backAfterOutage) return;
+      backAfterOutage = false;
+      if ((await deps.frontier.requeueRobotsUnavailable(origin)) > 0) deps.onRequeued?.(origin);
+    }).pipe(ignoreElements());
 
   /** A hop an earlier run stored: read, not fetched. */
   const read = (target: NormalizedUrl, hops: number, stored: Outcome & { status: number }): Observable<FetchReport> => {
     const hop = redirectTarget(stored, target.url, hops, MAX_ROBOTS_REDIRECTS);
     if (hop && 'next' in hop) return visit(hop.next, hops + 1);
     learn(stored);
-    return EMPTY;
+    return requeueRefused();
   };
 
   /** A fetched hop: the rules when the chain ends here, with the Sitemap: lines as discovered URLs. */
@@ -89,31 +97,33 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
   };
 
   /** Fetches a hop as pages are fetched (retries, pacing, redirects), commits it, and goes on to the next. */
-  const fetch = (target: NormalizedUrl, hops: number): Observable<FetchReport> => {
-    const claim = deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops });
-    if (!claim) {
-      // Being fetched as a page right now: go on as if there were no robots.txt.
-      learn({ status: 404 });
-      return EMPTY;
-    }
-    let next: DiscoveredUrl | undefined;
-    return of<CrawlItem>({ claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
-      deps.fetch,
-      redirects,
-      map((item) => {
-        next = nextHop(item);
-        return settle(target, item);
+  const fetch = (target: NormalizedUrl, hops: number): Observable<FetchReport> =>
+    defer(() => deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops })).pipe(
+      mergeMap((claim) => {
+        if (!claim) {
+          // Being fetched as a page right now: go on as if there were no robots.txt.
+          learn({ status: 404 });
+          return requeueRefused();
+        }
+        let next: DiscoveredUrl | undefined;
+        return of<CrawlItem>({ claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
+          deps.fetch,
+          redirects,
+          map((item) => {
+            next = nextHop(item);
+            return settle(target, item);
+          }),
+          deps.commit,
+          // The refused URLs are queued again after robots.txt is committed, so they are never claimed before it.
+          mergeMap((report) => concat(of(report), requeueRefused(), next ? visit(hopOf(next), hops + 1) : EMPTY)),
+        );
       }),
-      deps.commit,
-      mergeMap((report) => (next ? concat(of(report), visit(hopOf(next), hops + 1)) : of(report))),
     );
-  };
 
   const visit = (target: NormalizedUrl, hops: number): Observable<FetchReport> =>
-    defer(() => {
-      const stored = deps.frontier.storedResponse(target.key);
-      return stored && stored.status < 500 ? read(target, hops, stored) : fetch(target, hops);
-    });
+    defer(() => deps.frontier.storedResponse(target.key)).pipe(
+      mergeMap((stored) => (stored && stored.status < 500 ? read(target, hops, stored) : fetch(target, hops))),
+    );
 
   return visit(first, 0);
 }

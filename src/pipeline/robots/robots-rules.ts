@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Reason } from '../../storage/ports.js';
+import type { Reason } from '../ports.js';
 import { MAX_CRAWL_DELAY_MS } from '../crawl-options.js';
 
 /** What robots.txt says for one origin, as the crawler uses it. */

@@ -1,6 +1,8 @@
 /**
- * What the pipeline needs from storage, as types only: the pipeline depends
- * on these shapes, never on SQLite.
+ * The pipeline's vocabulary and the ports it crawls through. Storage
+ * implements these; the pipeline never sees SQL. Every port answers with a
+ * Promise, even where SQLite answers at once, so a frontier on a server
+ * plugs in without touching the pipeline.
  */
 
 export type UrlState = 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
@@ -23,6 +25,19 @@ export interface ClaimedUrl {
   redirectHops: number;
   /** Attempts made in earlier runs. */
   tries: number;
+  /** This worker's hold on the URL; the pipeline renews it while the URL is in flight. */
+  lease: Lease;
+}
+
+/**
+ * A claim's hold on its URL. A frontier shared by several workers may let a
+ * lease expire and hand the URL out again; one that serves a single run
+ * gives leases that do not expire (`expiresAt` Infinity).
+ */
+export interface Lease {
+  token: string;
+  /** Epoch ms after which the frontier may give the URL to another claim. */
+  expiresAt: number;
 }
 
 /** How a page pointed at a URL. */
@@ -94,34 +109,38 @@ export interface PageOutcome {
 export interface CommitResult {
   /** How many discovered URLs were new to the archive. */
   newUrls: number;
+  /** The claim's lease had been lost (expired and handed out again): nothing of the page was stored. */
+  leaseLost?: boolean;
 }
 
 export interface FrontierPort {
   /** Marks up to `limit` queued URLs of one origin (only requisites, if asked) as fetching and returns them, oldest first. */
-  claimFrom(origin: string, limit: number, only?: 'requisite'): ClaimedUrl[];
+  claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]>;
   /** The origins that have queued URLs. */
-  queuedOrigins(): string[];
-  /** Returns a claimed URL to the queue untouched (a stop interrupted it). */
-  release(id: number): void;
+  queuedOrigins(): Promise<string[]>;
+  /** Returns a claimed URL to the queue untouched (a stop interrupted it, or it was claimed ahead and not needed). */
+  release(claim: ClaimedUrl): Promise<void>;
   /**
    * Claims a URL the crawler fetches of its own accord (robots.txt and its
    * redirects), adding it if new; undefined when it is already done.
    */
-  claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): ClaimedUrl | undefined;
+  claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined>;
+  /** Extends the leases of claims still in flight: each one's new lease, or undefined where it was lost. */
+  renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]>;
   /** The stored response of a URL, if it has one (robots.txt from an earlier run). */
-  storedResponse(key: string): { status: number; body: Uint8Array; location: string | null } | undefined;
+  storedResponse(key: string): Promise<{ status: number; body: Uint8Array; location: string | null } | undefined>;
   /** URLs of kind `page` fetched so far (done or failed): for --max-pages, which counts no requisite, sitemap or robots.txt. */
-  pagesFetched(): number;
+  pagesFetched(): Promise<number>;
   /**
    * Queues again the URLs skipped because their origin's robots.txt could not
    * be had (of one origin, or of all); returns how many.
    */
-  requeueRobotsUnavailable(origin?: string): number;
+  requeueRobotsUnavailable(origin?: string): Promise<number>;
 }
 
 export interface PageSinkPort {
-  /** Stores a page, its links and its final state together, or nothing. */
-  commit(outcome: PageOutcome): CommitResult;
+  /** Stores a page, its links and its final state together, or nothing; nothing either when the claim's lease was lost. */
+  commit(outcome: PageOutcome): Promise<CommitResult>;
   /** The same for several pages in one transaction: all of them, or none. */
-  commitAll(outcomes: PageOutcome[]): CommitResult[];
+  commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]>;
 }

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, UrlKind, UrlState } from '../../src/pipeline/ports.js';
+
+interface Entry {
+  id: number;
+  url: string;
+  key: string;
+  origin: string;
+  kind: UrlKind;
+  depth: number;
+  redirectHops: number;
+  tries: number;
+  state: UrlState;
+  lease?: Lease;
+}
+
+type NewUrl = Pick<ClaimedUrl, 'url' | 'key' | 'origin'> & Partial<Pick<ClaimedUrl, 'kind' | 'depth' | 'redirectHops'>>;
+
+/**
+ * A frontier and page store in memory whose leases expire after `leaseMs`,
+ * like one shared by several workers: a URL whose lease ran out (or was
+ * revoked) is handed out again, and a commit under a lost lease is refused.
+ */
+export class MemoryFrontier implements FrontierPort, PageSinkPort {
+  readonly entries = new Map<string, Entry>();
+  private readonly byId = new Map<number, Entry>();
+  /** Calls to renew, and claims renewed in all. */
+  renewCalls = 0;
+  renewed = 0;
+  /** Keys whose commit was refused because the lease was lost. */
+  readonly refused: string[] = [];
+
+  constructor(
+    private readonly leaseMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  add(url: NewUrl): Entry {
+    const entry: Entry = { kind: 'page', depth: 0, redirectHops: 0, ...url, id: this.byId.size + 1, tries: 0, state: 'queued' };
+    this.entries.set(entry.key, entry);
+    this.byId.set(entry.id, entry);
+    return entry;
+  }
+
+  /** Takes a URL away from whoever holds it, as the frontier does when its lease runs out. */
+  revoke(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry?.state !== 'fetching') return;
+    entry.state = 'queued';
+    delete entry.lease;
+  }
+
+  stateOf(key: string): UrlState | undefined {
+    return this.entries.get(key)?.state;
+  }
+
+  private holds(entry: Entry | undefined, lease: Lease): entry is Entry {
+    return entry?.state === 'fetching' && entry.lease?.token === lease.token && entry.lease.expiresAt >= this.clock();
+  }
+
+  private expire(): void {
+    for (const entry of this.entries.values()) {
+      if (entry.state === 'fetching' && entry.lease && entry.lease.expiresAt < this.clock()) this.revoke(entry.key);
+    }
+  }
+
+  private claim(entry: Entry): ClaimedUrl {
+    entry.state = 'fetching';
+    entry.lease = { token: randomUUID(), expiresAt: this.clock() + this.leaseMs };
+    const { id, url, key, origin, kind, depth, redirectHops, tries } = entry;
+    return { id, url, key, origin, kind, depth, redirectHops, tries, lease: { ...entry.lease } };
+  }
+
+  async claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]> {
+    this.expire();
+    const queued = [...this.entries.values()].filter((entry) => entry.state === 'queued' && entry.origin === origin && (!only || entry.kind === only));
+    return queued.slice(0, limit).map((entry) => this.claim(entry));
+  }
+
+  async queuedOrigins(): Promise<string[]> {
+    this.expire();
+    return [...new Set([...this.entries.values()].filter((entry) => entry.state === 'queued').map((entry) => entry.origin))];
+  }
+
+  async release(claim: ClaimedUrl): Promise<void> {
+    const entry = this.byId.get(claim.id);
+    if (this.holds(entry, claim.lease)) this.revoke(entry.key);
+  }
+
+  async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
+    const entry = this.entries.get(url.key) ?? this.add(url);
+    return entry.state === 'done' || entry.state === 'fetching' ? undefined : this.claim(entry);
+  }
+
+  async renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]> {
+    this.renewCalls += 1;
+    return claims.map((claim) => {
+      const entry = this.byId.get(claim.id);
+      if (!this.holds(entry, claim.lease)) return undefined;
+      this.renewed += 1;
+      entry.lease = { token: claim.lease.token, expiresAt: this.clock() + this.leaseMs };
+      return { ...entry.lease };
+    });
+  }
+
+  async storedResponse(): Promise<undefined> {
+    return undefined;
+  }
+
+  async pagesFetched(): Promise<number> {
+    return [...this.entries.values()].filter((entry) => entry.kind === 'page' && (entry.state === 'done' || entry.state === 'failed')).length;
+  }
+
+  async requeueRobotsUnavailable(): Promise<number> {
+    return 0;
+  }
+
+  async commit(outcome: PageOutcome): Promise<CommitResult> {
+    return (await this.commitAll([outcome]))[0]!;
+  }
+
+  async commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]> {
+    return outcomes.map((outcome) => {
+      const entry = this.byId.get(outcome.claim.id);
+      if (!this.holds(entry, outcome.claim.lease)) {
+        this.refused.push(outcome.claim.key);
+        return { newUrls: 0, leaseLost: true };
+      }
+      entry.state = outcome.state;
+      entry.tries = outcome.tries;
+      delete entry.lease;
+      let newUrls = 0;
+      for (const found of outcome.discovered) {
+        if (found.skip || found.linkOnly || this.entries.has(found.key)) continue;
+        this.add({ url: found.url, key: found.key, origin: found.origin, kind: found.target, depth: found.depth, redirectHops: found.redirectHops });
+        newUrls += 1;
+      }
+      return { newUrls };
+    });
+  }
+}
