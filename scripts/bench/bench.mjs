@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'undici';
 import { findPythonDocs, pageKey, PYTHON_DOCS_DIR, PYTHON_DOCS_INSTALL, reachableHtml, writeSyntheticSite } from './corpus.mjs';
+import { archiveIoLine, measureArchiveIo } from './archive-io.mjs';
 import { cleanupNow, makeTemp, measureChild, removeTemp, SAMPLE_MS, timeTool, which } from './measure.mjs';
 import { findNginx, freePort, NGINX_INSTALL, startNginx } from './nginx.mjs';
 import { caseTable, fixed, grouped, summarize, suiteTable } from './report.mjs';
@@ -58,6 +59,9 @@ Options:
                          mode, where it takes pages x latency; nothing otherwise)
   --seed S               seed of the synthetic site (default 1)
   --row-timeout S        a row still running after S seconds is stopped and reported as such (default 900)
+  --archive-io           after the crawl, time \`crawlite export --warc\` of its archive (MiB of bodies per second)
+                         and \`crawlite import\` of that WARC (pages per second); the suite does this for its
+                         two static cases
   --json                 print one JSON object instead of the table
   -h, --help             this text
 
@@ -89,6 +93,7 @@ try {
       seed: { type: 'string' },
       'row-timeout': { type: 'string' },
       json: { type: 'boolean', default: false },
+      'archive-io': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -150,6 +155,7 @@ if (given.suite) {
     seed: intOption('seed', 1, 0, 2 ** 32 - 1),
     latencyMs: mode === 'latency' ? intOption('latency', 50, 0, 60_000) : 0,
     url: undefined,
+    archiveIo: given['archive-io'],
   };
   if (given.url !== undefined) {
     let root;
@@ -286,7 +292,13 @@ async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = fals
     }
     const pages = measured.server ? measured.server.pages : archive?.pages;
     const requests = measured.server ? measured.server.requests : archive?.responses;
-    return { ...measured, pages, requests, archive };
+    let archiveIo;
+    if (cfg.archiveIo && measured.exitCode === 0 && archive) {
+      log('bench: crawlite export --warc of that archive, then import of the WARC');
+      const bodyBytes = Number(crawliteQuery(db, 'select coalesce(sum(size), 0) n from pages')[0]?.n ?? 0);
+      archiveIo = await measureArchiveIo(CRAWLITE_BIN, db, dir, { bodyBytes, responses: archive.responses, timeoutS: cfg.rowTimeoutS });
+    }
+    return { ...measured, pages, requests, archive, archiveIo };
   } finally {
     removeTemp(dir);
   }
@@ -415,7 +427,8 @@ async function runCase(cfg) {
       }
     }
     const summary = Object.fromEntries(Object.entries(rows).map(([id, row]) => [id, summarize(row)]));
-    return { cfg, rows: summary, ...checkOf(cfg, checks, truth), serverKind: served.site?.kind, truthPages: truth?.length };
+    const archiveIo = rows.crawlite.runs.at(-1)?.archiveIo;
+    return { cfg, rows: summary, ...checkOf(cfg, checks, truth), serverKind: served.site?.kind, truthPages: truth?.length, archiveIo };
   } finally {
     await served.site?.stop();
   }
@@ -455,8 +468,8 @@ function checkOf(cfg, checks, truth) {
 // the suite: the four reference cases and their targets
 
 const SUITE = [
-  { id: 'python-docs', corpus: 'python-docs', server: 'nginx', mode: 'static', concurrency: 16 },
-  { id: 'synthetic', corpus: 'synthetic', server: 'nginx', mode: 'static', pages: 20_000, concurrency: 16 },
+  { id: 'python-docs', corpus: 'python-docs', server: 'nginx', mode: 'static', concurrency: 16, archiveIo: true },
+  { id: 'synthetic', corpus: 'synthetic', server: 'nginx', mode: 'static', pages: 20_000, concurrency: 16, archiveIo: true },
   { id: 'latency-16', corpus: 'synthetic', server: 'node', mode: 'latency', latencyMs: 50, pages: 2_000, concurrency: 16 },
   { id: 'latency-64', corpus: 'synthetic', server: 'node', mode: 'latency', latencyMs: 50, pages: 2_000, concurrency: 64 },
 ];
@@ -558,6 +571,7 @@ async function main() {
         ...targetLines,
         '',
         ...results.map((result) => `${result.cfg.id}: ${result.skipped ? `skipped, ${result.skipped}` : result.checkLine}`),
+        ...results.filter((result) => result.archiveIo).map((result) => `${result.cfg.id}: ${archiveIoLine(result.archiveIo)}`),
         machineLine(startLoad, loadavg()),
         `command: ${COMMAND}`,
       ];
@@ -583,6 +597,7 @@ async function main() {
         ? '**crawlite / raw**: – (a row has no figures)'
         : `**crawlite / raw**: ${overRaw.toFixed(2)} (crawlite ${crawlite.pagesPerS.toFixed(0)} pages/s, raw ceiling ${raw.pagesPerS.toFixed(0)} pages/s, -c ${cfg.concurrency}, ${describe(cfg)}${cfg.runs > 1 ? `, median of ${cfg.runs} runs` : ''})`,
       result.checkLine,
+      ...(result.archiveIo ? [archiveIoLine(result.archiveIo)] : []),
       machineLine(startLoad, loadavg()),
       `command: ${COMMAND}`,
     ];
