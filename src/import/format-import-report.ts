@@ -15,7 +15,7 @@ export function formatImportProgress(tally: ImportTally): string {
 /** The end-of-import report. */
 export function formatImportReport(dbPath: string, tally: ImportTally): string {
   const lines = [
-    `imported into ${dbPath} from ${plural(tally.files, 'WARC file')}: ${plural(tally.records, 'record')} read, ${plural(tally.pages, "response")} imported` +
+    `imported into ${dbPath} from ${plural(tally.files, 'WARC file')}: ${plural(tally.records, 'record')} read, ${plural(tally.pages, 'response')} imported` +
       (tally.revisits ? ` (${tally.revisits} of them revisit records resolved to their original payload)` : ''),
   ];
   const skipped = Object.values(tally.skipped).reduce((a, b) => a + b, 0);

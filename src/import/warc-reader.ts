@@ -35,7 +35,7 @@ const isVersionLine = (line: Uint8Array) => line.byteLength < 16 && VERSION_LINE
 const isBlank = (line: Uint8Array) => (line.byteLength === 2 && line[0] === 13 && line[1] === 10) || (line.byteLength === 1 && line[0] === 10);
 
 function shown(line: Uint8Array): string {
-  const text = Buffer.from(line.subarray(0, 40)).toString('latin1').replace(/[^\x20-\x7e]/g, '?');
+  const text = Buffer.from(line.subarray(0, 40)).toString('latin1').replace(/\r?\n$/, '').replace(/[^\x20-\x7e]/g, '?');
   return JSON.stringify(text.trim() + (line.byteLength > 40 ? '...' : ''));
 }
 
