@@ -1,0 +1,180 @@
+import { decodeContent, DecodedTooLargeError } from '../http/decode-content.js';
+import { discover } from '../pipeline/discover.js';
+import { charsetOf } from '../pipeline/html/decode-text.js';
+import { normalizeUrl } from '../pipeline/normalize-url.js';
+import { redirectTarget } from '../pipeline/operators/follow-redirects.js';
+import { needsParse, parseResponse, type ParseSettings } from '../pipeline/parse/parse-response.js';
+import type { ClaimedUrl, DiscoveredUrl, Reason } from '../pipeline/ports.js';
+import type { PageFacts } from '../pipeline/crawl-item.js';
+import type { ImportedPage, ImportedResponse, ImportSink } from '../storage/import-sink.js';
+import { dechunk, headersObject, parseHttpMessage, type HttpMessage } from './http-message.js';
+import { targetUri, type Exchange } from './pair-exchanges.js';
+
+/** Why a record was not imported: a code for the report and a sentence. */
+export type ImportSkip = Reason;
+
+export interface ExchangePage {
+  page: ImportedPage;
+  /** Resolved from a revisit record. */
+  revisit: boolean;
+}
+
+const NEVER_EXPIRES = { token: 'import', expiresAt: Number.POSITIVE_INFINITY };
+
+function isoDate(value: string | undefined): string | null {
+  const time = value ? Date.parse(value) : NaN;
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+/** The status line and headers a response is stored with, and its decoded body. */
+interface Answer {
+  message: Pick<HttpMessage, 'rawHeaders'> & { startLine: [string, string, string] };
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+async function decodedAnswer(message: HttpMessage, maxBodyBytes: number): Promise<Answer | ImportSkip> {
+  const headers = headersObject(message.headers);
+  let body = message.body;
+  // wget keeps the chunked framing as it came over the wire; other writers remove it and some keep the header.
+  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body) ?? body;
+  try {
+    body = await decodeContent(body, headers['content-encoding'], maxBodyBytes);
+  } catch (error) {
+    if (error instanceof DecodedTooLargeError) return { code: 'body_too_large', message: `${error.message} (--max-body)` };
+    return { code: 'undecodable_body', message: error instanceof Error ? error.message : String(error) };
+  }
+  if (body.byteLength > maxBodyBytes) return { code: 'body_too_large', message: `body of ${body.byteLength} bytes (--max-body ${maxBodyBytes})` };
+  return { message, headers, body };
+}
+
+/** A revisit's answer: the payload of the record it refers to, with its own status and headers when it has any (not for a 304). */
+function revisitAnswer(exchange: Exchange, uri: string, sink: ImportSink): Answer | ImportSkip {
+  const { fields, content } = exchange.response;
+  const refersTo = normalizeUrl(fields.get('warc-refers-to-target-uri')?.replace(/^<(.*)>$/, '$1') ?? uri);
+  const original = sink.findPayload({
+    recordId: fields.get('warc-refers-to'),
+    digest: fields.get('warc-payload-digest'),
+    uri: 'error' in refersTo ? uri : refersTo.url,
+  });
+  if (!original) return { code: 'revisit_unresolved', message: 'a revisit record whose original is in none of the WARC files imported' };
+  const body = sink.bodyOf(original.bodyId);
+  const own = content.byteLength ? parseHttpMessage(content) : undefined;
+  if (own && own.startLine[0].startsWith('HTTP/') && own.startLine[1] !== '304') {
+    return { message: own, headers: headersObject(own.headers), body };
+  }
+  const stored = sink.responseOf(original.urlId);
+  if (!stored) return { code: 'revisit_unresolved', message: 'the response a revisit record refers to is not in the archive' };
+  return {
+    message: { startLine: [stored.httpVersion ?? 'HTTP/1.1', String(stored.status), stored.reason ?? ''], rawHeaders: stored.rawHeaders ?? Buffer.alloc(0) },
+    headers: JSON.parse(stored.headers) as Record<string, string>,
+    body,
+  };
+}
+
+/**
+ * Turns a response or revisit record into the page a crawl would have stored
+ * for it: the body decoded as the crawler decodes it, then read by the
+ * crawl's own parse (links, requisites, refresh, canonical, stylesheets,
+ * sitemaps) and redirect rule, with the URL's depth and kind as the archive
+ * knows them.
+ */
+export async function exchangePage(exchange: Exchange, sink: ImportSink, settings: ParseSettings): Promise<ExchangePage | ImportSkip> {
+  const { response: record, request } = exchange;
+  const uri = targetUri(record);
+  if (!uri) return { code: 'no_target_uri', message: 'a record without WARC-Target-URI' };
+  const normalized = normalizeUrl(uri);
+  if ('error' in normalized) return { code: 'not_http', message: `not an http(s) URL: ${uri.slice(0, 200)}` };
+  const revisit = record.type === 'revisit';
+  let answer: Answer | ImportSkip;
+  if (revisit) {
+    answer = revisitAnswer(exchange, normalized.url, sink);
+  } else {
+    const message = parseHttpMessage(record.content);
+    if (!message || !message.startLine[0].startsWith('HTTP/')) return { code: 'not_http', message: `a response record that holds no HTTP response (${uri.slice(0, 200)})` };
+    answer = await decodedAnswer(message, settings.maxBodyBytes);
+  }
+  if ('code' in answer) return answer;
+  const status = Number(answer.message.startLine[1]);
+  if (!Number.isInteger(status) || status < 100 || status > 999) return { code: 'bad_status_line', message: `no status code in ${JSON.stringify(answer.message.startLine.join(' '))}` };
+
+  const known = sink.known(normalized.key);
+  const kind = known?.kind ?? (new URL(normalized.url).pathname === '/robots.txt' ? 'robots' : 'page');
+  const claim: ClaimedUrl = {
+    id: known?.id ?? 0,
+    url: normalized.url,
+    key: normalized.key,
+    origin: normalized.origin,
+    kind,
+    depth: known?.depth ?? 0,
+    redirectHops: known?.redirectHops ?? 0,
+    tries: 0,
+    lease: NEVER_EXPIRES,
+  };
+  const contentType = answer.headers['content-type'] ?? null;
+  const location = answer.headers.location?.split('\n')[0] ?? null;
+  let state: 'done' | 'failed' = 'done';
+  let error: Reason | undefined;
+  let facts: PageFacts | undefined;
+  const discovered: DiscoveredUrl[] = [];
+  const hop = redirectTarget({ status, location }, claim.url, claim.redirectHops, settings.maxRedirects);
+  if (hop && 'error' in hop) {
+    state = 'failed';
+    error = hop.error;
+  } else if (hop) {
+    discovered.push(discover(hop.next, 'redirect', claim.kind, claim.depth, claim.redirectHops + 1));
+  }
+  // As in a crawl, only a successful response is read for links.
+  if (status >= 200 && status <= 299) {
+    if (needsParse(claim, contentType)) {
+      const result = parseResponse({ claim, contentType, body: answer.body }, settings);
+      if (result.error) {
+        state = 'failed';
+        error = result.error;
+      } else {
+        facts = result.page;
+        discovered.push(...result.found);
+      }
+    } else {
+      facts = { charset: charsetOf(contentType) };
+    }
+  }
+  const requestMessage = request ? parseHttpMessage(request.content) : undefined;
+  const fetchedAt = isoDate(record.fields.get('warc-date')) ?? new Date().toISOString();
+  const response: ImportedResponse = {
+    status,
+    headers: answer.headers,
+    contentType,
+    charset: facts ? facts.charset : charsetOf(contentType),
+    location,
+    body: answer.body,
+    fetchedAt,
+    elapsedMs: 0,
+    title: facts?.title ?? null,
+    canonical: facts?.canonical ?? null,
+    robots: facts?.robots?.join(',') ?? null,
+    linksDropped: facts?.linksDropped ?? 0,
+    httpVersion: answer.message.startLine[0],
+    reason: answer.message.startLine[2],
+    rawHeaders: answer.message.rawHeaders,
+    requestMethod: requestMessage?.startLine[0] ?? null,
+    requestTarget: requestMessage?.startLine[1] ?? null,
+    requestHeaders: requestMessage?.rawHeaders ?? null,
+    remoteIp: record.fields.get('warc-ip-address') ?? null,
+    startedAt: (request && isoDate(request.fields.get('warc-date'))) ?? fetchedAt,
+  };
+  const page: ImportedPage = {
+    url: normalized.url,
+    key: normalized.key,
+    origin: normalized.origin,
+    kind,
+    depth: claim.depth,
+    redirectHops: claim.redirectHops,
+    state,
+    response,
+    discovered,
+  };
+  if (normalized.pathKey) page.pathKey = normalized.pathKey;
+  if (error) page.error = error;
+  return { page, revisit };
+}

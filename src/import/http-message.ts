@@ -1,0 +1,90 @@
+/** An HTTP message as a WARC record holds it: the start line, the header block as written, the body as sent. */
+export interface HttpMessage {
+  /** The three parts of the start line: 'HTTP/1.1', '200', 'OK' for a response; 'GET', '/a?b', 'HTTP/1.1' for a request. */
+  startLine: [string, string, string];
+  /** 'Name: value' lines, each with its line end, without the start line and the blank line. */
+  rawHeaders: Buffer;
+  /** Names lower-cased, in order, repeats kept. */
+  headers: [string, string][];
+  body: Buffer;
+}
+
+const CRLFCRLF = Buffer.from('\r\n\r\n');
+const LFLF = Buffer.from('\n\n');
+
+/** Splits an HTTP message into start line, header block and body; undefined when it has no start line. */
+export function parseHttpMessage(block: Buffer): HttpMessage | undefined {
+  let end = block.indexOf(CRLFCRLF);
+  let blankLength = 4;
+  const lf = block.indexOf(LFLF);
+  if (lf >= 0 && (end < 0 || lf < end)) {
+    end = lf;
+    blankLength = 2;
+  }
+  // A message without a blank line is all header (a HEAD response, a cut record).
+  const head = end < 0 ? block : block.subarray(0, end + blankLength / 2);
+  const body = end < 0 ? Buffer.alloc(0) : block.subarray(end + blankLength);
+  const firstEnd = head.indexOf(0x0a);
+  const startText = head.subarray(0, firstEnd < 0 ? head.length : firstEnd).toString('latin1').replace(/\r$/, '');
+  const match = /^(\S+) (\S+)(?: (.*))?$/.exec(startText);
+  if (!match) return undefined;
+  const rawHeaders = firstEnd < 0 ? Buffer.alloc(0) : head.subarray(firstEnd + 1);
+  const headers: [string, string][] = [];
+  for (const line of rawHeaders.toString('latin1').split(/\r?\n/)) {
+    if (line === '') continue;
+    if ((line.startsWith(' ') || line.startsWith('\t')) && headers.length) {
+      headers[headers.length - 1]![1] += ` ${line.trim()}`;
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    headers.push([line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()]);
+  }
+  return { startLine: [match[1]!, match[2]!, match[3] ?? ''], rawHeaders, headers, body };
+}
+
+const LINE_JOINED = new Set(['set-cookie', 'location']);
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Header bytes come as Latin-1 characters; a Location in UTF-8 (as browsers read it) is decoded as such. */
+function utf8IfValid(value: string): string {
+  try {
+    return strictUtf8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
+/** The headers as the crawl stores them: lower-case names, repeats joined with ", " (Set-Cookie and Location with "\n"). */
+export function headersObject(headers: [string, string][]): Record<string, string> {
+  const grouped = new Map<string, string[]>();
+  for (const [name, value] of headers) {
+    const values = grouped.get(name) ?? [];
+    values.push(name === 'location' ? utf8IfValid(value) : value);
+    grouped.set(name, values);
+  }
+  const flat: Record<string, string> = {};
+  for (const [name, values] of grouped) flat[name] = values.join(LINE_JOINED.has(name) ? '\n' : ', ');
+  return flat;
+}
+
+/** The body of a chunked message without its framing; undefined when it is not well-formed chunked data (already de-chunked by the WARC's writer). */
+export function dechunk(body: Buffer): Buffer | undefined {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = body.indexOf(0x0a, at);
+    if (lineEnd < 0) return undefined;
+    const sizeText = body.subarray(at, lineEnd).toString('latin1').replace(/\r$/, '').split(';')[0]!.trim();
+    if (!/^[0-9a-fA-F]{1,12}$/.test(sizeText)) return undefined;
+    const size = parseInt(sizeText, 16);
+    at = lineEnd + 1;
+    if (size === 0) return Buffer.concat(parts);
+    if (at + size > body.length) return undefined;
+    parts.push(body.subarray(at, at + size));
+    at += size;
+    if (body[at] === 0x0d) at++;
+    if (body[at] !== 0x0a) return undefined;
+    at++;
+  }
+}
