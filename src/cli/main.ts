@@ -3,6 +3,7 @@ import { CrawliteError } from '../crawlite-error.js';
 import { crawlCommand } from './commands/crawl.js';
 import { CommandContext } from './commands/context.js';
 import { demoCommand } from './commands/demo.js';
+import { exportCommand } from './commands/export.js';
 import { queryCommand } from './commands/query.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
@@ -47,12 +48,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(retryCommand(context))
       .command(queryCommand(context))
       .command(statsCommand(context))
+      .command(exportCommand(context))
       .command(demoCommand(context))
       .command(unlockCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, retry, query, stats, unlock or demo')
+      .demandCommand(1, 'name a command: crawl, resume, retry, query, stats, export, unlock or demo')
       .recommendCommands()
       .strict()
       .help()
