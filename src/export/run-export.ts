@@ -1,19 +1,13 @@
-import { basename, resolve } from 'node:path';
-import { openArchive } from '../storage/archive-reader.js';
+import { basename } from 'node:path';
+import { openArchive, type ArchiveReader } from '../storage/archive-reader.js';
 import { AppendFile } from './append-file.js';
 import { cdxjLine, cdxjLineStart, timestamp14 } from './cdxj.js';
-import { ExportPathError } from './export-errors.js';
-import { OutputFile } from './output-file.js';
+import { ExportFiles, type ExportTargets } from './export-files.js';
 import { SortedLines } from './sorted-lines.js';
 import { WACZ_WARC_NAME, writeWacz } from './wacz.js';
 import { writeWarc, type WarcSummary } from './write-warc.js';
 
-export interface ExportRequest {
-  db: string;
-  warc?: string;
-  cdxj?: string;
-  wacz?: string;
-  force: boolean;
+export interface ExportRequest extends ExportTargets {
   includeFailed: boolean;
   operator?: string;
   description?: string;
@@ -38,71 +32,23 @@ export interface ExportSummary extends WarcSummary {
  * only once all are complete; on any failure none is left behind.
  */
 export async function runExport(request: ExportRequest): Promise<ExportSummary> {
-  const outputs = [request.warc, request.cdxj, request.wacz].filter((path): path is string => path !== undefined);
   const archive = openArchive(request.db);
-  const temps: OutputFile[] = [];
-  const temp = (path: string) => {
-    const file = new OutputFile(path);
-    temps.push(file);
-    return file;
-  };
+  let files: ExportFiles | undefined;
   let sorter: SortedLines | undefined;
   try {
-    for (const path of outputs) {
-      if (resolve(path) === resolve(request.db)) throw new ExportPathError(path, 'is the archive being exported; name another file');
-      OutputFile.check(path, request.force);
-    }
-    if (new Set(outputs.map((path) => resolve(path))).size < outputs.length) throw new ExportPathError(outputs[0]!, 'named for two outputs; give each its own file');
-
-    // The WACZ holds the same WARC bytes: written once, copied in.
-    const warcOut = temp(request.warc ?? `${request.wacz}.warc.gz`);
+    files = new ExportFiles(request);
+    // In SURT order, not URL order: sorted once the WARC is written.
+    sorter = files.cdxj || files.wacz ? new SortedLines(files.warc.temp) : undefined;
     const filename = request.warc ? basename(request.warc) : WACZ_WARC_NAME;
-    const pagesOut = request.wacz ? temp(`${request.wacz}.pages.jsonl`) : undefined;
-    const indexed = request.cdxj !== undefined || request.wacz !== undefined;
-    sorter = indexed ? new SortedLines(warcOut.temp) : undefined;
-
-    const warc = new AppendFile(warcOut.temp);
-    const pages = pagesOut && new AppendFile(pagesOut.temp);
-    let summary: WarcSummary;
-    try {
-      await pages?.write(`${JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' })}\n`);
-      summary = await archive.snapshot(() =>
-        writeWarc(
-          archive,
-          warc,
-          {
-            filename,
-            software: `crawlite/${request.version}`,
-            includeFailed: request.includeFailed,
-            ...(request.signal ? { signal: request.signal } : {}),
-            ...(request.operator !== undefined ? { operator: request.operator } : {}),
-            ...(request.description !== undefined ? { description: request.description } : {}),
-          },
-          {
-            capture: (capture) => sorter?.add(cdxjLineStart(capture)),
-            page: pages && (async (page) => void (await pages.write(pageLine(page)))),
-            ...(request.progress ? { progress: request.progress } : {}),
-          },
-        ),
-      );
-      await warc.close();
-      await pages?.close();
-    } catch (error) {
-      warc.destroy();
-      pages?.destroy();
-      throw error;
-    }
-    const crawl = archive.crawlDefinition();
+    const summary = await writeWarcAndPages(archive, files, sorter, filename, request);
+    const roots = archive.crawlDefinition()?.roots ?? [];
     archive.close();
 
-    if (sorter) await writeIndexes(sorter, request, filename, temp);
-    if (request.wacz) {
-      const index = temps.find((file) => file.path === `${request.wacz}.index.cdxj`)!;
-      const wacz = temp(request.wacz);
-      const roots = crawl?.roots ?? [];
+    if (sorter) await writeIndexes(sorter, files, filename);
+    if (files.wacz) {
       await writeWacz(
-        wacz.temp,
-        { warc: warcOut.temp, index: index.temp, pages: pagesOut!.temp },
+        files.wacz.temp,
+        { warc: files.warc.temp, index: files.waczIndex!.temp, pages: files.waczPages!.temp },
         {
           title: request.title ?? (roots.length ? `crawl of ${roots[0]}${roots.length > 1 ? ` and ${roots.length - 1} more` : ''}` : basename(request.db)),
           ...(request.description !== undefined ? { description: request.description } : {}),
@@ -111,13 +57,53 @@ export async function runExport(request: ExportRequest): Promise<ExportSummary> 
         },
       );
     }
-    // All complete: into place, the ones asked for.
-    for (const file of temps) if (outputs.includes(file.path)) file.commit();
-    return { ...summary, written: outputs };
+    files.commit();
+    return { ...summary, written: files.written };
   } finally {
     archive.close();
-    for (const file of temps) file.discard();
+    files?.discard();
     await sorter?.dispose();
+  }
+}
+
+/** The WARC, and as it goes the CDXJ lines (to sort) and the WACZ's pages. */
+async function writeWarcAndPages(
+  archive: ArchiveReader,
+  files: ExportFiles,
+  sorter: SortedLines | undefined,
+  filename: string,
+  request: ExportRequest,
+): Promise<WarcSummary> {
+  const warc = new AppendFile(files.warc.temp);
+  const pages = files.waczPages && new AppendFile(files.waczPages.temp);
+  try {
+    await pages?.write(`${JSON.stringify({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' })}\n`);
+    const summary = await archive.snapshot(() =>
+      writeWarc(
+        archive,
+        warc,
+        {
+          filename,
+          software: `crawlite/${request.version}`,
+          includeFailed: request.includeFailed,
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(request.operator !== undefined ? { operator: request.operator } : {}),
+          ...(request.description !== undefined ? { description: request.description } : {}),
+        },
+        {
+          capture: (capture) => sorter?.add(cdxjLineStart(capture)),
+          page: pages && (async (page) => void (await pages.write(pageLine(page)))),
+          ...(request.progress ? { progress: request.progress } : {}),
+        },
+      ),
+    );
+    await warc.close();
+    await pages?.close();
+    return summary;
+  } catch (error) {
+    warc.destroy();
+    pages?.destroy();
+    throw error;
   }
 }
 
@@ -128,9 +114,9 @@ function pageLine(page: { url: string; date: string; title: string | null }): st
 }
 
 /** The sorted CDXJ, naming the WARC by its file name (--cdxj) and as the WACZ names it (inside the WACZ). */
-async function writeIndexes(sorter: SortedLines, request: ExportRequest, filename: string, temp: (path: string) => OutputFile): Promise<void> {
-  const cdxj = request.cdxj ? new AppendFile(temp(request.cdxj).temp) : undefined;
-  const index = request.wacz ? new AppendFile(temp(`${request.wacz}.index.cdxj`).temp) : undefined;
+async function writeIndexes(sorter: SortedLines, files: ExportFiles, filename: string): Promise<void> {
+  const cdxj = files.cdxj && new AppendFile(files.cdxj.temp);
+  const index = files.waczIndex && new AppendFile(files.waczIndex.temp);
   try {
     for await (const start of sorter.sorted()) {
       await cdxj?.write(cdxjLine(start, filename));
