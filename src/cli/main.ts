@@ -3,6 +3,7 @@ import { CrawliteError } from '../crawlite-error.js';
 import { crawlCommand } from './commands/crawl.js';
 import { CommandContext } from './commands/context.js';
 import { demoCommand } from './commands/demo.js';
+import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { queryCommand } from './commands/query.js';
 import { resumeCommand } from './commands/resume.js';
@@ -48,13 +49,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(retryCommand(context))
       .command(queryCommand(context))
       .command(statsCommand(context))
+      .command(exportCommand(context))
+      .command(importCommand(context))
       .command(demoCommand(context))
       .command(unlockCommand(context))
-      .command(importCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, retry, import, query, stats, unlock or demo')
+      .demandCommand(1, 'name a command: crawl, resume, retry, import, query, stats, export, unlock or demo')
       .recommendCommands()
       .strict()
       .help()

@@ -3,12 +3,15 @@ import { archiveReport, type ArchiveReport } from './archive-report.js';
 import {
   LINKS_FROM_SQL,
   LINKS_SQL,
-  PAGE_SQL,
+  pageSql,
   pagesQuery,
+  SHARED_BODIES_SQL,
   toLink,
   toPage,
   URLS_IN_STATE_SQL,
   URLS_SQL,
+  URLS_WITHOUT_RESPONSE_SQL,
+  wireRecordedSql,
   type ArchivedLink,
   type ArchivedPage,
   type ArchivedUrl,
@@ -16,6 +19,7 @@ import {
   type PageRow,
   type UrlState,
 } from './archive-views.js';
+import { CrawlRecord } from './crawl-record.js';
 import { explainOpenError, openArchive as openArchiveFile } from './open-archive.js';
 import { prepareReadOnlyQuery, type QueryParams, type ReadOnlyQuery } from './read-only-query.js';
 
@@ -34,14 +38,30 @@ export type { ArchivedLink, ArchivedPage, ArchivedUrl, LinkKind, PageFilter, Url
  */
 export interface ArchiveReader {
   readonly path: string;
-  /** The stored responses with their bodies, in URL order, narrowed by `filter`. */
-  pages(filter?: PageFilter): IterableIterator<ArchivedPage>;
+  /**
+   * The stored responses with their bodies, in URL order, narrowed by `filter`;
+   * with `outlinks`, each page's links come with it.
+   */
+  pages(filter?: PageFilter, options?: { outlinks?: boolean }): IterableIterator<ArchivedPage>;
   /** The stored response of one URL (its archive key, as in `pages.url`), if it has one. */
   page(url: string): ArchivedPage | undefined;
   /** Every link found, or those found on one URL, in order of source then target. */
   links(fromUrl?: string): IterableIterator<ArchivedLink>;
   /** Every URL seen, or those in one state, in URL order. */
   urls(state?: UrlState): IterableIterator<ArchivedUrl>;
+  /** URLs in one state with no stored response (failed before any answer, say), in URL order. */
+  urlsWithoutResponse(state: UrlState): IterableIterator<ArchivedUrl>;
+  /** How many stored responses have their header block and their request as received and sent (none before schema 5). */
+  wireRecorded(): { responses: number; rawHeaders: number; requestHeaders: number };
+  /** SHA-256 (hex) of each body stored for more than one response. */
+  sharedBodies(): Set<string>;
+  /** The crawl's roots and options as saved in the archive, if a crawl was ever started in it. */
+  crawlDefinition(): { roots: string[]; options: Record<string, unknown> } | undefined;
+  /**
+   * Runs `read` inside one read transaction: everything it reads through this
+   * reader, across awaits, sees the same snapshot, even while a crawl writes.
+   */
+  snapshot<T>(read: () => Promise<T>): Promise<T>;
   /** What a crawl reports at its end, over all its runs: what `crawlite stats` prints. */
   report(): ArchiveReport;
   /**
@@ -68,20 +88,52 @@ export function openArchive(path: string): ArchiveReader {
 class SqliteArchiveReader implements ArchiveReader {
   /** Reads begun and not finished: better-sqlite3 will not close a connection while one is open. */
   private readonly reading = new Set<Iterator<unknown>>();
+  /** The pages view's columns: an archive of an older schema lacks the newer ones. */
+  private viewColumns: Set<string> | undefined;
 
   constructor(
     readonly path: string,
     private readonly db: Database,
   ) {}
 
-  pages(filter?: PageFilter): IterableIterator<ArchivedPage> {
-    const { sql, params } = pagesQuery(filter);
+  pages(filter?: PageFilter, options: { outlinks?: boolean } = {}): IterableIterator<ArchivedPage> {
+    const { sql, params } = pagesQuery(filter, { viewColumns: this.pageViewColumns(), outlinks: options.outlinks ?? false });
     return this.rows(sql, params, toPage);
   }
 
   page(url: string): ArchivedPage | undefined {
-    const row = this.explained(() => this.db.prepare<[string], PageRow>(PAGE_SQL).get(url));
+    const row = this.explained(() => this.db.prepare<[string], PageRow>(pageSql(this.pageViewColumns())).get(url));
     return row && toPage(row);
+  }
+
+  urlsWithoutResponse(state: UrlState): IterableIterator<ArchivedUrl> {
+    return this.rows(URLS_WITHOUT_RESPONSE_SQL, [state], (row: ArchivedUrl) => row);
+  }
+
+  wireRecorded(): { responses: number; rawHeaders: number; requestHeaders: number } {
+    const sql = wireRecordedSql(this.pageViewColumns());
+    return this.explained(() => this.db.prepare<[], { responses: number; rawHeaders: number; requestHeaders: number }>(sql).get()!);
+  }
+
+  sharedBodies(): Set<string> {
+    const rows = this.explained(() => this.db.prepare<[], { sha256: string }>(SHARED_BODIES_SQL).all());
+    return new Set(rows.map((row) => row.sha256));
+  }
+
+  crawlDefinition(): { roots: string[]; options: Record<string, unknown> } | undefined {
+    const record = new CrawlRecord(this.db);
+    const roots = this.explained(() => record.roots());
+    return roots && { roots, options: this.explained(() => record.options()) ?? {} };
+  }
+
+  async snapshot<T>(read: () => Promise<T>): Promise<T> {
+    if (this.db.inTransaction) return read();
+    this.db.exec('BEGIN');
+    try {
+      return await read();
+    } finally {
+      if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
+    }
   }
 
   links(fromUrl?: string): IterableIterator<ArchivedLink> {
@@ -108,6 +160,11 @@ class SqliteArchiveReader implements ArchiveReader {
     for (const read of [...this.reading]) read.return?.();
     this.reading.clear();
     this.db.close();
+  }
+
+  private pageViewColumns(): Set<string> {
+    this.viewColumns ??= new Set(this.explained(() => this.db.pragma('table_info(pages)') as Array<{ name: string }>).map((column) => column.name));
+    return this.viewColumns;
   }
 
   /** Runs a read, turning SQLite's complaints about the file (corruption) into errors that say so. */

@@ -37,6 +37,26 @@ export interface ArchivedPage {
   robots: string | null;
   /** Link references not read because of --max-links-per-page; 0 when all were read. */
   linksDropped: number;
+  // The wire, as received and sent (schema 5 on). Null when not recorded: responses
+  // stored before, or archives of an older schema.
+  /** 'HTTP/1.1' as received. */
+  httpVersion: string | null;
+  /** The reason phrase ('' when the server sent none). */
+  reason: string | null;
+  /** The header block as received: 'Name: value' lines, each ending in CRLF. */
+  rawHeaders: Buffer | null;
+  requestMethod: string | null;
+  /** The target as on the request line ('/a?b'). */
+  requestTarget: string | null;
+  /** The request's header block as sent, in the same form as rawHeaders. */
+  requestHeaders: Buffer | null;
+  remoteIp: string | null;
+  /** When the request started, ISO 8601 UTC. */
+  startedAt: string | null;
+  /** 'sha1:' and the base32 SHA-1 of the body (a WARC payload digest). */
+  sha1: string | null;
+  /** The page's links, in order of target; only when asked for (`pages(filter, { outlinks: true })`). */
+  outlinks?: Array<{ url: string; kind: LinkKind }>;
 }
 
 /** A row of the `links` view: one link found in a page, a redirect or a sitemap. */
@@ -73,8 +93,43 @@ export interface PageFilter {
 const PAGE_COLUMNS = `url, fetch_url, kind, depth, status, content_type, charset, location, headers, body, size, sha256,
   fetched_at, elapsed_ms, title, canonical, robots, links_dropped`;
 
+/** The pages view's columns added by schema 5, read as NULL from an archive without them. */
+export const WIRE_COLUMNS = [
+  'http_version',
+  'reason',
+  'raw_headers',
+  'request_method',
+  'request_target',
+  'request_headers',
+  'remote_ip',
+  'started_at',
+  'sha1',
+] as const;
+
+/** The columns to select from the pages view, given the columns it has. */
+export function pageColumns(viewColumns: ReadonlySet<string>): string {
+  const wire = WIRE_COLUMNS.map((name) => (viewColumns.has(name) ? name : `NULL AS ${name}`));
+  return `${PAGE_COLUMNS}, ${wire.join(', ')}`;
+}
+
+/** A page's links as a JSON array of [to_url, kind], in order of target (one statement: a read streams pages and links together). */
+const OUTLINKS_COLUMN = `(SELECT json_group_array(json_array(to_url, kind))
+  FROM (SELECT to_url, kind FROM links WHERE from_url = pages.url ORDER BY to_url)) AS outlinks`;
+
+export interface PagesQueryOptions {
+  /** The pages view's columns (what an older archive lacks is read as NULL); all by default. */
+  viewColumns?: ReadonlySet<string>;
+  /** Read each page's links with it. */
+  outlinks?: boolean;
+}
+
+const ALL_COLUMNS: ReadonlySet<string> = new Set(WIRE_COLUMNS);
+
 /** Pages in URL order (the url index: streamed, no sort), narrowed by `filter`. */
-export function pagesQuery(filter: PageFilter = {}): { sql: string; params: Record<string, unknown> } {
+export function pagesQuery(
+  filter: PageFilter = {},
+  { viewColumns = ALL_COLUMNS, outlinks = false }: PagesQueryOptions = {},
+): { sql: string; params: Record<string, unknown> } {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const narrow = (condition: string, values: Record<string, unknown>) => {
@@ -89,12 +144,26 @@ export function pagesQuery(filter: PageFilter = {}): { sql: string; params: Reco
   // A range on the url index. Stored URLs are serialised (ASCII), so every
   // one that starts with the prefix sorts below prefix + U+10FFFF.
   if (urlPrefix !== undefined) narrow('url >= :prefix AND url < :prefixEnd', { prefix: urlPrefix, prefixEnd: `${urlPrefix}\u{10FFFF}` });
-  const sql = `SELECT ${PAGE_COLUMNS} FROM pages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY url`;
+  const columns = `${pageColumns(viewColumns)}${outlinks ? `, ${OUTLINKS_COLUMN}` : ''}`;
+  const sql = `SELECT ${columns} FROM pages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY url`;
   return { sql, params };
 }
 
 /** One page by its URL (the archive's key, as in `pages.url`). */
-export const PAGE_SQL = `SELECT ${PAGE_COLUMNS} FROM pages WHERE url = ?`;
+export const pageSql = (viewColumns: ReadonlySet<string> = ALL_COLUMNS) => `SELECT ${pageColumns(viewColumns)} FROM pages WHERE url = ?`;
+
+/** Counts of responses, and of those with their header blocks as received and sent. */
+export function wireRecordedSql(viewColumns: ReadonlySet<string>): string {
+  const count = (column: string) => (viewColumns.has(column) ? `count(${column})` : '0');
+  return `SELECT count(*) AS responses, ${count('raw_headers')} AS rawHeaders, ${count('request_headers')} AS requestHeaders FROM pages`;
+}
+
+/** SHA-256 of the bodies stored for more than one response (a temporary index of hashes, no bodies read). */
+export const SHARED_BODIES_SQL = 'SELECT sha256 FROM pages GROUP BY sha256 HAVING count(*) > 1';
+
+/** URLs in one state that have no stored response, in URL order. */
+export const URLS_WITHOUT_RESPONSE_SQL =
+  'SELECT url, state, kind, depth, tries, error FROM urls WHERE +state = ? AND url NOT IN (SELECT url FROM pages) ORDER BY url';
 
 export interface PageRow {
   url: string;
@@ -115,10 +184,20 @@ export interface PageRow {
   canonical: string | null;
   robots: string | null;
   links_dropped: number;
+  http_version: string | null;
+  reason: string | null;
+  raw_headers: Buffer | null;
+  request_method: string | null;
+  request_target: string | null;
+  request_headers: Buffer | null;
+  remote_ip: string | null;
+  started_at: string | null;
+  sha1: string | null;
+  outlinks?: string;
 }
 
 export function toPage(row: PageRow): ArchivedPage {
-  return {
+  const page: ArchivedPage = {
     url: row.url,
     fetchUrl: row.fetch_url,
     kind: row.kind,
@@ -137,7 +216,21 @@ export function toPage(row: PageRow): ArchivedPage {
     canonical: row.canonical,
     robots: row.robots,
     linksDropped: row.links_dropped,
+    httpVersion: row.http_version,
+    reason: row.reason,
+    rawHeaders: row.raw_headers,
+    requestMethod: row.request_method,
+    requestTarget: row.request_target,
+    requestHeaders: row.request_headers,
+    remoteIp: row.remote_ip,
+    startedAt: row.started_at,
+    sha1: row.sha1,
   };
+  if (row.outlinks !== undefined) {
+    const pairs = JSON.parse(row.outlinks) as Array<[string, LinkKind]>;
+    page.outlinks = pairs.map(([url, kind]) => ({ url, kind }));
+  }
+  return page;
 }
 
 /** Links in order of their source, then target (both on indexes: streamed, no sort). */

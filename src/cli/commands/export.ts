@@ -1,0 +1,83 @@
+import type { CommandModule } from 'yargs';
+import { EXIT_INTERRUPTED } from '../io.js';
+import { UsageError } from '../usage-error.js';
+import type { CommandContext } from './context.js';
+
+const LIVE_EVERY_MS = 250;
+/** Off a terminal, one progress line per this many bytes of WARC. */
+const PLAIN_EVERY_BYTES = 64 * 1024 * 1024;
+
+export function exportCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'export <db>',
+    describe: 'write an archive as a WARC (with its CDXJ index) or a WACZ, for replay tools and web archives',
+    builder: (yargs) =>
+      yargs
+        .positional('db', { type: 'string', describe: 'archive file' })
+        .option('warc', { type: 'string', describe: 'write a WARC/1.1 file (gzip per record), e.g. site.warc.gz' })
+        .option('cdxj', { type: 'string', describe: 'write a CDXJ index of the WARC (needs --warc, or indexes the WARC inside --wacz)' })
+        .option('wacz', { type: 'string', describe: 'write a WACZ 1.1.1 package: WARC, index, pages list' })
+        .option('force', { type: 'boolean', default: false, describe: 'overwrite output files that exist' })
+        .option('include-failed', { type: 'boolean', default: false, describe: 'add URLs that failed without a response, as metadata records with their error' })
+        .option('operator', { type: 'string', describe: 'who made the crawl, for the warcinfo record' })
+        .option('description', { type: 'string', describe: 'what the crawl is, for the warcinfo record and the WACZ' })
+        .option('title', { type: 'string', defaultDescription: '"crawl of <first root>"', describe: "the WACZ's title" })
+        .example('$0 export site.sqlite --warc site.warc.gz --cdxj site.cdxj', 'a WARC and its index, for pywb')
+        .example('$0 export site.sqlite --wacz site.wacz', 'one file to open in ReplayWeb.page')
+        .example('$0 export site.sqlite --warc site.warc.gz --include-failed --operator "Jane Doe <jane@example.com>"', 'failures too, signed'),
+    handler: async (args) => {
+      const warc = args.warc as string | undefined;
+      const cdxj = args.cdxj as string | undefined;
+      const wacz = args.wacz as string | undefined;
+      if (warc === undefined && wacz === undefined) throw new UsageError('name an output: --warc FILE and/or --wacz FILE');
+      for (const [flag, value] of [['--warc', warc], ['--cdxj', cdxj], ['--wacz', wacz]] as const) {
+        if (value === '') throw new UsageError(`${flag} needs a file name`);
+      }
+      const [{ runExport }, { formatBytes }] = await Promise.all([import('../../export/run-export.js'), import('../format-report.js')]);
+      const { io } = context;
+      const quiet = context.verbosity(args) === 'quiet';
+      const live = !quiet && io.isTTY && io.statusStream ? io.statusStream : undefined;
+      let drawnAt = 0;
+      let nextPlain = PLAIN_EVERY_BYTES;
+      const progress = (bytes: number, responses: number) => {
+        const line = `exporting: ${responses} responses, ${formatBytes(bytes)} written`;
+        if (live && Date.now() - drawnAt >= LIVE_EVERY_MS) {
+          drawnAt = Date.now();
+          live.write(`\r\x1b[K${line}`);
+        } else if (!live && !quiet && bytes >= nextPlain) {
+          nextPlain = bytes + PLAIN_EVERY_BYTES;
+          io.stderr(`${line}\n`);
+        }
+      };
+      const stop = new AbortController();
+      const unlisten = io.onInterrupt(() => stop.abort());
+      try {
+        const summary = await runExport({
+          db: String(args.db),
+          ...(warc !== undefined ? { warc } : {}),
+          ...(cdxj !== undefined ? { cdxj } : {}),
+          ...(wacz !== undefined ? { wacz } : {}),
+          force: Boolean(args.force),
+          includeFailed: Boolean(args['include-failed']),
+          ...(args.operator !== undefined ? { operator: String(args.operator) } : {}),
+          ...(args.description !== undefined ? { description: String(args.description) } : {}),
+          ...(args.title !== undefined ? { title: String(args.title) } : {}),
+          version: io.version,
+          signal: stop.signal,
+          progress,
+        });
+        if (!quiet) {
+          const failed = summary.failed ? `, ${summary.failed} failed URLs` : '';
+          io.stdout(`exported ${summary.responses} responses (${summary.revisits} as revisits${failed}), WARC ${formatBytes(summary.bytes)}: ${summary.written.join(', ')}\n`);
+        }
+      } catch (error) {
+        if (!stop.signal.aborted) throw error;
+        io.stderr('crawlite: export interrupted; no output was written\n');
+        context.exitCode = EXIT_INTERRUPTED;
+      } finally {
+        if (live) live.write('\r\x1b[K');
+        unlisten();
+      }
+    },
+  };
+}

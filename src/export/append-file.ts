@@ -1,0 +1,42 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+/** Appends to a new file, waiting when the disk falls behind, and knows the offset of what it writes. */
+export class AppendFile {
+  private readonly stream: WriteStream;
+  private failure: Error | undefined;
+  /** Bytes written so far: the offset of the next record. */
+  offset = 0;
+
+  constructor(path: string) {
+    this.stream = createWriteStream(path, { flags: 'wx' });
+    this.stream.on('error', (error) => {
+      this.failure = error;
+    });
+  }
+
+  /** Writes a chunk (one record, one line); resolves with its offset and length in the file. */
+  async write(record: Buffer | string): Promise<{ offset: number; length: number }> {
+    if (this.failure) throw this.failure;
+    const offset = this.offset;
+    const bytes = typeof record === 'string' ? Buffer.from(record, 'utf8') : record;
+    this.offset += bytes.length;
+    if (!this.stream.write(bytes)) await Promise.race([once(this.stream, 'drain'), once(this.stream, 'error')]);
+    if (this.failure) throw this.failure;
+    return { offset, length: bytes.length };
+  }
+
+  /** Flushes and closes the file. */
+  async close(): Promise<void> {
+    if (this.stream.closed) return;
+    const closed = once(this.stream, 'close');
+    this.stream.end();
+    await closed;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Closes without waiting for what is still buffered (an export that failed). */
+  destroy(): void {
+    this.stream.destroy();
+  }
+}

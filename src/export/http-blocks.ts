@@ -1,0 +1,82 @@
+import { STATUS_CODES } from 'node:http';
+import type { ArchivedPage } from '../storage/archive-reader.js';
+
+// The HTTP messages inside request and response records. The payload written
+// is the stored body, with Content-Encoding already undone, so the response's
+// header block is corrected to describe it: the codings and the length as
+// received are kept under X-Crawlite-Original-* names, where they were.
+
+const CRLF = '\r\n';
+
+/** Header values whose repeats the archive keeps one per line (see the `headers` column). */
+const LINE_JOINED = new Set(['set-cookie', 'location']);
+
+export interface HttpHead {
+  /** Status or request line, header lines, and the blank line. */
+  bytes: Buffer;
+  /** Rebuilt from the archive's JSON headers: the block as received was not recorded. */
+  rebuilt: boolean;
+}
+
+/** The block's lines, latin1 (one char per byte), without their CRLFs. */
+function lines(block: Buffer): string[] {
+  return block.toString('latin1').split(CRLF).filter((line) => line !== '');
+}
+
+const nameOf = (line: string): string => {
+  const colon = line.indexOf(':');
+  // A line starting with whitespace continues the previous one (obsolete folding): no name of its own.
+  return colon <= 0 || /^[ \t]/.test(line) ? '' : line.slice(0, colon).trim().toLowerCase();
+};
+const valueOf = (line: string): string => line.slice(line.indexOf(':') + 1).trim();
+
+/** Renames the codings and fixes Content-Length to the payload's length, each in its place. */
+function describePayload(headerLines: string[], payloadLength: number): string[] {
+  const out: string[] = [];
+  let lengthWritten = false;
+  for (const line of headerLines) {
+    const name = nameOf(line);
+    if (name === 'content-encoding') out.push(`X-Crawlite-Original-Content-Encoding: ${valueOf(line)}`);
+    else if (name === 'transfer-encoding') out.push(`X-Crawlite-Original-Transfer-Encoding: ${valueOf(line)}`);
+    else if (name === 'content-length' && lengthWritten) out.push(`X-Crawlite-Original-Content-Length: ${valueOf(line)}`);
+    else if (name === 'content-length') {
+      lengthWritten = true;
+      out.push(`${line.slice(0, line.indexOf(':'))}: ${payloadLength}`);
+      if (valueOf(line) !== String(payloadLength)) out.push(`X-Crawlite-Original-Content-Length: ${valueOf(line)}`);
+    } else out.push(line);
+  }
+  if (!lengthWritten) out.push(`Content-Length: ${payloadLength}`);
+  return out;
+}
+
+/** Header lines from the JSON headers: lower-case names as stored, line-joined repeats split again. */
+function rebuiltHeaderLines(headers: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const values = LINE_JOINED.has(name) ? value.split('\n') : [value];
+    // Values were read as latin1 (one char per byte), except Location, kept as UTF-8 text when valid: back to its bytes.
+    for (const one of values) out.push(`${name}: ${name === 'location' ? Buffer.from(one, 'utf8').toString('latin1') : one}`);
+  }
+  return out;
+}
+
+/** The response's status line and header block, describing the stored body. */
+export function responseHead(page: ArchivedPage): HttpHead {
+  const version = page.httpVersion ?? 'HTTP/1.1';
+  const reason = page.reason ?? STATUS_CODES[page.status] ?? '';
+  const rebuilt = page.rawHeaders === null;
+  const headerLines = rebuilt ? rebuiltHeaderLines(page.headers) : lines(page.rawHeaders!);
+  const text = [`${version} ${page.status} ${reason}`, ...describePayload(headerLines, page.body.length)].join(CRLF) + CRLF + CRLF;
+  return { bytes: Buffer.from(text, 'latin1'), rebuilt };
+}
+
+/** The request as sent; when it was not recorded, a GET with the Host (and User-Agent when the crawl set one). */
+export function requestHead(page: ArchivedPage, userAgent: string | undefined): HttpHead {
+  const url = new URL(page.fetchUrl);
+  const method = page.requestMethod ?? 'GET';
+  const target = page.requestTarget ?? `${url.pathname}${url.search}`;
+  const rebuilt = page.requestHeaders === null;
+  const headerLines = rebuilt ? [`Host: ${url.host}`, ...(userAgent ? [`User-Agent: ${userAgent}`] : [])] : lines(page.requestHeaders!);
+  const text = [`${method} ${target} HTTP/1.1`, ...headerLines].join(CRLF) + CRLF + CRLF;
+  return { bytes: Buffer.from(text, 'latin1'), rebuilt };
+}

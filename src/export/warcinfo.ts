@@ -1,0 +1,53 @@
+import type { ArchiveReader } from '../storage/archive-reader.js';
+import { newRecordId, warcFields, warcRecord } from './warc-record.js';
+
+export interface WarcinfoOptions {
+  /** The WARC's file name, as the warcinfo and the CDXJ name it. */
+  filename: string;
+  /** 'crawlite/<version>'. */
+  software: string;
+  operator?: string;
+  description?: string;
+}
+
+/** The first record: who wrote the WARC, from which crawl, and how its records differ from the wire. */
+export function warcinfoRecord(
+  archive: ArchiveReader,
+  crawl: { roots: string[]; options: Record<string, unknown> } | undefined,
+  options: WarcinfoOptions,
+): Buffer {
+  const wire = archive.wireRecorded();
+  const rebuilt = wire.responses - wire.rawHeaders;
+  const options_ = crawl?.options ?? {};
+  const block = warcFields([
+    ['software', options.software],
+    ['format', 'WARC File Format 1.1'],
+    ['conformsTo', 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/'],
+    ['operator', options.operator],
+    ['description', options.description],
+    ['robots', options_.robots === false ? 'ignore' : 'obey'],
+    ['http-header-user-agent', typeof options_.userAgent === 'string' ? options_.userAgent : undefined],
+    ['crawlite-roots', crawl?.roots.join(' ')],
+    ['crawlite-options', crawl ? JSON.stringify(crawl.options) : undefined],
+    [
+      'crawlite-payload',
+      'the body as stored, Content-Encoding undone; in the HTTP header block Content-Encoding and Transfer-Encoding are renamed X-Crawlite-Original-Content-Encoding and X-Crawlite-Original-Transfer-Encoding, and Content-Length is the payload length (a different one received is kept as X-Crawlite-Original-Content-Length)',
+    ],
+    [
+      'crawlite-http-headers',
+      rebuilt === 0
+        ? `as received for all ${wire.responses} responses`
+        : `as received for ${wire.rawHeaders} of ${wire.responses} responses; rebuilt for ${rebuilt} from the archive's JSON headers (lower-case names, order not kept, reason phrase guessed), their records marked Crawlite-Headers: rebuilt`,
+    ],
+  ]);
+  return warcRecord(
+    'warcinfo',
+    [
+      ['WARC-Record-ID', newRecordId()],
+      ['WARC-Date', new Date().toISOString()],
+      ['WARC-Filename', options.filename],
+      ['Content-Type', 'application/warc-fields'],
+    ],
+    [block],
+  );
+}
