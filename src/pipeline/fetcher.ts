@@ -1,3 +1,7 @@
+import type { WireExchange } from './ports.js';
+
+export type { WireExchange };
+
 /** One HTTP response as the pipeline sees it. */
 export interface HttpResponse {
   status: number;
@@ -12,25 +16,6 @@ export interface HttpResponse {
   elapsedMs: number;
   /** The exchange as it went over the wire, for a faithful archive; absent where the fetcher cannot see it. */
   wire?: WireExchange;
-}
-
-/** A response's status line and header block as received, and the request as sent. */
-export interface WireExchange {
-  /** 'HTTP/1.1' or 'HTTP/1.0', as on the status line. */
-  httpVersion: string;
-  /** The reason phrase as sent ('OK', 'Quite Fine'); '' when the server sent none. */
-  reason: string;
-  /** The response header block: 'Name: value' lines each ending in CRLF, in order, case and repeats as received. */
-  rawHeaders: Buffer;
-  requestMethod: string;
-  /** As on the request line: origin form ('/a?b'), or absolute form through a proxy. */
-  requestTarget: string;
-  /** The request header block as written to the connection, in the same form as rawHeaders. */
-  requestHeaders: Buffer;
-  /** The address connected to (a proxy's, through a proxy); absent if unknown. */
-  remoteIp?: string;
-  /** When the request went out (ISO 8601 UTC, ms). */
-  startedAt: string;
 }
 
 /**
