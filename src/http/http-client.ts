@@ -106,9 +106,16 @@ export class HttpClient implements Fetcher {
   private readonly origins = new Map<string, string>();
   /** This client's requests between their connection and their head going out. */
   private readonly connecting: Connecting = new Map();
+  /**
+   * Request headers whose values are never stored (see README, "Headers,
+   * cookies and a proxy"): the user's own, cookies (given or set by servers),
+   * a proxy's credentials.
+   */
+  private readonly secretHeaders: ReadonlySet<string>;
 
   constructor(private readonly settings: HttpClientSettings) {
     const { onSent } = settings;
+    this.secretHeaders = new Set(['cookie', 'proxy-authorization', ...Object.keys(settings.headers ?? {}).map((name) => name.toLowerCase())]);
     // undici publishes the moment a request's head goes out, with the head as written and its socket.
     this.onSendHeaders = (message) => {
       const { request, headers, socket } = message as SendHeadersMessage;
@@ -116,7 +123,7 @@ export class HttpClient implements Fetcher {
       // Another client's request (this process may run several).
       if (!collector) return;
       this.connecting.delete(request.abort);
-      collector.sent(headers, socket);
+      collector.sent(headers, socket, this.secretHeaders);
       // A new connection's setup time is then not counted as a gap.
       if (onSent && typeof request.origin === 'string') onSent(this.originOf(request.origin));
     };

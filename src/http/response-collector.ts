@@ -67,10 +67,10 @@ export class ResponseCollector {
     this.reject(error);
   }
 
-  /** The head written for this request, and the connection it went on. */
-  sent(head: string, socket: { remoteAddress?: string | undefined } | undefined): void {
+  /** The head written for this request (without the values of `secret` headers), and the connection it went on. */
+  sent(head: string, socket: { remoteAddress?: string | undefined } | undefined, secret: ReadonlySet<string>): void {
     const remoteIp = socket?.remoteAddress;
-    this.request = { ...readRequestHead(head), startedAt: Date.now() };
+    this.request = { ...readRequestHead(head, secret), startedAt: Date.now() };
     if (remoteIp) this.request.remoteIp = remoteIp;
     this.socket = socket;
   }

@@ -6,19 +6,35 @@ export interface RequestHead {
   headers: Buffer;
 }
 
+/** What stands in the archive for the value of a request header that may hold a secret. */
+export const NOT_STORED = '[not stored]';
+
 /**
  * Splits the head undici is about to write ('GET /a?b HTTP/1.1\r\nhost: …\r\n'):
  * undici adds the blank line after it when it writes, so what is given is
- * exactly the request line and header block on the wire.
+ * exactly the request line and header block on the wire. The values of
+ * headers named in `secret` (lower case) are replaced by NOT_STORED: the
+ * archive keeps that they were sent, never what they said.
  */
-export function readRequestHead(head: string): RequestHead {
+export function readRequestHead(head: string, secret: ReadonlySet<string>): RequestHead {
   const lineEnd = head.indexOf('\r\n');
   const line = lineEnd === -1 ? head : head.slice(0, lineEnd);
   const space = line.indexOf(' ');
   const lastSpace = line.lastIndexOf(' ');
+  const block = lineEnd === -1 ? '' : head.slice(lineEnd + 2);
   // undici writes header values as Latin-1, one byte per character.
-  const headers = Buffer.from(lineEnd === -1 ? '' : head.slice(lineEnd + 2), 'latin1');
+  const headers = Buffer.from(secret.size ? withoutSecrets(block, secret) : block, 'latin1');
   return { method: line.slice(0, space), target: line.slice(space + 1, lastSpace), headers };
+}
+
+function withoutSecrets(block: string, secret: ReadonlySet<string>): string {
+  let kept = '';
+  for (const line of block.split('\r\n')) {
+    if (line === '') continue;
+    const colon = line.indexOf(':');
+    kept += colon > 0 && secret.has(line.slice(0, colon).toLowerCase()) ? `${line.slice(0, colon)}: ${NOT_STORED}\r\n` : `${line}\r\n`;
+  }
+  return kept;
 }
 
 const COLON_SPACE = Buffer.from(': ');
