@@ -1,10 +1,11 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, NetworkError, RequestTimeoutError } from '../pipeline/fetch-errors.js';
-import type { Fetcher, HttpResponse } from '../pipeline/fetcher.js';
+import type { Fetcher, HttpResponse, WireExchange } from '../pipeline/fetcher.js';
 import type { CrawlCookies } from './cookie-jar.js';
 import { DecodedTooLargeError, decodeContent, UndecodableContentError } from './decode-content.js';
+import { ResponseCollector, type CollectedResponse, type Connecting } from './response-collector.js';
 
 export interface HttpClientSettings {
   /** Connections kept per origin. */
@@ -23,6 +24,13 @@ export interface HttpClientSettings {
 }
 
 const MAX_REMEMBERED_ORIGINS = 1024;
+
+/** What undici publishes on `undici:client:sendHeaders`: its request, the head it is about to write, the socket. */
+interface SendHeadersMessage {
+  request: { abort: (error?: Error) => void; origin?: unknown };
+  headers: string;
+  socket?: { remoteAddress?: string };
+}
 
 /** Header values whose repeats are kept one per line: a comma may be part of one value. */
 const LINE_JOINED = new Set(['set-cookie', 'location']);
@@ -61,6 +69,29 @@ function utf8IfValid(latin1: string): string {
   }
 }
 
+/**
+ * The exchange as it went over the wire. The request head is what undici
+ * wrote (its own host and connection headers included); a request that never
+ * got as far as a connection (it cannot have a response) has none, and then
+ * only what is known is kept. Through a proxy, the address is the proxy's and
+ * the reason phrase is '' (undici's proxy wrapper does not pass it on); an
+ * https:// request's CONNECT to the proxy is not part of the exchange.
+ */
+function wireOf(response: CollectedResponse, startedAt: number): WireExchange {
+  const { request } = response;
+  const wire: WireExchange = {
+    httpVersion: response.httpVersion,
+    reason: response.reason,
+    rawHeaders: response.rawHeaders,
+    requestMethod: request?.method ?? 'GET',
+    requestTarget: request?.target ?? '',
+    requestHeaders: request?.headers ?? Buffer.alloc(0),
+    startedAt: new Date(request?.startedAt ?? startedAt).toISOString(),
+  };
+  if (request?.remoteIp) wire.remoteIp = request.remoteIp;
+  return wire;
+}
+
 const errorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 
@@ -71,19 +102,32 @@ const errorCode = (error: unknown): string | undefined =>
  */
 export class HttpClient implements Fetcher {
   private readonly agent: Dispatcher;
-  private readonly onSendHeaders: ((message: unknown) => void) | undefined;
+  private readonly onSendHeaders: (message: unknown) => void;
   private readonly origins = new Map<string, string>();
+  /** This client's requests between their connection and their head going out. */
+  private readonly connecting: Connecting = new Map();
+  /**
+   * Request headers whose values are never stored (see README, "Headers,
+   * cookies and a proxy"): the user's own, cookies (given or set by servers),
+   * a proxy's credentials.
+   */
+  private readonly secretHeaders: ReadonlySet<string>;
 
   constructor(private readonly settings: HttpClientSettings) {
     const { onSent } = settings;
-    if (onSent) {
-      // undici publishes the moment headers go out; a new connection's setup time is then not counted as a gap.
-      this.onSendHeaders = (message) => {
-        const origin = (message as { request?: { origin?: unknown } }).request?.origin;
-        if (typeof origin === 'string') onSent(this.originOf(origin));
-      };
-      diagnosticsChannel.subscribe('undici:client:sendHeaders', this.onSendHeaders);
-    }
+    this.secretHeaders = new Set(['cookie', 'proxy-authorization', ...Object.keys(settings.headers ?? {}).map((name) => name.toLowerCase())]);
+    // undici publishes the moment a request's head goes out, with the head as written and its socket.
+    this.onSendHeaders = (message) => {
+      const { request, headers, socket } = message as SendHeadersMessage;
+      const collector = this.connecting.get(request.abort);
+      // Another client's request (this process may run several).
+      if (!collector) return;
+      this.connecting.delete(request.abort);
+      collector.sent(headers, socket, this.secretHeaders);
+      // A new connection's setup time is then not counted as a gap.
+      if (onSent && typeof request.origin === 'string') onSent(this.originOf(request.origin));
+    };
+    diagnosticsChannel.subscribe('undici:client:sendHeaders', this.onSendHeaders);
     const pool = { connections: settings.connections, pipelining: 1, keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs } };
     // proxyTunnel false: http:// URLs go to the proxy in absolute form, as wget and curl send them.
     this.agent = settings.proxy ? new ProxyAgent({ ...pool, uri: settings.proxy, proxyTunnel: false }) : new Agent(pool);
@@ -91,44 +135,39 @@ export class HttpClient implements Fetcher {
 
   async get(url: string, abort: AbortSignal): Promise<HttpResponse> {
     const { timeoutMs, maxBodyBytes } = this.settings;
-    // One controller and one timer per request: AbortSignal.timeout and AbortSignal.any cost several times more, per request.
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
+    const collector = new ResponseCollector(url, maxBodyBytes, this.connecting);
+    const onAbort = () => collector.fail(new CrawlStoppedError(url));
     if (abort.aborted) onAbort();
     else abort.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
-    // The whole request (connect, headers, body) has timeoutMs.
+    // The whole request (connect, headers, body) has timeoutMs; one timer per request costs less than AbortSignal.timeout.
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      collector.fail(new RequestTimeoutError(url, timeoutMs));
     }, timeoutMs);
-    const { signal } = controller;
     const started = performance.now();
-    const fetchedAt = new Date().toISOString();
+    const startedAt = Date.now();
     try {
-      const response = await request(url, {
-        dispatcher: this.agent,
-        method: 'GET',
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        headers: this.requestHeaders(url),
-      });
+      if (!abort.aborted) {
+        const target = new URL(url);
+        const dispatch: Dispatcher.DispatchOptions = {
+          origin: target.origin,
+          path: target.search ? `${target.pathname}${target.search}` : target.pathname,
+          method: 'GET',
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+          headers: this.requestHeaders(url),
+        };
+        this.agent.dispatch(dispatch, collector as Dispatcher.DispatchHandler);
+      }
+      const response = await collector.done;
       const headers = flattenHeaders(response.headers);
       const setCookie = response.headers['set-cookie'];
       if (setCookie !== undefined) this.settings.cookies?.store(url, Array.isArray(setCookie) ? setCookie : [setCookie]);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        size += chunk.byteLength;
-        if (size > maxBodyBytes) {
-          response.body.destroy();
-          throw new BodyTooLargeError(url, maxBodyBytes);
-        }
-        chunks.push(chunk);
-      }
-      const body = await decodeContent(Buffer.concat(chunks, size), headers['content-encoding'], maxBodyBytes);
-      const answer: HttpResponse = { status: response.statusCode, headers, body, fetchedAt, elapsedMs: performance.now() - started };
+      const body = await decodeContent(response.body, headers['content-encoding'], maxBodyBytes);
+      const fetchedAt = new Date().toISOString();
+      const answer: HttpResponse = { status: response.status, headers, body, fetchedAt, elapsedMs: performance.now() - started };
+      answer.wire = wireOf(response, startedAt);
       // Repeated Locations are kept one per line (already decoded): the first is the one followed.
       const location = headers.location?.split('\n', 1)[0];
       if (location !== undefined) answer.location = location;
@@ -177,7 +216,7 @@ export class HttpClient implements Fetcher {
   }
 
   close(): Promise<void> {
-    if (this.onSendHeaders) diagnosticsChannel.unsubscribe('undici:client:sendHeaders', this.onSendHeaders);
+    diagnosticsChannel.unsubscribe('undici:client:sendHeaders', this.onSendHeaders);
     return this.agent.close();
   }
 }

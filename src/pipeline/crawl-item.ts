@@ -30,6 +30,8 @@ export interface CrawlItem {
   page?: PageFacts;
   /** The body's SHA-256, when a parse thread computed it along the way. */
   bodySha256?: Buffer;
+  /** The body's SHA-1, computed with the SHA-256. */
+  bodySha1?: Buffer;
   discovered: DiscoveredUrl[];
 }
 

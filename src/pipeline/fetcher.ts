@@ -1,3 +1,7 @@
+import type { WireExchange } from './ports.js';
+
+export type { WireExchange };
+
 /** One HTTP response as the pipeline sees it. */
 export interface HttpResponse {
   status: number;
@@ -7,8 +11,11 @@ export interface HttpResponse {
   location?: string;
   /** After Content-Encoding was undone. */
   body: Buffer;
+  /** When the response had been read (ISO 8601 UTC). */
   fetchedAt: string;
   elapsedMs: number;
+  /** The exchange as it went over the wire, for a faithful archive; absent where the fetcher cannot see it. */
+  wire?: WireExchange;
 }
 
 /**

@@ -66,6 +66,25 @@ export interface DiscoveredUrl {
   linkOnly?: boolean;
 }
 
+/** A response's status line and header block as received, and the request as sent. */
+export interface WireExchange {
+  /** 'HTTP/1.1' or 'HTTP/1.0', as on the status line. */
+  httpVersion: string;
+  /** The reason phrase as sent ('OK', 'Quite Fine'); '' when the server sent none. */
+  reason: string;
+  /** The response header block: 'Name: value' lines each ending in CRLF, in order, case and repeats as received. */
+  rawHeaders: Buffer;
+  requestMethod: string;
+  /** As on the request line: origin form ('/a?b'), or absolute form through a proxy. */
+  requestTarget: string;
+  /** The request header block as written to the connection, in the same form as rawHeaders. */
+  requestHeaders: Buffer;
+  /** The address connected to (a proxy's, through a proxy); absent if unknown. */
+  remoteIp?: string;
+  /** When the request went out (ISO 8601 UTC, ms). */
+  startedAt: string;
+}
+
 export interface StoredResponse {
   status: number;
   /** Lower-case names; repeated headers joined with ", " (set-cookie and location with "\n"). */
@@ -77,6 +96,8 @@ export interface StoredResponse {
   body: Uint8Array;
   /** The body's SHA-256 if already computed (off the main thread); the sink computes it otherwise. */
   sha256?: Buffer;
+  /** The body's SHA-1 (the WARC payload digest) if already computed with the SHA-256; the sink computes it for a new body otherwise. */
+  sha1?: Buffer;
   fetchedAt: string;
   elapsedMs: number;
   title?: string | null;
@@ -85,6 +106,8 @@ export interface StoredResponse {
   robots?: string | null;
   /** Link references in the body not read because of the per-response cap; 0 or absent when none. */
   linksDropped?: number;
+  /** The exchange as it went over the wire, when the fetcher saw it. */
+  wire?: WireExchange;
 }
 
 /** A machine-readable code and a sentence for people, for a failure or a skip. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from './archive-errors.js';
-import { sha1Digest } from './payload-digest.js';
+import { payloadDigest } from './payload-digest.js';
 import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../pipeline/ports.js';
 
 /** What the archive knows of a URL before a response for it is imported. */
@@ -221,7 +221,7 @@ export class ImportSink {
 
   private storeBody(body: Uint8Array): number {
     const hash = createHash('sha256').update(body).digest();
-    const sha1 = sha1Digest(body);
+    const sha1 = payloadDigest(body);
     const existing = this.bodyByHash.get(hash)?.id;
     if (existing !== undefined) {
       this.fillSha1.run(sha1, existing);

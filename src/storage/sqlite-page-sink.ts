@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { asWriteError } from './archive-errors.js';
+import { payloadDigest } from './payload-digest.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from '../pipeline/ports.js';
 
 const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
@@ -19,8 +20,9 @@ export interface SinkLimits {
 
 /** Writes each page, its links and its final state in one transaction. */
 export class SqlitePageSink implements PageSinkPort {
-  private readonly bodyId: Statement<[Buffer], { id: number }>;
-  private readonly insertBody: Statement<[Buffer, number, Uint8Array]>;
+  private readonly bodyId: Statement<[Buffer], { id: number; sha1: string | null }>;
+  private readonly insertBody: Statement<[Buffer, number, Uint8Array, string]>;
+  private readonly fillSha1: Statement<[string, number]>;
   private readonly upsertResponse: Statement<unknown[]>;
   private readonly insertUrl: Statement<[Record<string, unknown>]>;
   private readonly insertNewUrl: Statement<[Record<string, unknown>]>;
@@ -40,18 +42,25 @@ export class SqlitePageSink implements PageSinkPort {
     private readonly limits: SinkLimits = {},
   ) {
     this.variants = db.prepare('SELECT count FROM query_variants WHERE path = ?');
-    this.bodyId = db.prepare('SELECT id FROM body WHERE hash = ?');
-    this.insertBody = db.prepare('INSERT INTO body (hash, size, data) VALUES (?, ?, ?)');
+    this.bodyId = db.prepare('SELECT id, sha1 FROM body WHERE hash = ?');
+    this.insertBody = db.prepare('INSERT INTO body (hash, size, data, sha1) VALUES (?, ?, ?, ?)');
+    // A body stored before the archive kept SHA-1s gets one when it is fetched again.
+    this.fillSha1 = db.prepare('UPDATE body SET sha1 = ? WHERE id = ?');
     this.upsertResponse = db.prepare(`
       INSERT INTO response (url_id, run_id, status, content_type, charset, location, headers, body_id,
-                            fetched_at, elapsed_ms, links_found, links_new, title, canonical, robots, links_dropped)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            fetched_at, elapsed_ms, links_found, links_new, title, canonical, robots, links_dropped,
+                            http_version, reason, raw_headers, request_method, request_target, request_headers,
+                            remote_ip, started_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (url_id) DO UPDATE SET
         run_id = excluded.run_id, status = excluded.status, content_type = excluded.content_type,
         charset = excluded.charset, location = excluded.location, headers = excluded.headers,
         body_id = excluded.body_id, fetched_at = excluded.fetched_at, elapsed_ms = excluded.elapsed_ms,
         links_found = excluded.links_found, links_new = excluded.links_new, title = excluded.title,
-        canonical = excluded.canonical, robots = excluded.robots, links_dropped = excluded.links_dropped`);
+        canonical = excluded.canonical, robots = excluded.robots, links_dropped = excluded.links_dropped,
+        http_version = excluded.http_version, reason = excluded.reason, raw_headers = excluded.raw_headers,
+        request_method = excluded.request_method, request_target = excluded.request_target,
+        request_headers = excluded.request_headers, remote_ip = excluded.remote_ip, started_at = excluded.started_at`);
     // A URL found again closer to a root keeps the shorter depth, and one
     // skipped only for its depth or a nofollow is queued when found by a way
     // that allows it.
@@ -161,7 +170,8 @@ export class SqlitePageSink implements PageSinkPort {
 
   private storeResponse(urlId: number, response: StoredResponse, linksFound: number, linksNew: number): void {
     const hash = response.sha256 ?? createHash('sha256').update(response.body).digest();
-    const bodyId = this.bodyId.get(hash)?.id ?? Number(this.insertBody.run(hash, response.body.byteLength, response.body).lastInsertRowid);
+    const bodyId = this.storeBody(hash, response);
+    const wire = response.wire;
     this.upsertResponse.run(
       urlId,
       this.runId,
@@ -179,6 +189,22 @@ export class SqlitePageSink implements PageSinkPort {
       response.canonical ?? null,
       response.robots ?? null,
       response.linksDropped ?? 0,
+      wire?.httpVersion ?? null,
+      wire?.reason ?? null,
+      wire?.rawHeaders ?? null,
+      wire?.requestMethod ?? null,
+      wire?.requestTarget ?? null,
+      wire?.requestHeaders ?? null,
+      wire?.remoteIp ?? null,
+      wire?.startedAt ?? null,
     );
+  }
+
+  /** The id of the body with this SHA-256, stored with its SHA-1 if new; the SHA-1 is computed only for a body that needs one. */
+  private storeBody(hash: Buffer, { body, sha1 }: StoredResponse): number {
+    const known = this.bodyId.get(hash);
+    if (!known) return Number(this.insertBody.run(hash, body.byteLength, body, payloadDigest(body, sha1)).lastInsertRowid);
+    if (known.sha1 === null) this.fillSha1.run(payloadDigest(body, sha1), known.id);
+    return known.id;
   }
 }

@@ -30,7 +30,7 @@ export function parsePage(settings: ParseSettings, pool?: ParsePool): OperatorFu
     if (!pool) return of(withResult(item, parseResponse({ claim, contentType, body: response.body }, settings)));
     return from(pool.parse({ claim, contentType, body: response.body }, settings)).pipe(
       // The body went to the thread and came back: the item keeps the returned bytes.
-      map(({ result, body, sha256 }) => withResult({ ...item, response: { ...response, body }, bodySha256: sha256 }, result)),
+      map(({ result, body, sha256, sha1 }) => withResult({ ...item, response: { ...response, body }, bodySha256: sha256, bodySha1: sha1 }, result)),
     );
   });
 }

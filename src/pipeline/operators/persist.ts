@@ -1,11 +1,12 @@
 import { from, map, mergeMap, type OperatorFunction } from 'rxjs';
 import type { DiscoveredUrl, FrontierPort, PageOutcome, StoredResponse } from '../ports.js';
 import type { CommitQueue } from '../commit-queue.js';
-import type { CrawlItem, FetchReport, PageFacts } from '../crawl-item.js';
+import type { CrawlItem, FetchReport } from '../crawl-item.js';
 import { charsetOf } from '../html/decode-text.js';
 import type { HttpResponse } from '../fetcher.js';
 
-function stored(response: HttpResponse, page: PageFacts | undefined, sha256: Buffer | undefined): StoredResponse {
+/** What is kept of the item's response: the response, what its page says, its digests if a parse thread made them. */
+function stored(response: HttpResponse, { page, bodySha256, bodySha1 }: CrawlItem): StoredResponse {
   const contentType = response.headers['content-type'] ?? null;
   const kept: StoredResponse = {
     status: response.status,
@@ -21,7 +22,9 @@ function stored(response: HttpResponse, page: PageFacts | undefined, sha256: Buf
     robots: page?.robots?.join(',') ?? null,
     linksDropped: page?.linksDropped ?? 0,
   };
-  if (sha256) kept.sha256 = sha256;
+  if (bodySha256) kept.sha256 = bodySha256;
+  if (bodySha1) kept.sha1 = bodySha1;
+  if (response.wire) kept.wire = response.wire;
   return kept;
 }
 
@@ -62,7 +65,7 @@ export function persist(
     }
     const tries = item.claim.tries + item.attempts;
     const outcome: PageOutcome = { claim: item.claim, state: item.state, tries, discovered: item.discovered };
-    if (item.response) outcome.response = stored(item.response, item.page, item.bodySha256);
+    if (item.response) outcome.response = stored(item.response, item);
     if (item.error) outcome.error = item.error;
     return from(queue.commit(outcome)).pipe(
       map(({ newUrls, leaseLost }) => {

@@ -11,11 +11,12 @@ export class ParseThreadError extends CrawliteError {
   }
 }
 
-/** A parsed response: what it says, its body (handed back by the thread), the body's SHA-256, and the thread that read it. */
+/** A parsed response: what it says, its body (handed back by the thread), the body's SHA-256 and SHA-1, and the thread that read it. */
 export interface Parsed {
   result: ParseResult;
   body: Buffer;
   sha256: Buffer;
+  sha1: Buffer;
   threadId: number;
 }
 
@@ -57,7 +58,7 @@ class ParseThread {
         if (!waiting) continue;
         this.forget(reply.id);
         if ('failure' in reply) waiting.reject(new Error(`parsing failed: ${reply.failure}`));
-        else waiting.resolve({ result: reply.result, body: asBuffer(reply.body), sha256: asBuffer(reply.sha256), threadId: reply.threadId });
+        else waiting.resolve({ result: reply.result, body: asBuffer(reply.body), sha256: asBuffer(reply.sha256), sha1: asBuffer(reply.sha1), threadId: reply.threadId });
       }
     });
     this.worker.on('error', (error) => onGone(this, new ParseThreadError(`failed: ${error.message}`)));

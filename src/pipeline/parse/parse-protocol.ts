@@ -9,9 +9,10 @@ export interface ParseRequest {
 
 /**
  * The answer, with the body's buffer transferred back for the archive, its
- * SHA-256 (what the archive stores it under), and where the work ran.
+ * SHA-256 (what the archive stores it under) and SHA-1 (the WARC payload
+ * digest), and where the work ran.
  */
 export type ParseReply = { id: number; body: Uint8Array; threadId: number } & (
-  | { result: ParseResult; sha256: Uint8Array }
+  | { result: ParseResult; sha256: Uint8Array; sha1: Uint8Array }
   | { failure: string }
 );

@@ -8,7 +8,8 @@ function answer({ id, job, settings }: ParseRequest): ParseReply {
     const result = parseResponse(job, settings);
     // Copied out of Node's shared pool, so only 32 bytes cross.
     const sha256 = new Uint8Array(createHash('sha256').update(job.body).digest());
-    return { id, result, sha256, body: job.body, threadId };
+    const sha1 = new Uint8Array(createHash('sha1').update(job.body).digest());
+    return { id, result, sha256, sha1, body: job.body, threadId };
   } catch (error) {
     return { id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error), body: job.body, threadId };
   }
