@@ -89,7 +89,8 @@ describe('crawlite export: HTTP header blocks', () => {
     const head = gzip.httpHead!.toString('latin1');
     expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(head).toContain('content-type: text/html; charset=utf-8\r\n');
-    expect(head).toContain('X-Crawlite-Original-Content-Encoding: gzip\r\n');
+    // The prefix keeps the name as it stood: here the stored lower-case one.
+    expect(head).toContain('X-Crawlite-Original-content-encoding: gzip\r\n');
     expect(head).toContain(`content-length: ${Buffer.byteLength(GZIP_PAGE)}\r\n`);
     expect(head).not.toMatch(/^content-encoding:/im);
     expect(response(records, '/missing').httpHead!.toString('latin1')).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);

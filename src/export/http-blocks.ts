@@ -4,9 +4,16 @@ import type { ArchivedPage } from '../storage/archive-reader.js';
 // The HTTP messages inside request and response records. The payload written
 // is the stored body, with Content-Encoding already undone, so the response's
 // header block is corrected to describe it: the codings and the length as
-// received are kept under X-Crawlite-Original-* names, where they were.
+// received are kept under X-Crawlite-Original-* names, where they were, so the
+// block as received can be had again (crawlite import does; see
+// src/import/original-headers.ts).
 
 const CRLF = '\r\n';
+
+/** Put before a header's name as received: the header as received, which the record's block no longer has. */
+export const ORIGINAL_PREFIX = 'X-Crawlite-Original-';
+/** The value of X-Crawlite-Original-Content-Length when none was received (the block's Content-Length was added). */
+export const NONE_RECEIVED = 'none';
 
 /** Header values whose repeats the archive keeps one per line (see the `headers` column). */
 const LINE_JOINED = new Set(['set-cookie', 'location']);
@@ -36,16 +43,17 @@ function describePayload(headerLines: string[], payloadLength: number): string[]
   let lengthWritten = false;
   for (const line of headerLines) {
     const name = nameOf(line);
-    if (name === 'content-encoding') out.push(`X-Crawlite-Original-Content-Encoding: ${valueOf(line)}`);
-    else if (name === 'transfer-encoding') out.push(`X-Crawlite-Original-Transfer-Encoding: ${valueOf(line)}`);
-    else if (name === 'content-length' && lengthWritten) out.push(`X-Crawlite-Original-Content-Length: ${valueOf(line)}`);
+    // The name as received, case kept, after the prefix.
+    const original = () => `${ORIGINAL_PREFIX}${line.slice(0, line.indexOf(':')).trim()}: ${valueOf(line)}`;
+    if (name === 'content-encoding' || name === 'transfer-encoding') out.push(original());
+    else if (name === 'content-length' && lengthWritten) out.push(original());
     else if (name === 'content-length') {
       lengthWritten = true;
       out.push(`${line.slice(0, line.indexOf(':'))}: ${payloadLength}`);
-      if (valueOf(line) !== String(payloadLength)) out.push(`X-Crawlite-Original-Content-Length: ${valueOf(line)}`);
+      if (valueOf(line) !== String(payloadLength)) out.push(`${ORIGINAL_PREFIX}Content-Length: ${valueOf(line)}`);
     } else out.push(line);
   }
-  if (!lengthWritten) out.push(`Content-Length: ${payloadLength}`);
+  if (!lengthWritten) out.push(`Content-Length: ${payloadLength}`, `${ORIGINAL_PREFIX}Content-Length: ${NONE_RECEIVED}`);
   return out;
 }
 

@@ -31,7 +31,7 @@ export function warcinfoRecord(
     ['crawlite-options', crawl ? JSON.stringify(crawl.options) : undefined],
     [
       'crawlite-payload',
-      'the body as stored, Content-Encoding undone; in the HTTP header block Content-Encoding and Transfer-Encoding are renamed X-Crawlite-Original-Content-Encoding and X-Crawlite-Original-Transfer-Encoding, and Content-Length is the payload length (a different one received is kept as X-Crawlite-Original-Content-Length)',
+      'the body as stored, Content-Encoding undone; in the HTTP header block Content-Encoding and Transfer-Encoding are renamed in place, X-Crawlite-Original- before their names as received, and Content-Length is the payload length, followed by X-Crawlite-Original-Content-Length with the one received when it differed (none when there was none)',
     ],
     [
       'crawlite-http-headers',

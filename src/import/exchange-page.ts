@@ -7,7 +7,8 @@ import { needsParse, parseResponse, type ParseSettings } from '../pipeline/parse
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../pipeline/ports.js';
 import type { PageFacts } from '../pipeline/crawl-item.js';
 import type { ImportedPage, ImportedResponse, ImportSink } from '../storage/import-sink.js';
-import { dechunk, headersObject, parseHttpMessage, type HttpMessage } from './http-message.js';
+import { dechunk, headerLines, headersObject, parseHttpMessage, type HttpMessage } from './http-message.js';
+import { originalHeaderBlock } from './original-headers.js';
 import { targetUri, type Exchange } from './pair-exchanges.js';
 
 /** Why a record was not imported: a code for the report and a sentence. */
@@ -45,7 +46,10 @@ async function decodedAnswer(message: HttpMessage, maxBodyBytes: number): Promis
     return { code: 'undecodable_body', message: error instanceof Error ? error.message : String(error) };
   }
   if (body.byteLength > maxBodyBytes) return { code: 'body_too_large', message: `body of ${body.byteLength} bytes (--max-body ${maxBodyBytes})` };
-  return { message, headers, body };
+  // The body was read with the headers as the record declares them; the archive keeps the headers as received.
+  const received = originalHeaderBlock(message.rawHeaders);
+  if (received === message.rawHeaders) return { message, headers, body };
+  return { message: { ...message, rawHeaders: received }, headers: headersObject(headerLines(received)), body };
 }
 
 /** A revisit's answer: the payload of the record it refers to, with its own status and headers when it has any (not for a 304). */

@@ -29,6 +29,11 @@ export function parseHttpMessage(block: Buffer): HttpMessage | undefined {
   const match = /^(\S+) (\S+)(?: (.*))?$/.exec(startText);
   if (!match) return undefined;
   const rawHeaders = firstEnd < 0 ? Buffer.alloc(0) : head.subarray(firstEnd + 1);
+  return { startLine: [match[1]!, match[2]!, match[3] ?? ''], rawHeaders, headers: headerLines(rawHeaders), body };
+}
+
+/** A header block's fields: names lower-cased, in order, repeats kept, folded lines joined. */
+export function headerLines(rawHeaders: Buffer): [string, string][] {
   const headers: [string, string][] = [];
   for (const line of rawHeaders.toString('latin1').split(/\r?\n/)) {
     if (line === '') continue;
@@ -40,7 +45,7 @@ export function parseHttpMessage(block: Buffer): HttpMessage | undefined {
     if (colon <= 0) continue;
     headers.push([line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()]);
   }
-  return { startLine: [match[1]!, match[2]!, match[3] ?? ''], rawHeaders, headers, body };
+  return headers;
 }
 
 const LINE_JOINED = new Set(['set-cookie', 'location']);
