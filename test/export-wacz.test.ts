@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
 import { execCli, runCli } from './support/cli.js';
@@ -20,6 +21,9 @@ let entries: ZipEntry[];
 let records: ReadRecord[];
 
 const entry = (name: string) => entries.find((e) => e.name === name)!;
+/** Info-ZIP's unzip (Debian `unzip`): a reader that shares no code with the writer or with test/support. */
+const UNZIP = ['/usr/bin/unzip', '/bin/unzip'].find((path) => existsSync(path));
+if (!UNZIP) console.log('export-wacz: skipping the check with an independent ZIP reader: unzip is not installed (apt-get install unzip)');
 const sha256 = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 const jsonLines = (name: string) =>
   entry(name)
@@ -48,6 +52,17 @@ afterAll(async () => {
 });
 
 describe('crawlite export --wacz', () => {
+  it.skipIf(!UNZIP)('is a ZIP that Info-ZIP unzip tests without error, with the WARC stored and the rest as listed', () => {
+    const tested = execFileSync(UNZIP!, ['-t', waczPath], { encoding: 'utf8', timeout: 20_000 });
+    expect(tested).toMatch(/No errors detected/);
+    // -Z -v: zipinfo's verbose listing, one block per entry with its compression method.
+    const listing = execFileSync(UNZIP!, ['-Z', '-v', waczPath], { encoding: 'utf8', timeout: 20_000 });
+    const warcBlock = listing.slice(listing.indexOf('archive/data.warc.gz'));
+    expect(warcBlock).toMatch(/compression method:\s+none \(stored\)/);
+    const names = execFileSync(UNZIP!, ['-Z', '-1', waczPath], { encoding: 'utf8', timeout: 20_000 }).trim().split('\n');
+    expect(names.sort()).toEqual(entries.map((e) => e.name).sort());
+  });
+
   it('holds the WARC stored (not deflated), the index, the pages and the datapackage files', () => {
     expect(entries.map((e) => e.name)).toEqual(['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'datapackage.json', 'datapackage-digest.json']);
     const warc = entry('archive/data.warc.gz');
