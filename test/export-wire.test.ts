@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha1Digest } from '../src/export/warc-digest.js';
-import { readArchive, tempDir } from './support/archive.js';
+import { readArchive, tempDir, PAGES_VIEW_OF_SCHEMA_4 } from './support/archive.js';
 import { execCli, runCli } from './support/cli.js';
 import { EXPORT_CRAWL_FLAGS, GZIP_PAGE, startExportSite } from './support/export-site.js';
 import type { TestServer } from './support/test-server.js';
@@ -103,13 +103,7 @@ describe('crawlite export: HTTP header blocks', () => {
 
   it('exports an archive of an older schema, without the wire columns, rebuilding every block', async () => {
     const records = await exportVariant('schema4', (db) => {
-      db.exec(`DROP VIEW pages;
-        CREATE VIEW pages AS
-        SELECT u.url, r.status, r.content_type, r.location, b.data AS body, r.fetched_at, u.depth,
-               r.headers, b.size, r.charset, lower(hex(b.hash)) AS sha256, r.elapsed_ms,
-               r.title, r.canonical, r.robots, u.kind, coalesce(u.fetch_url, u.url) AS fetch_url, r.links_dropped
-        FROM response r JOIN url u ON u.id = r.url_id JOIN body b ON b.id = r.body_id;
-        PRAGMA user_version = 4;`);
+      db.exec(PAGES_VIEW_OF_SCHEMA_4);
     });
     const pages = readArchive<{ fetch_url: string; body: Buffer }>(crawled, 'SELECT fetch_url, body FROM pages WHERE body <> x\'\'');
     expect(records[0]!.block.toString()).toContain('crawlite-http-headers: as received for 0 of');

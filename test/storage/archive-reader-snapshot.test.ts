@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive, type ArchiveReader } from '../../src/storage/archive-reader.js';
-import { tempDir } from '../support/archive.js';
+import { tempDir, PAGES_VIEW_OF_SCHEMA_4 } from '../support/archive.js';
 import { runCli } from '../support/cli.js';
 import { html, routes, startServer, type TestServer } from '../support/test-server.js';
 
@@ -93,13 +93,7 @@ describe('archive reader: what an export reads', () => {
     const older = tmp.path('older.sqlite');
     copyFileSync(db, older);
     const handle = new Database(older);
-    handle.exec(`DROP VIEW pages;
-      CREATE VIEW pages AS
-      SELECT u.url, r.status, r.content_type, r.location, b.data AS body, r.fetched_at, u.depth,
-             r.headers, b.size, r.charset, lower(hex(b.hash)) AS sha256, r.elapsed_ms,
-             r.title, r.canonical, r.robots, u.kind, coalesce(u.fetch_url, u.url) AS fetch_url, r.links_dropped
-      FROM response r JOIN url u ON u.id = r.url_id JOIN body b ON b.id = r.body_id;
-      PRAGMA user_version = 4;`);
+    handle.exec(PAGES_VIEW_OF_SCHEMA_4);
     handle.close();
     const reader = open(older);
     expect(reader.page(abs('/a'))).toMatchObject({ body: Buffer.from(page.body), rawHeaders: null, sha1: null, remoteIp: null });

@@ -30,3 +30,15 @@ export function integrity(path: string): string {
 
 /** A file's SHA-256 (hex): equal before and after means not one byte changed. */
 export const fileSha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/**
+ * The `pages` view as schema version 4 had it (before migration 5 added the wire columns), for an archive
+ * made by an older crawlite: what readers and export must still handle.
+ */
+export const PAGES_VIEW_OF_SCHEMA_4 = `DROP VIEW pages;
+  CREATE VIEW pages AS
+  SELECT u.url, r.status, r.content_type, r.location, b.data AS body, r.fetched_at, u.depth,
+         r.headers, b.size, r.charset, lower(hex(b.hash)) AS sha256, r.elapsed_ms,
+         r.title, r.canonical, r.robots, u.kind, coalesce(u.fetch_url, u.url) AS fetch_url, r.links_dropped
+  FROM response r JOIN url u ON u.id = r.url_id JOIN body b ON b.id = r.body_id;
+  PRAGMA user_version = 4;`;
