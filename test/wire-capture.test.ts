@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PageRow } from '../src/storage/archive-views.js';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -46,21 +47,11 @@ const GZIP_PLAIN = 'compressed page, stored decoded '.repeat(20);
 let raw: RawHttpServer;
 const tmp = tempDir();
 
-type Row = {
-  url: string;
-  status: number;
-  body: Buffer;
-  http_version: string | null;
-  reason: string | null;
-  raw_headers: Buffer | null;
-  request_method: string | null;
-  request_target: string | null;
-  request_headers: Buffer | null;
-  remote_ip: string | null;
-  started_at: string | null;
-  fetched_at: string;
-  sha1: string | null;
-};
+/** A row of the pages view, as the archive reader types it: the wire columns and what they go with. */
+type Row = Pick<
+  PageRow,
+  'url' | 'status' | 'body' | 'http_version' | 'reason' | 'raw_headers' | 'request_method' | 'request_target' | 'request_headers' | 'remote_ip' | 'started_at' | 'fetched_at' | 'sha1'
+>;
 let rows: Map<string, Row>;
 
 beforeAll(async () => {

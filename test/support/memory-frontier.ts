@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, UrlKind, UrlState } from '../../src/pipeline/ports.js';
+import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, UrlState } from '../../src/pipeline/ports.js';
 
-interface Entry {
-  id: number;
-  url: string;
-  key: string;
-  origin: string;
-  kind: UrlKind;
-  depth: number;
-  redirectHops: number;
-  tries: number;
+/** A URL as the frontier holds it: what a claim carries, its state, and its lease while one is held. */
+interface Entry extends Omit<ClaimedUrl, 'lease'> {
   state: UrlState;
   lease?: Lease;
 }
