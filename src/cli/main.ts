@@ -8,6 +8,7 @@ import { importCommand } from './commands/import.js';
 import { queryCommand } from './commands/query.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
+import { serveCommand } from './commands/serve.js';
 import { statsCommand } from './commands/stats.js';
 import { unlockCommand } from './commands/unlock.js';
 import { EXIT_FAILURE, type CliIo } from './io.js';
@@ -50,13 +51,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(queryCommand(context))
       .command(statsCommand(context))
       .command(exportCommand(context))
+      .command(serveCommand(context))
       .command(importCommand(context))
       .command(demoCommand(context))
       .command(unlockCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, retry, import, query, stats, export, unlock or demo')
+      .demandCommand(1, 'name a command: crawl, resume, retry, import, query, stats, export, serve, unlock or demo')
       .recommendCommands()
       .strict()
       .help()

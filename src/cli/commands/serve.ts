@@ -1,0 +1,45 @@
+import type { CommandModule } from 'yargs';
+import { UsageError } from '../usage-error.js';
+import type { CommandContext } from './context.js';
+
+function portNumber(value: unknown): number {
+  const port = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got ${String(value)}`);
+  return port;
+}
+
+export function serveCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'serve <db>',
+    describe: 'browse an archive in a web browser: overview, URLs, search, each capture and its replay (read-only)',
+    builder: (yargs) =>
+      yargs
+        .positional('db', { type: 'string', describe: 'archive file' })
+        .option('port', { alias: 'p', type: 'number', default: 8080, coerce: portNumber, describe: 'port of the UI (0 picks a free one); replay gets another free port' })
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on; anything but loopback exposes the archive to the network' })
+        .option('open', { type: 'boolean', default: false, describe: 'open the UI in the desktop browser' })
+        .example('$0 serve site.sqlite', 'then open http://127.0.0.1:8080/')
+        .example('$0 serve site.sqlite --port 0 --open', 'a free port, opened in the browser'),
+    handler: async (args) => {
+      const [{ serveArchive, isLoopback }, { openBrowser }] = await Promise.all([import('../../serve/serve-archive.js'), import('../open-browser.js')]);
+      const { io } = context;
+      const host = String(args.host);
+      if (!host) throw new UsageError('--host needs an address, e.g. 127.0.0.1');
+      const serving = await serveArchive({ path: String(args.db), host, port: args.port as number });
+      // The UI's URL first and alone on its line: scripts and tests read it.
+      io.stdout(`${serving.uiUrl}\n`);
+      io.stdout(`replay origin: ${serving.replayOrigin}/ (archived pages run there, apart from the UI); Ctrl-C to stop\n`);
+      if (!isLoopback(host)) {
+        io.stderr(`crawlite: warning: listening on ${host}, not loopback: anyone who can reach this machine can read the archive\n`);
+      }
+      if (args.open) openBrowser(serving.uiUrl);
+      await new Promise<void>((resolve) => {
+        const unlisten = io.onInterrupt(() => {
+          unlisten();
+          resolve();
+        });
+      });
+      await serving.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CrawliteError } from '../crawlite-error.js';
+import { openArchive as openReader } from '../storage/archive-reader.js';
+import { openArchive as openDatabase } from '../storage/open-archive.js';
+import { createReplayHandler } from './replay-mount.js';
+import { searchArchive } from './search-mount.js';
+import { createUiHandler } from './ui/ui-handler.js';
+
+export interface ServeOptions {
+  /** The archive file; opened read-only, so a crawl may be writing it. */
+  path: string;
+  host: string;
+  /** The UI's port; 0 picks a free one. The replay origin always gets a free one. */
+  port: number;
+}
+
+export interface ServingArchive {
+  /** `http://127.0.0.1:PORT/` */
+  uiUrl: string;
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  replayOrigin: string;
+  close(): Promise<void>;
+}
+
+export class ServeListenError extends CrawliteError {
+  constructor(host: string, port: number, cause: NodeJS.ErrnoException) {
+    const reason =
+      cause.code === 'EADDRINUSE'
+        ? `port ${port} is in use; pick another with --port (0 picks a free one)`
+        : cause.code === 'EADDRNOTAVAIL' || cause.code === 'ENOTFOUND'
+          ? `${host} is not an address of this machine`
+          : cause.code === 'EACCES'
+            ? `not allowed to listen on port ${port}; use one above 1023`
+            : cause.message;
+    super('SERVE_LISTEN', `cannot listen on ${host}:${port}: ${reason}`, { cause });
+  }
+}
+
+export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** The host part of a URL for an address: brackets for IPv6, and a loopback name for the unspecified addresses. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => reject(new ServeListenError(host, port, error));
+    server.once('error', failed);
+    server.listen(port, host.replace(/^\[|\]$/g, ''), () => {
+      server.off('error', failed);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * Serves one archive on two origins: the UI on `port`, and replay of the archived
+ * pages on a second, free port. Archived scripts run on the replay origin only, so
+ * the same-origin policy keeps them from reading the UI.
+ */
+export async function serveArchive(options: ServeOptions): Promise<ServingArchive> {
+  const archive = openReader(options.path);
+  const db = openDatabase(options.path, 'readonly');
+  const servers: Server[] = [];
+  try {
+    const replayServer = createServer();
+    servers.push(replayServer);
+    const replayPort = await listen(replayServer, options.host, 0);
+    const uiServer = createServer();
+    servers.push(uiServer);
+    const uiPort = await listen(uiServer, options.host, options.port);
+    const host = urlHost(options.host);
+    const uiOrigin = `http://${host}:${uiPort}`;
+    const replayOrigin = `http://${host}:${replayPort}`;
+    // On loopback, requests must name this server (a DNS-rebinding page names its own host).
+    const allowedHosts = isLoopback(options.host)
+      ? new Set([`${host}:${uiPort}`, `127.0.0.1:${uiPort}`, `localhost:${uiPort}`, `[::1]:${uiPort}`])
+      : undefined;
+    const ui = createUiHandler({ archive, db, replayOrigin, search: searchArchive }, allowedHosts);
+    const replay = createReplayHandler({ archive, replayOrigin, uiOrigin });
+    uiServer.on('request', (req: IncomingMessage, res: ServerResponse) => ui(req, res));
+    replayServer.on('request', (req: IncomingMessage, res: ServerResponse) => replay(req, res));
+    return {
+      uiUrl: `${uiOrigin}/`,
+      replayOrigin,
+      async close() {
+        await Promise.all(servers.map(stop));
+        archive.close();
+        db.close();
+      },
+    };
+  } catch (error) {
+    await Promise.all(servers.map(stop));
+    archive.close();
+    db.close();
+    throw error;
+  }
+}

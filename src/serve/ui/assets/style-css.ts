@@ -1,0 +1,31 @@
+// The UI's stylesheet, kept as a module so it ships inside dist/ and the bundle alike.
+export const STYLE_CSS = `
+:root { color-scheme: light dark; --fg: #1d1f21; --muted: #666; --line: #ddd; --accent: #0b63c5; --bg: #fff; --alt: #f6f7f9; }
+@media (prefers-color-scheme: dark) { :root { --fg: #ddd; --muted: #999; --line: #333; --accent: #6aa9ff; --bg: #16181b; --alt: #1e2124; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+nav { display: flex; gap: 1.2em; align-items: center; padding: .6em 1.2em; border-bottom: 1px solid var(--line); background: var(--alt); }
+nav .brand { font-weight: 600; }
+nav form { margin-left: auto; }
+main { padding: 1em 1.2em 3em; max-width: 1200px; }
+a { color: var(--accent); text-decoration: none; }
+a:hover { text-decoration: underline; }
+h1 { font-size: 1.4em; margin: .2em 0 .6em; word-break: break-all; }
+h2 { font-size: 1.1em; margin: 1.6em 0 .5em; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .25em .6em .25em 0; border-bottom: 1px solid var(--line); vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.url { word-break: break-all; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 1em 2em; }
+.muted { color: var(--muted); }
+pre { background: var(--alt); padding: .8em; overflow: auto; max-height: 40em; white-space: pre-wrap; word-break: break-all; }
+form.filters { display: flex; flex-wrap: wrap; gap: .6em; align-items: end; margin-bottom: 1em; }
+form.filters label { display: flex; flex-direction: column; font-size: .85em; color: var(--muted); }
+input, select, button { font: inherit; }
+iframe#replay { width: 100%; height: 70vh; border: 1px solid var(--line); background: #fff; }
+#timeline { min-height: 240px; }
+.error { color: #c0392b; }
+mark { background: #ffe98a; color: #000; }
+ol.hits li { margin-bottom: .9em; }
+.pager { margin-top: 1em; }
+`;

@@ -1,0 +1,16 @@
+/** 1536 → `1.5 KiB`: sizes as people read them. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+export const formatCount = (n: number): string => n.toLocaleString('en-US');
+
+/** The UI's link to a capture's page. */
+export const captureHref = (url: string): string => `/capture?url=${encodeURIComponent(url)}`;

@@ -1,0 +1,54 @@
+import { CrawliteError } from '../../crawlite-error.js';
+import { escapeHtml, html, trusted } from './html.js';
+import { captureHref } from './format.js';
+import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
+
+const PAGE_SIZE = 20;
+// Characters from Unicode's private use area mark the matches: the snippet is escaped
+// whole first, then only these become <mark> tags, so archived text cannot add markup.
+const MARK_START = '\uE000';
+const MARK_END = '\uE001';
+
+/** An escaped snippet with its matches in <mark>. */
+export function markSnippet(snippet: string): string {
+  return escapeHtml(snippet).replaceAll(MARK_START, '<mark>').replaceAll(MARK_END, '</mark>');
+}
+
+/** `/search?q=`: full-text search of the archived pages. */
+export function searchPage(context: UiContext, params: URLSearchParams): UiPage {
+  const query = (params.get('q') ?? '').trim();
+  const offsetText = params.get('offset') ?? '0';
+  if (!/^\d{1,9}$/.test(offsetText)) throw new UiHttpError(400, `offset must be a whole number, got "${offsetText}"`);
+  const offset = Number(offsetText);
+  const form = html`<h1>Search</h1>
+<form id="search" action="/search" method="get" role="search">
+<input name="q" type="search" value="${query}" placeholder="words, &quot;a phrase&quot;, prefix*" autofocus>
+<button type="submit">Search</button>
+</form>`;
+  if (!context.search) {
+    return { status: 501, title: 'Search', body: html`${form}<p class="error" id="search-error">Full-text search is not available in this build of crawlite.</p>` };
+  }
+  if (!query) return { title: 'Search', body: form };
+  let hits;
+  try {
+    hits = context.search(context.db, query, { limit: PAGE_SIZE + 1, offset, markStart: MARK_START, markEnd: MARK_END });
+  } catch (error) {
+    if (error instanceof CrawliteError && error.code === 'bad_search_query') {
+      return { status: 400, title: 'Search', body: html`${form}<p class="error" id="search-error">${error.message}</p>` };
+    }
+    throw error;
+  }
+  const more = hits.length > PAGE_SIZE;
+  const shown = hits.slice(0, PAGE_SIZE);
+  const next = new URLSearchParams({ q: query, offset: String(offset + PAGE_SIZE) });
+  const body = html`${form}
+${shown.length ? '' : html`<p class="muted">No pages match.</p>`}
+<ol class="hits" id="hits" start="${offset + 1}">
+${shown.map(
+  (hit) => html`<li><a href="${captureHref(hit.url)}">${hit.title || hit.url}</a> <span class="muted">${hit.status} · ${hit.fetchedAt}</span>
+<div class="muted url">${hit.url}</div><div class="snippet">${trusted(markSnippet(hit.snippet))}</div></li>\n`,
+)}
+</ol>
+${more ? html`<p class="pager"><a id="next" rel="next" href="/search?${next.toString()}">more results →</a></p>` : ''}`;
+  return { title: `Search: ${query}`, body };
+}

@@ -1,0 +1,31 @@
+import type { Database } from 'better-sqlite3';
+import type { ArchiveReader } from '../../storage/archive-reader.js';
+import type { SearchArchive } from '../search-mount.js';
+
+/** What every UI page reads from: the archive (through its reader and a read-only connection) and where replay lives. */
+export interface UiContext {
+  archive: ArchiveReader;
+  db: Database;
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  replayOrigin: string;
+  search: SearchArchive | undefined;
+}
+
+/** A request the UI refuses: its status and the one line shown. */
+export class UiHttpError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 501,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface UiPage {
+  status?: number;
+  title: string;
+  body: import('./html.js').Html;
+  /** Extra scripts to load (served from /assets). */
+  scripts?: string[];
+  styles?: string[];
+}

@@ -1,0 +1,94 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename } from 'node:path';
+import { fetchTimeline } from '../../storage/archive-overview.js';
+import { capturePage, requestedCapture } from './capture-page.js';
+import { html } from './html.js';
+import { layout } from './layout.js';
+import { overviewPage } from './overview-page.js';
+import { searchPage } from './search-page.js';
+import { staticAsset } from './static-assets.js';
+import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
+import { urlsPage } from './urls-page.js';
+
+type Body = { type: string; body: Buffer | string; headers?: Record<string, string> };
+
+const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiPage> = {
+  '/': (context) => overviewPage(context),
+  '/urls': urlsPage,
+  '/search': searchPage,
+  '/capture': capturePage,
+};
+
+/** The UI's security headers: archived pages are hostile, so no inline script runs and only the replay origin is framed. */
+function securityHeaders(replayOrigin: string): Record<string, string> {
+  return {
+    'content-security-policy': `default-src 'self'; frame-src ${replayOrigin}; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
+}
+
+/**
+ * The UI origin's request handler: GET and HEAD only, pages by exact path, static
+ * files from a fixed map, a 404 page for anything else and a one-line 500 page for
+ * any error (never a stack trace).
+ */
+export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<string>): (req: IncomingMessage, res: ServerResponse) => void {
+  const archiveName = basename(context.archive.path);
+  const pageBody = (page: UiPage): Body => ({ type: 'text/html; charset=utf-8', body: layout(page, archiveName).text });
+  const errorPage = (status: number, message: string) => pageBody({ status, title: String(status), body: html`<h1>${status}</h1><p class="error" id="error">${message}</p>` });
+
+  function route(path: string, params: URLSearchParams): { status: number; response: Body } {
+    const page = Object.hasOwn(PAGES, path) ? PAGES[path] : undefined;
+    if (page) {
+      const shown = page(context, params);
+      return { status: shown.status ?? 200, response: pageBody(shown) };
+    }
+    if (path === '/api/timeline') return { status: 200, response: { type: 'application/json', body: JSON.stringify(fetchTimeline(context.db)) } };
+    if (path === '/raw') {
+      const capture = requestedCapture(context, params);
+      const name = (new URL(capture.url).pathname.split('/').pop() || 'index').replace(/[^\w.-]/g, '_');
+      return {
+        status: 200,
+        response: { type: 'application/octet-stream', body: capture.body, headers: { 'content-disposition': `attachment; filename="${name}"` } },
+      };
+    }
+    const asset = staticAsset(path);
+    if (asset) return { status: 200, response: { type: asset.type, body: asset.body, headers: { 'cache-control': 'max-age=3600' } } };
+    return { status: 404, response: errorPage(404, `Nothing here: ${path}`) };
+  }
+
+  return (req, res) => {
+    let status: number;
+    let response: Body;
+    try {
+      if (allowedHosts && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+        // A page elsewhere that rebinds its DNS name to this address reads nothing.
+        ({ status, response } = { status: 421, response: errorPage(421, 'Unknown Host header: open the address crawlite serve printed.') });
+      } else if (req.method !== 'GET' && req.method !== 'HEAD') {
+        ({ status, response } = { status: 405, response: { ...errorPage(405, `${req.method} is not supported: this archive is read-only`), headers: { allow: 'GET, HEAD' } } });
+      } else {
+        const url = new URL(req.url ?? '/', 'http://ui.invalid');
+        ({ status, response } = route(url.pathname, url.searchParams));
+      }
+    } catch (error) {
+      if (error instanceof UiHttpError) {
+        status = error.status;
+        response = errorPage(error.status, error.message);
+      } else {
+        status = 500;
+        const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+        response = errorPage(500, `crawlite could not show this page: ${message}`);
+      }
+    }
+    const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+    res.writeHead(status, {
+      ...securityHeaders(context.replayOrigin),
+      'content-type': response.type,
+      'content-length': String(body.length),
+      ...response.headers,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+}

@@ -1,0 +1,63 @@
+import { listUrls, STATUS_CLASSES, type StatusClass, type UrlListingFilter } from '../../storage/url-listing.js';
+import { html } from './html.js';
+import { captureHref, formatBytes } from './format.js';
+import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
+
+const STATES = ['queued', 'fetching', 'done', 'failed', 'skipped'] as const;
+const KINDS = ['page', 'requisite', 'sitemap', 'robots'] as const;
+const PAGE_SIZE = 100;
+
+function oneOf<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
+  const value = params.get(name);
+  if (value === null || value === '') return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UiHttpError(400, `${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+function filterOf(params: URLSearchParams): UrlListingFilter {
+  const filter: UrlListingFilter = {};
+  const statusClass = oneOf<StatusClass>(params, 'status', STATUS_CLASSES);
+  const state = oneOf(params, 'state', STATES);
+  const kind = oneOf(params, 'kind', KINDS);
+  const host = params.get('host') || undefined;
+  const text = params.get('text') || undefined;
+  if (statusClass) filter.statusClass = statusClass;
+  if (state) filter.state = state;
+  if (kind) filter.kind = kind;
+  if (host) filter.host = host;
+  if (text) filter.text = text;
+  return filter;
+}
+
+const select = (name: string, values: readonly string[], chosen: string | undefined) =>
+  html`<label>${name}<select name="${name}"><option value="">any</option>${values.map(
+    (value) => html`<option${value === chosen ? html` selected` : ''}>${value}</option>`,
+  )}</select></label>`;
+
+/** `/urls`: every URL seen, filtered by GET parameters, a page at a time after the last URL shown. */
+export function urlsPage(context: UiContext, params: URLSearchParams): UiPage {
+  const filter = filterOf(params);
+  const after = params.get('after') ?? '';
+  const page = listUrls(context.db, filter, { after, limit: PAGE_SIZE });
+  const nextParams = new URLSearchParams([...params].filter(([name]) => name !== 'after'));
+  if (page.next !== undefined) nextParams.set('after', page.next);
+  const body = html`<h1>URLs</h1>
+<form class="filters" id="url-filters" action="/urls" method="get">
+${select('status', STATUS_CLASSES, filter.statusClass)}
+${select('state', STATES, filter.state)}
+${select('kind', KINDS, filter.kind)}
+<label>host<input name="host" value="${filter.host ?? ''}" placeholder="https://example.com"></label>
+<label>URL contains<input name="text" value="${filter.text ?? ''}"></label>
+<button type="submit">Filter</button>
+<a href="/urls">clear</a>
+</form>
+${after ? html`<p class="muted">After <span class="url">${after}</span> · <a href="/urls?${new URLSearchParams([...params].filter(([name]) => name !== 'after')).toString()}">first page</a></p>` : ''}
+<table id="urls"><thead><tr><th>URL</th><th>state</th><th class="num">status</th><th>type</th><th class="num">size</th><th class="num">depth</th><th>kind</th></tr></thead><tbody>
+${page.rows.map(
+  (row) => html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td><td>${row.state}</td><td class="num">${row.status ?? ''}</td><td>${row.contentType ?? ''}</td><td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
+)}
+</tbody></table>
+${page.rows.length === 0 ? html`<p class="muted">No URLs${after ? ' after this one' : ''} match.</p>` : ''}
+<p class="pager">${page.next !== undefined ? html`<a id="next" rel="next" href="/urls?${nextParams.toString()}">next ${PAGE_SIZE} →</a>` : html`<span class="muted">end of the list</span>`}</p>`;
+  return { title: 'URLs', body };
+}
