@@ -3,19 +3,24 @@ import type { UrlKind, UrlState } from '../pipeline/ports.js';
 
 // One page of the archive's URLs, in URL order, for browsing. Paging is by key
 // (`url > after`) on the url table's UNIQUE index: page 10,000 costs what page 1
-// costs, with no OFFSET and no count. Filters narrow the rows met on that index
-// instead of choosing another index, so rows always come out in URL order without
-// a sort; a rare filter reads further along the index to fill its page.
+// costs, with no OFFSET and no count. Filters narrow the rows met along that index
+// instead of choosing another index, so rows come out in URL order without a sort,
+// and one request reads at most SCAN_ROWS index entries: a rare filter on a big
+// archive answers with what it found so far and where to go on from, never with a
+// scan of the whole table. This needs no index beyond what every archive has.
 
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+/** URLs examined per request at most (at most about 80 ms on a 1,000,000-URL archive). */
+export const SCAN_ROWS = 20_000;
 
 export interface UrlListingFilter {
   /** Response status by hundreds; `none`: no response stored. */
   statusClass?: StatusClass;
   state?: UrlState;
   kind?: UrlKind;
-  /** An origin (`https://example.com`, a range on the index) or a bare host (`example.com`, either scheme). */
+  /** An origin (`https://example.com`) or a bare host (`example.com`: http and https); ranges on the index either way. */
   host?: string;
   /** Text the URL contains (case-sensitive). */
   text?: string;
@@ -35,17 +40,41 @@ export interface UrlListingRow {
 
 export interface UrlListingPage {
   rows: UrlListingRow[];
-  /** The key to pass as `after` for the next page; absent on the last page. */
+  /** The key to pass as `after` for the next page; absent when nothing is left. */
   next?: string;
+  /** True when the page is short because the scan limit was met, not because the URLs ran out. */
+  partial: boolean;
 }
 
-/** The statement and its parameters for one page; exported so a test can read its query plan. */
-export function urlListingQuery(filter: UrlListingFilter, after: string, limit: number): { sql: string; params: Record<string, unknown> } {
-  const where = ['u.url > :after'];
-  const params: Record<string, unknown> = { after, limit };
-  const { statusClass, state, kind, host, text } = filter;
-  // coalesce keeps the LEFT JOIN a left join: were it made inner, SQLite could start
-  // from response and sort; `+` keeps it off the state index, which would sort too.
+/** A key range of the url index: `url > after`, below `to` if given. */
+interface Range {
+  after: string;
+  /** Inclusive lower bound, when it lies above `after`. */
+  from?: string;
+  to?: string;
+}
+
+/** The URL ranges a host filter covers, in URL order (`http://` sorts before `https://`). */
+function hostRanges(host: string | undefined): Array<{ from: string; to: string }> | undefined {
+  if (host === undefined) return undefined;
+  const origins = host.includes('://') ? [host.replace(/\/+$/, '')] : [`http://${host.toLowerCase()}`, `https://${host.toLowerCase()}`];
+  // Stored URLs are serialised (ASCII), so all of an origin's sort below origin/ + U+10FFFF.
+  return origins.map((origin) => ({ from: `${origin}/`, to: `${origin}/\u{10FFFF}` }));
+}
+
+/** The statement and its parameters for one range; exported so a test can read its query plan. */
+export function urlListingQuery(filter: UrlListingFilter, range: Range, limit: number, scan = SCAN_ROWS): { sql: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = { after: range.after, limit, scan };
+  const bounds = [range.from !== undefined ? 'url >= :from' : 'url > :after'];
+  if (range.from !== undefined) params.from = range.from;
+  if (range.to !== undefined) {
+    bounds.push('url < :to');
+    params.to = range.to;
+  }
+  const where: string[] = [];
+  const { statusClass, state, kind, text } = filter;
+  // coalesce keeps the LEFT JOIN a left join, which SQLite never reorders: were it made
+  // inner, SQLite could start from response and sort.
   if (statusClass === 'none') where.push('r.url_id IS NULL');
   else if (statusClass !== undefined) {
     where.push('coalesce(r.status, 0) BETWEEN :statusMin AND :statusMax');
@@ -53,39 +82,58 @@ export function urlListingQuery(filter: UrlListingFilter, after: string, limit: 
     Object.assign(params, { statusMin: hundreds, statusMax: hundreds + 99 });
   }
   if (state !== undefined) {
-    where.push('+u.state = :state');
+    where.push('u.state = :state');
     params.state = state;
   }
   if (kind !== undefined) {
-    where.push('+u.kind = :kind');
+    where.push('u.kind = :kind');
     params.kind = kind;
-  }
-  if (host !== undefined && host.includes('://')) {
-    // Stored URLs are serialised (ASCII), so all of an origin's sort below origin/ + U+10FFFF.
-    const origin = host.replace(/\/+$/, '');
-    where.push('u.url >= :hostFrom AND u.url < :hostTo');
-    Object.assign(params, { hostFrom: `${origin}/`, hostTo: `${origin}/\u{10FFFF}` });
-  } else if (host !== undefined) {
-    where.push("+u.origin IN ('http://' || :host, 'https://' || :host)");
-    params.host = host.toLowerCase();
   }
   if (text !== undefined && text !== '') {
     where.push('instr(u.url, :text) > 0');
     params.text = text;
   }
   const sql = `SELECT u.url, u.state, u.kind, u.depth, u.error, r.status, r.content_type AS contentType, b.size, r.fetched_at AS fetchedAt
-    FROM url u LEFT JOIN response r ON r.url_id = u.id LEFT JOIN body b ON b.id = r.body_id
-    WHERE ${where.join(' AND ')}
+    FROM (SELECT id, url, state, kind, depth, error FROM url WHERE ${bounds.join(' AND ')} ORDER BY url LIMIT :scan) u
+    LEFT JOIN response r ON r.url_id = u.id LEFT JOIN body b ON b.id = r.body_id
+    ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
     ORDER BY u.url LIMIT :limit`;
   return { sql, params };
 }
 
+/** The last URL of a range's scan window: where the next request goes on from. */
+function scanEnd(db: Database, range: Range, scan: number): string | undefined {
+  const bound = range.from !== undefined ? 'url >= :from' : 'url > :after';
+  const sql = `SELECT max(url) AS url FROM (SELECT url FROM url WHERE ${bound}${range.to !== undefined ? ' AND url < :to' : ''} ORDER BY url LIMIT :scan)`;
+  const params = { after: range.after, scan, ...(range.from !== undefined ? { from: range.from } : {}), ...(range.to !== undefined ? { to: range.to } : {}) };
+  return db.prepare<[Record<string, unknown>], { url: string | null }>(sql).get(params)?.url ?? undefined;
+}
+
 /** Up to `limit` URLs after `after` (exclusive; '' for the first page) that pass `filter`. */
-export function listUrls(db: Database, filter: UrlListingFilter, { after = '', limit }: { after?: string; limit: number }): UrlListingPage {
-  // One row more than shown says whether there is a next page, without counting.
-  const { sql, params } = urlListingQuery(filter, after, limit + 1);
-  const rows = db.prepare<[Record<string, unknown>], UrlListingRow>(sql).all(params);
-  if (rows.length <= limit) return { rows };
-  rows.length = limit;
-  return { rows, next: rows.at(-1)!.url };
+export function listUrls(db: Database, filter: UrlListingFilter, { after = '', limit, scan = SCAN_ROWS }: { after?: string; limit: number; scan?: number }): UrlListingPage {
+  const ranges: Range[] = hostRanges(filter.host)?.flatMap(({ from, to }) => {
+    if (after >= to) return [];
+    return [after >= from ? { after, to } : { after, from, to }];
+  }) ?? [{ after }];
+  const rows: UrlListingRow[] = [];
+  for (const range of ranges) {
+    // One row more than shown says whether there is a next page, without counting.
+    const { sql, params } = urlListingQuery(filter, range, limit + 1 - rows.length, scan);
+    const found = db.prepare<[Record<string, unknown>], UrlListingRow>(sql).all(params);
+    rows.push(...found);
+    if (rows.length > limit) {
+      rows.length = limit;
+      return { rows, next: rows.at(-1)!.url, partial: false };
+    }
+    const end = scanEnd(db, range, scan);
+    // The scan window was full: there may be more in this range, so stop here and say where.
+    if (end !== undefined && scanWindowFull(db, range, end)) return { rows, next: end, partial: true };
+  }
+  return { rows, partial: false };
+}
+
+/** Whether anything lies in `range` beyond `end`. */
+function scanWindowFull(db: Database, range: Range, end: string): boolean {
+  const sql = `SELECT 1 FROM url WHERE url > ?${range.to !== undefined ? ' AND url < ?' : ''} LIMIT 1`;
+  return db.prepare(sql).get(...(range.to !== undefined ? [end, range.to] : [end])) !== undefined;
 }

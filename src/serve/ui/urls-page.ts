@@ -1,11 +1,12 @@
-import { listUrls, STATUS_CLASSES, type StatusClass, type UrlListingFilter } from '../../storage/url-listing.js';
+import { listUrls, SCAN_ROWS, STATUS_CLASSES, type StatusClass, type UrlListingFilter } from '../../storage/url-listing.js';
 import { html } from './html.js';
-import { captureHref, formatBytes } from './format.js';
+import { captureHref, formatBytes, formatCount } from './format.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const STATES = ['queued', 'fetching', 'done', 'failed', 'skipped'] as const;
 const KINDS = ['page', 'requisite', 'sitemap', 'robots'] as const;
 const PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 1000;
 
 function oneOf<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
   const value = params.get(name);
@@ -38,7 +39,12 @@ const select = (name: string, values: readonly string[], chosen: string | undefi
 export function urlsPage(context: UiContext, params: URLSearchParams): UiPage {
   const filter = filterOf(params);
   const after = params.get('after') ?? '';
-  const page = listUrls(context.db, filter, { after, limit: PAGE_SIZE });
+  const limitText = params.get('limit') ?? String(PAGE_SIZE);
+  if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_PAGE_SIZE) {
+    throw new UiHttpError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, got "${limitText}"`);
+  }
+  const limit = Number(limitText);
+  const page = listUrls(context.db, filter, { after, limit });
   const nextParams = new URLSearchParams([...params].filter(([name]) => name !== 'after'));
   if (page.next !== undefined) nextParams.set('after', page.next);
   const body = html`<h1>URLs</h1>
@@ -58,6 +64,12 @@ ${page.rows.map(
 )}
 </tbody></table>
 ${page.rows.length === 0 ? html`<p class="muted">No URLs${after ? ' after this one' : ''} match.</p>` : ''}
-<p class="pager">${page.next !== undefined ? html`<a id="next" rel="next" href="/urls?${nextParams.toString()}">next ${PAGE_SIZE} →</a>` : html`<span class="muted">end of the list</span>`}</p>`;
+<p class="pager">${
+  page.next === undefined
+    ? html`<span class="muted">end of the list</span>`
+    : page.partial
+      ? html`<span class="muted">${page.rows.length} found among the next ${formatCount(SCAN_ROWS)} URLs, up to ${page.next}.</span> <a id="next" rel="next" href="/urls?${nextParams.toString()}">look further →</a>`
+      : html`<a id="next" rel="next" href="/urls?${nextParams.toString()}">next ${limit} →</a>`
+}</p>`;
   return { title: 'URLs', body };
 }

@@ -1,0 +1,57 @@
+import type { ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { spawnCli, type CliRun } from './cli.js';
+import { within } from './wait.js';
+
+export interface ServeProcess {
+  child: ChildProcess & { exited: Promise<CliRun>; output: () => CliRun };
+  /** The UI's URL, the first line `crawlite serve` prints. */
+  url: string;
+}
+
+/** Starts the built `crawlite serve` and waits for the first line of its output, the UI's URL. */
+export async function spawnServe(argv: string[]): Promise<ServeProcess> {
+  const child = spawnCli(['serve', ...argv]);
+  const url = await within(
+    new Promise<string>((resolve, reject) => {
+      let seen = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const newline = seen.indexOf('\n');
+        if (newline >= 0) resolve(seen.slice(0, newline));
+      });
+      child.on('close', () => reject(new Error(`serve ended before printing its URL: ${child.output().stderr}`)));
+    }),
+    10_000,
+    () => `serve printed no URL: ${JSON.stringify(child.output())}`,
+    () => child.kill('SIGKILL'),
+  );
+  return { child, url };
+}
+
+export interface Fetched {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * One request with node:http, the path sent exactly as given (fetch would resolve
+ * `/assets/../x` before sending it) and any Host header.
+ */
+export function get(base: string, path: string, options: { method?: string; host?: string } = {}): Promise<Fetched> {
+  const origin = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: origin.hostname, port: origin.port, path, method: options.method ?? 'GET', headers: options.host ? { host: options.host } : {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
