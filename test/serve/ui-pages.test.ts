@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive as openDatabase } from '../../src/storage/open-archive.js';
 import { openArchive } from '../../src/storage/archive-reader.js';
 import { serveArchive, type ServingArchive } from '../../src/serve/serve-archive.js';
+import { CrawliteError } from '../../src/crawlite-error.js';
+import type { SearchArchive } from '../../src/serve/search-mount.js';
 import { createUiHandler } from '../../src/serve/ui/ui-handler.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { execCli } from '../support/cli.js';
@@ -219,5 +221,48 @@ describe('search', () => {
     expect(page.body).toContain('<form id="search" action="/search" method="get" role="search">');
     expect(page.body).toContain('<input name="q" type="search" value="page"');
     expect(page.status).toBe(501);
+  });
+});
+
+describe('search results', () => {
+  // The search page against the search contract (searchArchive's signature), with a search that answers from a table.
+  const search: SearchArchive = (_db, query, options) => {
+    if (query === 'AND (') throw new CrawliteError('bad_search_query', 'malformed query: unbalanced parenthesis');
+    return [
+      { url: `${site.url}hostile`, title: HOSTILE_TITLE, snippet: `before ${options.markStart}<b>hit</b>${options.markEnd} after`, rank: -1, fetchedAt: '2026-01-01T00:00:00.000Z', status: 200 },
+    ];
+  };
+
+  async function withSearch(run: (base: string) => Promise<void>): Promise<void> {
+    const reader = openArchive(archive);
+    const db = openDatabase(archive, 'readonly');
+    const server: Server = createServer(createUiHandler({ archive: reader, db, replayOrigin: 'http://127.0.0.1:1', search }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    } finally {
+      server.close();
+      reader.close();
+      db.close();
+    }
+  }
+
+  it('escapes titles and snippets, marks only the matches, and links each hit to its capture', async () => {
+    await withSearch(async (base) => {
+      const page = await get(base, '/search?q=hit');
+      expect(page.status).toBe(200);
+      expect(page.body).toContain(`<a href="${capture(`${site.url}hostile`)}">&lt;script&gt;alert(1)&lt;/script&gt;</a>`);
+      expect(page.body).toContain('<div class="snippet">before <mark>&lt;b&gt;hit&lt;/b&gt;</mark> after</div>');
+      expect(page.body).not.toMatch(/<script>alert|<b>hit/);
+    });
+  });
+
+  it('shows a malformed query\'s message with status 400', async () => {
+    await withSearch(async (base) => {
+      const page = await get(base, `/search?q=${encodeURIComponent('AND (')}`);
+      expect(page.status).toBe(400);
+      expect(page.body).toContain('<p class="error" id="search-error">malformed query: unbalanced parenthesis</p>');
+      expect((await get(base, '/search?q=x&offset=-1')).status).toBe(400);
+    });
   });
 });
