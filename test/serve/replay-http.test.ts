@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTimestamp } from '../../src/serve/replay-url.js';
 import { tempDir } from '../support/archive.js';
@@ -14,7 +15,7 @@ const media = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
 const home = `<!doctype html><html><head><title>home</title><meta http-equiv="Content-Security-Policy" content="default-src *">
 <link rel="stylesheet" href="/style.css"><link rel="preconnect" href="https://live.example"><style>body{background:url(/bg.png)}</style></head>
-<body><a href="/gbk">gbk</a> <a href="/moved">moved</a> <a href="/refresh">refresh</a> <a href="/based/">based</a> <a href="/api/data.json">data</a>
+<body><a href="/gbk">gbk</a> <a href="/moved">moved</a> <a href="/refresh">refresh</a> <a href="/based/">based</a> <a href="/api/data.json">data</a> <a href="/odd">odd</a> <a href="/odder">odder</a>
 <img src="/a.png" srcset="/a.png 1x, /b.png 2x"><div style="background-image:url('/c.png')">c</div><video src="/media.bin"></video></body></html>`;
 
 let site: TestServer;
@@ -58,10 +59,18 @@ beforeAll(async () => {
       '/refresh': { headers: { 'content-type': 'text/html' }, body: '<meta http-equiv="refresh" content="0; url=/target">' },
       '/based/': { headers: { 'content-type': 'text/html' }, body: '<head><base href="/target-dir/"></head><a href="x">x</a>' },
       '/api/data.json': { headers: { 'content-type': 'application/json' }, body: '{"ok":true}' },
+      '/odd': { headers: { 'content-type': 'text/plain' }, body: 'odd' },
+      '/odder': { headers: { 'content-type': 'text/plain' }, body: 'odder' },
     }),
   );
   const crawl = await runCli(['crawl', site.url, '--db', db, '-q', '--ignore-robots', '--max-depth', '1']);
   expect(crawl).toMatchObject({ code: 0, stderr: '' });
+  // What an imported WARC may hold and HTTP cannot send: a header value with a NUL, a status below 100.
+  const file = new Database(db);
+  const row = `(SELECT id FROM url WHERE url = ?)`;
+  file.prepare(`UPDATE response SET headers = json_set(headers, '$."x-bad"', 'a' || char(0) || 'b', '$."x-fine"', 'yes') WHERE url_id = ${row}`).run(url('/odd'));
+  file.prepare(`UPDATE response SET status = 42 WHERE url_id = ${row}`).run(url('/odder'));
+  file.close();
   replay = await startReplayServer(db);
 });
 
@@ -86,7 +95,7 @@ describe('a replayed HTML page', () => {
     expect(page).toContain(`<video src="${at('/media.bin')}">`);
     expect(page).not.toContain('preconnect');
     expect(page).not.toContain('default-src *');
-    expect(page).toMatch(new RegExp(`^<!doctype html><html><head><meta charset="utf-8"><script src="${replay.origin}/_crawlite/shim.js" data-url="${url('/')}" data-timestamp="\\d{14}"></script><title>`));
+    expect(page).toMatch(new RegExp(`^<!doctype html><html><head><meta charset="utf-8" /><script src="${replay.origin}/_crawlite/shim.js" data-url="${url('/')}" data-timestamp="\\d{14}"></script><title>`));
   });
 
   it('drops the capture’s encoding, length, cookies and policies, keeps its other headers, and carries the replay policy', async () => {
@@ -242,6 +251,24 @@ describe('an absolute path that escaped rewriting', () => {
     expect((await get('/api/data.json')).status).toBe(404);
     expect((await get('/api/data.json', { referer: `http://127.0.0.1:1${replayed('/')}` })).status).toBe(404);
     expect((await get('/api/data.json', { referer: `${replay.origin}/not-a-replay-path` })).status).toBe(404);
+  });
+});
+
+describe('a capture HTTP cannot carry', () => {
+  it('loses the header values Node refuses, and keeps the rest', async () => {
+    const res = await get(`/2026/${url('/odd')}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-bad']).toBeUndefined();
+    expect(res.headers['x-fine']).toBe('yes');
+    expect(res.body.toString()).toBe('odd');
+  });
+
+  it('is a 500 page without a stack, and the server goes on serving', async () => {
+    const res = await get(`/2026/${url('/odder')}`);
+    expect(res.status).toBe(500);
+    expect(res.body.toString()).toContain('<main id="replay-failed">');
+    expect(res.headers['content-security-policy']).toBeDefined();
+    expect((await get(`/2026/${url('/odd')}`)).status).toBe(200);
   });
 });
 

@@ -90,11 +90,11 @@ describe('rewriteHtml', () => {
     expect(out).toContain(`<img src="${at('http://other.example/y.png')}">`);
   });
 
-  it('rewrites a meta refresh, drops connection hints, CSP and charset metas, and integrity', () => {
+  it('rewrites a meta refresh, drops connection hints, CSP, charset and referrer metas, and integrity', () => {
     const out = html(
       '<head><meta charset="gbk"><meta http-equiv="Content-Type" content="text/html; charset=gbk"><meta http-equiv="refresh" content="3; url=/next">' +
         '<meta http-equiv="Content-Security-Policy" content="default-src *"><link rel="dns-prefetch" href="//x.example"><link rel=preconnect href="https://y.example">' +
-        '<link rel="prefetch" href="/p"><link rel="prerender" href="/q"><script src="s.js" integrity="sha384-abc" nonce="n1"></script></head>',
+        '<link rel="prefetch" href="/p"><link rel="prerender" href="/q"><meta name="referrer" content="no-referrer"><script src="s.js" integrity="sha384-abc" nonce="n1"></script></head>',
     );
     expect(out).toBe(
       `<head>${INJECT}<meta http-equiv="refresh" content="3; url=${at('http://site.example/next')}">` +

@@ -30,17 +30,21 @@ const HTML_UTF8 = 'text/html; charset=utf-8';
  * capture, and anything else is a 404 page. Every response carries the replay policy. See README
  * "Replay".
  */
-export function createReplayHandler(context: ReplayContext): (req: IncomingMessage, res: ServerResponse) => void {
+export function createReplayHandler(given: ReplayContext): (req: IncomingMessage, res: ServerResponse) => void {
+  // Origins as URLs serialise them, so `http://127.0.0.1:5001/` works too.
+  const context = { ...given, replayOrigin: new URL(given.replayOrigin).origin, uiOrigin: new URL(given.uiOrigin).origin };
   const policy = replayPolicyHeaders(context.replayOrigin, context.uiOrigin);
+  const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...policy }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
   return (req, res) => {
-    let reply: Reply;
     try {
-      reply = route(context, req);
+      const reply = route(context, req);
+      sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...policy } });
     } catch {
-      // The archive failed to read (damage, a closed file): a page that says so, never a stack.
-      reply = { status: 500, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
+      // The archive failed to read (damage, a closed file), or a capture holds what HTTP cannot send
+      // (a status outside 100-999, say): a page that says so, never a stack.
+      if (res.headersSent) res.destroy();
+      else sendReply(res, req.method, undefined, failed);
     }
-    sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...policy } });
   };
 }
 
@@ -90,7 +94,8 @@ function replayHtml(context: ReplayContext, page: ArchivedPage, timestamp: strin
   const declared = page.charset !== null ? `text/html; charset=${page.charset}` : page.contentType;
   const { text } = decodeHtml(page.body, declared);
   const inject =
-    `<meta charset="utf-8"><script src="${escapeAttribute(context.replayOrigin + SHIM_PATH)}" ` +
+    // Self-closed, so an XHTML page stays well-formed.
+    `<meta charset="utf-8" /><script src="${escapeAttribute(context.replayOrigin + SHIM_PATH)}" ` +
     `data-url="${escapeAttribute(page.url)}" data-timestamp="${timestamp}"></script>`;
   return rewriteHtml(text, { pageUrl: page.url, timestamp, replayOrigin: context.replayOrigin, inject });
 }

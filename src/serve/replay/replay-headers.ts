@@ -41,13 +41,19 @@ const DROPPED = new Set([
   'referrer-policy',
 ]);
 
+/** A header name Node will send (an HTTP token). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+/** Characters Node refuses in a header value: an imported WARC may carry any. */
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
 /** The capture's headers that replay passes on, lower-case. Location and Content-Type are set by the caller. */
 export function keptHeaders(captured: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(captured)) {
-    if (DROPPED.has(name) || name === 'content-type') continue;
+  for (const [name, stored] of Object.entries(captured)) {
+    if (DROPPED.has(name) || name === 'content-type' || !TOKEN.test(name)) continue;
     // Stored values join repeats with "\n" for some headers; a header value may not hold one.
-    kept[name] = value.replace(/[\r\n]+/g, ', ');
+    const value = stored.replace(/[\r\n]+/g, ', ');
+    if (!INVALID_VALUE.test(value)) kept[name] = value;
   }
   return kept;
 }

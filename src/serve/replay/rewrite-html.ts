@@ -165,7 +165,12 @@ class RewriteScanner implements TokenizerCallbacks {
       return rel.some((token) => HINT_RELS.has(token));
     }
     if (this.tagName === 'meta') {
-      return this.get('charset') !== undefined || DROPPED_EQUIV.has((this.get('http-equiv') ?? '').trim().toLowerCase());
+      return (
+        this.get('charset') !== undefined ||
+        DROPPED_EQUIV.has((this.get('http-equiv') ?? '').trim().toLowerCase()) ||
+        // Replay needs same-origin referrers to place paths that escaped rewriting.
+        (this.get('name') ?? '').trim().toLowerCase() === 'referrer'
+      );
     }
     return false;
   }
