@@ -15,7 +15,7 @@ const media = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
 const home = `<!doctype html><html><head><title>home</title><meta http-equiv="Content-Security-Policy" content="default-src *">
 <link rel="stylesheet" href="/style.css"><link rel="preconnect" href="https://live.example"><style>body{background:url(/bg.png)}</style></head>
-<body><a href="/gbk">gbk</a> <a href="/moved">moved</a> <a href="/refresh">refresh</a> <a href="/based/">based</a> <a href="/api/data.json">data</a> <a href="/odd">odd</a> <a href="/odder">odder</a>
+<body><a href="/gbk">gbk</a> <a href="/moved">moved</a> <a href="/refresh">refresh</a> <a href="/based/">based</a> <a href="/api/data.json">data</a> <a href="/odd">odd</a> <a href="/untyped">untyped</a> <a href="/odder">odder</a>
 <img src="/a.png" srcset="/a.png 1x, /b.png 2x"><div style="background-image:url('/c.png')">c</div><video src="/media.bin"></video></body></html>`;
 
 let site: TestServer;
@@ -59,6 +59,7 @@ beforeAll(async () => {
       '/refresh': { headers: { 'content-type': 'text/html' }, body: '<meta http-equiv="refresh" content="0; url=/target">' },
       '/based/': { headers: { 'content-type': 'text/html' }, body: '<head><base href="/target-dir/"></head><a href="x">x</a>' },
       '/api/data.json': { headers: { 'content-type': 'application/json' }, body: '{"ok":true}' },
+      '/untyped': { headers: {}, body: '\n <html><a href="/target">t</a></html>' },
       '/odd': { headers: { 'content-type': 'text/plain' }, body: 'odd' },
       '/odder': { headers: { 'content-type': 'text/plain' }, body: 'odder' },
     }),
@@ -131,6 +132,14 @@ describe('a replayed HTML page', () => {
     expect(page).toContain('<title>你好</title>');
     expect(page).toContain('<p>中文</p>');
     expect(page).not.toContain('charset="gbk"');
+  });
+});
+
+describe('a capture without a Content-Type', () => {
+  it('is rewritten as HTML when a browser would render it as HTML', async () => {
+    const res = await get(replayed('/untyped'));
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body.toString()).toContain(`<a href="${replay.origin}/${timestamp('/untyped')}/${url('/target')}">`);
   });
 });
 

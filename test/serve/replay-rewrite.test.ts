@@ -102,6 +102,11 @@ describe('rewriteHtml', () => {
     );
   });
 
+  it('rewrites the document of an iframe srcdoc, shim included', () => {
+    const out = html('<body><iframe srcdoc="<p><img src=&quot;/in.png&quot;></p>"></iframe></body>');
+    expect(out).toBe(`${INJECT}<body><iframe srcdoc="${INJECT.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))}&lt;p&gt;&lt;img src=&quot;${at('http://site.example/in.png')}&quot;&gt;&lt;/p&gt;"></iframe></body>`);
+  });
+
   it('decodes entities before rewriting and escapes what it writes', () => {
     const out = html('<a href="/a?x=1&amp;y=2&quot;">a</a>');
     expect(out).toContain(`<a href="${at('http://site.example/a?x=1&amp;y=2%22')}">`);

@@ -8,6 +8,7 @@ import { notArchivedPage, notFoundPage, replayFailedPage } from './not-archived-
 import { keptHeaders, replayPolicyHeaders } from './replay-headers.js';
 import { sendReply, type Reply } from './replay-response.js';
 import { SHIM_PATH, SHIM_SOURCE } from './replay-shim.js';
+import { looksLikeHtml } from './sniff-html.js';
 import { escapeAttribute, rewriteHtml } from './rewrite-html.js';
 import { rewriteCss } from './rewrite-css.js';
 import { urlRewriter } from './rewrite-url.js';
@@ -76,8 +77,8 @@ function replay(context: ReplayContext, target: ReplayTarget): Reply {
     if (page.contentType !== null) headers['content-type'] = page.contentType;
     return { status: page.status, headers, body: page.body };
   }
-  if (isHtml(page.contentType)) {
-    headers['content-type'] = withUtf8(page.contentType!);
+  if (isHtml(page.contentType) || (page.contentType === null && looksLikeHtml(page.body))) {
+    headers['content-type'] = withUtf8(page.contentType ?? 'text/html');
     return { status: page.status, headers, body: Buffer.from(replayHtml(context, page, timestamp)) };
   }
   if (isCss(page.contentType)) {

@@ -13,7 +13,7 @@ export interface HtmlRewriteOptions {
   inject: string;
 }
 
-/** Attributes holding one URL, on any element (`data` only on `<object>`, where it is one). */
+/** Attributes holding one URL, on any element (`data` only on `<object>`, where it is one); `srcdoc` is a document of its own. */
 const URL_ATTRIBUTES = new Set(['href', 'src', 'poster', 'action', 'formaction', 'background', 'xlink:href', 'longdesc', 'cite']);
 /** `<link rel>` tokens that would make the browser contact a live host ahead of time. */
 const HINT_RELS = new Set(['dns-prefetch', 'preconnect', 'prefetch', 'prerender']);
@@ -28,7 +28,7 @@ const DROPPED_EQUIV = new Set(['content-security-policy', 'content-security-poli
  */
 export function rewriteHtml(html: string, options: HtmlRewriteOptions): string {
   const rewrite = urlRewriter(baseOf(html, options.pageUrl), options.timestamp, options.replayOrigin);
-  const scanner = new RewriteScanner(html, rewrite, options.inject);
+  const scanner = new RewriteScanner(html, rewrite, options.inject, (srcdoc) => rewriteHtml(srcdoc, options));
   const tokenizer = new Tokenizer({ decodeEntities: true }, scanner);
   tokenizer.write(html);
   tokenizer.end();
@@ -78,6 +78,8 @@ class RewriteScanner implements TokenizerCallbacks {
     private readonly html: string,
     private readonly rewrite: RewriteUrl,
     private readonly inject: string,
+    /** Rewrites the document of an `<iframe srcdoc>`, which has the page's URL as its base. */
+    private readonly rewriteSrcdoc: (html: string) => string,
   ) {}
 
   output(): string {
@@ -182,6 +184,7 @@ class RewriteScanner implements TokenizerCallbacks {
     else if (name === 'srcset' || name === 'imagesrcset') rewritten = rewriteSrcset(value, this.rewrite);
     else if (name === 'ping') rewritten = rewriteUrlList(value, this.rewrite);
     else if (name === 'style') rewritten = rewriteCss(value, this.rewrite);
+    else if (name === 'srcdoc' && tag === 'iframe') rewritten = this.rewriteSrcdoc(value);
     else if (name === 'content' && tag === 'meta' && (this.get('http-equiv') ?? '').trim().toLowerCase() === 'refresh') {
       rewritten = rewriteRefresh(value, this.rewrite);
     } else if (name === 'integrity') {
