@@ -243,6 +243,7 @@ describe('what is not archived', () => {
     const res = await get(replayed('/'), {}, 'POST');
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.body.toString()).toContain('<main id="method-not-allowed">');
   });
 });
 

@@ -23,6 +23,15 @@ export function notFoundPage(uiOrigin: string): string {
   );
 }
 
+/** A method other than GET and HEAD: replay only reads. */
+export function methodNotAllowedPage(uiOrigin: string): string {
+  return page(
+    'Method not allowed',
+    `<main id="method-not-allowed"><h1>Method not allowed</h1><p>Replay answers GET and HEAD only; an archive cannot take a form submission.</p>` +
+      `<p><a href="${escapeAttribute(`${uiOrigin}/`)}" target="_top">Back to the archive</a></p></main>`,
+  );
+}
+
 /** Replay itself failed (the archive could not be read): said plainly, without a stack. */
 export function replayFailedPage(uiOrigin: string): string {
   return page(

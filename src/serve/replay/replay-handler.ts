@@ -4,7 +4,7 @@ import { decodeHtml } from '../../pipeline/html/sniff-charset.js';
 import type { ArchivedPage, ArchiveReader } from '../../storage/archive-reader.js';
 import { captureTimestamp, parseReplayPath, replayPath, type ReplayTarget } from '../replay-url.js';
 import { findCapture } from './find-capture.js';
-import { notArchivedPage, notFoundPage, replayFailedPage } from './not-archived-page.js';
+import { methodNotAllowedPage, notArchivedPage, notFoundPage, replayFailedPage } from './not-archived-page.js';
 import { keptHeaders, replayPolicyHeaders } from './replay-headers.js';
 import { sendReply, type Reply } from './replay-response.js';
 import { SHIM_PATH, SHIM_SOURCE } from './replay-shim.js';
@@ -51,7 +51,7 @@ export function createReplayHandler(given: ReplayContext): (req: IncomingMessage
 
 function route(context: ReplayContext, req: IncomingMessage): Reply {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': HTML_UTF8 }, body: Buffer.from(notFoundPage(context.uiOrigin)) };
+    return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': HTML_UTF8 }, body: Buffer.from(methodNotAllowedPage(context.uiOrigin)) };
   }
   const path = req.url ?? '/';
   if (path === SHIM_PATH) {
@@ -101,9 +101,12 @@ function replayHtml(context: ReplayContext, page: ArchivedPage, timestamp: strin
   return rewriteHtml(text, { pageUrl: page.url, timestamp, replayOrigin: context.replayOrigin, inject });
 }
 
+/** Statuses whose Location browsers follow (not 300, 304 or 305). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /** Where a captured redirect pointed, absolute; undefined when the capture is no redirect. */
 function redirectTarget(page: ArchivedPage): string | undefined {
-  if (page.status < 300 || page.status > 399 || !page.location) return undefined;
+  if (!REDIRECTS.has(page.status) || !page.location) return undefined;
   try {
     const target = new URL(page.location.trim(), page.url);
     return target.protocol === 'http:' || target.protocol === 'https:' ? target.href : undefined;
