@@ -6,6 +6,7 @@ import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { queryCommand } from './commands/query.js';
+import { reindexCommand } from './commands/reindex.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { searchCommand } from './commands/search.js';
@@ -50,6 +51,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(retryCommand(context))
       .command(queryCommand(context))
       .command(searchCommand(context))
+      .command(reindexCommand(context))
       .command(statsCommand(context))
       .command(exportCommand(context))
       .command(importCommand(context))
