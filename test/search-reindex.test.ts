@@ -35,7 +35,7 @@ afterAll(async () => {
 /** Drops what migration 6 made, as in an archive written by a crawlite before search. */
 function toSchema5(path: string): void {
   const db = new Database(path);
-  db.exec(`DROP VIEW search; DROP TRIGGER page_text_insert; DROP TRIGGER page_text_delete; DROP TRIGGER page_text_update;
+  db.exec(`DROP VIEW search; DROP VIEW page_text_cjk; DROP TRIGGER page_text_insert; DROP TRIGGER page_text_delete; DROP TRIGGER page_text_update;
            DROP TABLE page_text_trigram; DROP TABLE page_text_fts; DROP TABLE page_text; PRAGMA user_version = 5;`);
   db.close();
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { CrawliteError } from '../crawlite-error.js';
+import { CJK } from './page-text-writer.js';
 
 export interface SearchHit {
   url: string;
@@ -31,8 +32,6 @@ export class SearchNotIndexedError extends CrawliteError {
   }
 }
 
-/** Han, Hiragana, Katakana, Hangul and their punctuation: scripts written without spaces between words, for the trigram index. */
-const CJK = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]|[\u{20000}-\u{3134f}]/u;
 
 /** Tokens of context around the matched terms in a snippet. */
 const SNIPPET_TOKENS = 16;
@@ -72,12 +71,13 @@ function run<T>(query: string, read: () => T): T {
 }
 
 /**
- * Which index answers: the trigram one for a query with CJK characters (those
- * scripts put no spaces between words, so the word index holds whole runs of
- * text as single tokens), and for a query the word index matches nowhere (a
- * part of a word, `rawl`); else the word index, stemmed and ranked by bm25
- * with the title weighed most. Decided per query, not per page of results,
- * so paging through hits never switches index.
+ * Which index answers: the trigram one (which holds the pages with CJK text)
+ * for a query with CJK characters, since those scripts put no spaces between
+ * words and the word index holds whole runs of text as single tokens; also
+ * for a query the word index matches nowhere, so a part of a CJK run mixed
+ * with Latin words is still found. Else the word index, stemmed and ranked by
+ * bm25 with the title weighed most. Decided per query, not per page of
+ * results, so paging through hits never switches index.
  */
 function chooseIndex(db: Database, query: string): Index {
   if (CJK.test(query)) return 'page_text_trigram';
