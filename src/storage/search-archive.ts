@@ -48,8 +48,6 @@ const hitsSql = (index: Index) => `
   ORDER BY ${index}.rank
   LIMIT @limit OFFSET @offset`;
 
-const anySql = (index: Index) => `SELECT 1 FROM ${index} WHERE ${index} MATCH ? LIMIT 1`;
-
 function hasSearchTables(db: Database): boolean {
   const row = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name IN ('page_text', 'page_text_fts', 'page_text_trigram')").get() as { n: number };
   return row.n === 3;
@@ -73,16 +71,13 @@ function run<T>(query: string, read: () => T): T {
 /**
  * Which index answers: the trigram one (which holds the pages with CJK text)
  * for a query with CJK characters, since those scripts put no spaces between
- * words and the word index holds whole runs of text as single tokens; also
- * for a query the word index matches nowhere, so a part of a CJK run mixed
- * with Latin words is still found. Else the word index, stemmed and ranked by
- * bm25 with the title weighed most. Decided per query, not per page of
- * results, so paging through hits never switches index.
+ * words and the word index holds whole runs of them as single tokens; else
+ * the word index, stemmed and ranked by bm25 with the title weighed most.
+ * Never a fallback from one to the other on no hits: the trigram index holds
+ * only CJK pages, so substrings of Latin words would be found on those alone.
  */
-function chooseIndex(db: Database, query: string): Index {
-  if (CJK.test(query)) return 'page_text_trigram';
-  if (db.prepare(anySql('page_text_fts')).get(query) !== undefined) return 'page_text_fts';
-  return 'page_text_trigram';
+function chooseIndex(query: string): Index {
+  return CJK.test(query) ? 'page_text_trigram' : 'page_text_fts';
 }
 
 /** Ranked best first; FTS5 query syntax; throws SearchQueryError (a CrawliteError, code 'bad_search_query', one-line message) on malformed queries. */
@@ -90,7 +85,7 @@ export function searchArchive(db: Database /* better-sqlite3, may be read-only *
   if (!hasSearchTables(db)) throw new SearchNotIndexedError();
   if (query.trim() === '') throw new SearchQueryError(query, 'it is empty');
   return run(query, () => {
-    const index = chooseIndex(db, query);
+    const index = chooseIndex(query);
     return db.prepare<[Record<string, unknown>], SearchHit>(hitsSql(index)).all({
       query,
       markStart: options.markStart ?? '[',
