@@ -99,9 +99,9 @@ describe('full-text search', () => {
     expect(searchArchive(new Database(db, { readonly: true }), 'fox', { limit: 1, offset: 1 })).toEqual([all[1]]);
   });
 
-  it('throws a SearchQueryError with code bad_search_query for a malformed query', () => {
+  it('throws a SearchQueryError with code BAD_SEARCH_QUERY for a malformed query', () => {
     for (const query of ['"unclosed', 'fox AND', 'nosuchcolumn:fox', '(']) {
-      expect(() => search(query), query).toThrow(expect.objectContaining({ code: 'bad_search_query', name: 'SearchQueryError' }));
+      expect(() => search(query), query).toThrow(expect.objectContaining({ code: 'BAD_SEARCH_QUERY', name: 'SearchQueryError' }));
     }
   });
 

@@ -21,14 +21,14 @@ export interface SearchOptions {
 /** A query FTS5 cannot parse (`"unclosed`, `a AND`, `col:word` for a column that does not exist). */
 export class SearchQueryError extends CrawliteError {
   constructor(query: string, reason: string, options?: { cause?: unknown }) {
-    super('bad_search_query', `bad search query ${JSON.stringify(query)}: ${reason} (FTS5 syntax: words, "a phrase", OR, NOT, prefix*)`, options);
+    super('BAD_SEARCH_QUERY', `bad search query ${JSON.stringify(query)}: ${reason} (FTS5 syntax: words, "a phrase", OR, NOT, prefix*)`, options);
   }
 }
 
 /** The archive has no search tables: it was written by a crawlite older than search and opened without migrating. */
 export class SearchNotIndexedError extends CrawliteError {
   constructor() {
-    super('search_not_indexed', 'this archive has no search index (made by an older crawlite); run crawlite reindex <db> to build it');
+    super('SEARCH_NOT_INDEXED', 'this archive has no search index (made by an older crawlite); run crawlite reindex <db> to build it');
   }
 }
 
@@ -80,7 +80,7 @@ function chooseIndex(query: string): Index {
   return CJK.test(query) ? 'page_text_trigram' : 'page_text_fts';
 }
 
-/** Ranked best first; FTS5 query syntax; throws SearchQueryError (a CrawliteError, code 'bad_search_query', one-line message) on malformed queries. */
+/** Ranked best first; FTS5 query syntax; throws SearchQueryError (a CrawliteError, code 'BAD_SEARCH_QUERY', one-line message) on malformed queries. */
 export function searchArchive(db: Database /* better-sqlite3, may be read-only */, query: string, options: SearchOptions): SearchHit[] {
   if (!hasSearchTables(db)) throw new SearchNotIndexedError();
   if (query.trim() === '') throw new SearchQueryError(query, 'it is empty');
