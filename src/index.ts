@@ -20,10 +20,13 @@ export {
   type PageFilter,
   type QueryParams,
   type ReadOnlyQuery,
+  type SearchHit,
+  type SearchOptions,
   type UrlKind,
   type UrlState,
 } from './storage/archive-reader.js';
 export { CrawliteError } from './crawlite-error.js';
+export { SearchNotIndexedError, SearchQueryError } from './storage/search-archive.js';
 export { InvalidOptionError } from './pipeline/validate-crawl-options.js';
 export { InvalidRootError } from './run/resolve-roots.js';
 export { NoArchiveFileError } from './run/run-request.js';

@@ -38,6 +38,7 @@ describe('validateCrawlOptions', () => {
       sitemaps: false,
       requisites: true,
       requisitesAnyHost: false,
+      text: true,
       userAgent: 'test/1',
     });
   });

@@ -19,6 +19,7 @@ import { findNginx, freePort, NGINX_INSTALL, startNginx } from './nginx.mjs';
 import { caseTable, fixed, grouped, summarize, suiteTable } from './report.mjs';
 import { startSiteChild } from './site-child.mjs';
 import { siteUrls } from './site.mjs';
+import { measureSearch, measureTextCost, searchLines, textCostLines } from './search-cost.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -62,6 +63,11 @@ Options:
   --archive-io           after the crawl, time \`crawlite export --warc\` of its archive (MiB of bodies per second)
                          and \`crawlite import\` of that WARC (pages per second); the suite does this for its
                          two static cases
+  --text-cost            instead: what full-text search adds per page, on --pages (default 5000) synthetic
+                         pages parsed and indexed in this process: parse CPU with and without text, CPU to
+                         write page_text and its two FTS5 indexes, and their bytes in the archive
+  --search               instead: build an archive of --pages (default 100000) pages of synthetic text and
+                         time searches (a word, a phrase, a prefix, a CJK substring): median and p95
   --json                 print one JSON object instead of the table
   -h, --help             this text
 
@@ -94,6 +100,8 @@ try {
       'row-timeout': { type: 'string' },
       json: { type: 'boolean', default: false },
       'archive-io': { type: 'boolean', default: false },
+      'text-cost': { type: 'boolean', default: false },
+      search: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -537,8 +545,30 @@ function machineLine(startLoad, endLoad) {
 const strip = ({ output, archive, ...rest }) => ({ ...rest, archive: archive ? { ...archive, urls: undefined, htmlPages: undefined } : undefined });
 const jsonRows = (rows) => Object.values(rows ?? {}).map((row) => ({ ...row, runs: row.runs.map(strip) }));
 
+/** --text-cost and --search: in-process measurements of full-text search (search-cost.mjs). */
+async function searchBench() {
+  const dir = makeTemp('search');
+  try {
+    const lines = [];
+    const json = {};
+    if (given['text-cost']) {
+      json.textCost = await measureTextCost(REPO, dir, { pages: intOption('pages', 5_000, 1, 1_000_000), seed: intOption('seed', 1, 0, 2 ** 32 - 1), log });
+      lines.push(...textCostLines(json.textCost));
+    }
+    if (given.search) {
+      json.search = await measureSearch(REPO, dir, { pages: intOption('pages', 100_000, 1, 10_000_000), log });
+      lines.push(...searchLines(json.search));
+    }
+    process.stdout.write(common.json ? `${JSON.stringify({ command: COMMAND, ...json }, null, 2)}\n` : `${[...lines, machineLine(loadavg(), loadavg()), `command: ${COMMAND}`].join('\n')}\n`);
+    return 0;
+  } finally {
+    removeTemp(dir);
+  }
+}
+
 async function main() {
   if (!existsSync(CRAWLITE_BIN)) fail(`${CRAWLITE_BIN} is missing: build crawlite first (npm run build)`);
+  if (given['text-cost'] || given.search) return searchBench();
   const cfg = given.suite ? undefined : { ...common, ...single };
   if (cfg && !cfg.url && cfg.corpus === 'synthetic' && cfg.server === undefined) {
     cfg.server = cfg.mode === 'static' && findNginx() ? 'nginx' : 'node';

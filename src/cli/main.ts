@@ -6,8 +6,10 @@ import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { queryCommand } from './commands/query.js';
+import { reindexCommand } from './commands/reindex.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
+import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { statsCommand } from './commands/stats.js';
 import { unlockCommand } from './commands/unlock.js';
@@ -49,6 +51,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(resumeCommand(context))
       .command(retryCommand(context))
       .command(queryCommand(context))
+      .command(searchCommand(context))
+      .command(reindexCommand(context))
       .command(statsCommand(context))
       .command(exportCommand(context))
       .command(serveCommand(context))
@@ -58,7 +62,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, retry, import, query, stats, export, serve, unlock or demo')
+      .demandCommand(1, 'name a command: crawl, resume, retry, import, query, search, reindex, stats, export, serve, unlock or demo')
       .recommendCommands()
       .strict()
       .help()

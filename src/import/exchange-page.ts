@@ -158,6 +158,7 @@ export async function exchangePage(exchange: Exchange, sink: ImportSink, setting
     canonical: facts?.canonical ?? null,
     robots: facts?.robots?.join(',') ?? null,
     linksDropped: facts?.linksDropped ?? 0,
+    ...(facts?.text ? { text: facts.text } : {}),
     httpVersion: answer.message.startLine[0],
     reason: answer.message.startLine[2],
     rawHeaders: answer.message.rawHeaders,

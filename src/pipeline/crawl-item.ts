@@ -1,5 +1,5 @@
 import type { HttpResponse } from './fetcher.js';
-import type { ClaimedUrl, DiscoveredUrl, Reason } from './ports.js';
+import type { ClaimedUrl, DiscoveredUrl, PageText, Reason } from './ports.js';
 
 /** What a parsed page says of itself, kept beside its response. */
 export interface PageFacts {
@@ -9,6 +9,8 @@ export interface PageFacts {
   canonical?: string;
   /** Directives of <meta name="robots">, e.g. ["noindex", "nofollow"]. */
   robots?: string[];
+  /** An HTML page's words for the search index (absent with --no-text, and for anything else). */
+  text?: PageText;
   /** Link references past --max-links-per-page (or a sitemap's --max-pages) that were not read. */
   linksDropped?: number;
 }

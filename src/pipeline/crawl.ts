@@ -73,6 +73,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       maxBodyBytes: options.maxBodyBytes,
       maxLinksPerPage: options.maxLinksPerPage,
       maxPages: options.maxPages,
+      text: options.text,
     };
     // Parsing is the crawl's CPU work. This thread keeps a core busy with I/O, scheduling and SQLite; the other cores parse.
     const parsers = new ParsePool(availableParallelism() - 1);

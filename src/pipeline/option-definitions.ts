@@ -178,6 +178,12 @@ export const CRAWL_OPTION_DEFINITIONS = {
     doc: "fetch requisites from any host (CDNs), not only from the crawl's sites",
     example: { command: 'crawl https://example.com --requisites-any-host', comment: 'images and scripts from CDNs too' },
   },
+  text: {
+    kind: 'boolean', flag: 'text', default: true,
+    help: "keep each HTML page's text for full-text search (crawlite search); --no-text to skip it",
+    doc: "keep each HTML page's text in `page_text` for full-text search (`crawlite search`); `--no-text` to skip it (`crawlite reindex` adds it later)",
+    example: { command: 'crawl https://example.com --no-text', comment: 'no search index: a smaller, faster archive' },
+  },
   userAgent: {
     kind: 'text', flag: 'user-agent', placeholder: 'UA', noDefault: 'crawlite/<version>',
     help: 'User-Agent header, and the token matched in robots.txt',

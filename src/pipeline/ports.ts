@@ -106,8 +106,20 @@ export interface StoredResponse {
   robots?: string | null;
   /** Link references in the body not read because of the per-response cap; 0 or absent when none. */
   linksDropped?: number;
+  /** An HTML page's words, kept for full-text search; absent for other responses and with --no-text. */
+  text?: PageText;
   /** The exchange as it went over the wire, when the fetcher saw it. */
   wire?: WireExchange;
+}
+
+/** What the search index keeps of a page besides its title. */
+export interface PageText {
+  /** Visible text, whitespace collapsed, at most 1 MiB of characters. */
+  body: string;
+  /** The text of each h1–h6, one per line. */
+  headings: string;
+  /** The page's `<meta name="description">`. */
+  description?: string;
 }
 
 /** A machine-readable code and a sentence for people, for a failure or a skip. */

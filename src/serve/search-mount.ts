@@ -1,21 +1,10 @@
 import type { Database } from 'better-sqlite3';
+import type { SearchHit, SearchOptions } from '../storage/search-archive.js';
 
-// Where the UI's search comes from: full-text search over the archive when this
-// build has it, else undefined and the search page says so.
+// Where the UI's search comes from: full-text search over the archive (src/storage/search-archive.ts).
+// Kept behind this one import so the UI's pages depend on the search contract only.
 
-export interface SearchHit {
-  url: string;
-  title: string | null;
-  snippet: string;
-  rank: number;
-  fetchedAt: string;
-  status: number;
-}
+export type { SearchHit };
+export type SearchArchive = (db: Database, query: string, options: SearchOptions) => SearchHit[];
 
-export type SearchArchive = (
-  db: Database,
-  query: string,
-  options: { limit: number; offset?: number; markStart?: string; markEnd?: string },
-) => SearchHit[];
-
-export const searchArchive: SearchArchive | undefined = undefined;
+export { searchArchive } from '../storage/search-archive.js';

@@ -21,9 +21,10 @@ import {
 } from './archive-views.js';
 import { CrawlRecord } from './crawl-record.js';
 import { explainOpenError, openArchive as openArchiveFile } from './open-archive.js';
+import { searchArchive, type SearchHit, type SearchOptions } from './search-archive.js';
 import { prepareReadOnlyQuery, type QueryParams, type ReadOnlyQuery } from './read-only-query.js';
 
-export type { ArchiveReport, QueryParams, ReadOnlyQuery };
+export type { ArchiveReport, QueryParams, ReadOnlyQuery, SearchHit, SearchOptions };
 export type { ArchivedLink, ArchivedPage, ArchivedUrl, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';
 
 /**
@@ -70,6 +71,11 @@ export interface ArchiveReader {
    * It runs when `rows` is iterated, in this process, without a time limit.
    */
   query(sql: string, params?: QueryParams): ReadOnlyQuery;
+  /**
+   * Full-text search of the pages' text (FTS5 syntax: words, "a phrase", OR, NOT, prefix*), best
+   * first; see searchArchive. A malformed query throws a SearchQueryError.
+   */
+  search(query: string, options: SearchOptions): SearchHit[];
   /** Ends any read still open and closes the file. Calling it again does nothing. */
   close(): void;
 }
@@ -153,6 +159,10 @@ class SqliteArchiveReader implements ArchiveReader {
   query(sql: string, params?: QueryParams): ReadOnlyQuery {
     const query = prepareReadOnlyQuery(this.db, sql, params);
     return { columns: query.columns, rows: this.track(query.rows) };
+  }
+
+  search(query: string, options: SearchOptions): SearchHit[] {
+    return this.explained(() => searchArchive(this.db, query, options));
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from './archive-errors.js';
+import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
 import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../pipeline/ports.js';
 
@@ -74,6 +75,7 @@ export class ImportSink {
   private readonly byUri: Statement<[string], StoredPayload>;
   private readonly bodyData: Statement<[number], { data: Buffer }>;
   private readonly responseStmt: Statement<[number], StoredResponseRow>;
+  private readonly text: PageTextWriter;
 
   constructor(
     private readonly db: Database,
@@ -125,6 +127,7 @@ export class ImportSink {
     this.bodyData = db.prepare('SELECT data FROM body WHERE id = ?');
     this.responseStmt = db.prepare(`SELECT status, headers, http_version AS httpVersion, reason, raw_headers AS rawHeaders
                                   FROM response WHERE url_id = ?`);
+    this.text = new PageTextWriter(db);
   }
 
   known(key: string): KnownUrl | undefined {
@@ -154,6 +157,7 @@ export class ImportSink {
       for (const found of page.discovered) this.insertLink.run(urlId, found.key, found.kind, found.nofollow ? 1 : 0);
       const bodyId = this.storeBody(page.response.body);
       this.storeResponse(urlId, bodyId, page.response, page.discovered.length, newUrls);
+      this.text.write(urlId, page.key, page.response);
       return { urlId, bodyId, newUrls };
     } catch (error) {
       throw asWriteError(this.path, error);

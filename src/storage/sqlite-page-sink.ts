@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { asWriteError } from './archive-errors.js';
+import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from '../pipeline/ports.js';
 
@@ -31,6 +32,7 @@ export class SqlitePageSink implements PageSinkPort {
   /** Multi-row link inserts, by row count, prepared once each when first needed. */
   private readonly insertLinks = new Map<number, Statement<unknown[]>>();
   private readonly finish: Statement<unknown[]>;
+  private readonly text: PageTextWriter;
   private readonly commitTx: Transaction<(outcomes: PageOutcome[]) => CommitResult[]>;
 
   private readonly variants: Statement<[string], { count: number }>;
@@ -79,6 +81,7 @@ export class SqlitePageSink implements PageSinkPort {
     this.countVariant = db.prepare('INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1');
     this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
     this.finish = db.prepare('UPDATE url SET state = ?, tries = ?, error_code = ?, error = ? WHERE id = ?');
+    this.text = new PageTextWriter(db);
     this.commitTx = db.transaction((outcomes: PageOutcome[]) => outcomes.map((outcome) => this.write(outcome)));
   }
 
@@ -103,7 +106,10 @@ export class SqlitePageSink implements PageSinkPort {
       if (!found.known && !found.linkOnly) newUrls += this.addUrl(found, from);
     }
     this.storeLinks(from, outcome.discovered);
-    if (outcome.response) this.storeResponse(from, outcome.response, outcome.discovered.length, newUrls);
+    if (outcome.response) {
+      this.storeResponse(from, outcome.response, outcome.discovered.length, newUrls);
+      this.text.write(from, outcome.claim.key, outcome.response);
+    }
     const error = outcome.error;
     this.finish.run(outcome.state, outcome.tries, error?.code ?? null, error?.message ?? null, from);
     return { newUrls };

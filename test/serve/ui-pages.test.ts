@@ -186,6 +186,11 @@ describe('a capture', () => {
     const ts = fetchedAt.replace(/\D/g, '').slice(0, 14);
     expect(page.body).toContain(`<iframe id="replay" src="${serving.replayOrigin}/${ts}/${url}" sandbox="allow-scripts allow-forms allow-same-origin allow-popups"`);
     expect(page.body).toContain(`<a id="raw-body" href="${serving.replayOrigin}/${ts}id_/${url}">`);
+    // The frame's source and the raw body are served by the replay origin.
+    const replayed = await get(`${serving.replayOrigin}/`, `/${ts}/${url}`);
+    expect(replayed.status).toBe(200);
+    expect(replayed.body).toContain('plain page a');
+    expect((await get(`${serving.replayOrigin}/`, `/${ts}id_/${url}`)).body).toBe(readArchive<{ body: Buffer }>(archive, 'SELECT body FROM pages WHERE url = ?', url)[0]!.body.toString());
     const home = await get(ui, capture(site.url));
     expect(home.body).toMatch(new RegExp(`<table id="links-out">.*<a href="${capture(url).replace(/[?]/g, '\\?')}">`, 's'));
     const raw = await get(ui, `/raw?url=${encodeURIComponent(url)}`);
@@ -216,18 +221,23 @@ describe('a capture', () => {
 });
 
 describe('search', () => {
-  it('has its form, and says so when this build has no full-text search', async () => {
-    const page = await get(ui, '/search?q=page');
+  it('finds archived text, marks the match, links the capture, and shows a malformed query with 400', async () => {
+    const page = await get(ui, '/search?q=plain');
+    expect(page.status).toBe(200);
     expect(page.body).toContain('<form id="search" action="/search" method="get" role="search">');
-    expect(page.body).toContain('<input name="q" type="search" value="page"');
-    expect(page.status).toBe(501);
+    expect(page.body).toContain('<input name="q" type="search" value="plain"');
+    expect(page.body).toContain(`<a href="${capture(`${site.url}a`)}">page a</a>`);
+    expect(page.body).toMatch(/<div class="snippet">[^<]*<mark>plain<\/mark>/);
+    const bad = await get(ui, `/search?q=${encodeURIComponent('"unclosed')}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatch(/<p class="error" id="search-error">bad search query &quot;\\&quot;unclosed&quot;: /);
   });
 });
 
 describe('search results', () => {
   // The search page against the search contract (searchArchive's signature), with a search that answers from a table.
   const search: SearchArchive = (_db, query, options) => {
-    if (query === 'AND (') throw new CrawliteError('bad_search_query', 'malformed query: unbalanced parenthesis');
+    if (query === 'AND (') throw new CrawliteError('BAD_SEARCH_QUERY', 'malformed query: unbalanced parenthesis');
     return [
       { url: `${site.url}hostile`, title: HOSTILE_TITLE, snippet: `before ${options.markStart}<b>hit</b>${options.markEnd} after`, rank: -1, fetchedAt: '2026-01-01T00:00:00.000Z', status: 200 },
     ];

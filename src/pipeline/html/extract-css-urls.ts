@@ -2,12 +2,13 @@
  * Hands `onUrl` each URL a piece of CSS refers to: every `url(...)` and every `@import "..."`, in
  * source order, as written (CSS escapes decoded, not resolved), as it is found, so a stylesheet of
  * 300,000 `url()`s builds no array. `data:` and other schemes are passed on; the caller decides
- * what to fetch.
+ * what to fetch. `start` and `end` delimit the URL's token in `css` (a string with its quotes, or
+ * an unquoted URL), so a caller can replace it in place.
  *
  * One forward scan, each character looked at a bounded number of times: CSS comes from the
  * sites we crawl, so no backtracking regular expression may see it.
  */
-export function extractCssUrls(css: string, onUrl: (url: string) => void): void {
+export function extractCssUrls(css: string, onUrl: (url: string, start: number, end: number) => void): void {
   const end = css.length;
   let i = 0;
   while (i < end) {
@@ -22,14 +23,14 @@ export function extractCssUrls(css: string, onUrl: (url: string) => void): void 
       i += 2;
     } else if ((c | 0x20) === LOWER_U && matchesAt(css, i, 'url(') && !isNameChar(css.charCodeAt(i - 1))) {
       const token = readUrlFunction(css, i + 4);
-      if (token.url) onUrl(token.url);
+      if (token.url) onUrl(token.url, token.start, token.end);
       i = token.next;
     } else if (c === AT && matchesAt(css, i + 1, 'import') && !isNameChar(css.charCodeAt(i + 7))) {
       i = skipWhitespaceAndComments(css, i + 7);
       const q = css.charCodeAt(i);
       if (q === DOUBLE_QUOTE || q === SINGLE_QUOTE) {
         const token = readString(css, i);
-        if (token.closed && token.value) onUrl(token.value);
+        if (token.closed && token.value) onUrl(token.value, i, token.next);
         i = token.next;
       }
       // Otherwise `@import url(...)`: the loop meets the `url(` next and counts it once.
@@ -155,30 +156,32 @@ function readString(css: string, at: number): { value: string; closed: boolean; 
  * Reads what follows `url(` at `at`: a quoted string, or an unquoted URL up to `)` (CSS Syntax 4.3.6).
  * An unquoted URL with inner whitespace, a quote or `(` is a bad URL: skipped up to its `)`.
  */
-function readUrlFunction(css: string, at: number): { url?: string; next: number } {
+function readUrlFunction(css: string, at: number): { url?: string; start: number; end: number; next: number } {
   let i = skipWhitespace(css, at);
+  const start = i;
   const first = css.charCodeAt(i);
   if (first === DOUBLE_QUOTE || first === SINGLE_QUOTE) {
     const token = readString(css, i);
     // The main loop steps over the `)` (or whatever junk precedes it) by itself.
-    return token.closed ? { url: token.value, next: token.next } : { next: token.next };
+    return token.closed ? { url: token.value, start, end: token.next, next: token.next } : { start, end: start, next: token.next };
   }
   let value = '';
   let runStart = i;
   while (i < css.length) {
     const c = css.charCodeAt(i);
-    if (c === CLOSE_PAREN) return { url: value + css.slice(runStart, i), next: i + 1 };
+    if (c === CLOSE_PAREN) return { url: value + css.slice(runStart, i), start, end: i, next: i + 1 };
     if (isWhitespace(c)) {
+      const end = i;
       value += css.slice(runStart, i);
       i = skipWhitespace(css, i);
-      if (i >= css.length) return { url: value, next: i };
-      if (css.charCodeAt(i) === CLOSE_PAREN) return { url: value, next: i + 1 };
-      return { next: skipBadUrl(css, i) };
+      if (i >= css.length) return { url: value, start, end, next: i };
+      if (css.charCodeAt(i) === CLOSE_PAREN) return { url: value, start, end, next: i + 1 };
+      return { start, end: start, next: skipBadUrl(css, i) };
     }
-    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === OPEN_PAREN) return { next: skipBadUrl(css, i) };
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === OPEN_PAREN) return { start, end: start, next: skipBadUrl(css, i) };
     if (c === BACKSLASH) {
       value += css.slice(runStart, i);
-      if (isNewline(css.charCodeAt(i + 1))) return { next: skipBadUrl(css, i + 1) };
+      if (isNewline(css.charCodeAt(i + 1))) return { start, end: start, next: skipBadUrl(css, i + 1) };
       const escape = readEscape(css, i + 1);
       value += escape.char;
       i = escape.next;
@@ -188,7 +191,7 @@ function readUrlFunction(css: string, at: number): { url?: string; next: number 
     i++;
   }
   // An unquoted URL may run off the end of the input; CSS still treats it as a URL.
-  return { url: value + css.slice(runStart), next: css.length };
+  return { url: value + css.slice(runStart), start, end: css.length, next: css.length };
 }
 
 /** Skips the rest of a bad `url(`, up to and including its `)`; escapes cannot end it. */

@@ -18,7 +18,22 @@ export interface PageFacts {
   robots: { nofollow: boolean; noindex: boolean; noarchive: boolean };
   /** The first `<link rel="canonical">` with a non-empty href. */
   canonical?: string;
+  /** The page's words, when asked for (see `extractPage`). */
+  text?: ExtractedText;
 }
+
+/** What a search index keeps of a page besides its title. */
+export interface ExtractedText {
+  /** Visible text, whitespace collapsed, block elements and `<br>` separating words; at most MAX_TEXT_CHARS. */
+  body: string;
+  /** The text of each h1–h6, one per line. */
+  headings: string;
+  /** The first non-empty `<meta name="description">`. */
+  description?: string;
+}
+
+/** Text kept per page at most: 1 MiB of characters, far past any real article, so a huge page cannot bloat the index. */
+export const MAX_TEXT_CHARS = 1024 * 1024;
 
 /** `<link rel>` tokens naming something the page needs to render. */
 const REQUISITE_REL = new Set([
@@ -48,9 +63,14 @@ export type OnLink = (href: string, kind: FoundKind, nofollow: boolean) => void;
  * element stack (only "inside the first title", "inside a style", "inside svg/math"), and the
  * Tokenizer alone is linear. It still does the HTML work: entity decoding (attribute rules included)
  * and raw-text/RCDATA handling of script, style, title, textarea, iframe, xmp, noembed, noframes.
+ *
+ * With `text`, the same pass also collects the words a reader sees (for full-text search): not
+ * those of script, style, template, noscript, textarea, iframe, noembed, noframes, svg or math,
+ * nor comments, nor the title (kept apart); every element but the inline ones (a, b, span, ...)
+ * separates words, so `<p>a</p><p>b</p>` reads "a b" and `<b>c</b>rawl` reads "crawl".
  */
-export function extractPage(html: string, onLink: OnLink): PageFacts {
-  const scanner = new PageScanner(html, onLink);
+export function extractPage(html: string, onLink: OnLink, options: { text?: boolean } = {}): PageFacts {
+  const scanner = new PageScanner(html, onLink, options.text === true ? new TextCollector() : undefined);
   const tokenizer = new Tokenizer({ decodeEntities: true }, scanner);
   tokenizer.write(html);
   tokenizer.end();
@@ -210,11 +230,18 @@ class PageScanner extends TagScanner {
   constructor(
     html: string,
     private readonly onLink: OnLink,
+    private readonly text: TextCollector | undefined,
   ) {
     super(html);
   }
 
+  override onopentagname(start: number, endIndex: number): void {
+    super.onopentagname(start, endIndex);
+    if (this.text) this.text.openTag(nameAt(this.html, start, endIndex, TEXT_TAGS));
+  }
+
   override onclosetag(start: number, endIndex: number): void {
+    if (this.text) this.text.closeTag(nameAt(this.html, start, endIndex, TEXT_TAGS));
     // Most end tags close nothing this scanner tracks.
     if (this.collecting === undefined && this.foreignDepth === 0) return;
     const name = this.html.slice(start, endIndex).toLowerCase();
@@ -224,15 +251,18 @@ class PageScanner extends TagScanner {
 
   override ontext(start: number, endIndex: number): void {
     if (this.collecting !== undefined) this.collected.push(this.html.slice(start, endIndex));
+    else if (this.text?.reading) this.text.add(this.html.slice(start, endIndex));
   }
 
   override ontextentity(codepoint: number): void {
     if (this.collecting !== undefined) this.collected.push(String.fromCodePoint(codepoint));
+    else if (this.text?.reading) this.text.add(String.fromCodePoint(codepoint));
   }
 
   override onend(): void {
     // An unclosed <title> or <style> runs to the end of the document, as in browsers.
     if (this.collecting !== undefined) this.finishCollecting();
+    if (this.text) this.facts.text = this.text.finish();
   }
 
   protected startTag(selfClosing: boolean): void {
@@ -252,6 +282,7 @@ class PageScanner extends TagScanner {
         break;
       case 'meta':
         this.startMeta(a);
+        if (this.text) this.text.meta(a.get('name'), a.get('content'));
         break;
       case 'img':
         this.add(a.get('src'), 'requisite', false);
@@ -297,6 +328,7 @@ class PageScanner extends TagScanner {
     }
     const style = a.get('style');
     if (style !== undefined) extractCssUrls(style, this.addRequisite);
+    if (this.text) this.text.startTag(selfClosing);
   }
 
   private startLink(a: Attributes): void {
@@ -354,6 +386,129 @@ class PageScanner extends TagScanner {
     this.collecting = undefined;
     this.collected = [];
   }
+}
+
+/** How an element bears on the text around it; any element not listed separates words. */
+const TextRole = {
+  Block: 0,
+  /** Words run on across it: `<b>c</b>rawl` is one word. */
+  Inline: 1,
+  /** Its content is not read (template, noscript, svg, math), nested or not. */
+  Hidden: 2,
+  /** Raw text the tokenizer reads up to its end tag (script, textarea, ...): not read. */
+  RawHidden: 3,
+  Heading: 4,
+} as const;
+type TextRole = (typeof TextRole)[keyof typeof TextRole];
+
+const TEXT_ROLES = new Map<string, TextRole>([
+  ...['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr'].map(
+    (name) => [name, TextRole.Inline] as const,
+  ),
+  ...['template', 'noscript', 'svg', 'math'].map((name) => [name, TextRole.Hidden] as const),
+  // The first title and every style sheet are read apart (the title is its own column).
+  ...['script', 'style', 'title', 'textarea', 'iframe', 'noembed', 'noframes'].map((name) => [name, TextRole.RawHidden] as const),
+  ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((name) => [name, TextRole.Heading] as const),
+]);
+const TEXT_TAGS = byLength([...TEXT_ROLES.keys()]);
+
+/**
+ * Collects a page's text from the scanner's events: pieces in arrays, joined and collapsed once at
+ * the end, so a page costs one pass and one join. Stops taking text once well past the cap.
+ */
+class TextCollector {
+  private readonly body: string[] = [];
+  private bodyLength = 0;
+  private headings: string[] = [];
+  private heading: string[] | undefined;
+  private description: string | undefined;
+  private role: TextRole = TextRole.Block;
+  private hiddenDepth = 0;
+  private rawHidden = false;
+  /** Whether text events now are visible text. */
+  reading = true;
+
+  /** An element's name (from TEXT_TAGS, '' for others) as its start tag begins; its role applies when the tag ends. */
+  openTag(name: string): void {
+    this.role = name === '' ? TextRole.Block : TEXT_ROLES.get(name)!;
+  }
+
+  startTag(selfClosing: boolean): void {
+    switch (this.role) {
+      case TextRole.Inline:
+        return;
+      case TextRole.Hidden:
+        // `<svg/>` is complete in HTML; `<noscript/>` is not, but opens nothing worth hiding the rest of the page for.
+        if (!selfClosing) this.hiddenDepth++;
+        break;
+      case TextRole.RawHidden:
+        // The tokenizer reads its content as raw text up to its own end tag, whatever `/>` says.
+        this.rawHidden = true;
+        break;
+      case TextRole.Heading:
+        this.endHeading();
+        if (!selfClosing) this.heading = [];
+        break;
+    }
+    this.separate();
+    this.update();
+  }
+
+  closeTag(name: string): void {
+    const role = name === '' ? TextRole.Block : TEXT_ROLES.get(name)!;
+    if (role === TextRole.Inline) return;
+    if (this.rawHidden) {
+      // In raw text the only end tag the tokenizer reports is the one that ends it.
+      this.rawHidden = false;
+    } else if (role === TextRole.Hidden) {
+      if (this.hiddenDepth > 0) this.hiddenDepth--;
+    } else if (role === TextRole.Heading) {
+      this.endHeading();
+    }
+    this.separate();
+    this.update();
+  }
+
+  add(text: string): void {
+    if (this.bodyLength >= 2 * MAX_TEXT_CHARS) return;
+    this.body.push(text);
+    this.bodyLength += text.length;
+    this.heading?.push(text);
+  }
+
+  meta(name: string | undefined, content: string | undefined): void {
+    if (this.description !== undefined || content === undefined || (name ?? '').trim().toLowerCase() !== 'description') return;
+    const description = collapse(content);
+    if (description !== '') this.description = description;
+  }
+
+  finish(): ExtractedText {
+    this.endHeading();
+    const text: ExtractedText = { body: collapse(this.body.join('')).slice(0, MAX_TEXT_CHARS), headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS) };
+    if (this.description !== undefined) text.description = this.description;
+    return text;
+  }
+
+  private separate(): void {
+    if (this.body.length > 0 && this.body[this.body.length - 1] !== ' ') this.body.push(' ');
+    if (this.heading && this.heading.length > 0) this.heading.push(' ');
+  }
+
+  private endHeading(): void {
+    if (this.heading === undefined) return;
+    const heading = collapse(this.heading.join(''));
+    if (heading !== '') this.headings.push(heading);
+    this.heading = undefined;
+  }
+
+  private update(): void {
+    this.reading = !this.rawHidden && this.hiddenDepth === 0;
+  }
+}
+
+/** HTML's whitespace runs as one space, trimmed. */
+function collapse(text: string): string {
+  return text.replace(/[\t\n\f\r ]+/g, ' ').trim();
 }
 
 const NO_TOKENS: ReadonlySet<string> = new Set();

@@ -22,6 +22,7 @@ function stored(response: HttpResponse, { page, bodySha256, bodySha1 }: CrawlIte
     robots: page?.robots?.join(',') ?? null,
     linksDropped: page?.linksDropped ?? 0,
   };
+  if (page?.text) kept.text = page.text;
   if (bodySha256) kept.sha256 = bodySha256;
   if (bodySha1) kept.sha1 = bodySha1;
   if (response.wire) kept.wire = response.wire;

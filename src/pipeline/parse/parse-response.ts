@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import type { ClaimedUrl, DiscoveredUrl, Reason } from '../ports.js';
+import type { ClaimedUrl, DiscoveredUrl, PageText, Reason } from '../ports.js';
 import type { PageFacts } from '../crawl-item.js';
 import { discover } from '../discover.js';
 import { extractCssUrls } from '../html/extract-css-urls.js';
@@ -17,6 +17,8 @@ export interface ParseSettings {
   maxLinksPerPage?: number;
   /** The crawl's --max-pages: a sitemap's entries past it could never be fetched, so they are not read. */
   maxPages?: number;
+  /** Keep each HTML page's text for full-text search (--no-text: false); on unless false. */
+  text?: boolean;
 }
 
 /** What one response is to be read as: only these are parsed; other content is stored as is. */
@@ -78,14 +80,19 @@ function parseHtml({ claim, body, contentType }: ParseJob, settings: ParseSettin
   const budget = new LinkBudget(base, settings.maxLinksPerPage ?? 0);
   const found: DiscoveredUrl[] = [];
   const links: { kind: FoundKind; nofollow: boolean; target: NormalizedUrl }[] = [];
-  const facts = extractPage(text, (href, kind, nofollow) => {
-    const target = budget.admit(href, HTML_VARIANT[kind] + (nofollow ? 1 : 0));
-    if (target) links.push({ kind, nofollow, target });
-  });
+  const facts = extractPage(
+    text,
+    (href, kind, nofollow) => {
+      const target = budget.admit(href, HTML_VARIANT[kind] + (nofollow ? 1 : 0));
+      if (target) links.push({ kind, nofollow, target });
+    },
+    { text: settings.text !== false },
+  );
   // <meta name="robots" content="nofollow"> may come after the links it covers, so they are built at the end.
   for (const { kind, nofollow, target } of links) found.push(fromHtmlLink(kind, facts.robots.nofollow || nofollow, target, claim, settings));
   const page: PageFacts = { charset: encoding };
   if (facts.title !== undefined) page.title = facts.title;
+  if (facts.text !== undefined) page.text = facts.text;
   if (facts.canonical !== undefined) {
     const canonical = normalizeUrl(facts.canonical, base);
     if ('key' in canonical) page.canonical = canonical.url;
@@ -124,6 +131,15 @@ function parseSitemap({ claim, body }: ParseJob, settings: ParseSettings): Parse
     if (target) found.push(discover(target, 'sitemap', entry, 0));
   });
   return withFound({ charset: 'utf-8' }, found, budget);
+}
+
+/**
+ * An HTML body's text as a crawl extracts it (decoded as the crawl decodes it), for indexing
+ * responses stored without it: an archive of an older crawlite, or a crawl run with --no-text.
+ */
+export function extractPageText(body: Uint8Array, contentType: string | null): { title: string | null; text: PageText } {
+  const facts = extractPage(decodeHtml(body, contentType).text, () => {}, { text: true });
+  return { title: facts.title ?? null, text: facts.text! };
 }
 
 /** Whether a response is read at all: a sitemap, a stylesheet, an HTML page. */

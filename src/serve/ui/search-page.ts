@@ -33,9 +33,9 @@ export function searchPage(context: UiContext, params: URLSearchParams): UiPage 
   try {
     hits = context.search(context.db, query, { limit: PAGE_SIZE + 1, offset, markStart: MARK_START, markEnd: MARK_END });
   } catch (error) {
-    if (error instanceof CrawliteError && error.code === 'bad_search_query') {
-      return { status: 400, title: 'Search', body: html`${form}<p class="error" id="search-error">${error.message}</p>` };
-    }
+    // A malformed query is the user's to fix; an archive without the search tables (older, never reindexed) says how to build them.
+    const status = error instanceof CrawliteError ? { BAD_SEARCH_QUERY: 400, SEARCH_NOT_INDEXED: 501 }[error.code] : undefined;
+    if (status !== undefined) return { status, title: 'Search', body: html`${form}<p class="error" id="search-error">${(error as Error).message}</p>` };
     throw error;
   }
   const more = hits.length > PAGE_SIZE;

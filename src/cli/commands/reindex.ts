@@ -1,0 +1,59 @@
+import type { CommandModule } from 'yargs';
+import { EXIT_INTERRUPTED } from '../io.js';
+import type { CommandContext } from './context.js';
+
+/** A progress line per this many pages when stderr is not a terminal; a terminal gets every batch. */
+const LOG_EVERY = 5000;
+
+export function reindexCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'reindex <db>',
+    describe: "build the search index for pages stored without text (archives from before search, or crawled with --no-text)",
+    builder: (yargs) =>
+      yargs
+        .positional('db', { type: 'string', describe: 'archive file' })
+        .example('$0 reindex old.sqlite', 'make an older archive searchable; interrupted, run it again to go on'),
+    handler: async (args) => {
+      const [{ checkArchiveFile }, { openCrawlArchive }, { NotAnArchiveError }, { reindexText }, { extractPageText }] = await Promise.all([
+        import('../../storage/open-archive.js'),
+        import('../../storage/open-crawl-archive.js'),
+        import('../../storage/archive-errors.js'),
+        import('../../storage/reindex-text.js'),
+        import('../../pipeline/parse/parse-response.js'),
+      ]);
+      const { io } = context;
+      const path = String(args.db);
+      const quiet = context.verbosity(args) === 'quiet';
+      // Never creates an archive: an existing one, crawled or imported, under the lock a crawl takes.
+      if (checkArchiveFile(path)) throw new NotAnArchiveError(path, 'an empty file');
+      const archive = await openCrawlArchive(path, 'create', io.owner, { onWait: (message) => io.stderr(`${message}\n`) });
+      let interrupted = false;
+      const unlisten = io.onInterrupt(() => {
+        interrupted = true;
+      });
+      let logged = 0;
+      const started = Date.now();
+      try {
+        const result = await reindexText(archive.db, {
+          extract: extractPageText,
+          stopped: () => interrupted,
+          onProgress: (done, total) => {
+            if (quiet || (!io.isTTY && done - logged < LOG_EVERY && done < total)) return;
+            logged = done;
+            io.stderr(`${io.isTTY ? '\r' : ''}reindex: ${done} of ${total} pages${io.isTTY ? '' : '\n'}`);
+          },
+        });
+        if (io.isTTY && !quiet && result.indexed > 0) io.stderr('\n');
+        if (result.stopped) {
+          io.stderr(`crawlite: reindex interrupted after ${result.indexed} of ${result.total} pages; run it again to go on\n`);
+          context.exitCode = EXIT_INTERRUPTED;
+          return;
+        }
+        if (!quiet) io.stdout(`indexed ${result.indexed} page${result.indexed === 1 ? '' : 's'} in ${((Date.now() - started) / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`);
+      } finally {
+        unlisten();
+        archive.close();
+      }
+    },
+  };
+}

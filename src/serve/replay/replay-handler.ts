@@ -1,0 +1,145 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeText, isCss, isHtml } from '../../pipeline/html/decode-text.js';
+import { decodeHtml } from '../../pipeline/html/sniff-charset.js';
+import type { ArchivedPage, ArchiveReader } from '../../storage/archive-reader.js';
+import { captureTimestamp, parseReplayPath, replayPath, type ReplayTarget } from '../replay-url.js';
+import { findCapture } from './find-capture.js';
+import { methodNotAllowedPage, notArchivedPage, notFoundPage, replayFailedPage } from './not-archived-page.js';
+import { keptHeaders, replayPolicyHeaders } from './replay-headers.js';
+import { sendReply, type Reply } from './replay-response.js';
+import { SHIM_PATH, SHIM_SOURCE } from './replay-shim.js';
+import { looksLikeHtml } from './sniff-html.js';
+import { escapeAttribute, rewriteHtml } from './rewrite-html.js';
+import { rewriteCss } from './rewrite-css.js';
+import { urlRewriter } from './rewrite-url.js';
+
+export interface ReplayContext {
+  /** The archive, opened read-only. */
+  archive: ArchiveReader;
+  /** This server's origin, e.g. http://127.0.0.1:5001: every rewritten URL points here. */
+  replayOrigin: string;
+  /** The UI's origin: the only other origin allowed to frame replayed pages. */
+  uiOrigin: string;
+}
+
+const HTML_UTF8 = 'text/html; charset=utf-8';
+
+/**
+ * The replay origin's request handler: `GET|HEAD /{timestamp}{modifier}/{url}` replays the
+ * capture of `url` (rewritten, or as captured with `id_`), `/_crawlite/shim.js` is the shim that
+ * replayed pages load, an absolute path that escaped rewriting is redirected using the Referer's
+ * capture, and anything else is a 404 page. Every response carries the replay policy. See README
+ * "Replay".
+ */
+export function createReplayHandler(given: ReplayContext): (req: IncomingMessage, res: ServerResponse) => void {
+  // Origins as URLs serialise them, so `http://127.0.0.1:5001/` works too.
+  const context = { ...given, replayOrigin: new URL(given.replayOrigin).origin, uiOrigin: new URL(given.uiOrigin).origin };
+  const policy = replayPolicyHeaders(context.replayOrigin, context.uiOrigin);
+  const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...policy }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
+  return (req, res) => {
+    try {
+      const reply = route(context, req);
+      sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...policy } });
+    } catch {
+      // The archive failed to read (damage, a closed file), or a capture holds what HTTP cannot send
+      // (a status outside 100-999, say): a page that says so, never a stack.
+      if (res.headersSent) res.destroy();
+      else sendReply(res, req.method, undefined, failed);
+    }
+  };
+}
+
+function route(context: ReplayContext, req: IncomingMessage): Reply {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': HTML_UTF8 }, body: Buffer.from(methodNotAllowedPage(context.uiOrigin)) };
+  }
+  const path = req.url ?? '/';
+  if (path === SHIM_PATH) {
+    return { status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }, body: Buffer.from(SHIM_SOURCE) };
+  }
+  const target = parseReplayPath(path);
+  if (target) return replay(context, target);
+  const escaped = escapedPathTarget(context, path, req.headers.referer);
+  if (escaped) return redirect(307, escaped);
+  return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notFoundPage(context.uiOrigin)) };
+}
+
+function replay(context: ReplayContext, target: ReplayTarget): Reply {
+  const page = findCapture(context.archive, target.url, target.timestamp);
+  if (!page) {
+    return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notArchivedPage(target.url, context.uiOrigin)) };
+  }
+  const timestamp = captureTimestamp(page.fetchedAt);
+  const location = redirectTarget(page);
+  if (location) return redirect(page.status, context.replayOrigin + replayPath(location, timestamp, target.modifier));
+  const headers = keptHeaders(page.headers);
+  if (target.modifier === 'id_') {
+    if (page.contentType !== null) headers['content-type'] = page.contentType;
+    return { status: page.status, headers, body: page.body };
+  }
+  if (isHtml(page.contentType) || (page.contentType === null && looksLikeHtml(page.body))) {
+    headers['content-type'] = withUtf8(page.contentType ?? 'text/html');
+    return { status: page.status, headers, body: Buffer.from(replayHtml(context, page, timestamp)) };
+  }
+  if (isCss(page.contentType)) {
+    headers['content-type'] = withUtf8(page.contentType!);
+    const css = decodeText(page.body, page.charset);
+    return { status: page.status, headers, body: Buffer.from(rewriteCss(css, urlRewriter(page.url, timestamp, context.replayOrigin))) };
+  }
+  if (page.contentType !== null) headers['content-type'] = page.contentType;
+  return { status: page.status, headers, body: page.body };
+}
+
+/** The page decoded with the charset the crawl stored for it, rewritten, with the shim at the top. */
+function replayHtml(context: ReplayContext, page: ArchivedPage, timestamp: string): string {
+  const declared = page.charset !== null ? `text/html; charset=${page.charset}` : page.contentType;
+  const { text } = decodeHtml(page.body, declared);
+  const inject =
+    // Self-closed, so an XHTML page stays well-formed.
+    `<meta charset="utf-8" /><script src="${escapeAttribute(context.replayOrigin + SHIM_PATH)}" ` +
+    `data-url="${escapeAttribute(page.url)}" data-timestamp="${timestamp}"></script>`;
+  return rewriteHtml(text, { pageUrl: page.url, timestamp, replayOrigin: context.replayOrigin, inject });
+}
+
+/** Statuses whose Location browsers follow (not 300, 304 or 305). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Where a captured redirect pointed, absolute; undefined when the capture is no redirect. */
+function redirectTarget(page: ArchivedPage): string | undefined {
+  if (!REDIRECTS.has(page.status) || !page.location) return undefined;
+  try {
+    const target = new URL(page.location.trim(), page.url);
+    return target.protocol === 'http:' || target.protocol === 'https:' ? target.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A path that is no replay path, requested from a replayed page (`fetch('/api/x')` resolves to
+ * the replay origin's `/api/x`): the same path on the site of the capture the Referer names, at
+ * its timestamp, as pywb does. Replayed pages send same-origin referrers for this.
+ */
+function escapedPathTarget(context: ReplayContext, path: string, referer: string | undefined): string | undefined {
+  if (!referer || !path.startsWith('/')) return undefined;
+  try {
+    const from = new URL(referer);
+    if (from.origin !== context.replayOrigin) return undefined;
+    const capture = parseReplayPath(from.pathname + from.search);
+    if (!capture) return undefined;
+    const target = new URL(path, capture.url);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return undefined;
+    return context.replayOrigin + replayPath(target.href, capture.timestamp);
+  } catch {
+    return undefined;
+  }
+}
+
+function redirect(status: number, location: string): Reply {
+  return { status, headers: { location, 'content-type': HTML_UTF8 }, body: Buffer.from(`<!doctype html><a href="${escapeAttribute(location)}">Moved</a>`) };
+}
+
+/** The captured media type with its charset set to UTF-8, which is what replay sends. */
+function withUtf8(contentType: string): string {
+  return `${contentType.split(';')[0]!.trim()}; charset=utf-8`;
+}

@@ -1,0 +1,128 @@
+/**
+ * Where replayed HTML pages load the shim from, on the replay origin (not inline, so the page's
+ * own markup is all that runs inline).
+ */
+export const SHIM_PATH = '/_crawlite/shim.js';
+
+/**
+ * The shim: a small script at the top of every replayed page that points URLs the page's scripts
+ * build at run time at the replay origin, as the server did for the URLs in the markup. It wraps
+ * fetch, XMLHttpRequest.open, navigator.sendBeacon, window.open, history.pushState/replaceState,
+ * Element.setAttribute and the URL properties of media, link, script, frame and form elements.
+ * It is best effort: the Content-Security-Policy on every replayed response is what keeps a page
+ * from loading anything live; the shim only makes more of the page work. The page's URL and
+ * timestamp come from the script tag's data attributes; the replay origin from its own src.
+ *
+ * A URL is resolved against the document's base, which is a replay URL (the page is served from
+ * one, and its `<base>` is rewritten): a relative URL lands on a replay path by itself, an
+ * absolute path that escaped (`/api/x`) is taken on the captured page's site, and a live URL is
+ * given the page's timestamp.
+ */
+export const SHIM_SOURCE = String.raw`(function () {
+  'use strict';
+  var script = document.currentScript;
+  if (!script || window.__crawliteReplay) return;
+  var pageUrl = script.dataset.url;
+  var timestamp = script.dataset.timestamp;
+  var replayOrigin = new URL(script.src).origin;
+  var REPLAY_PATH = /^\/\d{1,14}(id_)?\//;
+  var LEFT_ALONE = /^\s*(#|javascript:|data:|blob:|about:|mailto:|tel:)/i;
+
+  function toReplay(value) {
+    if (value === null || value === undefined) return value;
+    var raw = String(value);
+    if (LEFT_ALONE.test(raw)) return value;
+    var url;
+    try {
+      url = new URL(raw, document.baseURI);
+    } catch (error) {
+      return value;
+    }
+    if (url.origin === replayOrigin) {
+      if (REPLAY_PATH.test(url.pathname)) return url.href;
+      url = new URL(url.pathname + url.search + url.hash, pageUrl);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return value;
+    return replayOrigin + '/' + timestamp + '/' + url.href;
+  }
+
+  function srcsetToReplay(value) {
+    return String(value).split(',').map(function (candidate) {
+      return candidate.replace(/^(\s*)(\S+)/, function (all, space, url) { return space + toReplay(url); });
+    }).join(',');
+  }
+
+  var URL_ATTRIBUTES = { href: 1, src: 1, poster: 1, action: 1, formaction: 1, background: 1, data: 1 };
+  var SRCSET_ATTRIBUTES = { srcset: 1, imagesrcset: 1 };
+
+  function wrapMethod(owner, name, wrap) {
+    if (owner && typeof owner[name] === 'function') owner[name] = wrap(owner[name]);
+  }
+
+  function wrapSetter(constructorName, property, map) {
+    var constructor = window[constructorName];
+    if (!constructor) return;
+    var descriptor = Object.getOwnPropertyDescriptor(constructor.prototype, property);
+    if (!descriptor || !descriptor.set) return;
+    Object.defineProperty(constructor.prototype, property, {
+      configurable: true,
+      enumerable: descriptor.enumerable,
+      get: descriptor.get,
+      set: function (value) { descriptor.set.call(this, map(value)); },
+    });
+  }
+
+  wrapMethod(window, 'fetch', function (fetch) {
+    return function (input, init) {
+      if (typeof Request !== 'undefined' && input instanceof Request) input = new Request(toReplay(input.url), input);
+      else input = toReplay(input);
+      return fetch.call(this, input, init);
+    };
+  });
+  if (window.XMLHttpRequest) {
+    wrapMethod(window.XMLHttpRequest.prototype, 'open', function (open) {
+      return function (method, url) {
+        var args = Array.prototype.slice.call(arguments);
+        args[1] = toReplay(url);
+        return open.apply(this, args);
+      };
+    });
+  }
+  wrapMethod(window.navigator, 'sendBeacon', function (sendBeacon) {
+    return function (url, data) { return sendBeacon.call(this, toReplay(url), data); };
+  });
+  wrapMethod(window, 'open', function (open) {
+    return function (url) {
+      var args = Array.prototype.slice.call(arguments);
+      if (args.length > 0 && url !== '') args[0] = toReplay(url);
+      return open.apply(this, args);
+    };
+  });
+  ['pushState', 'replaceState'].forEach(function (name) {
+    wrapMethod(window.history, name, function (change) {
+      return function (state, title, url) {
+        return arguments.length > 2 && url !== null && url !== undefined ? change.call(this, state, title, toReplay(url)) : change.apply(this, arguments);
+      };
+    });
+  });
+  if (window.Element) {
+    wrapMethod(window.Element.prototype, 'setAttribute', function (setAttribute) {
+      return function (name, value) {
+        var lower = String(name).toLowerCase();
+        if (URL_ATTRIBUTES[lower]) value = toReplay(value);
+        else if (SRCSET_ATTRIBUTES[lower]) value = srcsetToReplay(value);
+        return setAttribute.call(this, name, value);
+      };
+    });
+  }
+  [
+    ['HTMLImageElement', 'src'], ['HTMLScriptElement', 'src'], ['HTMLIFrameElement', 'src'], ['HTMLFrameElement', 'src'],
+    ['HTMLSourceElement', 'src'], ['HTMLMediaElement', 'src'], ['HTMLEmbedElement', 'src'], ['HTMLTrackElement', 'src'],
+    ['HTMLInputElement', 'src'], ['HTMLLinkElement', 'href'], ['HTMLAnchorElement', 'href'], ['HTMLAreaElement', 'href'],
+    ['HTMLFormElement', 'action'], ['HTMLVideoElement', 'poster'], ['HTMLObjectElement', 'data'],
+  ].forEach(function (pair) { wrapSetter(pair[0], pair[1], toReplay); });
+  wrapSetter('HTMLImageElement', 'srcset', srcsetToReplay);
+  wrapSetter('HTMLSourceElement', 'srcset', srcsetToReplay);
+  Object.defineProperty(window, '__crawliteReplay', { value: { toReplay: toReplay, pageUrl: pageUrl, timestamp: timestamp } });
+})();
+`;

@@ -1,0 +1,35 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { PageText, StoredResponse } from '../pipeline/ports.js';
+
+/** Han, kana, Hangul and CJK punctuation: the text the trigram index is for; searchArchive picks that index for queries with it. */
+export const CJK = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[\u{20000}-\u{3134f}]/u;
+
+/**
+ * Keeps `page_text` (and, through its triggers, both search indexes) in step
+ * with a URL's latest response, inside the caller's transaction: a page with
+ * text replaces the URL's row, any other response (an error, a redirect, a
+ * crawl with --no-text) removes it, so no index ever answers with text the
+ * archive no longer holds.
+ */
+export class PageTextWriter {
+  private readonly upsert: Statement<[number, string, string | null, string, string | null, string, number]>;
+  private readonly remove: Statement<[number]>;
+
+  constructor(db: Database) {
+    this.upsert = db.prepare(`
+      INSERT INTO page_text (url_id, url, title, headings, description, body, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (url_id) DO UPDATE SET url = excluded.url, title = excluded.title, headings = excluded.headings,
+        description = excluded.description, body = excluded.body, cjk = excluded.cjk`);
+    this.remove = db.prepare('DELETE FROM page_text WHERE url_id = ?');
+  }
+
+  write(urlId: number, url: string, response: Pick<StoredResponse, 'title' | 'text'>): void {
+    if (response.text) this.store(urlId, url, response.title ?? null, response.text);
+    else this.remove.run(urlId);
+  }
+
+  store(urlId: number, url: string, title: string | null, text: PageText): void {
+    const cjk = CJK.test(text.body) || (title !== null && CJK.test(title)) ? 1 : 0;
+    this.upsert.run(urlId, url, title, text.headings, text.description ?? null, text.body, cjk);
+  }
+}

@@ -1,0 +1,116 @@
+import type { Database } from 'better-sqlite3';
+import { CrawliteError } from '../crawlite-error.js';
+import { CJK } from './page-text-writer.js';
+
+export interface SearchHit {
+  url: string;
+  title: string | null;
+  snippet: string;
+  rank: number;
+  fetchedAt: string;
+  status: number;
+}
+
+export interface SearchOptions {
+  limit: number;
+  offset?: number;
+  markStart?: string;
+  markEnd?: string;
+}
+
+/** A query FTS5 cannot parse (`"unclosed`, `a AND`, `col:word` for a column that does not exist). */
+export class SearchQueryError extends CrawliteError {
+  constructor(query: string, reason: string, options?: { cause?: unknown }) {
+    super('BAD_SEARCH_QUERY', `bad search query ${JSON.stringify(query)}: ${reason} (FTS5 syntax: words, "a phrase", OR, NOT, prefix*)`, options);
+  }
+}
+
+/** The archive has no search tables: it was written by a crawlite older than search and opened without migrating. */
+export class SearchNotIndexedError extends CrawliteError {
+  constructor() {
+    super('SEARCH_NOT_INDEXED', 'this archive has no search index (made by an older crawlite); run crawlite reindex <db> to build it');
+  }
+}
+
+
+/** Tokens of context around the matched terms in a snippet. */
+const SNIPPET_TOKENS = 16;
+
+type Index = 'page_text_fts' | 'page_text_trigram';
+
+const hitsSql = (index: Index) => `
+  SELECT t.url, t.title, snippet(${index}, -1, @markStart, @markEnd, '…', ${SNIPPET_TOKENS}) AS snippet,
+         ${index}.rank AS rank, r.fetched_at AS fetchedAt, r.status
+  FROM ${index}
+  JOIN page_text t ON t.url_id = ${index}.rowid
+  JOIN response r ON r.url_id = t.url_id
+  WHERE ${index} MATCH @query
+  ORDER BY ${index}.rank
+  LIMIT @limit OFFSET @offset`;
+
+function hasSearchTables(db: Database): boolean {
+  const row = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name IN ('page_text', 'page_text_fts', 'page_text_trigram')").get() as { n: number };
+  return row.n === 3;
+}
+
+/** SQLite's complaints about a MATCH expression; anything else (a damaged file, a busy one) is not the query's fault. */
+function isQueryError(error: unknown): error is Error {
+  if (!(error instanceof Error) || !('code' in error) || error.code !== 'SQLITE_ERROR') return false;
+  return /fts5|syntax error|no such column|unknown special query|unterminated/i.test(error.message);
+}
+
+function run<T>(query: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (isQueryError(error)) throw new SearchQueryError(query, error.message.replace(/\s+/g, ' '), { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Which index answers: the trigram one (which holds the pages with CJK text)
+ * for a query with CJK characters, since those scripts put no spaces between
+ * words and the word index holds whole runs of them as single tokens; else
+ * the word index, stemmed and ranked by bm25 with the title weighed most.
+ * Never a fallback from one to the other on no hits: the trigram index holds
+ * only CJK pages, so substrings of Latin words would be found on those alone.
+ */
+function chooseIndex(query: string): Index {
+  return CJK.test(query) ? 'page_text_trigram' : 'page_text_fts';
+}
+
+/** Ranked best first; FTS5 query syntax; throws SearchQueryError (a CrawliteError, code 'BAD_SEARCH_QUERY', one-line message) on malformed queries. */
+export function searchArchive(db: Database /* better-sqlite3, may be read-only */, query: string, options: SearchOptions): SearchHit[] {
+  if (!hasSearchTables(db)) throw new SearchNotIndexedError();
+  if (query.trim() === '') throw new SearchQueryError(query, 'it is empty');
+  return run(query, () => {
+    const index = chooseIndex(query);
+    return db.prepare<[Record<string, unknown>], SearchHit>(hitsSql(index)).all({
+      query,
+      markStart: options.markStart ?? '[',
+      markEnd: options.markEnd ?? ']',
+      limit: options.limit,
+      offset: options.offset ?? 0,
+    });
+  });
+}
+
+/**
+ * HTML pages (2xx, of kind page) stored without text: pages of an archive
+ * crawled before search existed, or with --no-text. `crawlite reindex` adds them.
+ */
+export function pagesWithoutText(db: Database): number {
+  if (!hasSearchTables(db)) return -1;
+  return (db.prepare(`${UNINDEXED_PAGES_FROM} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
+}
+
+/** The responses that should have a page_text row and have none, as a CTE `unindexed(url_id, url, content_type, body_id)`. */
+export const UNINDEXED_PAGES_FROM = `
+  WITH unindexed AS (
+    SELECT r.url_id, u.url, r.content_type, r.body_id
+    FROM response r JOIN url u ON u.id = r.url_id
+    WHERE u.kind = 'page' AND r.status BETWEEN 200 AND 299
+      AND (lower(trim(r.content_type)) LIKE 'text/html%' OR lower(trim(r.content_type)) LIKE 'application/xhtml+xml%')
+      AND NOT EXISTS (SELECT 1 FROM page_text t WHERE t.url_id = r.url_id)
+  )`;
