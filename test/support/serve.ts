@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { spawnCli, type CliRun } from './cli.js';
-import { within } from './wait.js';
+import { waitFor, within } from './wait.js';
 
 export interface ServeProcess {
   child: ChildProcess & { exited: Promise<CliRun>; output: () => CliRun };
@@ -54,4 +54,19 @@ export function get(base: string, path: string, options: { method?: string; host
     req.on('error', reject);
     req.end();
   });
+}
+
+/** `crawlite serve <db> --port 0` with both its origins: the UI's (first line) and the replay origin's (the next). */
+export async function startServe(db: string): Promise<{ ui: string; replay: string; stop: () => Promise<CliRun> }> {
+  const { child, url } = await spawnServe([db, '--port', '0']);
+  const replayLine = () => /replay origin: (http:\/\/[^\s/]+)/.exec(child.output().stdout)?.[1];
+  await waitFor('serve to print its replay origin', () => replayLine() !== undefined, 10_000, () => child.output().stdout);
+  return {
+    ui: url,
+    replay: replayLine()!,
+    stop: () => {
+      child.kill('SIGINT');
+      return child.exited;
+    },
+  };
 }

@@ -13,6 +13,8 @@ export const TIMELINE_JS = `
     height: 240,
     series: [{}, { label: label, stroke: '#0b63c5', fill: 'rgba(11,99,197,0.12)' }],
     axes: [{}, { size: 60 }],
+    // A crawl of a few seconds is one or two buckets: without padding, uPlot spreads a lone point over years.
+    scales: { x: { time: true, auto: false, range: [data.t[0] - data.bucketSeconds, data.t[data.t.length - 1] + data.bucketSeconds] } },
   };
   var plot = new uPlot(opts, [data.t, data.n], box);
   window.addEventListener('resize', function () { plot.setSize({ width: Math.max(320, box.clientWidth), height: 240 }); });
