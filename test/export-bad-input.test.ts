@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSha256, tempDir } from './support/archive.js';
 import { execCli, runCli } from './support/cli.js';
 import { expectOneLine } from './support/one-line-error.js';
+import { sleep } from './support/wait.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 
 // An export that cannot be done is refused with one line, before anything is
@@ -65,6 +66,9 @@ describe('crawlite export: bad input', () => {
       onStart: (interrupt) => interrupt(),
     });
     expect(result).toMatchObject({ code: 130, stderr: 'crawlite: export interrupted; no output was written\n' });
+    expect(outFiles()).toEqual(before);
+    // Nor a moment later: a file still being opened when the export stopped would appear now.
+    await sleep(200);
     expect(outFiles()).toEqual(before);
   });
 });

@@ -35,8 +35,14 @@ export class AppendFile {
     if (this.failure) throw this.failure;
   }
 
-  /** Closes without waiting for what is still buffered (an export that failed). */
-  destroy(): void {
+  /**
+   * Drops what is still buffered (an export that failed) and resolves once the file is closed: the
+   * file is opened asynchronously, so removing it before then would let the open create it again.
+   */
+  async destroy(): Promise<void> {
+    if (this.stream.closed) return;
+    const closed = once(this.stream, 'close');
     this.stream.destroy();
+    await closed;
   }
 }

@@ -101,8 +101,7 @@ async function writeWarcAndPages(
     await pages?.close();
     return summary;
   } catch (error) {
-    warc.destroy();
-    pages?.destroy();
+    await Promise.all([warc.destroy(), pages?.destroy()]);
     throw error;
   }
 }
@@ -125,8 +124,7 @@ async function writeIndexes(sorter: SortedLines, files: ExportFiles, filename: s
     await cdxj?.close();
     await index?.close();
   } catch (error) {
-    cdxj?.destroy();
-    index?.destroy();
+    await Promise.all([cdxj?.destroy(), index?.destroy()]);
     throw error;
   }
 }
