@@ -251,7 +251,7 @@ it.skipIf(!disk.mounted)(
     expect(bavail * bsize).toBeLessThan(256 * 1024);
 
     // Make room, as a user would, and look at what the failed crawl left.
-    execFileSync('mount', ['-o', 'remount,size=64m', smallDisk], { stdio: 'pipe', timeout: 10_000 });
+    execFileSync('mount', ['-o', 'remount,size=256m', smallDisk], { stdio: 'pipe', timeout: 10_000 });
     const before = checkConsistent(db, bigServer, BIG_PATHS.length);
     // A write error stops the crawl at once: at most what was in flight is lost.
     expect(before.lost.length, before.lost.join(' ')).toBeLessThanOrEqual(BIG_CONCURRENCY);

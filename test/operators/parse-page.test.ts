@@ -38,7 +38,7 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
       ['requisite', 'requisite', 'http://site/dir/i.png', 2, 0],
     ]);
     expect(out.discovered[1]!.linkOnly).toBe(true);
-    expect(out.page).toEqual({ charset: 'utf-8', title: 'A page', canonical: 'http://site/canon' });
+    expect(out.page).toEqual({ charset: 'utf-8', title: 'A page', canonical: 'http://site/canon', text: { body: 'x m', headings: '' } });
   });
 
   it('marks every link of a nofollow page, and records its meta robots', async () => {
