@@ -4,7 +4,7 @@
 // Python docs), or the synthetic site from a Node child process (latency mode). `--suite` runs the four
 // reference cases and prints one summary table with the targets. See scripts/bench/README.md.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -63,6 +63,8 @@ Options:
   --archive-io           after the crawl, time \`crawlite export --warc\` of its archive (MiB of bodies per second)
                          and \`crawlite import\` of that WARC (pages per second); the suite does this for its
                          two static cases
+  --no-text-row          add a row: crawlite --no-text (no text extraction, no search index), to read what
+                         search costs a crawl: pages/s, CPU ms/page and archive MB side by side
   --text-cost            instead: what full-text search adds per page, on --pages (default 5000) synthetic
                          pages parsed and indexed in this process: parse CPU with and without text, CPU to
                          write page_text and its two FTS5 indexes, and their bytes in the archive
@@ -100,6 +102,7 @@ try {
       'row-timeout': { type: 'string' },
       json: { type: 'boolean', default: false },
       'archive-io': { type: 'boolean', default: false },
+      'no-text-row': { type: 'boolean', default: false },
       'text-cost': { type: 'boolean', default: false },
       search: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -164,6 +167,7 @@ if (given.suite) {
     latencyMs: mode === 'latency' ? intOption('latency', 50, 0, 60_000) : 0,
     url: undefined,
     archiveIo: given['archive-io'],
+    noTextRow: given['no-text-row'],
   };
   if (given.url !== undefined) {
     let root;
@@ -274,12 +278,12 @@ function crawliteQuery(db, sql) {
 }
 
 /** crawlite into a fresh archive; returns the measurement plus what the archive holds. */
-async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = false } = {}) {
+async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = false, extraArgs = [] } = {}) {
   const dir = makeTemp('crawlite');
   const db = join(dir, 'bench.sqlite');
   try {
     const measured = await withSite(site, () =>
-      measureChild(CRAWLITE_BIN, ['crawl', root, '--db', db, '-c', String(cfg.concurrency), '-q'], { cwd: dir, timeoutS: cfg.rowTimeoutS }),
+      measureChild(CRAWLITE_BIN, ['crawl', root, '--db', db, '-c', String(cfg.concurrency), '-q', ...extraArgs], { cwd: dir, timeoutS: cfg.rowTimeoutS }),
     );
     if (measured.exitCode !== 0) log(`bench: crawlite exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`);
     let archive;
@@ -294,6 +298,8 @@ async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = fals
         offsiteFetched: count("select count(*) n from pages where url like '%offsite.invalid%'"),
         offsiteSkipped: count("select count(*) n from urls where url like '%offsite.invalid%' and state = 'skipped'"),
         failed: count("select count(*) n from urls where state = 'failed'"),
+        // The archive as left on disk (a finished crawl checkpoints its WAL into it).
+        fileBytes: statSync(db).size,
         urls: keepUrls ? crawliteQuery(db, 'select fetch_url u, kind from pages') : undefined,
         htmlPages: htmlPages ? crawliteQuery(db, "select url from pages where kind = 'page' and status = 200 and content_type like 'text/html%'").map((row) => row.url) : undefined,
       };
@@ -386,6 +392,7 @@ async function runCase(cfg) {
   const rows = {
     raw: { id: 'raw', label: 'raw undici (fetch only)', runs: [] },
     crawlite: { id: 'crawlite', label: 'crawlite', runs: [] },
+    ...(cfg.noTextRow ? { crawliteNoText: { id: 'crawliteNoText', label: 'crawlite --no-text', runs: [] } } : {}),
     wget2: { id: 'wget2', label: `wget2 (--max-threads=${C})`, runs: [], note: skip.has('wget2') ? 'skipped (--skip)' : wget2 ? undefined : 'not installed (apt-get install wget2)' },
     wget: { id: 'wget', label: 'wget (1 connection)', runs: [], note: skip.has('wget') ? `skipped${cfg.skip ? ' (--skip)' : ' (latency mode; --skip none runs it)'}` : wget ? undefined : 'not installed (apt-get install wget)' },
   };
@@ -415,6 +422,10 @@ async function runCase(cfg) {
       log(`bench: crawlite -c ${C}${tag}`);
       const crawled = await crawliteRow(site, root, cfg, { keepUrls: !rawUrls, htmlPages: Boolean(truth) });
       rows.crawlite.runs.push(crawled);
+      if (cfg.noTextRow) {
+        log(`bench: crawlite --no-text -c ${C}${tag}`);
+        rows.crawliteNoText.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--no-text'] }));
+      }
       const docs = truth ? docsCheck(truth, crawled.archive) : undefined;
       checks.push({ run, exitCode: crawled.exitCode, timedOut: crawled.timedOut, ...crawled.archive, urls: undefined, htmlPages: undefined, notFound: crawled.server?.notFound, serverErrors: crawled.server?.serverErrors, requests: crawled.requests, docs });
       if (!rawUrls) {

@@ -20,6 +20,7 @@ export function summarize(row) {
     cpuS: pick((run) => run.cpuS),
     cpuMsPerPage: pick((run) => (run.cpuS !== undefined && run.pages ? (run.cpuS * 1_000) / run.pages : undefined)),
     peakRssMB: pick((run) => run.peakRssMB),
+    archiveMB: pick((run) => (run.archive?.fileBytes === undefined ? undefined : run.archive.fileBytes / 2 ** 20)),
     maxInFlight: pick((run) => run.server?.maxInFlight),
     avgInFlight: pick((run) => run.server?.avgInFlight),
     activeS: pick((run) => run.server?.activeS),
@@ -46,7 +47,7 @@ export function renderTable(lines, numericFrom = 1) {
 
 /** One case's table: every row with every figure. */
 export function caseTable(rows, { rawRate, latency, rowTimeoutS }) {
-  const header = ['row', 'pages', 'requests', 'wall s', 'active s', 'pages/s', 'CPU s', 'CPU ms/page', 'peak RSS MB', 'vs raw', 'in flight avg/max', 'conns', 'server CPU s'];
+  const header = ['row', 'pages', 'requests', 'wall s', 'active s', 'pages/s', 'CPU s', 'CPU ms/page', 'peak RSS MB', 'vs raw', 'in flight avg/max', 'conns', 'server CPU s', 'archive MB'];
   const lines = [header];
   for (const row of rows) {
     if (row.note) {
@@ -71,6 +72,7 @@ export function caseTable(rows, { rawRate, latency, rowTimeoutS }) {
       latency && row.maxInFlight !== undefined ? `${fixed(row.avgInFlight, 1)} / ${whole(row.maxInFlight)}` : '–',
       whole(row.connections),
       fixed(row.serverCpuS, 2),
+      fixed(row.archiveMB, 1),
     ]);
   }
   return renderTable(lines);
