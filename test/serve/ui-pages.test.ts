@@ -197,7 +197,17 @@ describe('a capture', () => {
     expect(raw.status).toBe(200);
     expect(raw.headers['content-disposition']).toBe('attachment; filename="a"');
     expect(raw.headers['content-type']).toBe('application/octet-stream');
-    expect(raw.body).toBe(readArchive<{ body: Buffer }>(archive, 'SELECT body FROM pages WHERE url = ?', url)[0]!.body.toString());
+    const stored = readArchive<{ body: Buffer }>(archive, 'SELECT body FROM pages WHERE url = ?', url)[0]!.body;
+    expect(raw.body).toBe(stored.toString());
+    expect(raw.headers['accept-ranges']).toBe('bytes');
+    // A large download can be resumed or sampled: one byte range, and 416 past the end.
+    const part = await get(ui, `/raw?url=${encodeURIComponent(url)}`, { range: 'bytes=2-5' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 2-5/${stored.length}`);
+    expect(part.body).toBe(stored.subarray(2, 6).toString());
+    const beyond = await get(ui, `/raw?url=${encodeURIComponent(url)}`, { range: `bytes=${stored.length + 10}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers['content-range']).toBe(`bytes */${stored.length}`);
   });
 
   it('escapes what the archived site sent: title, headers, source', async () => {

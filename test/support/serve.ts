@@ -39,11 +39,11 @@ export interface Fetched {
  * One request with node:http, the path sent exactly as given (fetch would resolve
  * `/assets/../x` before sending it) and any Host header.
  */
-export function get(base: string, path: string, options: { method?: string; host?: string } = {}): Promise<Fetched> {
+export function get(base: string, path: string, options: { method?: string; host?: string; range?: string } = {}): Promise<Fetched> {
   const origin = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: origin.hostname, port: origin.port, path, method: options.method ?? 'GET', headers: options.host ? { host: options.host } : {}, agent: false },
+      { host: origin.hostname, port: origin.port, path, method: options.method ?? 'GET', headers: { ...(options.host ? { host: options.host } : {}), ...(options.range ? { range: options.range } : {}) }, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
 import { fetchTimeline } from '../../storage/archive-overview.js';
+import { parseRange } from '../replay/byte-range.js';
 import { capturePage, requestedCapture } from './capture-page.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
@@ -10,7 +11,8 @@ import { staticAsset } from './static-assets.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 import { urlsPage } from './urls-page.js';
 
-type Body = { type: string; body: Buffer | string; headers?: Record<string, string> };
+/** `ranged`: answers a `Range: bytes=` request with that part (a download of a large body). */
+type Body = { type: string; body: Buffer | string; headers?: Record<string, string>; ranged?: boolean };
 
 const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiPage> = {
   '/': (context) => overviewPage(context),
@@ -51,7 +53,7 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
       const name = (new URL(capture.url).pathname.split('/').pop() || 'index').replace(/[^\w.-]/g, '_');
       return {
         status: 200,
-        response: { type: 'application/octet-stream', body: capture.body, headers: { 'content-disposition': `attachment; filename="${name}"` } },
+        response: { type: 'application/octet-stream', body: capture.body, ranged: true, headers: { 'content-disposition': `attachment; filename="${name}"` } },
       };
     }
     const asset = staticAsset(path);
@@ -82,12 +84,27 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         response = errorPage(500, `crawlite could not show this page: ${message}`);
       }
     }
-    const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+    let body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+    const rangeHeaders: Record<string, string> = {};
+    if (response.ranged && status === 200) {
+      rangeHeaders['accept-ranges'] = 'bytes';
+      const range = parseRange(req.headers.range, body.length);
+      if (range.kind === 'part') {
+        status = 206;
+        rangeHeaders['content-range'] = `bytes ${range.start}-${range.end}/${body.length}`;
+        body = body.subarray(range.start, range.end + 1);
+      } else if (range.kind === 'unsatisfiable') {
+        status = 416;
+        rangeHeaders['content-range'] = `bytes */${body.length}`;
+        body = Buffer.alloc(0);
+      }
+    }
     res.writeHead(status, {
       ...securityHeaders(context.replayOrigin),
       'content-type': response.type,
       'content-length': String(body.length),
       ...response.headers,
+      ...rangeHeaders,
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
