@@ -1,15 +1,7 @@
+import { formatBytes } from '../format-bytes.js';
 import type { ArchiveReport } from '../storage/archive-report.js';
 
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
+export { formatBytes };
 
 const perSecond = (count: number, report: ArchiveReport): number =>
   report.elapsedMs > 0 ? Math.round((count / report.elapsedMs) * 1000 * 10) / 10 : 0;

@@ -525,7 +525,7 @@ function hasAny(tokens: ReadonlySet<string>, wanted: ReadonlySet<string>): boole
 }
 
 /** Strips what the URL parser strips from both ends: C0 controls and spaces. A loop, as `/\s+$/` backtracks. */
-function trimUrl(value: string): string {
+export function trimUrl(value: string): string {
   let start = 0;
   let end = value.length;
   while (start < end && value.charCodeAt(start) <= 0x20) start++;

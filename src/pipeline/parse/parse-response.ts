@@ -6,6 +6,7 @@ import { extractCssUrls } from '../html/extract-css-urls.js';
 import { extractPage, findBase, type FoundKind } from '../html/extract-page.js';
 import { charsetOf, decodeText, isCss, isHtml } from '../html/decode-text.js';
 import { decodeHtml } from '../html/sniff-charset.js';
+import { baseOf } from '../html/resolve-base.js';
 import { LinkBudget, smallestLimit } from '../link-budget.js';
 import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
 import { extractSitemap, isGzip } from '../sitemap/extract-sitemap.js';
@@ -33,17 +34,6 @@ export interface ParseResult {
   page?: PageFacts;
   found: DiscoveredUrl[];
   error?: Reason;
-}
-
-/** The page's `<base href>` resolved, if it is an http(s) URL; browsers ignore a `javascript:` or `data:` base too. */
-function baseOf(base: string | undefined, pageUrl: string): string {
-  if (base === undefined) return pageUrl;
-  try {
-    const resolved = new URL(base, pageUrl);
-    return resolved.protocol === 'http:' || resolved.protocol === 'https:' ? resolved.href : pageUrl;
-  } catch {
-    return pageUrl;
-  }
 }
 
 /** Each way an HTML link is found is kept once per target: kinds times nofollow. */

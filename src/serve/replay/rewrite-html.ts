@@ -1,5 +1,6 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { findBase } from '../../pipeline/html/extract-page.js';
+import { baseOf } from '../../pipeline/html/resolve-base.js';
 import { rewriteCss } from './rewrite-css.js';
 import { rewriteRefresh, rewriteSrcset, rewriteUrlList, urlRewriter, type RewriteUrl } from './rewrite-url.js';
 
@@ -27,24 +28,12 @@ const DROPPED_EQUIV = new Set(['content-security-policy', 'content-security-poli
  * Everything else, scripts included, is left byte for byte. See README "Replay".
  */
 export function rewriteHtml(html: string, options: HtmlRewriteOptions): string {
-  const rewrite = urlRewriter(baseOf(html, options.pageUrl), options.timestamp, options.replayOrigin);
+  const rewrite = urlRewriter(baseOf(findBase(html), options.pageUrl), options.timestamp, options.replayOrigin);
   const scanner = new RewriteScanner(html, rewrite, options.inject, (srcdoc) => rewriteHtml(srcdoc, options));
   const tokenizer = new Tokenizer({ decodeEntities: true }, scanner);
   tokenizer.write(html);
   tokenizer.end();
   return scanner.output();
-}
-
-/** The page's `<base href>` resolved against its URL, when it is a usable http(s) URL; else the page's URL. */
-function baseOf(html: string, pageUrl: string): string {
-  const base = findBase(html);
-  if (base === undefined) return pageUrl;
-  try {
-    const resolved = new URL(base, pageUrl);
-    return resolved.protocol === 'http:' || resolved.protocol === 'https:' ? resolved.href : pageUrl;
-  } catch {
-    return pageUrl;
-  }
 }
 
 interface Attribute {

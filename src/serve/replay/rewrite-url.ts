@@ -1,3 +1,4 @@
+import { trimUrl } from '../../pipeline/html/extract-page.js';
 import { replayPath, type ReplayModifier } from '../replay-url.js';
 
 /** Turns a URL as a page writes it into the URL that replays it; anything else comes back unchanged. */
@@ -27,15 +28,6 @@ export function urlRewriter(base: string, timestamp: string, replayOrigin: strin
     if (resolved.origin === replayOrigin) return raw;
     return replayOrigin + replayPath(resolved.href, timestamp, modifier);
   };
-}
-
-/** What the URL parser strips from both ends: C0 controls and spaces. */
-function trimUrl(value: string): string {
-  let start = 0;
-  let end = value.length;
-  while (start < end && value.charCodeAt(start) <= 0x20) start++;
-  while (end > start && value.charCodeAt(end - 1) <= 0x20) end--;
-  return value.slice(start, end);
 }
 
 const isAsciiWhitespace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
