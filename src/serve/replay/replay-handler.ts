@@ -6,7 +6,7 @@ import { captureTimestamp, parseReplayPath, replayPath, type ReplayTarget } from
 import { findCapture } from './find-capture.js';
 import { methodNotAllowedPage, notArchivedPage, notFoundPage, replayFailedPage } from './not-archived-page.js';
 import { keptHeaders, replayPolicyHeaders } from './replay-headers.js';
-import { sendReply, type Reply } from './replay-response.js';
+import { sendReply, type Reply } from '../send-reply.js';
 import { SHIM_PATH, SHIM_SOURCE } from './replay-shim.js';
 import { looksLikeHtml } from './sniff-html.js';
 import { escapeAttribute, rewriteHtml } from './rewrite-html.js';

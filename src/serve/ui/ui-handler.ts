@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
 import { fetchTimeline } from '../../storage/archive-overview.js';
-import { parseRange } from '../replay/byte-range.js';
+import { sendReply } from '../send-reply.js';
 import { capturePage, requestedCapture } from './capture-page.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
@@ -84,28 +84,8 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         response = errorPage(500, `crawlite could not show this page: ${message}`);
       }
     }
-    let body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
-    const rangeHeaders: Record<string, string> = {};
-    if (response.ranged && status === 200) {
-      rangeHeaders['accept-ranges'] = 'bytes';
-      const range = parseRange(req.headers.range, body.length);
-      if (range.kind === 'part') {
-        status = 206;
-        rangeHeaders['content-range'] = `bytes ${range.start}-${range.end}/${body.length}`;
-        body = body.subarray(range.start, range.end + 1);
-      } else if (range.kind === 'unsatisfiable') {
-        status = 416;
-        rangeHeaders['content-range'] = `bytes */${body.length}`;
-        body = Buffer.alloc(0);
-      }
-    }
-    res.writeHead(status, {
-      ...securityHeaders(context.replayOrigin),
-      'content-type': response.type,
-      'content-length': String(body.length),
-      ...response.headers,
-      ...rangeHeaders,
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+    const headers = { ...securityHeaders(context.replayOrigin), 'content-type': response.type, ...response.headers };
+    sendReply(res, req.method, req.headers.range, { status, headers, body }, response.ranged === true);
   };
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { parseRange } from './byte-range.js';
+import { parseRange } from './replay/byte-range.js';
 
-/** A response replay is about to send, whole: status, headers (lower-case names) and body. */
+/** A response about to be sent, whole: status, headers (lower-case names) and body. */
 export interface Reply {
   status: number;
   headers: Record<string, string>;
@@ -10,12 +10,13 @@ export interface Reply {
 
 /**
  * Sends a reply, honouring HEAD (headers only, the length of the body that GET would send) and a
- * single `Range: bytes=` on a 200 (206 with Content-Range, or 416 when no byte of it exists).
+ * single `Range: bytes=` on a 200 (206 with Content-Range, or 416 when no byte of it exists) unless
+ * `ranges` is false (pages built per request, which nobody downloads in parts).
  */
-export function sendReply(res: ServerResponse, method: string | undefined, rangeHeader: string | undefined, reply: Reply): void {
+export function sendReply(res: ServerResponse, method: string | undefined, rangeHeader: string | undefined, reply: Reply, ranges = true): void {
   const headers: Record<string, string | number> = { ...reply.headers };
   let { status, body } = reply;
-  if (status === 200) {
+  if (ranges && status === 200) {
     headers['accept-ranges'] = 'bytes';
     const range = parseRange(rangeHeader, body.length);
     if (range.kind === 'part') {
