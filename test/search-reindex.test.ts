@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCli, runCli, spawnCli } from './support/cli.js';
-import { readArchive, tempDir } from './support/archive.js';
+import { readArchive, tempDir, UNDO_SCHEMA_7 } from './support/archive.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 
@@ -35,6 +35,7 @@ afterAll(async () => {
 /** Drops what migration 6 made, as in an archive written by a crawlite before search. */
 function toSchema5(path: string): void {
   const db = new Database(path);
+  db.exec(UNDO_SCHEMA_7);
   db.exec(`DROP VIEW search; DROP VIEW page_text_cjk; DROP TRIGGER page_text_insert; DROP TRIGGER page_text_delete; DROP TRIGGER page_text_update;
            DROP TABLE page_text_trigram; DROP TABLE page_text_fts; DROP TABLE page_text; PRAGMA user_version = 5;`);
   db.close();
@@ -76,7 +77,7 @@ describe('crawlite reindex', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^crawlite: this archive has no search index .*run crawlite reindex <db>.*\n$/);
     expect((await runCli(['reindex', path, '-q'])).code).toBe(0);
-    expect(readArchive(path, 'PRAGMA user_version')).toEqual([{ user_version: 6 }]);
+    expect(readArchive(path, 'PRAGMA user_version')).toEqual([{ user_version: 7 }]);
     const found = await runCli(['search', path, 'zeppelin', '-f', 'json']);
     expect(JSON.parse(found.stdout)).toEqual([expect.objectContaining({ url: `${server.url}b`, snippet: 'Nothing here but [zeppelins].' })]);
   });

@@ -42,3 +42,16 @@ export const PAGES_VIEW_OF_SCHEMA_4 = `DROP VIEW pages;
          r.title, r.canonical, r.robots, u.kind, coalesce(u.fetch_url, u.url) AS fetch_url, r.links_dropped
   FROM response r JOIN url u ON u.id = r.url_id JOIN body b ON b.id = r.body_id;
   PRAGMA user_version = 4;`;
+
+/** Takes a current archive back to schema 6 (before re-crawls kept captures): what an older crawlite left. */
+export const UNDO_SCHEMA_7 = `DROP VIEW changes; DROP VIEW captures; DROP TRIGGER response_keeps_captures; DROP TABLE capture;
+  DROP VIEW pages;
+  CREATE VIEW pages AS
+  SELECT u.url, r.status, r.content_type, r.location, b.data AS body, r.fetched_at, u.depth,
+         r.headers, b.size, r.charset, lower(hex(b.hash)) AS sha256, r.elapsed_ms,
+         r.title, r.canonical, r.robots, u.kind, coalesce(u.fetch_url, u.url) AS fetch_url, r.links_dropped,
+         r.http_version, r.reason, r.raw_headers, r.request_method, r.request_target, r.request_headers,
+         r.remote_ip, r.started_at, b.sha1
+  FROM response r JOIN url u ON u.id = r.url_id JOIN body b ON b.id = r.body_id;
+  ALTER TABLE response DROP COLUMN revalidated; ALTER TABLE url DROP COLUMN crawl; ALTER TABLE run DROP COLUMN crawl;
+  PRAGMA user_version = 6;`;
