@@ -11,6 +11,8 @@ export function formatNotice(notice: RunNotice, dbPath: string): string {
       return `${notice.count} failed URL${notice.count === 1 ? '' : 's'} queued again with fresh tries`;
     case 'starting':
       return `crawling ${notice.roots.join(' ')} into ${dbPath} (concurrency ${notice.concurrency})`;
+    case 'recrawling':
+      return `re-crawling ${dbPath} (crawl ${notice.crawl}): ${notice.queued} URL${notice.queued === 1 ? '' : 's'} queued again`;
     case 'resuming':
       return `resuming ${dbPath}: ${notice.done} done, ${notice.queued} queued` + (notice.requeued ? `, ${notice.requeued} left in flight by the last run are queued again` : '');
     case 'options-changed':

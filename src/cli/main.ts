@@ -6,6 +6,7 @@ import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { queryCommand } from './commands/query.js';
+import { recrawlCommand } from './commands/recrawl.js';
 import { reindexCommand } from './commands/reindex.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
@@ -49,6 +50,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .usage('$0 <command> [options]\n\nArchive a website into one SQLite file, resume it after any crash, query it with SQL.')
       .command(crawlCommand(context))
       .command(resumeCommand(context))
+      .command(recrawlCommand(context))
       .command(retryCommand(context))
       .command(queryCommand(context))
       .command(searchCommand(context))
@@ -62,7 +64,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, retry, import, query, search, reindex, stats, export, serve, unlock or demo')
+      .demandCommand(1, 'name a command: crawl, resume, recrawl, retry, import, query, search, reindex, stats, export, serve, unlock or demo')
       .recommendCommands()
       .strict()
       .help()

@@ -29,6 +29,8 @@ export interface CrawlRequest {
   logFile?: string;
   /** `crawlite retry`: failed URLs are queued again with fresh tries. */
   retryFailed?: boolean;
+  /** `crawlite recrawl`: the next crawl of a finished archive. */
+  recrawl?: { onlyLinked: boolean };
   /** Headers, cookies and proxy: used, never stored. */
   session?: GivenSession;
 }
@@ -45,6 +47,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     owner: io.owner,
     ...(request.marks ? { marks: request.marks } : {}),
     ...(request.retryFailed ? { retryFailed: true } : {}),
+    ...(request.recrawl ? { recrawl: request.recrawl } : {}),
     ...(request.session ? { session: request.session } : {}),
     // -q prints no report: a big archive's report is not worth reading for nothing.
     report: request.verbosity !== 'quiet',

@@ -3,6 +3,7 @@ import { Agent, ProxyAgent, errors as undiciErrors, type Dispatcher } from 'undi
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, NetworkError, RequestTimeoutError } from '../pipeline/fetch-errors.js';
 import type { Fetcher, HttpResponse, WireExchange } from '../pipeline/fetcher.js';
+import type { Validators } from '../pipeline/ports.js';
 import type { CrawlCookies } from './cookie-jar.js';
 import { DecodedTooLargeError, decodeContent, UndecodableContentError } from './decode-content.js';
 import { ResponseCollector, type CollectedResponse, type Connecting } from './response-collector.js';
@@ -133,7 +134,7 @@ export class HttpClient implements Fetcher {
     this.agent = settings.proxy ? new ProxyAgent({ ...pool, uri: settings.proxy, proxyTunnel: false }) : new Agent(pool);
   }
 
-  async get(url: string, abort: AbortSignal): Promise<HttpResponse> {
+  async get(url: string, abort: AbortSignal, validators?: Validators): Promise<HttpResponse> {
     const { timeoutMs, maxBodyBytes } = this.settings;
     const collector = new ResponseCollector(url, maxBodyBytes, this.connecting);
     const onAbort = () => collector.fail(new CrawlStoppedError(url));
@@ -156,7 +157,7 @@ export class HttpClient implements Fetcher {
           method: 'GET',
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
-          headers: this.requestHeaders(url),
+          headers: this.requestHeaders(url, validators),
         };
         this.agent.dispatch(dispatch, collector as Dispatcher.DispatchHandler);
       }
@@ -196,8 +197,10 @@ export class HttpClient implements Fetcher {
     return known;
   }
 
-  private requestHeaders(url: string): Record<string, string> {
+  private requestHeaders(url: string, validators: Validators | undefined): Record<string, string> {
     const headers: Record<string, string> = { accept: '*/*', ...this.settings.headers, 'user-agent': this.settings.userAgent, 'accept-encoding': 'gzip, deflate, br' };
+    if (validators?.etag !== undefined) headers['if-none-match'] = validators.etag;
+    if (validators?.lastModified !== undefined) headers['if-modified-since'] = validators.lastModified;
     const cookie = this.settings.cookies?.header(url);
     if (cookie !== undefined) headers.cookie = cookie;
     return headers;

@@ -87,11 +87,11 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       requisitesAnyHost: options.requisitesAnyHost,
     };
     // Retries go through the host's pacing too: every request start on a host keeps the gap.
-    const fetch: Fetch = async (url, signal, attempt) => {
+    const fetch: Fetch = async (url, signal, attempt, validators) => {
       if (attempt > 1) await sleep(scheduler.reserveStart(new URL(url).origin, Date.now()), signal);
       requests += 1;
       try {
-        return await client.get(url, signal);
+        return await client.get(url, signal, validators);
       } finally {
         requests -= 1;
       }
@@ -112,10 +112,10 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
         requisites: options.requisites,
       }),
       seen(cache),
-      persist(commits, frontier, (queued) => {
+      persist(commits, frontier, (queued, revisitedOrigins) => {
         // One pass; a page's links mostly share one origin, so the scheduler is told of each origin once.
         let lastOrigin: string | undefined;
-        const origins = new Set<string>();
+        const origins = new Set<string>(revisitedOrigins);
         for (const found of queued) {
           // A URL marked known is in the cache already (at this depth or closer): adding it again would change nothing.
           if (!found.known) cache.add(found.key, found.depth);

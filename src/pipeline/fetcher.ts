@@ -1,4 +1,4 @@
-import type { WireExchange } from './ports.js';
+import type { Validators, WireExchange } from './ports.js';
 
 export type { WireExchange };
 
@@ -24,8 +24,11 @@ export interface HttpResponse {
  * of fetch-errors.ts, so the retry policy can classify them.
  */
 export interface Fetcher {
-  /** Rejects with CrawlStoppedError once `signal` aborts. */
-  get(url: string, signal: AbortSignal): Promise<HttpResponse>;
+  /**
+   * Rejects with CrawlStoppedError once `signal` aborts. With `validators` the
+   * request is conditional (If-None-Match, If-Modified-Since).
+   */
+  get(url: string, signal: AbortSignal, validators?: Validators): Promise<HttpResponse>;
   close(): Promise<void>;
 }
 

@@ -27,6 +27,14 @@ export interface ClaimedUrl {
   tries: number;
   /** This worker's hold on the URL; the pipeline renews it while the URL is in flight. */
   lease: Lease;
+  /** Validators of the capture an earlier crawl stored: the request is conditional (a re-crawl only). */
+  validators?: Validators;
+}
+
+/** What a conditional request sends back: the stored capture's ETag and Last-Modified, as received. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
 }
 
 /**
@@ -110,6 +118,11 @@ export interface StoredResponse {
   text?: PageText;
   /** The exchange as it went over the wire, when the fetcher saw it. */
   wire?: WireExchange;
+  /**
+   * A 304 to a conditional request: the stored capture is confirmed, so only
+   * the exchange's time and wire columns are new; nothing else here is stored.
+   */
+  revalidated?: boolean;
 }
 
 /** What the search index keeps of a page besides its title. */
@@ -146,6 +159,16 @@ export interface CommitResult {
   newUrls: number;
   /** The claim's lease had been lost (expired and handed out again): nothing of the page was stored. */
   leaseLost?: boolean;
+  /** Origins of the URLs a confirmed (304) page's stored links queued again for this crawl. */
+  revisitedOrigins?: string[];
+}
+
+/** What the frontier tells of a stored response. */
+export interface StoredSummary {
+  status: number;
+  body: Uint8Array;
+  location: string | null;
+  due?: boolean;
 }
 
 export interface FrontierPort {
@@ -162,8 +185,11 @@ export interface FrontierPort {
   claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined>;
   /** Extends the leases of claims still in flight: each one's new lease, or undefined where it was lost. */
   renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]>;
-  /** The stored response of a URL, if it has one (robots.txt from an earlier run). */
-  storedResponse(key: string): Promise<{ status: number; body: Uint8Array; location: string | null } | undefined>;
+  /**
+   * The stored response of a URL, if it has one (robots.txt from an earlier run); `due` when the URL is
+   * queued to be fetched again (a re-crawl), so the stored one is only what a 304 would confirm.
+   */
+  storedResponse(key: string): Promise<StoredSummary | undefined>;
   /** URLs of kind `page` fetched so far (done or failed): for --max-pages, which counts no requisite, sitemap or robots.txt. */
   pagesFetched(): Promise<number>;
   /**

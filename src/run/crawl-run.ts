@@ -1,7 +1,7 @@
 import { lastValueFrom, Observable, Subject, tap } from 'rxjs';
 import type { CrawlOptions } from '../pipeline/crawl-options.js';
 import { CrawlStop } from '../pipeline/crawl-stop.js';
-import { asWriteError } from '../storage/archive-errors.js';
+import { asWriteError, NothingToRecrawlError, NothingToResumeError } from '../storage/archive-errors.js';
 import { archiveReport, rootStates, urlStateCounts, type ArchiveReport, type RootState } from '../storage/archive-report.js';
 import type { RunEnd } from '../storage/crawl-record.js';
 import { openCrawlArchive, type CrawlArchive } from '../storage/open-crawl-archive.js';
@@ -54,7 +54,11 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
 
   async function run(): Promise<RunResult> {
     const notify = (notice: Extract<RunEvent, { type: 'notice' }>['notice']) => events.next({ type: 'notice', notice });
-    archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, { onWait: (message) => notify({ kind: 'waiting-for-reader', message }) });
+    archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, { onWait: (message) => notify({ kind: 'waiting-for-reader', message }) }).catch(
+      (error: unknown) => {
+        throw request.recrawl && error instanceof NothingToResumeError ? new NothingToRecrawlError(request.dbPath) : error;
+      },
+    );
     const { db } = archive;
     try {
       const prepared = prepareArchive(db, request, notify);

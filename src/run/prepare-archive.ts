@@ -1,9 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
 import type { NormalizedUrl } from '../pipeline/normalize-url.js';
-import { NothingToResumeError } from '../storage/archive-errors.js';
+import { NothingToRecrawlError, NothingToResumeError, UnfinishedCrawlError } from '../storage/archive-errors.js';
 import { urlStateCounts } from '../storage/archive-report.js';
 import { CrawlRecord } from '../storage/crawl-record.js';
+import { latestCrawl, queueRecrawl, unfinishedUrls } from '../storage/queue-recrawl.js';
 import { requeueFailed } from '../storage/requeue-failed.js';
 import { SqliteFrontier } from '../storage/sqlite-frontier.js';
 import { mergeRoots, sitemapSeeds } from './root-seeds.js';
@@ -18,6 +19,10 @@ export interface PreparedArchive {
   /** Every root of the crawl, stored ones first. */
   seeds: NormalizedUrl[];
   options: CrawlOptions;
+  /** The crawl the run belongs to: the latest one, or the next for a re-crawl. */
+  crawl: number;
+  /** A re-crawl records its run together with what it queues, so a crash between them cannot split the two. */
+  runId?: number;
 }
 
 /** Options given that change the stored ones. */
@@ -32,7 +37,12 @@ export function prepareArchive(db: Database, request: CheckedRequest, notify: (n
   const record = new CrawlRecord(db);
   const storedRoots = record.roots();
   const storedOptions = record.options();
+  if (request.recrawl && !storedRoots) throw new NothingToRecrawlError(request.dbPath);
   if (request.mode === 'existing' && !storedRoots) throw new NothingToResumeError(request.dbPath);
+  if (request.recrawl) {
+    const left = unfinishedUrls(db);
+    if (left > 0) throw new UnfinishedCrawlError(request.dbPath, left);
+  }
 
   const seeds = mergeRoots(storedRoots ?? [], request.givenRoots);
   const roots = seeds.map((seed) => seed.url);
@@ -44,12 +54,28 @@ export function prepareArchive(db: Database, request: CheckedRequest, notify: (n
   const missing = missingSession(record.get('session') as SessionNote | undefined, session);
   record.save(roots, saved, { ...request.marks, session });
 
-  const frontier = new SqliteFrontier(db);
+  // A resume (or a crawl into a finished archive) goes on with the latest crawl; a re-crawl starts the next.
+  const latest = latestCrawl(db) ?? 1;
+  const crawl = request.recrawl ? latest + 1 : latest;
+  const frontier = new SqliteFrontier(db, crawl);
   const requeued = frontier.requeueInFlight();
   if (request.retryFailed) notify({ kind: 'failed-requeued', count: requeueFailed(db) });
+  let runId: number | undefined;
+  if (request.recrawl) {
+    const only = request.recrawl.onlyLinked;
+    const queued = db.transaction(() => {
+      runId = record.startRun(options, new Date(), crawl);
+      const keys = [...seeds, ...(options.sitemaps ? sitemapSeeds(seeds) : [])].map((seed) => seed.key);
+      return queueRecrawl(db, crawl, only ? keys : undefined);
+    })();
+    notify({ kind: 'recrawling', crawl, queued });
+  }
   frontier.addRoots(seeds);
   if (options.sitemaps) frontier.addRoots(sitemapSeeds(seeds));
-  if (storedOptions) {
+  if (request.recrawl) {
+    const changed = changes(storedOptions ?? {}, request.given);
+    if (changed.length) notify({ kind: 'options-changed', changes: changed });
+  } else if (storedOptions) {
     // Index counts only: the full report reads every response, too slow before a big archive starts.
     const before = urlStateCounts(db);
     notify({ kind: 'resuming', done: before.done, queued: before.queued, requeued });
@@ -59,5 +85,5 @@ export function prepareArchive(db: Database, request: CheckedRequest, notify: (n
     notify({ kind: 'starting', roots, concurrency: options.concurrency });
   }
   if (missing) notify({ kind: 'session-missing', missing });
-  return { record, frontier, seeds, options };
+  return { record, frontier, seeds, options, crawl, ...(runId === undefined ? {} : { runId }) };
 }

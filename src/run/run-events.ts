@@ -17,6 +17,8 @@ export type RunNotice =
   | { kind: 'failed-requeued'; count: number }
   /** A new crawl: its roots and concurrency. */
   | { kind: 'starting'; roots: string[]; concurrency: number }
+  /** A re-crawl: the crawl it starts, and how many URLs of the archive are queued again. */
+  | { kind: 'recrawling'; crawl: number; queued: number }
   /** An archive with a crawl in it: its counts, and the URLs the last run left in flight, queued again. */
   | { kind: 'resuming'; done: number; queued: number; requeued: number }
   /** Options given that differ from the stored ones; they are stored from now on. */

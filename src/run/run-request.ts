@@ -22,6 +22,11 @@ export interface RunRequest {
   marks?: Record<string, unknown>;
   /** Failed URLs are queued again with fresh tries. */
   retryFailed?: boolean;
+  /**
+   * Starts the next crawl of a finished archive (mode `existing`): every URL it holds is fetched again,
+   * or with `onlyLinked` only the roots and what this crawl finds linked.
+   */
+  recrawl?: { onlyLinked: boolean };
   session?: RunSession;
   /** Whether the run's end computes the full report (it reads every response: slow on a big archive). Default true. */
   report?: boolean;

@@ -16,7 +16,7 @@ export interface StartedCrawl {
 export function startCrawl(db: Database, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
   const { record, frontier, options } = prepared;
   const roots = prepared.seeds.map((seed) => seed.url);
-  const runId = record.startRun(options, new Date());
-  const sink = new SqlitePageSink(db, dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
+  const runId = prepared.runId ?? record.startRun(options, new Date(), prepared.crawl);
+  const sink = new SqlitePageSink(db, dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth, crawl: prepared.crawl });
   return { runId, roots, running: crawl({ frontier, sink, fetcher: httpFetcher(options, session?.build(roots)) }, roots, options, stop) };
 }

@@ -46,6 +46,20 @@ export class NothingToResumeError extends CrawliteError {
   }
 }
 
+/** `recrawl` of an archive that holds no crawl (nothing, or only imported WARCs). */
+export class NothingToRecrawlError extends CrawliteError {
+  constructor(path: string) {
+    super('NOTHING_TO_RECRAWL', `${path} holds no crawl to repeat (no roots stored); start one with crawlite crawl <url> --db ${path}`);
+  }
+}
+
+/** `recrawl` while the last crawl still has URLs to fetch: it must be finished first. */
+export class UnfinishedCrawlError extends CrawliteError {
+  constructor(path: string, left: number) {
+    super('CRAWL_UNFINISHED', `${path}: the last crawl is not finished (${left} URL${left === 1 ? '' : 's'} left to fetch); run crawlite resume ${path} first`);
+  }
+}
+
 /** A SQL string that `query` will not run: invalid, more than one statement, or one that writes. */
 export class QueryRefusedError extends CrawliteError {
   constructor(reason: string, options?: { cause?: unknown }) {

@@ -34,10 +34,11 @@ export class CrawlRecord {
     })();
   }
 
-  startRun(options: object, now: Date): number {
+  /** Records a run of crawl `crawl` (1: the first crawl; a re-crawl starts the next). */
+  startRun(options: object, now: Date, crawl = 1): number {
     const info = this.db
-      .prepare('INSERT INTO run (started_at, options) VALUES (?, ?)')
-      .run(now.toISOString(), JSON.stringify(options));
+      .prepare('INSERT INTO run (started_at, options, crawl) VALUES (?, ?, ?)')
+      .run(now.toISOString(), JSON.stringify(options), crawl);
     return Number(info.lastInsertRowid);
   }
 

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ClaimedUrl, FrontierPort, Lease, UrlKind } from '../pipeline/ports.js';
+import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
 
 interface ClaimRow {
   id: number;
@@ -10,9 +10,18 @@ interface ClaimRow {
   depth: number;
   redirect_hops: number;
   tries: number;
+  etag: string | null;
+  last_modified: string | null;
 }
 
-const RETURNING = 'RETURNING id, url, fetch_url, origin, kind, depth, redirect_hops, tries';
+/**
+ * A URL queued again in a later crawl than its stored response's asks for that response's validators;
+ * within one crawl (a retry, a page found closer) a URL is fetched unconditionally.
+ */
+const validator = (name: string) => `(SELECT json_extract(r.headers, '$."${name}"') FROM response r JOIN run rn ON rn.id = r.run_id
+   WHERE r.url_id = url.id AND rn.crawl < url.crawl)`;
+const RETURNING = `RETURNING id, url, fetch_url, origin, kind, depth, redirect_hops, tries,
+  ${validator('etag')} AS etag, ${validator('last-modified')} AS last_modified`;
 
 /**
  * One archive serves one run at a time (the archive lock), and a run starts
@@ -21,17 +30,23 @@ const RETURNING = 'RETURNING id, url, fetch_url, origin, kind, depth, redirect_h
  */
 const RUN_LEASE: Lease = Object.freeze({ token: 'run', expiresAt: Number.POSITIVE_INFINITY });
 
-const toClaim = (row: ClaimRow): ClaimedUrl => ({
-  id: row.id,
-  url: row.fetch_url ?? row.url,
-  key: row.url,
-  origin: row.origin,
-  kind: row.kind,
-  depth: row.depth,
-  redirectHops: row.redirect_hops,
-  tries: row.tries,
-  lease: RUN_LEASE,
-});
+const toClaim = (row: ClaimRow): ClaimedUrl => {
+  const claim: ClaimedUrl = {
+    id: row.id,
+    url: row.fetch_url ?? row.url,
+    key: row.url,
+    origin: row.origin,
+    kind: row.kind,
+    depth: row.depth,
+    redirectHops: row.redirect_hops,
+    tries: row.tries,
+    lease: RUN_LEASE,
+  };
+  // json_extract gives a number for a header that reads as one: validators are sent back as received, as text.
+  if (row.etag !== null) (claim.validators ??= {}).etag = String(row.etag);
+  if (row.last_modified !== null) (claim.validators ??= {}).lastModified = String(row.last_modified);
+  return claim;
+};
 
 export interface Root {
   url: string;
@@ -40,7 +55,10 @@ export interface Root {
   kind?: UrlKind;
 }
 
-/** The frontier is the url table: claiming flips queued rows to fetching, one origin at a time. */
+/**
+ * The frontier is the url table: claiming flips queued rows to fetching, one origin at a time.
+ * URLs it adds belong to `crawl`, the crawl number of the run.
+ */
 export class SqliteFrontier implements FrontierPort {
   private readonly claimStmt: Statement<[string, number], ClaimRow>;
   private readonly claimRequisitesStmt: Statement<[string, number], ClaimRow>;
@@ -49,13 +67,13 @@ export class SqliteFrontier implements FrontierPort {
   private readonly requeueStmt: Statement<[]>;
   private readonly addRootStmt: Statement<unknown[]>;
   private readonly claimOwnStmt: Statement<unknown[], ClaimRow>;
-  private readonly storedStmt: Statement<[string], { status: number; body: Uint8Array; location: string | null }>;
+  private readonly storedStmt: Statement<[string], { status: number; body: Uint8Array; location: string | null; due: number }>;
   private readonly fetchedStmt: Statement<[], { n: number }>;
   private readonly outageStmt: Statement<[], { found: number }>;
   private readonly requeueRefusedStmt: Statement<[]>;
   private readonly requeueRefusedAtStmt: Statement<[string]>;
 
-  constructor(db: Database) {
+  constructor(db: Database, crawl = 1) {
     this.claimStmt = db.prepare(`
       UPDATE url SET state = 'fetching'
       WHERE id IN (SELECT id FROM url INDEXED BY url_queued_origin WHERE state = 'queued' AND origin = ? ORDER BY id LIMIT ?)
@@ -71,15 +89,15 @@ export class SqliteFrontier implements FrontierPort {
     this.releaseStmt = db.prepare("UPDATE url SET state = 'queued' WHERE id = ? AND state = 'fetching'");
     this.requeueStmt = db.prepare("UPDATE url SET state = 'queued' WHERE state = 'fetching'");
     this.addRootStmt = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, ?, 'queued', 0, 0)
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, crawl) VALUES (?, ?, ?, ?, 'queued', 0, 0, ${Math.trunc(crawl)})
       ON CONFLICT (url) DO UPDATE SET state = 'queued', depth = 0, error_code = NULL, error = NULL
         WHERE url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow')`);
     this.claimOwnStmt = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, ?, 'fetching', ?, ?)
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, crawl) VALUES (?, ?, ?, ?, 'fetching', ?, ?, ${Math.trunc(crawl)})
       ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind WHERE url.state NOT IN ('done', 'fetching')
       ${RETURNING}`);
     this.storedStmt = db.prepare(`
-      SELECT r.status, b.data AS body, r.location FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
+      SELECT r.status, b.data AS body, r.location, u.state = 'queued' AS due FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
       WHERE u.url = ?`);
     this.fetchedStmt = db.prepare("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind = 'page'");
     // A robots.txt that was unavailable is `failed` (5xx and no answer are retried until the last try fails).
@@ -117,8 +135,11 @@ export class SqliteFrontier implements FrontierPort {
     return claims.map(() => RUN_LEASE);
   }
 
-  async storedResponse(key: string): Promise<{ status: number; body: Uint8Array; location: string | null } | undefined> {
-    return this.storedStmt.get(key);
+  async storedResponse(key: string): Promise<StoredSummary | undefined> {
+    const row = this.storedStmt.get(key);
+    if (!row) return undefined;
+    const { due, ...stored } = row;
+    return due ? { ...stored, due: true } : stored;
   }
 
   async pagesFetched(): Promise<number> {

@@ -8,11 +8,15 @@ import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResp
 const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
 // A page fetched at the depth limit had its links cut; found within the limit, it is fetched again.
 const CUT_SHORT = "(url.state = 'done' AND url.kind = 'page' AND url.depth >= @maxDepth AND excluded.depth < @maxDepth)";
+// A re-crawl fetches a URL an earlier crawl finished again when a page of this crawl links to it: once per crawl.
+const REVISIT = "(url.state IN ('done', 'failed') AND url.crawl < excluded.crawl AND excluded.state = 'queued')";
 
 /** Links written per statement: one call into SQLite for many rows, since a page has dozens. */
 const LINKS_PER_INSERT = 32;
 
 export interface SinkLimits {
+  /** The crawl the run belongs to (1 for the first): URLs it queues are marked with it. Default 1. */
+  crawl?: number;
   /** URLs at most that share one path with different queries (a trap guard); 0 or absent for no limit. */
   maxPerPath?: number;
   /** The crawl's --max-depth, so a page fetched at the limit and found closer is fetched again. */
@@ -32,6 +36,8 @@ export class SqlitePageSink implements PageSinkPort {
   /** Multi-row link inserts, by row count, prepared once each when first needed. */
   private readonly insertLinks = new Map<number, Statement<unknown[]>>();
   private readonly finish: Statement<unknown[]>;
+  private readonly revalidate: Statement<unknown[]>;
+  private readonly revisitLinked: Statement<[number], { origin: string }>;
   private readonly text: PageTextWriter;
   private readonly commitTx: Transaction<(outcomes: PageOutcome[]) => CommitResult[]>;
 
@@ -62,20 +68,36 @@ export class SqlitePageSink implements PageSinkPort {
         canonical = excluded.canonical, robots = excluded.robots, links_dropped = excluded.links_dropped,
         http_version = excluded.http_version, reason = excluded.reason, raw_headers = excluded.raw_headers,
         request_method = excluded.request_method, request_target = excluded.request_target,
-        request_headers = excluded.request_headers, remote_ip = excluded.remote_ip, started_at = excluded.started_at`);
+        request_headers = excluded.request_headers, remote_ip = excluded.remote_ip, started_at = excluded.started_at,
+        revalidated = 0`);
+    // A 304 confirms the stored capture: it keeps its status, headers, body and what its page said; the
+    // exchange's time and wire columns are the 304's (the trigger moves the confirmed capture into capture).
+    this.revalidate = db.prepare(`
+      UPDATE response SET run_id = ?, fetched_at = ?, elapsed_ms = ?, http_version = ?, reason = ?, raw_headers = ?,
+        request_method = ?, request_target = ?, request_headers = ?, remote_ip = ?, started_at = ?, revalidated = 1
+      WHERE url_id = ?`);
+    // The confirmed page's links stand, so what they lead to is visited again in this crawl, as if parsed anew.
+    const crawl = Math.trunc(limits.crawl ?? 1);
+    this.revisitLinked = db.prepare(`
+      UPDATE url SET state = 'queued', tries = 0, error_code = NULL, error = NULL, crawl = ${crawl}
+      WHERE url IN (SELECT to_url FROM link WHERE from_id = ? AND nofollow = 0 AND kind <> 'canonical')
+        AND state IN ('done', 'failed') AND crawl < ${crawl}
+      RETURNING origin`);
     // A URL found again closer to a root keeps the shorter depth, and one
     // skipped only for its depth or a nofollow is queued when found by a way
     // that allows it.
     const insert = `
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, @code, @message, @from, @pathKey)`;
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key, crawl)
+      VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, @code, @message, @from, @pathKey, @crawl)`;
     this.insertUrl = db.prepare(`${insert}
       ON CONFLICT (url) DO UPDATE SET
         depth = min(url.depth, excluded.depth),
-        state = iif(${UPGRADABLE} OR ${CUT_SHORT}, 'queued', url.state),
-        error_code = iif(${UPGRADABLE}, NULL, url.error_code),
-        error = iif(${UPGRADABLE}, NULL, url.error)
-      WHERE excluded.depth < url.depth OR ${UPGRADABLE}`);
+        state = iif(${UPGRADABLE} OR ${CUT_SHORT} OR ${REVISIT}, 'queued', url.state),
+        tries = iif(${REVISIT}, 0, url.tries),
+        crawl = iif(${UPGRADABLE} OR ${REVISIT}, excluded.crawl, url.crawl),
+        error_code = iif(${UPGRADABLE} OR ${REVISIT}, NULL, url.error_code),
+        error = iif(${UPGRADABLE} OR ${REVISIT}, NULL, url.error)
+      WHERE excluded.depth < url.depth OR ${UPGRADABLE} OR ${REVISIT}`);
     // A URL with a query is inserted alone first, so that only a new one counts as a variant of its path.
     this.insertNewUrl = db.prepare(`${insert} ON CONFLICT (url) DO NOTHING`);
     this.countVariant = db.prepare('INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1');
@@ -100,6 +122,11 @@ export class SqlitePageSink implements PageSinkPort {
 
   private write(outcome: PageOutcome): CommitResult {
     const from = outcome.claim.id;
+    if (outcome.response?.revalidated && this.confirm(from, outcome.response)) {
+      const revisited = this.revisitLinked.all(from);
+      this.finish.run(outcome.state, outcome.tries, null, null, from);
+      return { newUrls: 0, revisitedOrigins: [...new Set(revisited.map((row) => row.origin))] };
+    }
     let newUrls = 0;
     this.deleteLinks.run(from);
     for (const found of outcome.discovered) {
@@ -158,6 +185,7 @@ export class SqlitePageSink implements PageSinkPort {
       from,
       pathKey: pathKey ?? null,
       maxDepth: this.limits.maxDepth ?? null,
+      crawl: this.limits.crawl ?? 1,
     };
     if (pathKey !== undefined && this.insertNewUrl.run(row).changes > 0) {
       this.countVariant.run(pathKey);
@@ -203,6 +231,27 @@ export class SqlitePageSink implements PageSinkPort {
       wire?.requestHeaders ?? null,
       wire?.remoteIp ?? null,
       wire?.startedAt ?? null,
+    );
+  }
+
+  /** Records a 304 as a new capture of the stored one; false when there is none to confirm. */
+  private confirm(urlId: number, response: StoredResponse): boolean {
+    const wire = response.wire;
+    return (
+      this.revalidate.run(
+        this.runId,
+        response.fetchedAt,
+        Math.round(response.elapsedMs),
+        wire?.httpVersion ?? null,
+        wire?.reason ?? null,
+        wire?.rawHeaders ?? null,
+        wire?.requestMethod ?? null,
+        wire?.requestTarget ?? null,
+        wire?.requestHeaders ?? null,
+        wire?.remoteIp ?? null,
+        wire?.startedAt ?? null,
+        urlId,
+      ).changes > 0
     );
   }
 

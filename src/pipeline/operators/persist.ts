@@ -6,7 +6,7 @@ import { charsetOf } from '../html/decode-text.js';
 import type { HttpResponse } from '../fetcher.js';
 
 /** What is kept of the item's response: the response, what its page says, its digests if a parse thread made them. */
-function stored(response: HttpResponse, { page, bodySha256, bodySha1 }: CrawlItem): StoredResponse {
+function stored(response: HttpResponse, { page, bodySha256, bodySha1, claim }: CrawlItem): StoredResponse {
   const contentType = response.headers['content-type'] ?? null;
   const kept: StoredResponse = {
     status: response.status,
@@ -26,6 +26,8 @@ function stored(response: HttpResponse, { page, bodySha256, bodySha1 }: CrawlIte
   if (bodySha256) kept.sha256 = bodySha256;
   if (bodySha1) kept.sha1 = bodySha1;
   if (response.wire) kept.wire = response.wire;
+  // A 304 confirms the capture the conditional request named; to an unconditional one it is a response like any other.
+  if (response.status === 304 && claim.validators) kept.revalidated = true;
   return kept;
 }
 
@@ -51,14 +53,15 @@ function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
 /**
  * Commits a page, its links and its final state in one transaction before
  * the slot is freed; a stopped URL goes back to the queue instead. Tells
- * `onCommitted` what was queued, for the seen cache and the scheduler. A
+ * `onCommitted` what was queued, for the seen cache and the scheduler (and
+ * the origins a confirmed page's stored links queued again). A
  * claim whose lease was lost is reported `stopped` (lease_lost) and nothing
  * of it is stored.
  */
 export function persist(
   queue: CommitQueue,
   frontier: FrontierPort,
-  onCommitted: (queued: DiscoveredUrl[]) => void,
+  onCommitted: (queued: DiscoveredUrl[], revisitedOrigins: readonly string[]) => void,
 ): OperatorFunction<CrawlItem, FetchReport> {
   return mergeMap((item) => {
     if (item.state === 'stopped' || item.state === 'pending') {
@@ -69,9 +72,12 @@ export function persist(
     if (item.response) outcome.response = stored(item.response, item);
     if (item.error) outcome.error = item.error;
     return from(queue.commit(outcome)).pipe(
-      map(({ newUrls, leaseLost }) => {
+      map(({ newUrls, leaseLost, revisitedOrigins = [] }) => {
         if (leaseLost) return { ...report(item, item.claim.tries, 0), state: 'stopped' as const, error: LEASE_LOST };
-        onCommitted(item.discovered.filter((found) => !found.skip && !found.linkOnly));
+        onCommitted(
+          item.discovered.filter((found) => !found.skip && !found.linkOnly),
+          revisitedOrigins,
+        );
         return report(item, tries, newUrls);
       }),
     );

@@ -1,5 +1,5 @@
 import { concat, defer, EMPTY, ignoreElements, map, mergeMap, of, type Observable, type OperatorFunction } from 'rxjs';
-import type { DiscoveredUrl, FrontierPort } from '../ports.js';
+import type { DiscoveredUrl, FrontierPort, StoredSummary } from '../ports.js';
 import type { CrawlItem, FetchReport } from '../crawl-item.js';
 import { MAX_ROBOTS_REDIRECTS } from '../crawl-options.js';
 import { discover } from '../discover.js';
@@ -43,8 +43,9 @@ const isRedirect = (outcome: Outcome) => outcome.status !== undefined && outcome
  * Fetches an origin's robots.txt before anything else there, following up
  * to five redirects, storing each response as a page of kind `robots`, and
  * records the rules. A robots.txt stored by an earlier run is read from the
- * archive instead of fetched again, unless it was a 5xx or never answered:
- * that one is asked for again.
+ * archive instead of fetched again, unless it was a 5xx or never answered, or
+ * a re-crawl queued it again: that one is asked for again (conditionally, and
+ * a 304 confirms the stored rules).
  */
 export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<FetchReport> {
   const first = normalizeUrl('/robots.txt', origin) as NormalizedUrl;
@@ -75,15 +76,17 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
   };
 
   /** A fetched hop: the rules when the chain ends here, with the Sitemap: lines as discovered URLs. */
-  const settle = (target: NormalizedUrl, item: CrawlItem): CrawlItem => {
+  const settle = (target: NormalizedUrl, item: CrawlItem, stored: StoredSummary | undefined): CrawlItem => {
     if (item.state === 'stopped') {
       deps.book.forget(origin);
       return item;
     }
     if (nextHop(item)) return item;
     const { response } = item;
+    const confirmed = response?.status === 304 && item.claim.validators ? stored : undefined;
     const sitemaps = learn(
-      response ? { status: response.status, body: response.body, location: response.location ?? null } : { error: item.error?.message ?? 'no answer' },
+      confirmed ??
+        (response ? { status: response.status, body: response.body, location: response.location ?? null } : { error: item.error?.message ?? 'no answer' }),
     );
     // Sitemap: lines are URLs a response adds like any other: the same cap, the same count of what was left.
     const budget = new LinkBudget(target.url, deps.maxUrls ?? 0);
@@ -97,7 +100,7 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
   };
 
   /** Fetches a hop as pages are fetched (retries, pacing, redirects), commits it, and goes on to the next. */
-  const fetch = (target: NormalizedUrl, hops: number): Observable<FetchReport> =>
+  const fetch = (target: NormalizedUrl, hops: number, stored: StoredSummary | undefined): Observable<FetchReport> =>
     defer(() => deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops })).pipe(
       mergeMap((claim) => {
         if (!claim) {
@@ -111,7 +114,7 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
           redirects,
           map((item) => {
             next = nextHop(item);
-            return settle(target, item);
+            return settle(target, item, stored);
           }),
           deps.commit,
           // The refused URLs are queued again after robots.txt is committed, so they are never claimed before it.
@@ -122,7 +125,7 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
 
   const visit = (target: NormalizedUrl, hops: number): Observable<FetchReport> =>
     defer(() => deps.frontier.storedResponse(target.key)).pipe(
-      mergeMap((stored) => (stored && stored.status < 500 ? read(target, hops, stored) : fetch(target, hops))),
+      mergeMap((stored) => (stored && !stored.due && stored.status < 500 ? read(target, hops, stored) : fetch(target, hops, stored))),
     );
 
   return visit(first, 0);
