@@ -20,6 +20,7 @@ import { caseTable, fixed, grouped, summarize, suiteTable } from './report.mjs';
 import { startSiteChild } from './site-child.mjs';
 import { siteUrls } from './site.mjs';
 import { measureSearch, measureTextCost, searchLines, textCostLines } from './search-cost.mjs';
+import { measureRecrawlGrowth, recrawlGrowthLines } from './recrawl-growth.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -70,6 +71,9 @@ Options:
                          write page_text and its two FTS5 indexes, and their bytes in the archive
   --search               instead: build an archive of --pages (default 100000) pages of synthetic text and
                          time searches (a word, a phrase, a prefix, a CJK substring): median and p95
+  --recrawl-growth       instead: crawl --pages (default 10000) synthetic pages with ETags on most, then re-crawl
+                         them --recrawls times (default 10) with 2% of the pages changed before each; the
+                         archive's size after each and what each re-crawl added (per changed page, per capture)
   --json                 print one JSON object instead of the table
   -h, --help             this text
 
@@ -105,6 +109,8 @@ try {
       'no-text-row': { type: 'boolean', default: false },
       'text-cost': { type: 'boolean', default: false },
       search: { type: 'boolean', default: false },
+      'recrawl-growth': { type: 'boolean', default: false },
+      recrawls: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -577,9 +583,29 @@ async function searchBench() {
   }
 }
 
+/** --recrawl-growth: what every kept capture costs an archive over ten re-crawls (recrawl-growth.mjs). */
+async function recrawlGrowthBench() {
+  const dir = makeTemp('recrawl');
+  try {
+    const result = await measureRecrawlGrowth(CRAWLITE_BIN, dir, {
+      pages: intOption('pages', 10_000, 1, 1_000_000),
+      recrawls: intOption('recrawls', 10, 1, 100),
+      seed: intOption('seed', 1, 0, 2 ** 32 - 1),
+      concurrency: intOption('concurrency', 16, 1, 1024),
+      log,
+    });
+    const lines = [...recrawlGrowthLines(result), machineLine(loadavg(), loadavg()), `command: ${COMMAND}`];
+    process.stdout.write(common.json ? `${JSON.stringify({ command: COMMAND, recrawlGrowth: result }, null, 2)}\n` : `${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    removeTemp(dir);
+  }
+}
+
 async function main() {
   if (!existsSync(CRAWLITE_BIN)) fail(`${CRAWLITE_BIN} is missing: build crawlite first (npm run build)`);
   if (given['text-cost'] || given.search) return searchBench();
+  if (given['recrawl-growth']) return recrawlGrowthBench();
   const cfg = given.suite ? undefined : { ...common, ...single };
   if (cfg && !cfg.url && cfg.corpus === 'synthetic' && cfg.server === undefined) {
     cfg.server = cfg.mode === 'static' && findNginx() ? 'nginx' : 'node';
