@@ -64,6 +64,11 @@ function counts(db) {
       bodyBytes: one('SELECT coalesce(sum(size), 0) AS n FROM body'),
       revalidated: one('SELECT count(*) AS n FROM response WHERE revalidated = 1'),
       changed: one("SELECT count(*) AS n FROM changes WHERE change = 'changed'"),
+      // Where the bytes are: capture rows and their index, bodies, and the text with its two search indexes.
+      captureBytes: one("SELECT coalesce(sum(pgsize), 0) AS n FROM dbstat WHERE name IN ('capture', 'capture_url')"),
+      bodyTableBytes: one("SELECT coalesce(sum(pgsize), 0) AS n FROM dbstat WHERE name = 'body' OR name LIKE 'sqlite_autoindex_body%'"),
+      textBytes: one("SELECT coalesce(sum(pgsize), 0) AS n FROM dbstat WHERE name LIKE 'page_text%'"),
+      freeBytes: one('SELECT (SELECT freelist_count FROM pragma_freelist_count) * (SELECT page_size FROM pragma_page_size) AS n'),
     };
   } finally {
     archive.close();
@@ -118,7 +123,7 @@ const mb = (bytes) => (bytes / 1e6).toFixed(1);
 export function recrawlGrowthLines(result) {
   const lines = [
     `recrawl growth: ${result.pages} pages (ETag on 90%), ${result.recrawls} re-crawls with ${(result.changeShare * 100).toFixed(0)}% of the pages changed before each, -c ${result.concurrency}`,
-    'crawl  seconds  changed  304s    captures  bodies  archive MB  grew MB  bytes/changed page  bytes/capture row',
+    'crawl  seconds  changed  304s    captures  bodies  archive MB  grew MB  bytes/changed page  bytes/capture row  capture MB  body MB  text MB  free MB',
   ];
   for (const row of result.rows) {
     lines.push(
@@ -133,6 +138,10 @@ export function recrawlGrowthLines(result) {
         mb(row.grewBytes).padStart(8),
         (row.bytesPerChangedPage === undefined ? '' : Math.round(row.bytesPerChangedPage).toLocaleString('en')).padStart(19),
         (row.bytesPerCapture === undefined ? '' : Math.round(row.bytesPerCapture).toLocaleString('en')).padStart(18),
+        mb(row.captureBytes).padStart(11),
+        mb(row.bodyTableBytes).padStart(8),
+        mb(row.textBytes).padStart(8),
+        mb(row.freeBytes).padStart(8),
       ].join(' '),
     );
   }
