@@ -2,7 +2,7 @@
  * crawlite as a library: crawl a site into one SQLite file, resume it, and read it back.
  * The command line is a shell over these same functions.
  */
-export { crawl, resume, type CrawlEvent, type CrawlHandle, type CrawlInput, type CrawlReport, type ResumeInput } from './library/crawl.js';
+export { crawl, recrawl, resume, type CrawlEvent, type CrawlHandle, type CrawlInput, type CrawlReport, type RecrawlInput, type ResumeInput } from './library/crawl.js';
 export type { SessionOptions } from './library/session-options.js';
 export type { FetchEventType, OptionChange, RunNotice as CrawlNotice, StateCounts } from './run/run-events.js';
 export type { FetchReport } from './pipeline/crawl-item.js';
@@ -37,6 +37,8 @@ export {
   CorruptArchiveError,
   NewerSchemaError,
   NotAnArchiveError,
+  NothingToRecrawlError,
   NothingToResumeError,
   QueryRefusedError,
+  UnfinishedCrawlError,
 } from './storage/archive-errors.js';

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawl, openArchive, resume } from '../src/index.js';
-import { tempDir } from './support/archive.js';
+import { crawl, openArchive, recrawl, resume } from '../src/index.js';
+import { readArchive, tempDir } from './support/archive.js';
 import { replyAfter } from './support/delayed-reply.js';
 import { linkedPage } from './support/linked-site.js';
 import { startServer, type Handler, type TestServer } from './support/test-server.js';
@@ -118,5 +118,26 @@ describe('crawl() from code', () => {
     first.stop();
     await expect(first.done).resolves.toMatchObject({ endedBy: 'interrupted' });
     await expect(resume({ db }).done).resolves.toMatchObject({ endedBy: 'finished', urls: expect.objectContaining({ done: URLS.length }) });
+  });
+
+  it('recrawl() crawls a finished archive again, keeping every capture; an unfinished one is refused until resumed', async () => {
+    const db = nextArchive();
+    const first = crawl({ roots: [server.url], db, concurrency: 1 });
+    let started = false;
+    first.events.subscribe((event) => {
+      if (event.type === 'started') started = true;
+    });
+    await waitFor('the crawl to start', () => started);
+    first.stop();
+    await first.done;
+    await expect(recrawl({ db }).done).rejects.toMatchObject({ name: 'UnfinishedCrawlError', code: 'CRAWL_UNFINISHED' });
+    await resume({ db }).done;
+    const again = await recrawl({ db, concurrency: 4 }).done;
+    expect(again).toMatchObject({ endedBy: 'finished', urls: expect.objectContaining({ done: URLS.length }) });
+    expect(readArchive(db, 'SELECT crawl, count(*) AS n FROM captures GROUP BY crawl ORDER BY crawl')).toEqual([
+      { crawl: 1, n: URLS.length },
+      { crawl: 2, n: URLS.length },
+    ]);
+    expect(readArchive(db, "SELECT count(*) AS n FROM changes WHERE change <> 'unchanged'")).toEqual([{ n: 0 }]);
   });
 });

@@ -26,6 +26,13 @@ export interface ResumeInput extends Partial<CrawlOptions>, SessionOptions {
   retryFailed?: boolean;
 }
 
+/** The next crawl of a finished archive, with its stored roots and options; options given replace the stored ones. */
+export interface RecrawlInput extends Partial<CrawlOptions>, SessionOptions {
+  db: string;
+  /** Queue only the roots and visit again only what this crawl finds linked (`crawlite recrawl --only-linked`). */
+  onlyLinked?: boolean;
+}
+
 export type CrawlEvent = RunEvent;
 
 /** What `crawlite stats` prints for the run, and how the run ended. */
@@ -49,7 +56,7 @@ export interface CrawlHandle {
 
 /** How often a `progress` event comes. */
 const PROGRESS_EVERY_MS = 1_000;
-const NOT_CRAWL_OPTIONS = ['roots', 'db', 'headers', 'cookies', 'proxy', 'retryFailed'] as const;
+const NOT_CRAWL_OPTIONS = ['roots', 'db', 'headers', 'cookies', 'proxy', 'retryFailed', 'onlyLinked'] as const;
 
 function failed(error: unknown): CrawlHandle {
   return { events: EMPTY, done: Promise.reject(error), stop: () => undefined };
@@ -64,7 +71,7 @@ function givenOptions(input: object): Partial<CrawlOptions> {
   return given;
 }
 
-function start(input: CrawlInput | ResumeInput, request: Pick<RunRequest, 'mode' | 'roots' | 'retryFailed'>): CrawlHandle {
+function start(input: CrawlInput | ResumeInput | RecrawlInput, request: Pick<RunRequest, 'mode' | 'roots' | 'retryFailed' | 'recrawl'>): CrawlHandle {
   try {
     if (typeof input !== 'object' || input === null) throw new InvalidOptionError('options', 'give an options object: { roots, db, ... }');
     if (typeof input.db !== 'string') throw new InvalidOptionError('db', 'db must be the path of the archive file, e.g. "site.sqlite"');
@@ -104,4 +111,13 @@ export function crawl(input: CrawlInput): CrawlHandle {
 /** Goes on with the crawl stored in `db` (after stop(), a crash or a limit), as `crawlite resume` does. */
 export function resume(input: ResumeInput): CrawlHandle {
   return start(input, { mode: 'existing', roots: [], ...(input?.retryFailed ? { retryFailed: true } : {}) });
+}
+
+/**
+ * Crawls a finished archive again, as `crawlite recrawl` does: every capture is kept, unchanged pages are
+ * asked for conditionally, and the `changes` view says what changed. An unfinished crawl rejects with
+ * UnfinishedCrawlError (resume it first); an archive without a crawl with NothingToRecrawlError.
+ */
+export function recrawl(input: RecrawlInput): CrawlHandle {
+  return start(input, { mode: 'existing', roots: [], recrawl: { onlyLinked: input?.onlyLinked === true } });
 }
