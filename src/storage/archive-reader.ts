@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { archiveReport, type ArchiveReport } from './archive-report.js';
 import {
+  EARLIER_CAPTURES_SQL,
   LINKS_FROM_SQL,
   LINKS_SQL,
   pageSql,
@@ -46,6 +47,11 @@ export interface ArchiveReader {
   pages(filter?: PageFilter, options?: { outlinks?: boolean }): IterableIterator<ArchivedPage>;
   /** The stored response of one URL (its archive key, as in `pages.url`), if it has one. */
   page(url: string): ArchivedPage | undefined;
+  /**
+   * The captures of one URL (its archive key) before its latest, oldest first: what re-crawls
+   * replaced. None in an archive of one crawl, or of a schema before 7.
+   */
+  earlierCaptures(url: string): IterableIterator<ArchivedPage>;
   /** Every link found, or those found on one URL, in order of source then target. */
   links(fromUrl?: string): IterableIterator<ArchivedLink>;
   /** Every URL seen, or those in one state, in URL order. */
@@ -110,6 +116,11 @@ class SqliteArchiveReader implements ArchiveReader {
   page(url: string): ArchivedPage | undefined {
     const row = this.explained(() => this.db.prepare<[string], PageRow>(pageSql(this.pageViewColumns())).get(url));
     return row && toPage(row);
+  }
+
+  earlierCaptures(url: string): IterableIterator<ArchivedPage> {
+    if (!this.pageViewColumns().has('revalidated')) return [][Symbol.iterator]();
+    return this.rows(EARLIER_CAPTURES_SQL, [url], toPage);
   }
 
   urlsWithoutResponse(state: UrlState): IterableIterator<ArchivedUrl> {
