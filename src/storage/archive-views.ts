@@ -158,14 +158,43 @@ export function pagesQuery(
 export const pageSql = (viewColumns: ReadonlySet<string> = ALL_COLUMNS) => `SELECT ${pageColumns(viewColumns)} FROM pages WHERE url = ?`;
 
 /**
- * A URL's captures before its latest (schema 7 on), oldest first, as pages rows: the URL's
- * fetch_url and depth are its page's; canonical and robots are not kept per capture.
+ * Captures of the captures view (schema 7 on) as pages rows: the URL's fetch_url and depth are
+ * its page's; canonical and robots are not kept per capture.
  */
-export const EARLIER_CAPTURES_SQL = `SELECT c.url, p.fetch_url, c.kind, p.depth, c.status, c.content_type, c.charset, c.location,
+const CAPTURE_ROWS = `SELECT c.url, p.fetch_url, c.kind, p.depth, c.status, c.content_type, c.charset, c.location,
   c.headers, c.body, c.size, c.sha256, c.fetched_at, c.elapsed_ms, c.title, NULL AS canonical, NULL AS robots,
   0 AS links_dropped, c.http_version, c.reason, c.raw_headers, c.request_method, c.request_target, c.request_headers,
   c.remote_ip, c.started_at, c.sha1, c.revalidated
-  FROM captures c JOIN pages p ON p.url = c.url WHERE c.url = ? AND c.latest = 0 ORDER BY c.fetched_at`;
+  FROM captures c JOIN pages p ON p.url = c.url`;
+
+/** A URL's captures before its latest, oldest first. */
+export const EARLIER_CAPTURES_SQL = `${CAPTURE_ROWS} WHERE c.url = ? AND c.latest = 0 ORDER BY c.fetched_at`;
+
+/** A URL's capture made at one time (fetched_at). */
+export const CAPTURE_AT_SQL = `${CAPTURE_ROWS} WHERE c.url = ? AND c.fetched_at = ? ORDER BY c.latest DESC LIMIT 1`;
+
+/** One capture on a URL's timeline: what it was, without its body. */
+export interface CaptureTime {
+  crawl: number;
+  /** ISO 8601 UTC. */
+  fetchedAt: string;
+  status: number;
+  /** Answered 304 Not Modified. */
+  revalidated: boolean;
+  sha256: string;
+  /** The URL's latest capture: its row in `pages`. */
+  latest: boolean;
+}
+
+/** A URL's captures oldest first, without bodies (on the capture_url index; sha1 would read each body, sha256 does not). */
+export const CAPTURE_TIMES_SQL = `SELECT crawl, fetched_at AS fetchedAt, status, revalidated, sha256, latest
+  FROM captures WHERE url = ? ORDER BY fetched_at, latest`;
+
+export const toCaptureTime = (row: Omit<CaptureTime, 'revalidated' | 'latest'> & { revalidated: number; latest: number }): CaptureTime => ({
+  ...row,
+  revalidated: row.revalidated === 1,
+  latest: row.latest === 1,
+});
 
 /** Counts of responses, and of those with their header blocks as received and sent. */
 export function wireRecordedSql(viewColumns: ReadonlySet<string>): string {
