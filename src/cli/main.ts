@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import { CrawliteError } from '../crawlite-error.js';
 import { crawlCommand } from './commands/crawl.js';
 import { CommandContext } from './commands/context.js';
+import { diffCommand } from './commands/diff.js';
 import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
@@ -56,6 +57,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(searchCommand(context))
       .command(reindexCommand(context))
       .command(statsCommand(context))
+      .command(diffCommand(context))
       .command(exportCommand(context))
       .command(serveCommand(context))
       .command(importCommand(context))
@@ -64,7 +66,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, recrawl, retry, import, query, search, reindex, stats, export, serve, unlock or demo')
+      .demandCommand(1, 'name a command: crawl, resume, recrawl, retry, import, query, search, reindex, stats, diff, export, serve, unlock or demo')
       .recommendCommands()
       .strict()
       .help()

@@ -21,9 +21,22 @@ export class AppendFile {
     const offset = this.offset;
     const bytes = typeof record === 'string' ? Buffer.from(record, 'utf8') : record;
     this.offset += bytes.length;
-    if (!this.stream.write(bytes)) await Promise.race([once(this.stream, 'drain'), once(this.stream, 'error')]);
+    if (!this.stream.write(bytes)) await this.drained();
     if (this.failure) throw this.failure;
     return { offset, length: bytes.length };
+  }
+
+  /** Resolves on 'drain' or 'error', whichever comes first, and leaves no listener behind (a race of two `once` would leave one per wait). */
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.stream.off('drain', done);
+        this.stream.off('error', done);
+        resolve();
+      };
+      this.stream.on('drain', done);
+      this.stream.on('error', done);
+    });
   }
 
   /** Flushes and closes the file. */

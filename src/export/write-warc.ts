@@ -1,17 +1,26 @@
 import type { ArchivedPage, ArchiveReader } from '../storage/archive-reader.js';
-import { requestHead, responseHead } from './http-blocks.js';
+import { requestHead, responseHead, type HttpHead } from './http-blocks.js';
 import { sha1Digest } from './warc-digest.js';
 import type { AppendFile } from './append-file.js';
 import { newRecordId, warcDate, warcFields, warcRecord, type WarcField } from './warc-record.js';
 import { warcinfoRecord, type WarcinfoOptions } from './warcinfo.js';
 
-// The archive as a WARC: warcinfo first, then for each stored response in URL
-// order a response (or a revisit, for a body already written) and its request,
-// and a metadata record with an HTML page's outlinks; optionally the URLs that
-// failed before any response, as metadata records with their error.
+// The archive as a WARC: warcinfo first, then for each URL in URL order its
+// captures oldest first (the earlier ones re-crawls replaced, then the
+// latest), each a response record, or a revisit, and its request; and a
+// metadata record with the latest HTML capture's outlinks. Optionally the
+// URLs that failed before any response, as metadata records with their error.
+//
+// A revisit holds the HTTP header block alone and names the record with the
+// payload (WARC-Refers-To, -Target-URI, -Date), as jwarc's WarcRevisit and
+// Heritrix write them: identical-payload-digest for a payload already written
+// (by the URL's previous capture, or by another URL), server-not-modified for
+// a 304, whose block is the 304's own.
 
 export const REVISIT_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
+export const NOT_MODIFIED_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/server-not-modified';
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const CRLF = '\r\n';
 
 export interface WarcOptions extends WarcinfoOptions {
   includeFailed: boolean;
@@ -27,6 +36,7 @@ export interface WrittenCapture {
   date: string;
   /** The media type without parameters, when known. */
   mime: string | undefined;
+  /** The status in the record's block: 304 for a revalidation. */
   status: number;
   /** WARC-Payload-Digest. */
   digest: string;
@@ -36,17 +46,31 @@ export interface WrittenCapture {
 
 export interface WarcEvents {
   capture?(capture: WrittenCapture): void | Promise<void>;
-  /** An HTML page that is not a redirect: a page a replay can open (pages.jsonl). */
+  /** An HTML page that is not a redirect, its latest capture: a page a replay can open (pages.jsonl). */
   page?(page: { url: string; date: string; title: string | null }): void | Promise<void>;
   /** After each URL's records: bytes written so far. */
   progress?(bytes: number, responses: number): void;
 }
 
 export interface WarcSummary {
+  /** Response and revisit records: one per capture. */
   responses: number;
   revisits: number;
   failed: number;
   bytes: number;
+}
+
+/** The record that holds a payload: what a revisit of it refers to. */
+interface Original {
+  url: string;
+  date: string;
+  id: string;
+}
+
+/** A URL's capture just written, and the record holding its payload. */
+interface Previous {
+  sha256: string;
+  original: Original;
 }
 
 const mimeOf = (contentType: string | null): string | undefined => contentType?.split(';', 1)[0]!.trim().toLowerCase() || undefined;
@@ -59,68 +83,47 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
 
   // Only bodies stored more than once need remembering: memory grows with duplicates, not with the archive.
   const shared = archive.sharedBodies();
-  const firstWritten = new Map<string, { url: string; date: string; id: string }>();
+  const firstWritten = new Map<string, Original>();
   const summary: WarcSummary = { responses: 0, revisits: 0, failed: 0, bytes: 0 };
 
-  for (const page of archive.pages(undefined, { outlinks: true })) {
-    options.signal?.throwIfAborted();
+  /** Writes one capture (response or revisit, and its request); returns what the URL's next capture compares with. */
+  const writeCapture = async (page: ArchivedPage, previous: Previous | undefined): Promise<{ previous: Previous; responseId: string; date: string }> => {
     const date = warcDate(page.fetchedAt);
     const digest = page.sha1 ?? sha1Digest(page.body);
     const responseId = newRecordId();
     const requestId = newRecordId();
-    const head = responseHead(page);
     const common: WarcField[] = [
       ['WARC-Date', date],
       ['WARC-Target-URI', page.fetchUrl],
       ['WARC-IP-Address', page.remoteIp ?? undefined],
     ];
-    const marked: WarcField = ['Crawlite-Headers', head.rebuilt ? 'rebuilt' : undefined];
-    const original = page.body.length > 0 && shared.has(page.sha256) ? firstWritten.get(page.sha256) : undefined;
-    let written: { offset: number; length: number };
-    if (original) {
-      written = await file.write(
-        warcRecord(
-          'revisit',
-          [
-            ['WARC-Record-ID', responseId],
-            ...common,
-            ['WARC-Concurrent-To', requestId],
-            ['WARC-Profile', REVISIT_PROFILE],
-            ['WARC-Refers-To', original.id],
-            ['WARC-Refers-To-Target-URI', original.url],
-            ['WARC-Refers-To-Date', original.date],
-            ['WARC-Payload-Digest', digest],
-            ['Content-Type', 'application/http; msgtype=response'],
-            marked,
-          ],
-          [head.bytes],
-        ),
+    const samePayload = previous?.sha256 === page.sha256 ? previous.original : undefined;
+    const original = page.revalidated
+      ? samePayload
+      : (samePayload ?? (page.body.length > 0 && shared.has(page.sha256) ? firstWritten.get(page.sha256) : undefined));
+    const revisit = page.revalidated || original !== undefined;
+    const head = page.revalidated ? notModifiedHead(page) : responseHead(page);
+    const fields: WarcField[] = [['WARC-Record-ID', responseId], ...common, ['WARC-Concurrent-To', requestId]];
+    if (revisit) {
+      fields.push(
+        ['WARC-Profile', page.revalidated ? NOT_MODIFIED_PROFILE : REVISIT_PROFILE],
+        ['WARC-Refers-To', original?.id],
+        ['WARC-Refers-To-Target-URI', original?.url],
+        ['WARC-Refers-To-Date', original?.date],
       );
-      summary.revisits += 1;
-    } else {
-      written = await file.write(
-        warcRecord(
-          'response',
-          [
-            ['WARC-Record-ID', responseId],
-            ...common,
-            ['WARC-Concurrent-To', requestId],
-            ['WARC-Payload-Digest', digest],
-            ['Content-Type', 'application/http; msgtype=response'],
-            marked,
-          ],
-          [head.bytes, page.body],
-        ),
-      );
-      if (page.body.length > 0 && shared.has(page.sha256)) firstWritten.set(page.sha256, { url: page.fetchUrl, date, id: responseId });
     }
+    fields.push(['WARC-Payload-Digest', digest], ['Content-Type', 'application/http; msgtype=response'], ['Crawlite-Headers', head.rebuilt ? 'rebuilt' : undefined]);
+    const written = await file.write(warcRecord(revisit ? 'revisit' : 'response', fields, revisit ? [head.bytes] : [head.bytes, page.body]));
+    const self: Original = { url: page.fetchUrl, date, id: responseId };
+    if (!revisit && page.body.length > 0 && shared.has(page.sha256) && !firstWritten.has(page.sha256)) firstWritten.set(page.sha256, self);
     summary.responses += 1;
+    if (revisit) summary.revisits += 1;
     await events.capture?.({
-      type: original ? 'revisit' : 'response',
+      type: revisit ? 'revisit' : 'response',
       url: page.fetchUrl,
       date,
       mime: mimeOf(page.contentType),
-      status: page.status,
+      status: page.revalidated ? 304 : page.status,
       digest,
       ...written,
     });
@@ -139,7 +142,18 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
         [request.bytes],
       ),
     );
+    // A 304's payload is its original's; a revisit carries on pointing at the record that holds it.
+    return { previous: { sha256: page.sha256, original: revisit && original ? original : self }, responseId, date };
+  };
 
+  for (const page of archive.pages(undefined, { outlinks: true })) {
+    options.signal?.throwIfAborted();
+    let previous: Previous | undefined;
+    for (const earlier of archive.earlierCaptures(page.url)) {
+      options.signal?.throwIfAborted();
+      ({ previous } = await writeCapture({ ...earlier, fetchUrl: page.fetchUrl }, previous));
+    }
+    const { responseId, date } = await writeCapture(page, previous);
     if (isHtml(page)) {
       await file.write(outlinksRecord(page, date, responseId));
       if (page.status < 300 || page.status >= 400) await events.page?.({ url: page.fetchUrl, date, title: page.title });
@@ -176,6 +190,13 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
 }
 
 const isHtml = (page: ArchivedPage): boolean => HTML_TYPES.has(mimeOf(page.contentType) ?? '');
+
+/** A 304's status line and header block as received (rebuilt, the status line alone); no payload follows. */
+function notModifiedHead(page: ArchivedPage): HttpHead {
+  const block = page.rawHeaders ?? Buffer.alloc(0);
+  const line = Buffer.from(`${page.httpVersion ?? 'HTTP/1.1'} 304 ${page.reason ?? 'Not Modified'}${CRLF}`, 'latin1');
+  return { bytes: Buffer.concat([line, block, Buffer.from(CRLF)]), rebuilt: page.rawHeaders === null };
+}
 
 /** Heritrix's form: one `outlink: URL kind` line per link found on the page. */
 function outlinksRecord(page: ArchivedPage, date: string, responseId: string): Buffer {

@@ -1,11 +1,15 @@
 import type { Database } from 'better-sqlite3';
 import { archiveReport, type ArchiveReport } from './archive-report.js';
 import {
+  CAPTURE_AT_SQL,
+  CAPTURE_TIMES_SQL,
+  EARLIER_CAPTURES_SQL,
   LINKS_FROM_SQL,
   LINKS_SQL,
   pageSql,
   pagesQuery,
   SHARED_BODIES_SQL,
+  toCaptureTime,
   toLink,
   toPage,
   URLS_IN_STATE_SQL,
@@ -15,6 +19,7 @@ import {
   type ArchivedLink,
   type ArchivedPage,
   type ArchivedUrl,
+  type CaptureTime,
   type PageFilter,
   type PageRow,
   type UrlState,
@@ -25,7 +30,7 @@ import { searchArchive, type SearchHit, type SearchOptions } from './search-arch
 import { prepareReadOnlyQuery, type QueryParams, type ReadOnlyQuery } from './read-only-query.js';
 
 export type { ArchiveReport, QueryParams, ReadOnlyQuery, SearchHit, SearchOptions };
-export type { ArchivedLink, ArchivedPage, ArchivedUrl, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';
+export type { ArchivedLink, ArchivedPage, ArchivedUrl, CaptureTime, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';
 
 /**
  * A crawlite archive opened for reading. Every read goes through the stable
@@ -46,6 +51,15 @@ export interface ArchiveReader {
   pages(filter?: PageFilter, options?: { outlinks?: boolean }): IterableIterator<ArchivedPage>;
   /** The stored response of one URL (its archive key, as in `pages.url`), if it has one. */
   page(url: string): ArchivedPage | undefined;
+  /**
+   * The captures of one URL (its archive key) before its latest, oldest first: what re-crawls
+   * replaced. None in an archive of one crawl, or of a schema before 7.
+   */
+  earlierCaptures(url: string): IterableIterator<ArchivedPage>;
+  /** Every capture of one URL, oldest first, without bodies; the latest alone in an archive of a schema before 7. */
+  captureTimes(url: string): CaptureTime[];
+  /** The URL's capture made at `fetchedAt` (as in captureTimes), if there is one. */
+  captureAt(url: string, fetchedAt: string): ArchivedPage | undefined;
   /** Every link found, or those found on one URL, in order of source then target. */
   links(fromUrl?: string): IterableIterator<ArchivedLink>;
   /** Every URL seen, or those in one state, in URL order. */
@@ -109,6 +123,28 @@ class SqliteArchiveReader implements ArchiveReader {
 
   page(url: string): ArchivedPage | undefined {
     const row = this.explained(() => this.db.prepare<[string], PageRow>(pageSql(this.pageViewColumns())).get(url));
+    return row && toPage(row);
+  }
+
+  earlierCaptures(url: string): IterableIterator<ArchivedPage> {
+    if (!this.pageViewColumns().has('revalidated')) return [][Symbol.iterator]();
+    return this.rows(EARLIER_CAPTURES_SQL, [url], toPage);
+  }
+
+  captureTimes(url: string): CaptureTime[] {
+    if (!this.pageViewColumns().has('revalidated')) {
+      const page = this.page(url);
+      return page ? [{ crawl: 1, fetchedAt: page.fetchedAt, status: page.status, revalidated: false, sha256: page.sha256, latest: true }] : [];
+    }
+    return this.explained(() => this.db.prepare<[string], Parameters<typeof toCaptureTime>[0]>(CAPTURE_TIMES_SQL).all(url).map(toCaptureTime));
+  }
+
+  captureAt(url: string, fetchedAt: string): ArchivedPage | undefined {
+    if (!this.pageViewColumns().has('revalidated')) {
+      const page = this.page(url);
+      return page?.fetchedAt === fetchedAt ? page : undefined;
+    }
+    const row = this.explained(() => this.db.prepare<[string, string], PageRow>(CAPTURE_AT_SQL).get(url, fetchedAt));
     return row && toPage(row);
   }
 

@@ -55,6 +55,11 @@ export interface ArchivedPage {
   startedAt: string | null;
   /** 'sha1:' and the base32 SHA-1 of the body (a WARC payload digest). */
   sha1: string | null;
+  /**
+   * A 304 Not Modified (schema 7 on): status, headers and body are those of the capture it
+   * confirmed; httpVersion, reason, rawHeaders and the request are the 304 exchange's.
+   */
+  revalidated: boolean;
   /** The page's links, in order of target; only when asked for (`pages(filter, { outlinks: true })`). */
   outlinks?: Array<{ url: string; kind: LinkKind }>;
 }
@@ -109,7 +114,7 @@ export const WIRE_COLUMNS = [
 /** The columns to select from the pages view, given the columns it has. */
 export function pageColumns(viewColumns: ReadonlySet<string>): string {
   const wire = WIRE_COLUMNS.map((name) => (viewColumns.has(name) ? name : `NULL AS ${name}`));
-  return `${PAGE_COLUMNS}, ${wire.join(', ')}`;
+  return `${PAGE_COLUMNS}, ${wire.join(', ')}, ${viewColumns.has('revalidated') ? 'revalidated' : '0 AS revalidated'}`;
 }
 
 /** A page's links as a JSON array of [to_url, kind], in order of target (one statement: a read streams pages and links together). */
@@ -123,7 +128,7 @@ export interface PagesQueryOptions {
   outlinks?: boolean;
 }
 
-const ALL_COLUMNS: ReadonlySet<string> = new Set(WIRE_COLUMNS);
+const ALL_COLUMNS: ReadonlySet<string> = new Set([...WIRE_COLUMNS, 'revalidated']);
 
 /** Pages in URL order (the url index: streamed, no sort), narrowed by `filter`. */
 export function pagesQuery(
@@ -151,6 +156,45 @@ export function pagesQuery(
 
 /** One page by its URL (the archive's key, as in `pages.url`). */
 export const pageSql = (viewColumns: ReadonlySet<string> = ALL_COLUMNS) => `SELECT ${pageColumns(viewColumns)} FROM pages WHERE url = ?`;
+
+/**
+ * Captures of the captures view (schema 7 on) as pages rows: the URL's fetch_url and depth are
+ * its page's; canonical and robots are not kept per capture.
+ */
+const CAPTURE_ROWS = `SELECT c.url, p.fetch_url, c.kind, p.depth, c.status, c.content_type, c.charset, c.location,
+  c.headers, c.body, c.size, c.sha256, c.fetched_at, c.elapsed_ms, c.title, NULL AS canonical, NULL AS robots,
+  0 AS links_dropped, c.http_version, c.reason, c.raw_headers, c.request_method, c.request_target, c.request_headers,
+  c.remote_ip, c.started_at, c.sha1, c.revalidated
+  FROM captures c JOIN pages p ON p.url = c.url`;
+
+/** A URL's captures before its latest, oldest first. */
+export const EARLIER_CAPTURES_SQL = `${CAPTURE_ROWS} WHERE c.url = ? AND c.latest = 0 ORDER BY c.fetched_at`;
+
+/** A URL's capture made at one time (fetched_at). */
+export const CAPTURE_AT_SQL = `${CAPTURE_ROWS} WHERE c.url = ? AND c.fetched_at = ? ORDER BY c.latest DESC LIMIT 1`;
+
+/** One capture on a URL's timeline: what it was, without its body. */
+export interface CaptureTime {
+  crawl: number;
+  /** ISO 8601 UTC. */
+  fetchedAt: string;
+  status: number;
+  /** Answered 304 Not Modified. */
+  revalidated: boolean;
+  sha256: string;
+  /** The URL's latest capture: its row in `pages`. */
+  latest: boolean;
+}
+
+/** A URL's captures oldest first, without bodies (on the capture_url index; sha1 would read each body, sha256 does not). */
+export const CAPTURE_TIMES_SQL = `SELECT crawl, fetched_at AS fetchedAt, status, revalidated, sha256, latest
+  FROM captures WHERE url = ? ORDER BY fetched_at, latest`;
+
+export const toCaptureTime = (row: Omit<CaptureTime, 'revalidated' | 'latest'> & { revalidated: number; latest: number }): CaptureTime => ({
+  ...row,
+  revalidated: row.revalidated === 1,
+  latest: row.latest === 1,
+});
 
 /** Counts of responses, and of those with their header blocks as received and sent. */
 export function wireRecordedSql(viewColumns: ReadonlySet<string>): string {
@@ -193,6 +237,7 @@ export interface PageRow {
   remote_ip: string | null;
   started_at: string | null;
   sha1: string | null;
+  revalidated: number;
   outlinks?: string;
 }
 
@@ -225,6 +270,7 @@ export function toPage(row: PageRow): ArchivedPage {
     remoteIp: row.remote_ip,
     startedAt: row.started_at,
     sha1: row.sha1,
+    revalidated: row.revalidated === 1,
   };
   if (row.outlinks !== undefined) {
     const pairs = JSON.parse(row.outlinks) as Array<[string, LinkKind]>;

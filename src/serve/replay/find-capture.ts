@@ -1,13 +1,50 @@
 import { normalizeUrl } from '../../pipeline/normalize-url.js';
-import type { ArchivedPage, ArchiveReader } from '../../storage/archive-reader.js';
+import type { ArchivedPage, ArchiveReader, CaptureTime } from '../../storage/archive-reader.js';
+import { captureTimestamp } from '../replay-url.js';
+
+/** 14 digits (`YYYYMMDDhhmmss`, UTC) as milliseconds since the epoch; NaN for a date that does not exist. */
+function timestampMs(timestamp: string): number {
+  const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, i) => Number(timestamp.slice(at, at + (i === 0 ? 4 : 2))));
+  return Date.UTC(y!, Math.max(mo! - 1, 0), Math.max(d!, 1), h, mi, s);
+}
 
 /**
- * The capture that replays `url` near `timestamp`: the archive's key for the URL is its
- * normalised form, as the crawl stored it in `pages.url`. An archive holds one response per URL
- * today, so that one is the nearest; `timestamp` picks among several once an archive keeps them.
+ * The capture on a timeline nearest `timestamp` (pywb's rule): the one whose own 14-digit
+ * timestamp is closest; a tie goes to the later capture. Compared at the timestamp's precision
+ * (seconds), so a capture's own timestamp always finds that capture.
  */
-export function findCapture(archive: ArchiveReader, url: string, _timestamp: string): ArchivedPage | undefined {
+export function nearestCapture(times: readonly CaptureTime[], timestamp: string): CaptureTime | undefined {
+  const wanted = timestampMs(timestamp);
+  let best: CaptureTime | undefined;
+  let bestDistance = Infinity;
+  for (const time of times) {
+    const distance = Math.abs(timestampMs(captureTimestamp(time.fetchedAt)) - wanted);
+    if (!(distance > bestDistance)) {
+      best = time;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** The archive's key for a URL: its normalised form, as the crawl stored it in `pages.url`. */
+export function archiveKey(url: string): string | undefined {
   const normalized = normalizeUrl(url);
-  if ('error' in normalized) return undefined;
-  return archive.page(normalized.key);
+  return 'error' in normalized ? undefined : normalized.key;
+}
+
+/** The URL's capture at a time on its timeline: the latest is the `pages` row, earlier ones come from `captures`. */
+export function captureOf(archive: ArchiveReader, key: string, time: CaptureTime): ArchivedPage | undefined {
+  return time.latest ? archive.page(key) : archive.captureAt(key, time.fetchedAt);
+}
+
+/**
+ * The capture that replays `url` near `timestamp`: of the URL's captures (the `captures` view,
+ * on the capture_url index, and its `pages` row), the nearest in time.
+ */
+export function findCapture(archive: ArchiveReader, url: string, timestamp: string): ArchivedPage | undefined {
+  const key = archiveKey(url);
+  if (key === undefined) return undefined;
+  const time = nearestCapture(archive.captureTimes(key), timestamp);
+  return time && captureOf(archive, key, time);
 }

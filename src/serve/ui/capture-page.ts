@@ -1,5 +1,6 @@
-import type { ArchivedPage } from '../../storage/archive-reader.js';
+import type { ArchivedPage, CaptureTime } from '../../storage/archive-reader.js';
 import { linksTo } from '../../storage/links-to.js';
+import { captureOf, nearestCapture } from '../replay/find-capture.js';
 import { captureTimestamp, replayPath } from '../replay-url.js';
 import { html } from './html.js';
 import { captureHref, formatBytes } from './format.js';
@@ -9,13 +10,50 @@ const SOURCE_SHOWN_BYTES = 256 * 1024;
 const LINKS_SHOWN = 500;
 const TEXT_TYPE = /^(text\/|application\/(xhtml\+xml|xml|json|javascript|ld\+json|rss\+xml|atom\+xml)|image\/svg\+xml)/i;
 
-/** The archived page a request names (`?url=`), or a 400/404 saying why not. */
-export function requestedCapture(context: UiContext, params: URLSearchParams): ArchivedPage {
+/** A capture's timestamp as the UI's links carry it: 1 to 14 digits, as on the replay origin. */
+const TIMESTAMP = /^\d{1,14}$/;
+
+interface Selected {
+  page: ArchivedPage;
+  /** Every capture of the URL, oldest first. */
+  times: CaptureTime[];
+  selected: CaptureTime;
+}
+
+/** The capture a request names (`?url=`, and `&ts=` for the one nearest that time, else the latest), or a 400/404 saying why not. */
+function selectedCapture(context: UiContext, params: URLSearchParams): Selected {
   const url = params.get('url');
   if (!url) throw new UiHttpError(400, 'name the archived URL: /capture?url=https://example.com/');
-  const page = context.archive.page(url);
-  if (!page) throw new UiHttpError(404, `${url} is not archived (no response stored for it)`);
-  return page;
+  const ts = params.get('ts');
+  if (ts !== null && !TIMESTAMP.test(ts)) throw new UiHttpError(400, `ts must be a capture's timestamp (YYYYMMDDhhmmss), got ${ts.slice(0, 40)}`);
+  const times = context.archive.captureTimes(url);
+  const selected = ts === null ? times.find((time) => time.latest) : nearestCapture(times, ts.padEnd(14, '0'));
+  const page = selected && captureOf(context.archive, url, selected);
+  if (!selected || !page) throw new UiHttpError(404, `${url} is not archived (no response stored for it)`);
+  return { page, times, selected };
+}
+
+/** The archived capture a request names (`?url=`, `&ts=`), or a 400/404 saying why not. */
+export function requestedCapture(context: UiContext, params: URLSearchParams): ArchivedPage {
+  return selectedCapture(context, params).page;
+}
+
+/** Each capture against the one before it: what a re-crawl found. */
+function changeMark(time: CaptureTime, before: CaptureTime | undefined): string {
+  if (time.revalidated) return '304 not modified';
+  if (!before) return 'first';
+  return time.sha256 === before.sha256 && time.status === before.status ? 'unchanged' : 'changed';
+}
+
+/** The URL's captures, oldest first, each linking to its own page; the one shown is marked. */
+function timeline(url: string, times: readonly CaptureTime[], selected: CaptureTime) {
+  return html`<h2>Captures (${times.length})</h2>
+<ol id="captures">${times.map((time, i) => {
+    const mark = changeMark(time, times[i - 1]);
+    const href = `${captureHref(url)}&ts=${captureTimestamp(time.fetchedAt)}`;
+    const current = time === selected;
+    return html`<li data-change="${mark}"${current ? html` class="selected" aria-current="true"` : ''}><a href="${href}">crawl ${time.crawl} · <time>${time.fetchedAt}</time> · ${time.status} · ${mark}${time.latest ? ' · latest' : ''}</a></li>\n`;
+  })}</ol>`;
 }
 
 function decode(body: Buffer, charset: string | null): string {
@@ -29,13 +67,13 @@ function decode(body: Buffer, charset: string | null): string {
 /** A stored header block: its bytes as latin1, each byte one character, as HTTP has them. */
 const headerBlock = (bytes: Buffer | null) => (bytes ? bytes.toString('latin1') : null);
 
-/** `/capture?url=`: one stored response, its request, its links both ways, its source and its replay. */
+/** `/capture?url=[&ts=]`: one capture, the URL's timeline, its request, its links both ways, its source and its replay. */
 export function capturePage(context: UiContext, params: URLSearchParams): UiPage {
-  const page = requestedCapture(context, params);
+  const { page, times, selected } = selectedCapture(context, params);
   const timestamp = captureTimestamp(page.fetchedAt);
   const replaySrc = `${context.replayOrigin}${replayPath(page.url, timestamp)}`;
   const rawBodyHref = `${context.replayOrigin}${replayPath(page.url, timestamp, 'id_')}`;
-  const downloadHref = `/raw?url=${encodeURIComponent(page.url)}`;
+  const downloadHref = `/raw?url=${encodeURIComponent(page.url)}${selected.latest ? '' : `&ts=${timestamp}`}`;
   const outlinks = [...take(context.archive.links(page.url), LINKS_SHOWN)];
   const inlinks = linksTo(context.db, page.url, LINKS_SHOWN);
   const responseHeaders =
@@ -43,11 +81,13 @@ export function capturePage(context: UiContext, params: URLSearchParams): UiPage
     Object.entries(page.headers)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-  const statusLine = `${page.httpVersion ?? 'HTTP/1.1'} ${page.status} ${page.reason ?? ''}`.trimEnd();
+  // A 304's wire columns are its own; its status column is the confirmed capture's.
+  const statusLine = `${page.httpVersion ?? 'HTTP/1.1'} ${page.revalidated ? 304 : page.status} ${page.reason ?? ''}`.trimEnd();
   const isText = page.contentType !== null && TEXT_TYPE.test(page.contentType);
   const source = isText ? decode(page.body.subarray(0, SOURCE_SHOWN_BYTES), page.charset) : undefined;
   const body = html`<h1 id="capture-url">${page.url}</h1>
 <p>${page.title ? html`<strong id="capture-title">${page.title}</strong> · ` : ''}<span id="capture-status">${page.status}</span> · ${page.contentType ?? 'no content type'} · ${formatBytes(page.size)} · fetched <time>${page.fetchedAt}</time> · ${page.kind}, depth ${page.depth}</p>
+${selected.latest ? '' : html`<p class="muted" id="earlier-capture">An earlier capture (crawl ${selected.crawl}): links out and in are the latest capture's.</p>\n`}${page.revalidated ? html`<p class="muted" id="not-modified">Answered 304 Not Modified: the content is that of the capture it confirmed, the response headers are the 304's.</p>\n` : ''}${times.length > 1 ? timeline(page.url, times, selected) : ''}
 <p><a id="download" href="${downloadHref}">download the body</a> · <a id="raw-body" href="${rawBodyHref}">body as captured on the replay origin</a> · <a href="${replaySrc}" target="_blank" rel="noopener">open the replay</a></p>
 <h2>Replay</h2>
 <iframe id="replay" src="${replaySrc}" sandbox="allow-scripts allow-forms allow-same-origin allow-popups" referrerpolicy="no-referrer" title="replay of ${page.url}"></iframe>

@@ -23,6 +23,7 @@ form.filters { display: flex; flex-wrap: wrap; gap: .6em; align-items: end; marg
 form.filters label { display: flex; flex-direction: column; font-size: .85em; color: var(--muted); }
 input, select, button { font: inherit; }
 iframe#replay { width: 100%; height: 70vh; border: 1px solid var(--line); background: #fff; }
+#captures { padding-left: 1.5em; } #captures li.selected { font-weight: bold; } #captures li[data-change="unchanged"] a, #captures li[data-change="304 not modified"] a { color: var(--muted); }
 #timeline { min-height: 240px; }
 .error { color: #c0392b; }
 mark { background: #ffe98a; color: #000; }

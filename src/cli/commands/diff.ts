@@ -1,0 +1,96 @@
+import type { CommandModule } from 'yargs';
+import { rowStream, ROW_FORMATS, type RowFormat } from '../format-rows.js';
+import { UsageError } from '../usage-error.js';
+import type { CommandContext } from './context.js';
+
+function crawlNumber(flag: string) {
+  return (value: unknown): number => {
+    const n = typeof value === 'number' ? value : Number(value);
+    if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} must be a crawl number (1 is the first crawl), got ${String(value)}`);
+    return n;
+  };
+}
+
+export function diffCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'diff <db>',
+    describe: 'what changed between two crawls of an archive, or how one page changed',
+    builder: (yargs) =>
+      yargs
+        .positional('db', { type: 'string', describe: 'archive file' })
+        .option('from', { type: 'number', coerce: crawlNumber('from'), defaultDescription: 'the crawl before --to', describe: 'the earlier crawl' })
+        .option('to', { type: 'number', coerce: crawlNumber('to'), defaultDescription: 'the latest crawl', describe: 'the later crawl' })
+        .option('url', { type: 'string', describe: "a unified diff of this page's text in the two crawls" })
+        .option('format', { alias: 'f', choices: ROW_FORMATS, default: 'table' as RowFormat, describe: 'output format of the list of changes' })
+        .example('$0 diff site.sqlite', 'counts and URLs: new, changed, unchanged, redirected, gone since the crawl before')
+        .example('$0 diff site.sqlite --from 1 --to 3 -f csv', 'the first crawl against the third, as CSV')
+        .example('$0 diff site.sqlite --url https://example.com/about', "the page's text, crawl before against latest"),
+    handler: async (args) => {
+      const [{ openArchive, explainOpenError }, changes] = await Promise.all([import('../../storage/open-archive.js'), import('../../storage/crawl-changes.js')]);
+      const path = String(args.db);
+      const db = openArchive(path, 'readonly');
+      try {
+        const explained = <T>(read: () => T): T => {
+          try {
+            return read();
+          } catch (error) {
+            return explainOpenError(path, error);
+          }
+        };
+        const { from, to } = explained(() => changes.resolveCrawls(db, path, { from: args.from as number | undefined, to: args.to as number | undefined }));
+        if (args.url !== undefined) {
+          await pageDiff(context, String(args.url), from, to, (url) => explained(() => changes.holdsUrl(db, url)), (url, crawl) => explained(() => changes.captureInCrawl(db, url, crawl)));
+          return;
+        }
+        const rows = explained(() => changes.crawlChanges(db, from, to));
+        const format = args.format as RowFormat;
+        let out = '';
+        if (format === 'table') {
+          const counts = rowStream(['change', 'urls'], 'table');
+          const tally = changes.CHANGE_KINDS.map((kind) => [kind, rows.filter((row) => row.change === kind).length]);
+          out += `crawl ${from} -> crawl ${to}\n${counts.rows(tally)}${counts.end()}\n`;
+        }
+        const list = rowStream(['url', 'change', 'from_status', 'to_status', 'from_fetched_at', 'to_fetched_at'], format);
+        out += list.rows(rows.map((row) => [row.url, row.change, row.from_status, row.to_status, row.from_fetched_at, row.to_fetched_at])) + list.end();
+        context.io.stdout(out);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+type Capture = import('../../storage/crawl-changes.js').CapturedContent;
+
+/** A unified diff of one page's text in two crawls. */
+async function pageDiff(
+  context: CommandContext,
+  asked: string,
+  from: number,
+  to: number,
+  holds: (url: string) => boolean,
+  capture: (url: string, crawl: number) => Capture | undefined,
+): Promise<void> {
+  const [{ normalizeUrl }, { captureText }, { createTwoFilesPatch }, { NotCapturedError }] = await Promise.all([
+    import('../../pipeline/normalize-url.js'),
+    import('../capture-text.js'),
+    import('diff'),
+    import('../../storage/crawl-changes.js'),
+  ]);
+  // The archive's key for a URL is its normalised form, as the crawl stored it.
+  const normalized = normalizeUrl(asked);
+  const url = [asked, 'error' in normalized ? undefined : normalized.key].find((key): key is string => key !== undefined && holds(key));
+  if (url === undefined) throw new NotCapturedError(`${asked} is not in the archive`);
+  const [before, after] = [from, to].map((crawl) => {
+    const found = capture(url, crawl);
+    if (!found) throw new NotCapturedError(`${url} was not captured in crawl ${crawl}`);
+    return found;
+  }) as [Capture, Capture];
+  const [a, b] = [captureText(before), captureText(after)];
+  const label = (c: Capture) => `crawl ${c.crawl}, ${c.fetched_at}, status ${c.status}${c.revalidated ? ' (304 not modified)' : ''}`;
+  if (a === b) {
+    context.io.stdout(`${url}: the text is the same in crawl ${from} and crawl ${to}${before.body.equals(after.body) ? '' : ' (the bodies differ)'}\n`);
+    return;
+  }
+  context.io.stdout(createTwoFilesPatch(url, url, a, b, label(before), label(after)));
+}
