@@ -19,9 +19,10 @@ afterAll(async () => {
 
 describe('crawlite export during a crawl', () => {
   it('exports a consistent snapshot while the crawl writes, and the crawl ends cleanly', async () => {
-    const PAGES = 40;
+    // 60 pages at 100 ms, two at a time: the crawl runs ~3 s, longer than an export takes on a busy machine.
+    const PAGES = 60;
     const table: Record<string, Route> = { '/': html(Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i}">${i}</a>`).join('')) };
-    for (let i = 0; i < PAGES; i++) table[`/p/${i}`] = { ...html(`page ${i}`), delayMs: 30 };
+    for (let i = 0; i < PAGES; i++) table[`/p/${i}`] = { ...html(`page ${i}`), delayMs: 100 };
     server = await startServer(routes(table));
     const db = tmp.path('live.sqlite');
     const child = spawnCli(['crawl', server.url, '--db', db, '-q', '--concurrency', '2']);
