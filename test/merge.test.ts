@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fileSha256, integrity, readArchive, tempDir } from './support/archive.js';
@@ -152,4 +153,24 @@ it('merging again, or a copy of a shard already merged, changes nothing', async 
   expect(counts(merged)).toEqual(once);
   expect(integrity(merged)).toBe('ok');
   ftsIntegrity(merged);
+}, 30_000);
+
+it('a shard left in WAL mode (a killed crawl) is read without a byte of it or its -wal changing', async () => {
+  copyArchive(shardC, tmp.path('c-wal.sqlite'));
+  const source = new Database(tmp.path('c-wal.sqlite'));
+  source.pragma('journal_mode = WAL');
+  source.pragma('wal_autocheckpoint = 0');
+  source.prepare("UPDATE url SET error = 'left in the WAL' WHERE url = ?").run(`${server.url}p/3`);
+  // Copied while the writer holds it: the copy has a -wal, as a crawl killed with SIGKILL leaves.
+  const shard = tmp.path('killed-crawl.sqlite');
+  copyArchive(tmp.path('c-wal.sqlite'), shard);
+  source.close();
+  expect(existsSync(`${shard}-wal`)).toBe(true);
+  const before = [fileSha256(shard), fileSha256(`${shard}-wal`)];
+  const merged = tmp.path('from-wal.sqlite');
+  const run = await execCli(['merge', shard, '--db', merged, '-q']);
+  expect(run.code, run.stderr).toBe(0);
+  expect([fileSha256(shard), fileSha256(`${shard}-wal`)]).toEqual(before);
+  expect(readArchive(merged, 'SELECT error FROM urls WHERE url = ?', `${server.url}p/3`)).toEqual([{ error: 'left in the WAL' }]);
+  expect(views(merged).pages).toEqual(views(shardC).pages);
 }, 30_000);

@@ -1,4 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
+import Database from 'better-sqlite3';
+import type { Database as Db, Statement } from 'better-sqlite3';
 import { CrawlRecord } from './crawl-record.js';
 
 /*
@@ -130,8 +131,9 @@ interface RunRow {
 /** The SQL of a merge, on the output's connection, one shard attached at a time. */
 export class ArchiveMerger {
   private batch: { statement: Statement; bound: boolean }[] | undefined;
+  private reader: Db | undefined;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: Db) {
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS merge_url (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);
              CREATE INDEX IF NOT EXISTS temp.merge_url_out ON merge_url (out_id);
              CREATE TEMP TABLE IF NOT EXISTS merge_run (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);
@@ -140,14 +142,23 @@ export class ArchiveMerger {
   }
 
   attach(path: string): void {
-    this.db.prepare("ATTACH ? AS shard").run(path);
+    // A read-only connection open across the attachment: the attachment is then never the last to
+    // close a shard left in WAL mode (a killed crawl), so detaching does not checkpoint into it.
+    this.reader = new Database(path, { readonly: true, fileMustExist: true });
+    this.reader.prepare('SELECT count(*) FROM sqlite_schema').get();
+    this.db.prepare('ATTACH ? AS shard').run(path);
     // Statements name the attached schema, so they are prepared once it exists.
     this.batch = BATCH_SQL.map((sql) => ({ statement: this.db.prepare(sql), bound: sql.includes(':lo') }));
   }
 
   detach(): void {
     this.batch = undefined;
-    if (this.db.prepare("SELECT 1 FROM pragma_database_list WHERE name = 'shard'").get()) this.db.exec('DETACH shard');
+    try {
+      if (this.db.prepare("SELECT 1 FROM pragma_database_list WHERE name = 'shard'").get()) this.db.exec('DETACH shard');
+    } finally {
+      this.reader?.close();
+      this.reader = undefined;
+    }
   }
 
   size(): ShardSize {
