@@ -72,6 +72,7 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
       if (existed && !hasMergeProgress(db)) request.onNotice?.(`${request.output} is an existing archive: the shards are added to it`);
       const merger = new ArchiveMerger(db);
       for (const shard of shards) {
+        if (request.stopped?.()) return { stopped: true, shards: shards.length };
         const identity = identityOf(shard);
         const progress = readShardProgress(db, shard);
         const same = progress !== undefined && progress.size === identity.size && progress.mtimeMs === identity.mtimeMs;
