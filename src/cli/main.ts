@@ -6,6 +6,7 @@ import { diffCommand } from './commands/diff.js';
 import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
+import { mergeCommand } from './commands/merge.js';
 import { queryCommand } from './commands/query.js';
 import { recrawlCommand } from './commands/recrawl.js';
 import { reindexCommand } from './commands/reindex.js';
@@ -61,12 +62,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(exportCommand(context))
       .command(serveCommand(context))
       .command(importCommand(context))
+      .command(mergeCommand(context))
       .command(demoCommand(context))
       .command(unlockCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, recrawl, retry, import, query, search, reindex, stats, diff, export, serve, unlock or demo')
+      .demandCommand(1, 'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, unlock or demo')
       .recommendCommands()
       .strict()
       .help()

@@ -1,0 +1,81 @@
+import type { CommandModule } from 'yargs';
+import { EXIT_INTERRUPTED } from '../io.js';
+import type { CommandContext } from './context.js';
+
+/** A progress line per this many URLs when stderr is not a terminal; a terminal gets every batch. */
+const LOG_EVERY = 20000;
+
+export function mergeCommand(context: CommandContext): CommandModule {
+  return {
+    command: 'merge <shards..>',
+    describe: 'combine archives (shards of one crawl, or separate crawls) into one, as if crawled at once',
+    builder: (yargs) =>
+      yargs
+        .positional('shards', { type: 'string', array: true, describe: 'archive files to merge' })
+        .option('db', { type: 'string', demandOption: true, describe: 'the output archive: created, or added to if it exists' })
+        // Shard URLs per transaction; small values make tests of interruption practical.
+        .option('batch', { type: 'number', hidden: true })
+        .option('pause-ms', { type: 'number', hidden: true })
+        .example('$0 merge shard-*.sqlite --db site.sqlite', 'one archive from the workers\' shards; interrupted, run it again to go on'),
+    handler: async (args) => {
+      const [{ mergeArchives }, { openArchive }, { formatReport }, { UsageError }] = await Promise.all([
+        import('../../merge/run-merge.js'),
+        import('../../storage/archive-reader.js'),
+        import('../format-report.js'),
+        import('../usage-error.js'),
+      ]);
+      const { io } = context;
+      const output = String(args.db);
+      if (output === '' || output === ':memory:') throw new UsageError('--db must name a file');
+      const batch = args.batch === undefined ? undefined : Number(args.batch);
+      if (batch !== undefined && !(Number.isInteger(batch) && batch >= 1)) throw new UsageError('--batch must be a positive integer');
+      const quiet = context.verbosity(args) === 'quiet';
+      let interrupted = false;
+      const unlisten = io.onInterrupt(() => {
+        interrupted = true;
+      });
+      const say = (text: string) => {
+        if (!quiet) io.stderr(text);
+      };
+      let logged = 0;
+      try {
+        const result = await mergeArchives({
+          shards: (args.shards as string[]).map(String),
+          output,
+          owner: io.owner,
+          ...(batch === undefined ? {} : { batchSize: batch }),
+          ...(args.pauseMs === undefined ? {} : { pauseMs: Number(args.pauseMs) }),
+          stopped: () => interrupted,
+          onNotice: (message) => say(`${message}\n`),
+          onEvent: (event) => {
+            if (event.type === 'shard-skipped') say(`merge: ${event.path}: already merged, skipped\n`);
+            if (event.type === 'shard-start') {
+              logged = 0;
+              say(`merge: ${event.path}: ${event.urls} URLs${event.from > 0 ? `, going on after URL id ${event.from}` : ''}\n`);
+            }
+            if (event.type === 'batch' && io.isTTY) say(`\rmerge: ${event.urlsDone} URLs, ${event.pages} pages merged`);
+            if (event.type === 'batch' && !io.isTTY && event.urlsDone - logged >= LOG_EVERY) {
+              logged = event.urlsDone;
+              say(`merge: ${event.urlsDone} URLs, ${event.pages} pages merged\n`);
+            }
+            if (event.type === 'shard-end') say(`${io.isTTY ? '\n' : ''}merge: ${event.path}: ${event.pages} pages merged in ${(event.ms / 1000).toFixed(1)} s\n`);
+          },
+        });
+        if (result.stopped) {
+          io.stderr(`${io.isTTY ? '\n' : ''}crawlite: merge interrupted; run the same command again to go on\n`);
+          context.exitCode = EXIT_INTERRUPTED;
+          return;
+        }
+      } finally {
+        unlisten();
+      }
+      if (quiet) return;
+      const archive = openArchive(output);
+      try {
+        io.stdout(`${formatReport(output, archive.report(), 'archive')}\n`);
+      } finally {
+        archive.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { existsSync, statSync } from 'node:fs';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { ArchiveBusyError } from '../storage/archive-errors.js';
+import { ArchiveLock, type LockOwner } from '../storage/archive-lock.js';
+import { describeHolder } from '../storage/lock-holder.js';
+import { ArchiveMerger } from '../storage/merge-archive.js';
+import { hasMergeProgress, readShardProgress, writeShardProgress, type ShardIdentity } from '../storage/merge-progress.js';
+import { openCrawlArchive } from '../storage/open-crawl-archive.js';
+import { checkShards } from './check-shards.js';
+
+/** Shard URLs merged per transaction: big enough to be fast, small enough that an interruption loses little. */
+export const DEFAULT_BATCH = 5000;
+
+export type MergeEvent =
+  | { type: 'shard-start'; path: string; urls: number; from: number }
+  | { type: 'batch'; path: string; urlsDone: number; urls: number; pages: number }
+  | { type: 'shard-end'; path: string; pages: number; ms: number }
+  | { type: 'shard-skipped'; path: string };
+
+export interface MergeRequest {
+  shards: string[];
+  output: string;
+  owner: LockOwner;
+  batchSize?: number;
+  /** A pause after each batch: slows a merge down on purpose, so a test can interrupt it part-way. */
+  pauseMs?: number;
+  /** Asked between batches: true ends the merge there, resumable. */
+  stopped?: () => boolean;
+  onEvent?: (event: MergeEvent) => void;
+  /** Told once, before merging, when the output is an archive no merge has written to. */
+  onNotice?: (message: string) => void;
+}
+
+export interface MergeResult {
+  stopped: boolean;
+  shards: number;
+}
+
+/** Holds each shard's crawl lock for the merge, so no crawl writes a shard while it is read. */
+function lockShards(shards: string[]): ArchiveLock[] {
+  const locks: ArchiveLock[] = [];
+  for (const shard of shards) {
+    const lock = ArchiveLock.tryAcquire(shard);
+    if (!lock) {
+      for (const taken of locks) taken.release();
+      throw ArchiveBusyError.crawl(shard, describeHolder(shard));
+    }
+    locks.push(lock);
+  }
+  return locks;
+}
+
+const identityOf = (path: string): ShardIdentity => {
+  const stat = statSync(path);
+  return { size: stat.size, mtimeMs: stat.mtimeMs };
+};
+
+/**
+ * Merges archives into one. Resumable: each batch records the shard's progress in the output in its
+ * own transaction, so the same command run again after an interruption goes on where it stopped, and
+ * a shard already merged (the same file, unchanged) is skipped.
+ */
+export async function mergeArchives(request: MergeRequest): Promise<MergeResult> {
+  const shards = checkShards(request.shards, request.output);
+  const batch = Math.max(1, request.batchSize ?? DEFAULT_BATCH);
+  const existed = existsSync(request.output) && statSync(request.output).size > 0;
+  const locks = lockShards(shards);
+  try {
+    const archive = await openCrawlArchive(request.output, 'create', request.owner);
+    try {
+      const { db } = archive;
+      if (existed && !hasMergeProgress(db)) request.onNotice?.(`${request.output} is an existing archive: the shards are added to it`);
+      const merger = new ArchiveMerger(db);
+      for (const shard of shards) {
+        if (request.stopped?.()) return { stopped: true, shards: shards.length };
+        const identity = identityOf(shard);
+        const progress = readShardProgress(db, shard);
+        const same = progress !== undefined && progress.size === identity.size && progress.mtimeMs === identity.mtimeMs;
+        if (same && progress.finished) {
+          request.onEvent?.({ type: 'shard-skipped', path: shard });
+          continue;
+        }
+        const started = Date.now();
+        merger.attach(shard);
+        try {
+          const { maxUrlId, urls } = merger.size();
+          const from = same ? progress.lastUrlId : 0;
+          request.onEvent?.({ type: 'shard-start', path: shard, urls, from });
+          merger.begin();
+          let pages = 0;
+          let urlsDone = 0;
+          if (from >= maxUrlId) db.transaction(() => writeShardProgress(db, shard, { ...identity, lastUrlId: maxUrlId, finished: true }))();
+          for (let lo = from + 1; lo <= maxUrlId; lo += batch) {
+            const hi = Math.min(maxUrlId, lo + batch - 1);
+            const done = merger.mergeBatch(lo, hi, () => writeShardProgress(db, shard, { ...identity, lastUrlId: hi, finished: hi >= maxUrlId }));
+            pages += done.pages;
+            urlsDone += done.urls;
+            request.onEvent?.({ type: 'batch', path: shard, urlsDone, urls, pages });
+            // Lets Ctrl-C be heard between batches.
+            await (request.pauseMs ? sleep(request.pauseMs) : nextTurn());
+            if (hi < maxUrlId && request.stopped?.()) return { stopped: true, shards: shards.length };
+          }
+          request.onEvent?.({ type: 'shard-end', path: shard, pages, ms: Date.now() - started });
+        } finally {
+          merger.detach();
+        }
+      }
+      return { stopped: false, shards: shards.length };
+    } finally {
+      archive.close();
+    }
+  } finally {
+    for (const lock of locks) lock.release();
+  }
+}
