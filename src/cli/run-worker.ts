@@ -23,6 +23,7 @@ export async function runWorker(request: WorkerCliRequest, io: CliIo): Promise<n
     name: request.name,
     userAgent: `crawlite/${io.version}`,
     owner: io.owner,
+    onOutage: (error) => io.stderr(`crawlite: lost the connection to the frontier (${error instanceof Error ? error.message : String(error)}); retrying\n`),
     onFetch: (fetch) => {
       if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && fetch.state === 'failed')) io.stderr(`${formatFetch(fetch)}\n`);
     },

@@ -102,11 +102,12 @@ export class PgFrontier implements FrontierPort {
   async renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]> {
     if (claims.length === 0) return [];
     const askedAt = Date.now();
-    // Still ours if no one claimed it since, even if it ran out meanwhile.
+    // Still ours if no one claimed it since, even if it ran out meanwhile. Rows are locked in id order, as commits lock them.
     const { rows } = await this.pool.query<{ id: string }>(
-      `UPDATE url u SET lease_until = now() + $4 * interval '1 millisecond'
-       FROM unnest($1::bigint[], $2::integer[]) AS held(id, claims)
-       WHERE u.id = held.id AND u.claims = held.claims AND u.state = 'leased' AND u.lease_owner = $3
+      `WITH held AS (
+         SELECT u.id FROM url u JOIN unnest($1::bigint[], $2::integer[]) AS mine(id, claims) ON u.id = mine.id AND u.claims = mine.claims
+         WHERE u.state = 'leased' AND u.lease_owner = $3 ORDER BY u.id FOR UPDATE OF u)
+       UPDATE url u SET lease_until = now() + $4 * interval '1 millisecond' FROM held WHERE u.id = held.id
        RETURNING u.id`,
       [claims.map((claim) => claim.id), claims.map((claim) => claimsOf(claim.lease)), this.worker.id, this.worker.leaseMs],
     );
@@ -137,6 +138,12 @@ export class PgFrontier implements FrontierPort {
       origin === undefined
         ? await this.pool.query(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused}`)
         : await this.pool.query(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = $1`, [origin]);
+    return result.rowCount ?? 0;
+  }
+
+  /** Gives back every URL this worker leases: called only when none of its claims is in flight. */
+  async releaseMine(): Promise<number> {
+    const result = await this.pool.query("UPDATE url SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'leased' AND lease_owner = $1", [this.worker.id]);
     return result.rowCount ?? 0;
   }
 

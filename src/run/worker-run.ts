@@ -10,6 +10,8 @@ import { connectFrontier } from '../pg/pg-connect.js';
 import { heartbeat, readCrawl } from '../pg/frontier-store.js';
 import { PgFrontier } from '../pg/pg-frontier.js';
 import { PgShardSink } from '../pg/pg-shard-sink.js';
+import { isConnectionError } from '../pg/pg-errors.js';
+import { Outage } from './outage.js';
 import type { LockOwner } from '../storage/archive-lock.js';
 import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
 import { openCrawlArchive } from '../storage/open-crawl-archive.js';
@@ -32,6 +34,8 @@ export interface WorkerRequest {
   userAgent: string;
   owner: LockOwner;
   onFetch?: (report: FetchReport) => void;
+  /** Told once per outage, when the connection to the frontier is lost (the worker waits and goes on). */
+  onOutage?: (error: unknown) => void;
 }
 
 export interface WorkerResult {
@@ -87,18 +91,30 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       const worker = { id, leaseMs };
       const frontier = new PgFrontier(pool, worker);
       const sink = new PgShardSink(pool, worker, new ShardPageSink(archive.db, request.dbPath, pages));
+      const outage = new Outage(stop.stopRequested, request.onOutage);
       for (;;) {
         const running = crawl({ frontier, sink, fetcher: httpFetcher(options) }, stored.roots, options, stop);
-        await lastValueFrom(
-          running.reports.pipe(
-            tap((report) => {
-              if (report.state !== 'stopped') finished += 1;
-              request.onFetch?.(report);
-            }),
-          ),
-          { defaultValue: undefined },
-        );
-        if (stop.stopping || (await frontier.unfinished()) === 0) break;
+        try {
+          // Nothing of this process is in flight between rounds: what it still leases (an outage cut it off) goes back at once.
+          await frontier.releaseMine();
+          await lastValueFrom(
+            running.reports.pipe(
+              tap((report) => {
+                outage.over();
+                if (report.state !== 'stopped') finished += 1;
+                request.onFetch?.(report);
+              }),
+            ),
+            { defaultValue: undefined },
+          );
+          if (stop.stopping || (await frontier.unfinished()) === 0) break;
+        } catch (error) {
+          // What this worker held when the connection went is given back by the next round's releaseMine (or runs out).
+          if (!isConnectionError(error)) throw error;
+          if (stop.stopping) break;
+          await outage.wait(error);
+          continue;
+        }
         await sleep(Math.min(1_000, leaseMs / 2), stop.stopRequested);
       }
       endedBy = stop.stopping ? 'interrupted' : 'finished';

@@ -28,8 +28,8 @@ export interface Postgres {
   restart(): Promise<void>;
   /** Stops the server and removes its files. */
   destroy(): Promise<void>;
-  /** One query on a connection of its own. */
-  query<T extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** One query on a connection of its own (to the database `postgres`, or the one named). */
+  query<T extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[], database?: string): Promise<T[]>;
 }
 
 /** initdb refuses to run as root: there, the cluster belongs to the postgres user. */
@@ -102,8 +102,8 @@ export async function startPostgres(): Promise<Postgres> {
       if (!stopped) await stop().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
-    query: async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => {
-      const client = new pg.Client({ connectionString: url });
+    query: async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = [], database = 'postgres') => {
+      const client = new pg.Client({ connectionString: url.replace(/\/postgres$/, `/${database}`) });
       await client.connect();
       try {
         return (await client.query<T>(sql, params)).rows;
