@@ -115,6 +115,17 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
     expect(after.stdout).toMatch(/workers seen in the last minute: 1\n {2}w1 \(last seen \d+ s ago, 0 leased\)/);
   });
 
+  it('a worker stops at the crawl\'s --max-pages, leaving the rest queued', async () => {
+    await pg.query('CREATE DATABASE limited');
+    const url = pg.url.replace(/\/postgres$/, '/limited');
+    expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-pages', '20'])).code).toBe(0);
+    const worker = spawnCli(['worker', url, '--db', tmp.path('limited.sqlite')]);
+    const end = await within(worker.exited, 15_000, 'the worker', () => worker.kill('SIGKILL'));
+    expect([end.code, end.stderr]).toEqual([0, expect.stringContaining("stopped at the crawl's --max-pages")]);
+    const pages = await pg.query<{ n: string }>("SELECT count(*) AS n FROM url WHERE state = 'done' AND kind = 'page'", [], 'limited');
+    expect(Number(pages[0]!.n)).toBe(20);
+  });
+
   it('refuses a second init, a database with no crawl and a schema newer than it knows, each with one line', async () => {
     await pg.query('CREATE DATABASE refusals');
     const url = pg.url.replace(/\/postgres$/, '/refusals');

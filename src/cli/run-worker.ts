@@ -35,6 +35,7 @@ export async function runWorker(request: WorkerCliRequest, io: CliIo): Promise<n
   try {
     const result = await worker.done;
     say(`${request.dbPath}: ${result.finished} URL${result.finished === 1 ? '' : 's'} finished by this worker`);
+    if (result.endedBy === 'limit') say("stopped at the crawl's --max-pages; the rest stays queued in the frontier");
     return result.endedBy === 'interrupted' ? EXIT_INTERRUPTED : EXIT_OK;
   } finally {
     unlisten();

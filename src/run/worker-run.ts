@@ -39,7 +39,7 @@ export interface WorkerRequest {
 }
 
 export interface WorkerResult {
-  endedBy: Exclude<RunEnd, 'failed' | 'limit'>;
+  endedBy: Exclude<RunEnd, 'failed'>;
   /** URLs this worker finished (done, failed or skipped). */
   finished: number;
 }
@@ -84,6 +84,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
     let endedBy: RunEnd = 'failed';
     let runId: number | undefined;
     let finished = 0;
+    let limited = false;
     try {
       record.save(stored.roots, stored.options, { shardOf: request.connection ? 'postgresql' : 'postgresql (PGHOST)' });
       runId = record.startRun(options, new Date());
@@ -107,7 +108,9 @@ export function startWorker(request: WorkerRequest): WorkerRun {
             ),
             { defaultValue: undefined },
           );
-          if (stop.stopping || (await frontier.unfinished()) === 0) break;
+          // Past --max-pages (counted over all workers) the rest stays queued: looking again would find only that.
+          limited = running.limitReached();
+          if (stop.stopping || limited || (await frontier.unfinished()) === 0) break;
         } catch (error) {
           // What this worker held when the connection went is given back by the next round's releaseMine (or runs out).
           if (!isConnectionError(error)) throw error;
@@ -117,7 +120,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
         }
         await sleep(Math.min(1_000, leaseMs / 2), stop.stopRequested);
       }
-      endedBy = stop.stopping ? 'interrupted' : 'finished';
+      endedBy = stop.stopping ? 'interrupted' : limited ? 'limit' : 'finished';
       return { endedBy, finished };
     } finally {
       clearInterval(beat);
