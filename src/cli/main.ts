@@ -5,6 +5,7 @@ import { CommandContext } from './commands/context.js';
 import { diffCommand } from './commands/diff.js';
 import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
+import { frontierCommand } from './commands/frontier.js';
 import { importCommand } from './commands/import.js';
 import { mergeCommand } from './commands/merge.js';
 import { queryCommand } from './commands/query.js';
@@ -16,6 +17,7 @@ import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { statsCommand } from './commands/stats.js';
 import { unlockCommand } from './commands/unlock.js';
+import { workerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, type CliIo } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -65,10 +67,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .command(mergeCommand(context))
       .command(demoCommand(context))
       .command(unlockCommand(context))
+      .command(frontierCommand(context))
+      .command(workerCommand(context))
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, unlock or demo')
+      .demandCommand(1, 'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, unlock, demo, frontier or worker')
       .recommendCommands()
       .strict()
       .help()

@@ -1,0 +1,155 @@
+import type pg from 'pg';
+import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
+
+interface ClaimRow {
+  id: string;
+  url: string;
+  fetch_url: string | null;
+  origin: string;
+  kind: UrlKind;
+  depth: number;
+  redirect_hops: number;
+  tries: number;
+  claims: number;
+}
+
+/** What a worker's frontier needs to know of itself. */
+export interface PgWorker {
+  /** Unique per process: leases are held in its name. */
+  id: string;
+  /** How long a claim is held without renewal before another worker may take it. */
+  leaseMs: number;
+}
+
+/** Work: a queued URL, or a leased one whose holder let its lease run out (it died, or lost its connection). */
+export const CLAIMABLE = "(state = 'queued' OR (state = 'leased' AND lease_until < now()))";
+
+const RETURNING = 'RETURNING u.id, u.url, u.fetch_url, u.origin, u.kind, u.depth, u.redirect_hops, u.tries, u.claims';
+
+/** A lease's token names the worker and which claim of the URL it is, so a URL claimed again is a new lease. */
+export const leaseToken = (worker: string, claims: number) => `${worker}#${claims}`;
+export const claimsOf = (lease: Lease) => Number(lease.token.slice(lease.token.lastIndexOf('#') + 1));
+
+/**
+ * The frontier shared by many workers, in PostgreSQL. A claim leases rows
+ * for `leaseMs` (FOR UPDATE SKIP LOCKED, so workers never wait on each
+ * other's claims); the lease keeper renews them while they are in flight,
+ * and a lease that runs out makes its URL claimable again by anyone.
+ * Expiry is judged by the server's clock; a lease's `expiresAt` is counted
+ * from before the claim was asked, on this machine's clock, so it errs early.
+ */
+export class PgFrontier implements FrontierPort {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly worker: PgWorker,
+  ) {}
+
+  private toClaim(row: ClaimRow, askedAt: number): ClaimedUrl {
+    return {
+      id: Number(row.id),
+      url: row.fetch_url ?? row.url,
+      key: row.url,
+      origin: row.origin,
+      kind: row.kind,
+      depth: row.depth,
+      redirectHops: row.redirect_hops,
+      tries: row.tries,
+      lease: { token: leaseToken(this.worker.id, row.claims), expiresAt: askedAt + this.worker.leaseMs },
+    };
+  }
+
+  async claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]> {
+    if (limit <= 0) return [];
+    const askedAt = Date.now();
+    const { rows } = await this.pool.query<ClaimRow>(
+      `WITH picked AS (
+         SELECT id FROM url WHERE origin = $1 AND ${CLAIMABLE} ${only ? "AND kind = 'requisite'" : ''}
+         ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE url u SET state = 'leased', lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', claims = u.claims + 1
+       FROM picked WHERE u.id = picked.id
+       ${RETURNING}`,
+      [origin, limit, this.worker.id, this.worker.leaseMs],
+    );
+    return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => this.toClaim(row, askedAt));
+  }
+
+  async queuedOrigins(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ origin: string }>(`SELECT DISTINCT origin FROM url WHERE state IN ('queued', 'leased') AND ${CLAIMABLE}`);
+    return rows.map((row) => row.origin);
+  }
+
+  async release(claim: ClaimedUrl): Promise<void> {
+    await this.pool.query(
+      "UPDATE url SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND state = 'leased' AND lease_owner = $2 AND claims = $3",
+      [claim.id, this.worker.id, claimsOf(claim.lease)],
+    );
+  }
+
+  async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
+    const askedAt = Date.now();
+    const { rows } = await this.pool.query<ClaimRow>(
+      `INSERT INTO url AS u (url, fetch_url, origin, kind, state, depth, redirect_hops, claims, lease_owner, lease_until)
+       VALUES ($1, $2, $3, $4, 'leased', $5, $6, 1, $7, now() + $8 * interval '1 millisecond')
+       ON CONFLICT (url) DO UPDATE SET state = 'leased', kind = excluded.kind, claims = u.claims + 1,
+         lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+       WHERE u.state NOT IN ('done', 'leased') OR (u.state = 'leased' AND u.lease_until < now())
+       ${RETURNING}`,
+      [url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, this.worker.id, this.worker.leaseMs],
+    );
+    return rows[0] ? this.toClaim(rows[0], askedAt) : undefined;
+  }
+
+  async renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]> {
+    if (claims.length === 0) return [];
+    const askedAt = Date.now();
+    // Still ours if no one claimed it since, even if it ran out meanwhile. Rows are locked in id order, as commits lock them.
+    const { rows } = await this.pool.query<{ id: string }>(
+      `WITH held AS (
+         SELECT u.id FROM url u JOIN unnest($1::bigint[], $2::integer[]) AS mine(id, claims) ON u.id = mine.id AND u.claims = mine.claims
+         WHERE u.state = 'leased' AND u.lease_owner = $3 ORDER BY u.id FOR UPDATE OF u)
+       UPDATE url u SET lease_until = now() + $4 * interval '1 millisecond' FROM held WHERE u.id = held.id
+       RETURNING u.id`,
+      [claims.map((claim) => claim.id), claims.map((claim) => claimsOf(claim.lease)), this.worker.id, this.worker.leaseMs],
+    );
+    const kept = new Set(rows.map((row) => Number(row.id)));
+    return claims.map((claim) => (kept.has(claim.id) ? { token: claim.lease.token, expiresAt: askedAt + this.worker.leaseMs } : undefined));
+  }
+
+  /** Only robots.txt answers are kept here (pages are in the shards): enough for every worker to obey the rules one fetched. */
+  async storedResponse(key: string): Promise<StoredSummary | undefined> {
+    const { rows } = await this.pool.query<{ status: number; body: Buffer; location: string | null; state: string }>(
+      'SELECT r.status, r.body, r.location, u.state FROM robots r JOIN url u ON u.url = r.url WHERE r.url = $1',
+      [key],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const stored: StoredSummary = { status: row.status, body: new Uint8Array(row.body), location: row.location };
+    return row.state === 'queued' ? { ...stored, due: true } : stored;
+  }
+
+  async pagesFetched(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind = 'page'");
+    return Number(rows[0]!.n);
+  }
+
+  async requeueRobotsUnavailable(origin?: string): Promise<number> {
+    const refused = "state = 'skipped' AND error_code = 'robots_unavailable'";
+    const result =
+      origin === undefined
+        ? await this.pool.query(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused}`)
+        : await this.pool.query(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = $1`, [origin]);
+    return result.rowCount ?? 0;
+  }
+
+  /** Gives back every URL this worker leases: called only when none of its claims is in flight. */
+  async releaseMine(): Promise<number> {
+    const result = await this.pool.query("UPDATE url SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'leased' AND lease_owner = $1", [this.worker.id]);
+    return result.rowCount ?? 0;
+  }
+
+  /** URLs with work left: queued, or leased (by a worker alive or not). The crawl is over when there are none. */
+  async unfinished(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM url WHERE state IN ('queued', 'leased')");
+    return Number(rows[0]!.n);
+  }
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { lastValueFrom, tap } from 'rxjs';
+import type pg from 'pg';
+import { httpFetcher } from '../http/http-fetcher.js';
+import { crawl } from '../pipeline/crawl.js';
+import type { FetchReport } from '../pipeline/crawl-item.js';
+import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
+import { CrawlStop } from '../pipeline/crawl-stop.js';
+import { connectFrontier } from '../pg/pg-connect.js';
+import { heartbeat, readCrawl } from '../pg/frontier-store.js';
+import { PgFrontier } from '../pg/pg-frontier.js';
+import { PgShardSink } from '../pg/pg-shard-sink.js';
+import { isConnectionError } from '../pg/pg-errors.js';
+import { Outage } from './outage.js';
+import type { LockOwner } from '../storage/archive-lock.js';
+import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
+import { openCrawlArchive } from '../storage/open-crawl-archive.js';
+import { ShardPageSink } from '../storage/shard-page-sink.js';
+import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
+import { STOP_GRACE_MS } from './crawl-run.js';
+
+export const DEFAULT_LEASE_MS = 60_000;
+
+export interface WorkerRequest {
+  /** A PostgreSQL connection string; undefined for PGHOST and the rest. */
+  connection: string | undefined;
+  /** This worker's shard: an archive file of its own. */
+  dbPath: string;
+  /** Requests in flight for this worker (not stored); the crawl's stored concurrency otherwise. */
+  concurrency?: number;
+  leaseMs?: number;
+  /** Shown in `frontier status`. */
+  name: string;
+  userAgent: string;
+  owner: LockOwner;
+  onFetch?: (report: FetchReport) => void;
+  /** Told once per outage, when the connection to the frontier is lost (the worker waits and goes on). */
+  onOutage?: (error: unknown) => void;
+}
+
+export interface WorkerResult {
+  endedBy: Exclude<RunEnd, 'failed'>;
+  /** URLs this worker finished (done, failed or skipped). */
+  finished: number;
+}
+
+export interface WorkerRun {
+  done: Promise<WorkerResult>;
+  stop(): void;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * A worker of a shared crawl: claims from the PostgreSQL frontier, writes
+ * pages into its own shard, and goes on until the frontier has nothing
+ * queued or leased. Its own pipeline ending is not the crawl's end: other
+ * workers may still find URLs, or die and leave leases to run out, so it
+ * looks again (every half lease, at most a second) until all is finished.
+ */
+export function startWorker(request: WorkerRequest): WorkerRun {
+  const stop = new CrawlStop();
+  const leaseMs = request.leaseMs ?? DEFAULT_LEASE_MS;
+  const id = `${request.name}/${randomUUID()}`;
+
+  async function run(pool: pg.Pool): Promise<WorkerResult> {
+    const stored = await readCrawl(pool, request.connection);
+    const options: CrawlOptions = {
+      ...DEFAULT_OPTIONS,
+      userAgent: request.userAgent,
+      ...(stored.options as Partial<CrawlOptions>),
+      ...(request.concurrency ? { concurrency: request.concurrency } : {}),
+    };
+    await heartbeat(pool, id, request.name);
+    const beat = setInterval(() => void heartbeat(pool, id, request.name).catch(() => undefined), Math.min(10_000, leaseMs / 2));
+    beat.unref();
+    const archive = await openCrawlArchive(request.dbPath, 'create', request.owner);
+    const record = new CrawlRecord(archive.db);
+    let endedBy: RunEnd = 'failed';
+    let runId: number | undefined;
+    let finished = 0;
+    let limited = false;
+    try {
+      record.save(stored.roots, stored.options, { shardOf: request.connection ? 'postgresql' : 'postgresql (PGHOST)' });
+      runId = record.startRun(options, new Date());
+      const pages = new SqlitePageSink(archive.db, request.dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
+      const worker = { id, leaseMs };
+      const frontier = new PgFrontier(pool, worker);
+      const sink = new PgShardSink(pool, worker, new ShardPageSink(archive.db, request.dbPath, pages));
+      const outage = new Outage(stop.stopRequested, request.onOutage);
+      for (;;) {
+        const running = crawl({ frontier, sink, fetcher: httpFetcher(options) }, stored.roots, options, stop);
+        try {
+          // Nothing of this process is in flight between rounds: what it still leases (an outage cut it off) goes back at once.
+          await frontier.releaseMine();
+          await lastValueFrom(
+            running.reports.pipe(
+              tap((report) => {
+                outage.over();
+                if (report.state !== 'stopped') finished += 1;
+                request.onFetch?.(report);
+              }),
+            ),
+            { defaultValue: undefined },
+          );
+          // Past --max-pages (counted over all workers) the rest stays queued: looking again would find only that.
+          limited = running.limitReached();
+          if (stop.stopping || limited || (await frontier.unfinished()) === 0) break;
+        } catch (error) {
+          // What this worker held when the connection went is given back by the next round's releaseMine (or runs out).
+          if (!isConnectionError(error)) throw error;
+          if (stop.stopping) break;
+          await outage.wait(error);
+          continue;
+        }
+        await sleep(Math.min(1_000, leaseMs / 2), stop.stopRequested);
+      }
+      endedBy = stop.stopping ? 'interrupted' : limited ? 'limit' : 'finished';
+      return { endedBy, finished };
+    } finally {
+      clearInterval(beat);
+      try {
+        if (runId !== undefined) record.endRun(runId, endedBy, new Date());
+      } finally {
+        archive.close();
+      }
+    }
+  }
+
+  const done = (async () => {
+    const pool = await connectFrontier(request.connection, 8);
+    try {
+      return await run(pool);
+    } finally {
+      stop.dispose();
+      await pool.end().catch(() => undefined);
+    }
+  })();
+  return { done, stop: () => stop.request(STOP_GRACE_MS) };
+}

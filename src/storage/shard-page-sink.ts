@@ -1,0 +1,43 @@
+import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type { ClaimedUrl, CommitResult, PageOutcome, PageSinkPort } from '../pipeline/ports.js';
+import { asWriteError } from './archive-errors.js';
+import type { SqlitePageSink } from './sqlite-page-sink.js';
+
+/**
+ * A worker's shard: an archive like any other, written by the SQLite page
+ * sink. Claims come from a shared frontier whose ids mean nothing here, so
+ * each claimed URL gets (or finds) its row in the shard's url table first,
+ * and the page is committed under that row's id.
+ */
+export class ShardPageSink implements PageSinkPort {
+  private readonly upsert: Statement<unknown[], { id: number }>;
+  private readonly rowsFor: Transaction<(claims: ClaimedUrl[]) => number[]>;
+
+  constructor(
+    db: Database,
+    private readonly path: string,
+    private readonly pages: SqlitePageSink,
+  ) {
+    this.upsert = db.prepare(`
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, ?, 'fetching', ?, ?)
+      ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind, depth = min(url.depth, excluded.depth)
+      RETURNING id`);
+    this.rowsFor = db.transaction((claims: ClaimedUrl[]) =>
+      claims.map((claim) => this.upsert.get(claim.key, claim.url === claim.key ? null : claim.url, claim.origin, claim.kind, claim.depth, claim.redirectHops)!.id),
+    );
+  }
+
+  async commit(outcome: PageOutcome): Promise<CommitResult> {
+    return (await this.commitAll([outcome]))[0]!;
+  }
+
+  async commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]> {
+    let ids: number[];
+    try {
+      ids = this.rowsFor.immediate(outcomes.map((outcome) => outcome.claim));
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
+    return this.pages.commitAll(outcomes.map((outcome, i) => ({ ...outcome, claim: { ...outcome.claim, id: ids[i]! } })));
+  }
+}

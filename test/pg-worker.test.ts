@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execCli, spawnCli } from './support/cli.js';
+import { readArchive, tempDir } from './support/archive.js';
+import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { startServer, type TestServer } from './support/test-server.js';
+import { sleep, waitForHits, within } from './support/wait.js';
+
+noticeIfMissing('pg-worker');
+
+const PAGES = 200;
+
+describe.skipIf(!POSTGRES_INSTALLED)('one worker on a PostgreSQL frontier', () => {
+  let pg: Postgres;
+  let site: TestServer;
+  const tmp = tempDir();
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    site = await startServer((_req, res, path) => {
+      if (path === '/robots.txt') return res.writeHead(404).end();
+      const i = path === '/' ? 0 : Number(path.slice(3));
+      res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(i, PAGES, pagePath));
+    });
+  });
+  afterAll(async () => {
+    await site?.close();
+    await pg?.destroy();
+    tmp.cleanup();
+  });
+
+  it('crawls the whole site into its shard, each page once, and leaves the frontier all done', async () => {
+    const init = await execCli(['frontier', 'init', pg.url, '--roots', site.url, '-c', '8']);
+    expect(init.stderr).toContain('1 root URL queued');
+    expect(init.code).toBe(0);
+
+    const shard = tmp.path('shard-1.sqlite');
+    const worker = await execCli(['worker', pg.url, '--db', shard]);
+    expect(worker.stderr).not.toContain('crawlite:');
+    expect(worker.code).toBe(0);
+
+    const stored = readArchive<{ url: string }>(shard, 'SELECT u.url FROM url u JOIN response r ON r.url_id = u.id ORDER BY u.url');
+    const expected = sitePaths(PAGES).map((path) => new URL(path, site.url).href);
+    expect(stored.map((row) => row.url).sort()).toEqual([...expected].sort());
+    for (const path of sitePaths(PAGES)) expect(site.hitCount(path), path).toBe(1);
+
+    const states = await pg.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM url GROUP BY state');
+    expect(states.map((row) => [row.state, Number(row.n)])).toEqual([['done', expected.length]]);
+    const links = readArchive<{ n: number }>(shard, "SELECT count(*) AS n FROM link");
+    expect(links[0]!.n).toBeGreaterThan(PAGES * 3);
+  });
+
+  it('refuses an unreachable server with one line and exit 1', async () => {
+    const worker = await execCli(['worker', 'postgres://postgres@127.0.0.1:1/none', '--db', tmp.path('never.sqlite')]);
+    expect(worker.code).toBe(1);
+    expect(worker.stderr.trim().split('\n')).toHaveLength(1);
+    expect(worker.stderr).toMatch(/^crawlite: cannot reach postgres:\/\/postgres@127\.0\.0\.1:1\/none: .*ECONNREFUSED/);
+  });
+});
+
+describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
+  let pg: Postgres;
+  let site: TestServer;
+  const tmp = tempDir();
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    site = await startServer(async (_req, res, path) => {
+      if (path === '/robots.txt') return res.writeHead(404).end();
+      await sleep(10);
+      const i = path === '/' ? 0 : Number(path.slice(3));
+      res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(i, PAGES, pagePath));
+    });
+  });
+  afterAll(async () => {
+    await site?.close();
+    await pg?.destroy();
+    tmp.cleanup();
+  });
+
+  it('a worker rides out PostgreSQL going away and coming back, saying so once', async () => {
+    await pg.query('CREATE DATABASE outage');
+    const url = pg.url.replace(/\/postgres$/, '/outage');
+    expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);
+    const shard = tmp.path('outage.sqlite');
+    const worker = spawnCli(['worker', url, '--db', shard, '-c', '2']);
+    await waitForHits(site, 60, worker);
+    await pg.stop();
+    await sleep(1_500);
+    await pg.restart();
+    const end = await within(worker.exited, 25_000, 'the worker', () => worker.kill('SIGKILL'));
+    expect(end.code, end.stderr).toBe(0);
+    expect(end.stderr.match(/lost the connection to the frontier/g)).toHaveLength(1);
+
+    const stored = readArchive<{ url: string }>(shard, 'SELECT u.url FROM url u JOIN response r ON r.url_id = u.id');
+    expect(stored.map((row) => row.url).sort()).toEqual(sitePaths(PAGES).map((path) => new URL(path, site.url).href).sort());
+    for (const path of sitePaths(PAGES)) expect(site.hitCount(path), path).toBeLessThanOrEqual(2);
+    const states = await execCli(['frontier', 'status', url]);
+    expect(states.stdout).toContain(`queued 0, leased 0, done ${stored.length}, failed 0, skipped 0\n`);
+  });
+
+  it('frontier status counts URLs by state and origin and names the workers seen', async () => {
+    await pg.query('CREATE DATABASE status');
+    const url = pg.url.replace(/\/postgres$/, '/status');
+    expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);
+    const before = await execCli(['frontier', 'status', url]);
+    expect(before.stdout).toContain('queued 1, leased 0, done 0, failed 0, skipped 0\n');
+    expect(before.stdout).toContain('workers seen in the last minute: 0\n');
+    expect((await execCli(['worker', url, '--db', tmp.path('status.sqlite'), '--name', 'w1'])).code).toBe(0);
+    const after = await execCli(['frontier', 'status', url]);
+    expect(after.code).toBe(0);
+    const done = sitePaths(PAGES).length;
+    expect(after.stdout).toContain(`queued 0, leased 0, done ${done}, failed 0, skipped 0\n`);
+    expect(after.stdout).toContain(`  ${site.url.slice(0, -1)}: queued 0, leased 0, done ${done}`);
+    expect(after.stdout).toMatch(/workers seen in the last minute: 1\n {2}w1 \(last seen \d+ s ago, 0 leased\)/);
+  });
+
+  it('a worker stops at the crawl\'s --max-pages, leaving the rest queued', async () => {
+    await pg.query('CREATE DATABASE limited');
+    const url = pg.url.replace(/\/postgres$/, '/limited');
+    expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-pages', '20'])).code).toBe(0);
+    const worker = spawnCli(['worker', url, '--db', tmp.path('limited.sqlite')]);
+    const end = await within(worker.exited, 15_000, 'the worker', () => worker.kill('SIGKILL'));
+    expect([end.code, end.stderr]).toEqual([0, expect.stringContaining("stopped at the crawl's --max-pages")]);
+    const pages = await pg.query<{ n: string }>("SELECT count(*) AS n FROM url WHERE state = 'done' AND kind = 'page'", [], 'limited');
+    expect(Number(pages[0]!.n)).toBe(20);
+  });
+
+  it('refuses a second init, a database with no crawl and a schema newer than it knows, each with one line', async () => {
+    await pg.query('CREATE DATABASE refusals');
+    const url = pg.url.replace(/\/postgres$/, '/refusals');
+    const none = await execCli(['worker', url, '--db', tmp.path('none.sqlite')]);
+    expect([none.code, none.stderr]).toEqual([1, expect.stringMatching(/^crawlite: .* holds no crawl: create one with crawlite frontier init/)]);
+    expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);
+    const again = await execCli(['frontier', 'init', url, '--roots', site.url]);
+    expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/^crawlite: .* already holds a crawl/)]);
+    await pg.query('UPDATE crawlite_schema SET version = 99', [], 'refusals');
+    const newer = await execCli(['worker', url, '--db', tmp.path('newer.sqlite')]);
+    expect([newer.code, newer.stderr]).toEqual([1, "crawlite: the frontier's schema is version 99, newer than this crawlite knows (1): upgrade crawlite on this machine\n"]);
+  });
+});

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execCli, spawnCli } from './support/cli.js';
+import { readArchive, tempDir } from './support/archive.js';
+import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { startServer, type TestServer } from './support/test-server.js';
+import { sleep, waitForHits, within } from './support/wait.js';
+
+noticeIfMissing('pg-workers-kill');
+
+const PAGES = 1_000;
+const DELAY_MS = 20;
+/** Short, so the killed worker's URLs come back within the test. */
+const LEASE_MS = 1_500;
+
+describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one killed', () => {
+  let pg: Postgres;
+  let site: TestServer;
+  const tmp = tempDir();
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    site = await startServer(async (_req, res, path) => {
+      if (path === '/robots.txt') return res.writeHead(404).end();
+      await sleep(DELAY_MS);
+      const i = path === '/' ? 0 : Number(path.slice(3));
+      res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(i, PAGES, pagePath));
+    });
+  });
+  afterAll(async () => {
+    await site?.close();
+    await pg?.destroy();
+    tmp.cleanup();
+  });
+
+  it('finishes the site: every page in some shard, none fetched more than twice, the dead worker\'s leases claimed again', async () => {
+    expect((await execCli(['frontier', 'init', pg.url, '--roots', site.url])).code).toBe(0);
+    const worker = (name: string) => spawnCli(['worker', pg.url, '--db', tmp.path(`${name}.sqlite`), '-c', '4', '--lease', String(LEASE_MS), '--name', name]);
+
+    const a = worker('a');
+    const b = worker('b');
+    await waitForHits(site, 250, a);
+    a.kill('SIGKILL');
+    await a.exited;
+    const orphaned = await pg.query<{ url: string }>("SELECT url FROM url WHERE state = 'leased' AND lease_owner LIKE 'a/%'");
+    expect(orphaned.length).toBeGreaterThan(0);
+    const c = worker('c');
+
+    const [endB, endC] = await within(Promise.all([b.exited, c.exited]), 25_000, 'workers b and c', () => (b.kill('SIGKILL'), c.kill('SIGKILL')));
+    expect([endB.code, endB.stderr]).toEqual([0, expect.not.stringContaining('crawlite:')]);
+    expect([endC.code, endC.stderr]).toEqual([0, expect.not.stringContaining('crawlite:')]);
+
+    // The union of the shards' pages is the site.
+    const expected = sitePaths(PAGES).map((path) => new URL(path, site.url).href);
+    const stored = new Set<string>();
+    for (const name of ['a', 'b', 'c']) {
+      for (const row of readArchive<{ url: string }>(tmp.path(`${name}.sqlite`), 'SELECT u.url FROM url u JOIN response r ON r.url_id = u.id')) stored.add(row.url);
+    }
+    expect([...stored].sort()).toEqual([...expected].sort());
+    for (const path of sitePaths(PAGES)) expect(site.hitCount(path), path).toBeLessThanOrEqual(2);
+
+    const states = await pg.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM url GROUP BY state');
+    expect(states.map((row) => [row.state, Number(row.n)])).toEqual([['done', expected.length]]);
+    // What the killed worker held was claimed again after its lease ran out, and finished by another.
+    const taken = await pg.query<{ url: string; claims: number; done_by: string }>('SELECT url, claims, done_by FROM url WHERE url = ANY($1)', [
+      orphaned.map((row) => row.url),
+    ]);
+    for (const row of taken) {
+      expect(row.claims, row.url).toBeGreaterThanOrEqual(2);
+      expect(row.done_by, row.url).not.toMatch(/^a\//);
+    }
+  });
+});
