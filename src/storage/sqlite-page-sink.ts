@@ -223,14 +223,7 @@ export class SqlitePageSink implements PageSinkPort {
       response.canonical ?? null,
       response.robots ?? null,
       response.linksDropped ?? 0,
-      wire?.httpVersion ?? null,
-      wire?.reason ?? null,
-      wire?.rawHeaders ?? null,
-      wire?.requestMethod ?? null,
-      wire?.requestTarget ?? null,
-      wire?.requestHeaders ?? null,
-      wire?.remoteIp ?? null,
-      wire?.startedAt ?? null,
+      ...wireValues(wire),
     );
   }
 
@@ -242,14 +235,7 @@ export class SqlitePageSink implements PageSinkPort {
         this.runId,
         response.fetchedAt,
         Math.round(response.elapsedMs),
-        wire?.httpVersion ?? null,
-        wire?.reason ?? null,
-        wire?.rawHeaders ?? null,
-        wire?.requestMethod ?? null,
-        wire?.requestTarget ?? null,
-        wire?.requestHeaders ?? null,
-        wire?.remoteIp ?? null,
-        wire?.startedAt ?? null,
+        ...wireValues(wire),
         urlId,
       ).changes > 0
     );
@@ -262,4 +248,18 @@ export class SqlitePageSink implements PageSinkPort {
     if (known.sha1 === null) this.fillSha1.run(payloadDigest(body, sha1), known.id);
     return known.id;
   }
+}
+
+/** The wire columns of a response row, in the order the statements name them. */
+function wireValues(wire: StoredResponse['wire']): (string | Buffer | null)[] {
+  return [
+    wire?.httpVersion ?? null,
+    wire?.reason ?? null,
+    wire?.rawHeaders ?? null,
+    wire?.requestMethod ?? null,
+    wire?.requestTarget ?? null,
+    wire?.requestHeaders ?? null,
+    wire?.remoteIp ?? null,
+    wire?.startedAt ?? null,
+  ];
 }
