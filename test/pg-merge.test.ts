@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli } from './support/cli.js';
-import { linkedPage, pagePath } from './support/linked-site.js';
+import { startLinkedSite } from './support/linked-site.js';
 import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
-import { startServer, type TestServer } from './support/test-server.js';
-import { sleep } from './support/wait.js';
+import type { TestServer } from './support/test-server.js';
 
 // The whole scale-out path: two workers share a PostgreSQL frontier, each writing a shard, and
 // `crawlite merge` makes of the shards what one crawl of the site makes.
@@ -18,13 +17,7 @@ const tmp = tempDir();
 beforeAll(async () => {
   if (!POSTGRES_INSTALLED) return;
   pg.server = await startPostgres();
-  site = await startServer(async (_req, res, path) => {
-    if (path === '/robots.txt') return res.writeHead(404).end();
-    // A little latency, so both workers take their share.
-    await sleep(5);
-    const i = path === '/' ? 0 : Number(path.slice(3));
-    res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(i, PAGES, pagePath));
-  });
+  site = await startLinkedSite(PAGES, 5);
 }, 30_000);
 
 afterAll(async () => {

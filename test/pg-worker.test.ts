@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
-import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
+import { sitePaths, startLinkedSite } from './support/linked-site.js';
 import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
-import { startServer, type TestServer } from './support/test-server.js';
+import type { TestServer } from './support/test-server.js';
 import { sleep, waitForHits, within } from './support/wait.js';
 
 noticeIfMissing('pg-worker');
@@ -17,11 +17,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('one worker on a PostgreSQL frontier', () =
 
   beforeAll(async () => {
     pg = await startPostgres();
-    site = await startServer((_req, res, path) => {
-      if (path === '/robots.txt') return res.writeHead(404).end();
-      const i = path === '/' ? 0 : Number(path.slice(3));
-      res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(i, PAGES, pagePath));
-    });
+    site = await startLinkedSite(PAGES);
   });
   afterAll(async () => {
     await site?.close();
@@ -65,12 +61,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
 
   beforeAll(async () => {
     pg = await startPostgres();
-    site = await startServer(async (_req, res, path) => {
-      if (path === '/robots.txt') return res.writeHead(404).end();
-      await sleep(10);
-      const i = path === '/' ? 0 : Number(path.slice(3));
-      res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(i, PAGES, pagePath));
-    });
+    site = await startLinkedSite(PAGES, 10);
   });
   afterAll(async () => {
     await site?.close();

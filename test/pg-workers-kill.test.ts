@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
-import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
+import { sitePaths, startLinkedSite } from './support/linked-site.js';
 import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
-import { startServer, type TestServer } from './support/test-server.js';
-import { sleep, waitForHits, within } from './support/wait.js';
+import type { TestServer } from './support/test-server.js';
+import { waitForHits, within } from './support/wait.js';
 
 noticeIfMissing('pg-workers-kill');
 
@@ -20,12 +20,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one
 
   beforeAll(async () => {
     pg = await startPostgres();
-    site = await startServer(async (_req, res, path) => {
-      if (path === '/robots.txt') return res.writeHead(404).end();
-      await sleep(DELAY_MS);
-      const i = path === '/' ? 0 : Number(path.slice(3));
-      res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(i, PAGES, pagePath));
-    });
+    site = await startLinkedSite(PAGES, DELAY_MS);
   });
   afterAll(async () => {
     await site?.close();
