@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
-import { execCli } from './support/cli.js';
+import { execCli, spawnCli } from './support/cli.js';
+import { waitForHits, within } from './support/wait.js';
 import { startLinkedSite } from './support/linked-site.js';
 import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
@@ -9,7 +10,7 @@ import type { TestServer } from './support/test-server.js';
 // `crawlite merge` makes of the shards what one crawl of the site makes.
 noticeIfMissing('pg-merge');
 
-const PAGES = 300;
+const PAGES = 200;
 const pg: { server?: Postgres } = {};
 let site: TestServer;
 const tmp = tempDir();
@@ -17,7 +18,8 @@ const tmp = tempDir();
 beforeAll(async () => {
   if (!POSTGRES_INSTALLED) return;
   pg.server = await startPostgres();
-  site = await startLinkedSite(PAGES, 5);
+  // 25 ms an answer, two at a time: one worker alone would take 2.5 s, so the second joins while it works.
+  site = await startLinkedSite(PAGES, 25);
 }, 30_000);
 
 afterAll(async () => {
@@ -30,7 +32,10 @@ it.skipIf(!POSTGRES_INSTALLED)('two workers\' shards merged equal a single crawl
   const url = pg.server!.url;
   expect((await execCli(['frontier', 'init', url, '--roots', site.url, '-c', '4'])).code).toBe(0);
   const shards = [tmp.path('shard-1.sqlite'), tmp.path('shard-2.sqlite')];
-  const workers = await Promise.all(shards.map((shard) => execCli(['worker', url, '--db', shard, '-c', '4'])));
+  const first = spawnCli(['worker', url, '--db', shards[0]!, '-c', '2']);
+  await waitForHits(site, 10, first);
+  const second = spawnCli(['worker', url, '--db', shards[1]!, '-c', '2']);
+  const workers = await within(Promise.all([first.exited, second.exited]), 30_000, 'the two workers', () => (first.kill('SIGKILL'), second.kill('SIGKILL')));
   for (const worker of workers) expect(worker.code, worker.stderr).toBe(0);
   const perShard = shards.map((shard) => readArchive<{ n: number }>(shard, 'SELECT count(*) AS n FROM pages')[0]!.n);
   expect(perShard.every((n) => n > 0), `pages per shard: ${perShard.join(', ')}`).toBe(true);
