@@ -124,23 +124,27 @@ export class PgFrontier implements FrontierPort {
     if (limit <= 0) return [];
     const askedAt = Date.now();
     const work = `origin = $1 AND ${CLAIMABLE} ${only ? "AND kind = 'requisite'" : ''}`;
-    const rows = await this.politely(
-      origin,
-      limit,
-      async (client, n) =>
-        (
-          await client.query<ClaimRow>(
-            `WITH picked AS (
-               SELECT id FROM url WHERE ${work}
-               ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-             UPDATE url u SET state = 'leased', lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', claims = u.claims + 1
-             FROM picked WHERE u.id = picked.id
-             ${RETURNING}`,
-            [origin, n, this.worker.id, this.worker.leaseMs],
-          )
-        ).rows,
-      async (client) => (await client.query(`SELECT 1 FROM url WHERE ${work} LIMIT 1`, [origin])).rowCount !== 0,
-    );
+    const claim = async (client: pg.Pool | pg.PoolClient, n: number, unpacedOnly = '') =>
+      (
+        await client.query<ClaimRow>(
+          `WITH picked AS (
+             SELECT id FROM url WHERE ${work} ${unpacedOnly}
+             ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+           UPDATE url u SET state = 'leased', lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', claims = u.claims + 1
+           FROM picked WHERE u.id = picked.id
+           ${RETURNING}`,
+          [origin, n, this.worker.id, this.worker.leaseMs],
+        )
+      ).rows;
+    // Nothing to pace (no --per-host, no --delay, no Crawl-delay stored): one statement, as without politeness.
+    const unpaced =
+      this.politeness.perHost === undefined && this.politeness.delayMs === undefined
+        ? await claim(this.pool, limit, 'AND NOT EXISTS (SELECT 1 FROM origin_politeness p WHERE p.origin = $1 AND p.crawl_delay_ms IS NOT NULL)')
+        : [];
+    const rows =
+      unpaced.length > 0
+        ? unpaced
+        : await this.politely(origin, limit, claim, async (client) => (await client.query(`SELECT 1 FROM url WHERE ${work} LIMIT 1`, [origin])).rowCount !== 0);
     return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => this.toClaim(row, askedAt));
   }
 
