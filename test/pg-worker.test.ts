@@ -127,6 +127,6 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/^crawlite: .* already holds a crawl/)]);
     await pg.query('UPDATE crawlite_schema SET version = 99', [], 'refusals');
     const newer = await execCli(['worker', url, '--db', tmp.path('newer.sqlite')]);
-    expect([newer.code, newer.stderr]).toEqual([1, "crawlite: the frontier's schema is version 99, newer than this crawlite knows (1): upgrade crawlite on this machine\n"]);
+    expect([newer.code, newer.stderr]).toEqual([1, "crawlite: the frontier's schema is version 99, newer than this crawlite knows (2): upgrade crawlite on this machine\n"]);
   });
 });

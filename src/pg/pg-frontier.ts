@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
+import { admit, bookStart, type Politeness } from './pg-politeness.js';
 
 interface ClaimRow {
   id: string;
@@ -20,6 +21,18 @@ export interface PgWorker {
   /** How long a claim is held without renewal before another worker may take it. */
   leaseMs: number;
 }
+
+/** A claim held back by another worker's requests in flight polls again after this, doubling up to the most. */
+const POLL_MIN_MS = 25;
+const POLL_MAX_MS = 400;
+
+const sleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => (clearTimeout(timer), signal?.removeEventListener('abort', done), resolve());
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 /** Work: a queued URL, or a leased one whose holder let its lease run out (it died, or lost its connection). */
 export const CLAIMABLE = "(state = 'queued' OR (state = 'leased' AND lease_until < now()))";
@@ -42,7 +55,56 @@ export class PgFrontier implements FrontierPort {
   constructor(
     private readonly pool: pg.Pool,
     private readonly worker: PgWorker,
+    private readonly politeness: Politeness = {},
+    /** Ends a claim's wait for the origin's politeness (it then answers with nothing). */
+    private readonly stopRequested?: AbortSignal,
   ) {}
+
+  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    const onError = () => (broken = true);
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      try {
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        throw error;
+      }
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
+  }
+
+  /**
+   * Claims on an origin within its politeness across all workers: while it
+   * holds nothing back, `take` runs in the same transaction with how many
+   * it may claim. When politeness allows none and `hasWork` says there is
+   * something to wait for, the claim waits (until the booked start is due,
+   * or polling while other workers' requests are in flight) rather than
+   * answer empty, which would tell the crawl the origin has no work.
+   */
+  private async politely<T>(origin: string, want: number, take: (client: pg.PoolClient, n: number) => Promise<T[]>, hasWork: (client: pg.PoolClient) => Promise<boolean>): Promise<T[]> {
+    for (let poll = POLL_MIN_MS; ; poll = Math.min(poll * 2, POLL_MAX_MS)) {
+      const answer = await this.inTransaction(async (client): Promise<{ taken: T[] } | { retryInMs: number | undefined }> => {
+        const admitted = await admit(client, origin, want, this.politeness);
+        if (admitted.take > 0 && 'delayMs' in admitted) {
+          const taken = await take(client, admitted.take);
+          if (taken.length > 0 && admitted.delayMs > 0) await bookStart(client, origin, admitted.delayMs);
+          return { taken };
+        }
+        return (await hasWork(client)) ? { retryInMs: 'retryInMs' in admitted ? admitted.retryInMs : undefined } : { taken: [] };
+      });
+      if ('taken' in answer) return answer.taken;
+      if (this.stopRequested?.aborted) return [];
+      await sleep(answer.retryInMs ?? poll, this.stopRequested);
+    }
+  }
 
   private toClaim(row: ClaimRow, askedAt: number): ClaimedUrl {
     return {
@@ -61,15 +123,28 @@ export class PgFrontier implements FrontierPort {
   async claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]> {
     if (limit <= 0) return [];
     const askedAt = Date.now();
-    const { rows } = await this.pool.query<ClaimRow>(
-      `WITH picked AS (
-         SELECT id FROM url WHERE origin = $1 AND ${CLAIMABLE} ${only ? "AND kind = 'requisite'" : ''}
-         ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-       UPDATE url u SET state = 'leased', lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', claims = u.claims + 1
-       FROM picked WHERE u.id = picked.id
-       ${RETURNING}`,
-      [origin, limit, this.worker.id, this.worker.leaseMs],
-    );
+    const work = `origin = $1 AND ${CLAIMABLE} ${only ? "AND kind = 'requisite'" : ''}`;
+    const claim = async (client: pg.Pool | pg.PoolClient, n: number, unpacedOnly = '') =>
+      (
+        await client.query<ClaimRow>(
+          `WITH picked AS (
+             SELECT id FROM url WHERE ${work} ${unpacedOnly}
+             ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+           UPDATE url u SET state = 'leased', lease_owner = $3, lease_until = now() + $4 * interval '1 millisecond', claims = u.claims + 1
+           FROM picked WHERE u.id = picked.id
+           ${RETURNING}`,
+          [origin, n, this.worker.id, this.worker.leaseMs],
+        )
+      ).rows;
+    // Nothing to pace (no --per-host, no --delay, no Crawl-delay stored): one statement, as without politeness.
+    const unpaced =
+      this.politeness.perHost === undefined && this.politeness.delayMs === undefined
+        ? await claim(this.pool, limit, 'AND NOT EXISTS (SELECT 1 FROM origin_politeness p WHERE p.origin = $1 AND p.crawl_delay_ms IS NOT NULL)')
+        : [];
+    const rows =
+      unpaced.length > 0
+        ? unpaced
+        : await this.politely(origin, limit, claim, async (client) => (await client.query(`SELECT 1 FROM url WHERE ${work} LIMIT 1`, [origin])).rowCount !== 0);
     return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => this.toClaim(row, askedAt));
   }
 
@@ -85,16 +160,26 @@ export class PgFrontier implements FrontierPort {
     );
   }
 
+  /** Claims a URL this worker is about to fetch of itself (robots.txt): within the origin's politeness too. */
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
     const askedAt = Date.now();
-    const { rows } = await this.pool.query<ClaimRow>(
-      `INSERT INTO url AS u (url, fetch_url, origin, kind, state, depth, redirect_hops, claims, lease_owner, lease_until)
-       VALUES ($1, $2, $3, $4, 'leased', $5, $6, 1, $7, now() + $8 * interval '1 millisecond')
-       ON CONFLICT (url) DO UPDATE SET state = 'leased', kind = excluded.kind, claims = u.claims + 1,
-         lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
-       WHERE u.state NOT IN ('done', 'leased') OR (u.state = 'leased' AND u.lease_until < now())
-       ${RETURNING}`,
-      [url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, this.worker.id, this.worker.leaseMs],
+    const free = "u.state NOT IN ('done', 'leased') OR (u.state = 'leased' AND u.lease_until < now())";
+    const rows = await this.politely(
+      url.origin,
+      1,
+      async (client) =>
+        (
+          await client.query<ClaimRow>(
+            `INSERT INTO url AS u (url, fetch_url, origin, kind, state, depth, redirect_hops, claims, lease_owner, lease_until)
+             VALUES ($1, $2, $3, $4, 'leased', $5, $6, 1, $7, now() + $8 * interval '1 millisecond')
+             ON CONFLICT (url) DO UPDATE SET state = 'leased', kind = excluded.kind, claims = u.claims + 1,
+               lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+             WHERE ${free}
+             ${RETURNING}`,
+            [url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, this.worker.id, this.worker.leaseMs],
+          )
+        ).rows,
+      async (client) => (await client.query(`SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM url u WHERE u.url = $1 AND NOT (${free}))`, [url.key])).rowCount !== 0,
     );
     return rows[0] ? this.toClaim(rows[0], askedAt) : undefined;
   }

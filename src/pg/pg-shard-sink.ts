@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort } from '../pipeline/ports.js';
 import { claimsOf, type PgWorker } from './pg-frontier.js';
+import { storeCrawlDelay } from './pg-politeness.js';
 
 /** A deadlock PostgreSQL broke by aborting this transaction: nothing was written, so it is tried again. */
 const DEADLOCK = '40P01';
@@ -21,6 +22,8 @@ export class PgShardSink implements PageSinkPort {
     private readonly pool: pg.Pool,
     private readonly worker: PgWorker,
     private readonly shard: PageSinkPort,
+    /** The Crawl-delay a robots.txt answer sets for the crawl's user agent, kept for every worker's claims. */
+    private readonly crawlDelayMs?: (robotsUrl: string, answer: { status: number; body: Uint8Array }) => number | undefined,
   ) {}
 
   async commit(outcome: PageOutcome): Promise<CommitResult> {
@@ -46,6 +49,7 @@ export class PgShardSink implements PageSinkPort {
     try {
       await client.query('BEGIN');
       try {
+        await this.keepCrawlDelays(client, outcomes);
         const held = await this.lockHeld(client, outcomes);
         const mine = outcomes.filter((outcome) => held.has(outcome.claim.id));
         const added = await this.addFound(client, mine);
@@ -61,6 +65,20 @@ export class PgShardSink implements PageSinkPort {
     } finally {
       client.off('error', onError);
       client.release(broken);
+    }
+  }
+
+  /**
+   * Before any URL row is locked: claims lock an origin's politeness row
+   * first and URL rows after, so taking them in that order here too cannot deadlock.
+   */
+  private async keepCrawlDelays(client: pg.PoolClient, outcomes: PageOutcome[]): Promise<void> {
+    if (!this.crawlDelayMs) return;
+    const answers = outcomes.filter((outcome) => outcome.claim.kind === 'robots' && outcome.response && !outcome.response.revalidated);
+    answers.sort((a, b) => (a.claim.origin < b.claim.origin ? -1 : a.claim.origin > b.claim.origin ? 1 : 0));
+    for (const { claim, response } of answers) {
+      if (response!.status >= 300 && response!.status <= 399) continue;
+      await storeCrawlDelay(client, claim.origin, this.crawlDelayMs(claim.url, response!) ?? null);
     }
   }
 

@@ -10,6 +10,7 @@ import { connectFrontier } from '../pg/pg-connect.js';
 import { heartbeat, readCrawl } from '../pg/frontier-store.js';
 import { PgFrontier } from '../pg/pg-frontier.js';
 import { PgShardSink } from '../pg/pg-shard-sink.js';
+import { robotsRules } from '../pipeline/robots/robots-rules.js';
 import { isConnectionError } from '../pg/pg-errors.js';
 import { Outage } from './outage.js';
 import type { LockOwner } from '../storage/archive-lock.js';
@@ -90,8 +91,12 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       runId = record.startRun(options, new Date());
       const pages = new SqlitePageSink(archive.db, request.dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
       const worker = { id, leaseMs };
-      const frontier = new PgFrontier(pool, worker);
-      const sink = new PgShardSink(pool, worker, new ShardPageSink(archive.db, request.dbPath, pages));
+      // --per-host caps all workers together only when the crawl set it: otherwise each worker's own concurrency is its cap.
+      const given = stored.options as Partial<CrawlOptions>;
+      const frontier = new PgFrontier(pool, worker, { perHost: given.perHost, delayMs: given.delayMs }, stop.stopRequested);
+      const crawlDelayMs = (robotsUrl: string, answer: { status: number; body: Uint8Array }) =>
+        robotsRules(robotsUrl, answer, options.userAgent).crawlDelayMs;
+      const sink = new PgShardSink(pool, worker, new ShardPageSink(archive.db, request.dbPath, pages), crawlDelayMs);
       const outage = new Outage(stop.stopRequested, request.onOutage);
       for (;;) {
         const running = crawl({ frontier, sink, fetcher: httpFetcher(options) }, stored.roots, options, stop);
