@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
 import { admit, bookStart, type Politeness } from './pg-politeness.js';
+import { pooledTransaction } from './pooled-transaction.js';
 
 interface ClaimRow {
   id: string;
@@ -60,25 +61,8 @@ export class PgFrontier implements FrontierPort {
     private readonly stopRequested?: AbortSignal,
   ) {}
 
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken = false;
-    const onError = () => (broken = true);
-    client.on('error', onError);
-    try {
-      await client.query('BEGIN');
-      try {
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
-        throw error;
-      }
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
-    }
+  private inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return pooledTransaction(this.pool, work);
   }
 
   /**

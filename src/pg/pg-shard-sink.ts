@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort } from '../pipeline/ports.js';
 import { claimsOf, type PgWorker } from './pg-frontier.js';
 import { storeCrawlDelay } from './pg-politeness.js';
+import { pooledTransaction } from './pooled-transaction.js';
 
 /** A deadlock PostgreSQL broke by aborting this transaction: nothing was written, so it is tried again. */
 const DEADLOCK = '40P01';
@@ -40,32 +41,17 @@ export class PgShardSink implements PageSinkPort {
     }
   }
 
-  private async commitOnce(outcomes: PageOutcome[]): Promise<CommitResult[]> {
-    const client = await this.pool.connect();
-    let broken = false;
-    // A connection cut mid-transaction is reported here and by the query under way, which rejects.
-    const onError = () => (broken = true);
-    client.on('error', onError);
-    try {
-      await client.query('BEGIN');
-      try {
-        await this.keepCrawlDelays(client, outcomes);
-        const held = await this.lockHeld(client, outcomes);
-        const mine = outcomes.filter((outcome) => held.has(outcome.claim.id));
-        const added = await this.addFound(client, mine);
-        for (const outcome of mine) await this.finish(client, outcome);
-        const stored = mine.length ? await this.shard.commitAll(mine) : [];
-        await client.query('COMMIT');
-        const results = new Map(mine.map((outcome, i) => [outcome, { ...stored[i]!, newUrls: added.get(outcome) ?? 0 }]));
-        return outcomes.map((outcome) => results.get(outcome) ?? { newUrls: 0, leaseLost: true });
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
-        throw error;
-      }
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
-    }
+  private commitOnce(outcomes: PageOutcome[]): Promise<CommitResult[]> {
+    return pooledTransaction(this.pool, async (client) => {
+      await this.keepCrawlDelays(client, outcomes);
+      const held = await this.lockHeld(client, outcomes);
+      const mine = outcomes.filter((outcome) => held.has(outcome.claim.id));
+      const added = await this.addFound(client, mine);
+      for (const outcome of mine) await this.finish(client, outcome);
+      const stored = mine.length ? await this.shard.commitAll(mine) : [];
+      const results = new Map(mine.map((outcome, i) => [outcome, { ...stored[i]!, newUrls: added.get(outcome) ?? 0 }]));
+      return outcomes.map((outcome) => results.get(outcome) ?? { newUrls: 0, leaseLost: true });
+    });
   }
 
   /**
