@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
-import { admit, bookStart, type Politeness } from './pg-politeness.js';
+import { admit, admitRetry, markSent, markUnsent, type Admission, type Politeness, type UnsentClaim } from './pg-politeness.js';
 import { pooledTransaction } from './pooled-transaction.js';
 
 interface ClaimRow {
@@ -35,8 +35,20 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
-/** Work: a queued URL, or a leased one whose holder let its lease run out (it died, or lost its connection). */
-export const CLAIMABLE = "(state = 'queued' OR (state = 'leased' AND lease_until < now()))";
+/** How long a claim or retry held back waits before it looks again. */
+const waitFor = (admitted: Admission, poll: number) =>
+  'retryInMs' in admitted && admitted.retryInMs !== undefined
+    ? admitted.retryInMs
+    : Math.min(poll, 'pollAtMostMs' in admitted ? (admitted.pollAtMostMs ?? poll) : poll);
+
+const unsentOf = (row: { id: string; claims: number }): UnsentClaim => ({ id: Number(row.id), claims: row.claims });
+
+/**
+ * Work: a queued URL, or a leased one whose holder let its lease run out (it died, or lost its connection).
+ * Expiry is read on the server's clock at the statement, not at the transaction's start (`now()`): a paced
+ * claim that waited on the origin's lock judges leases as the politeness read just did.
+ */
+export const CLAIMABLE = "(state = 'queued' OR (state = 'leased' AND lease_until < clock_timestamp()))";
 
 const RETURNING = 'RETURNING u.id, u.url, u.fetch_url, u.origin, u.kind, u.depth, u.redirect_hops, u.tries, u.claims';
 
@@ -53,6 +65,11 @@ export const claimsOf = (lease: Lease) => Number(lease.token.slice(lease.token.l
  * from before the claim was asked, on this machine's clock, so it errs early.
  */
 export class PgFrontier implements FrontierPort {
+  /** Per origin, this worker's paced claim whose request has not gone out yet, and the delay to book when it does. */
+  private readonly unsent = new Map<string, { claim: UnsentClaim; delayMs: number }>();
+  /** Per origin, this worker's latest booking of a send, so a retry of the claim looks only once it has landed. */
+  private readonly booking = new Map<string, Promise<void>>();
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly worker: PgWorker,
@@ -70,23 +87,66 @@ export class PgFrontier implements FrontierPort {
    * holds nothing back, `take` runs in the same transaction with how many
    * it may claim. When politeness allows none and `hasWork` says there is
    * something to wait for, the claim waits (until the booked start is due,
-   * or polling while other workers' requests are in flight) rather than
-   * answer empty, which would tell the crawl the origin has no work.
+   * or polling while other workers' requests are in flight or yet to go
+   * out) rather than answer empty, which would tell the crawl the origin has
+   * no work. A URL taken under a delay is marked as yet to go out: the
+   * origin's next start is booked when it does (`sent`).
    */
-  private async politely<T>(origin: string, want: number, take: (client: pg.PoolClient, n: number) => Promise<T[]>, hasWork: (client: pg.PoolClient) => Promise<boolean>): Promise<T[]> {
+  private async politely<T extends ClaimRow>(origin: string, want: number, take: (client: pg.PoolClient, n: number) => Promise<T[]>, hasWork: (client: pg.PoolClient) => Promise<boolean>): Promise<T[]> {
     for (let poll = POLL_MIN_MS; ; poll = Math.min(poll * 2, POLL_MAX_MS)) {
-      const answer = await this.inTransaction(async (client): Promise<{ taken: T[] } | { retryInMs: number | undefined }> => {
+      const answer = await this.inTransaction(async (client): Promise<{ taken: T[]; delayMs: number } | { wait: Admission }> => {
         const admitted = await admit(client, origin, want, this.politeness);
         if (admitted.take > 0 && 'delayMs' in admitted) {
           const taken = await take(client, admitted.take);
-          if (taken.length > 0 && admitted.delayMs > 0) await bookStart(client, origin, admitted.delayMs);
-          return { taken };
+          if (taken.length > 0 && admitted.delayMs > 0) await markUnsent(client, origin, unsentOf(taken[0]!));
+          return { taken, delayMs: admitted.delayMs };
         }
-        return (await hasWork(client)) ? { retryInMs: 'retryInMs' in admitted ? admitted.retryInMs : undefined } : { taken: [] };
+        return (await hasWork(client)) ? { wait: admitted } : { taken: [], delayMs: 0 };
       });
-      if ('taken' in answer) return answer.taken;
+      if ('taken' in answer) {
+        if (answer.taken.length > 0 && answer.delayMs > 0) this.unsent.set(origin, { claim: unsentOf(answer.taken[0]!), delayMs: answer.delayMs });
+        return answer.taken;
+      }
       if (this.stopRequested?.aborted) return [];
-      await sleep(answer.retryInMs ?? poll, this.stopRequested);
+      await sleep(waitFor(answer.wait, poll), this.stopRequested);
+    }
+  }
+
+  /**
+   * A request of this worker's went out to `origin`. If it is the paced
+   * claim marked as yet to go out there, the origin's next start is booked
+   * a delay from now, for all workers; otherwise (nothing paced) no query.
+   */
+  sent(origin: string): Promise<void> {
+    const unsent = this.unsent.get(origin);
+    if (!unsent) return Promise.resolve();
+    this.unsent.delete(origin);
+    const booked = markSent(this.pool, origin, unsent.claim, unsent.delayMs);
+    const landed = booked.catch(() => undefined);
+    this.booking.set(origin, landed);
+    void landed.then(() => this.booking.get(origin) === landed && this.booking.delete(origin));
+    return booked;
+  }
+
+  /**
+   * Before a retry of `claim` goes out: waits until the origin's next start
+   * is due and no other claim's request is yet to go out there, then marks
+   * the retry as yet to go out, so its sending books the gap again. Nothing
+   * to wait for where no delay applies; returns at once once `signal` aborts.
+   */
+  async paceRetry(claim: ClaimedUrl, signal?: AbortSignal): Promise<void> {
+    const { origin } = claim;
+    const retry = { id: claim.id, claims: claimsOf(claim.lease) };
+    // This claim's earlier request may have gone out with its booking still on the way: that booking comes first.
+    await this.booking.get(origin);
+    const stop = signal ?? this.stopRequested;
+    for (let poll = POLL_MIN_MS; !stop?.aborted && !this.stopRequested?.aborted; poll = Math.min(poll * 2, POLL_MAX_MS)) {
+      const admitted = await this.inTransaction((client) => admitRetry(client, origin, retry, this.politeness));
+      if (admitted.take > 0 && 'delayMs' in admitted) {
+        if (admitted.delayMs > 0) this.unsent.set(origin, { claim: retry, delayMs: admitted.delayMs });
+        return;
+      }
+      await sleep(waitFor(admitted, poll), stop);
     }
   }
 
@@ -138,6 +198,7 @@ export class PgFrontier implements FrontierPort {
   }
 
   async release(claim: ClaimedUrl): Promise<void> {
+    this.forgetUnsent(claim);
     await this.pool.query(
       "UPDATE url SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND state = 'leased' AND lease_owner = $2 AND claims = $3",
       [claim.id, this.worker.id, claimsOf(claim.lease)],
@@ -147,25 +208,34 @@ export class PgFrontier implements FrontierPort {
   /** Claims a URL this worker is about to fetch of itself (robots.txt): within the origin's politeness too. */
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
     const askedAt = Date.now();
-    const free = "u.state NOT IN ('done', 'leased') OR (u.state = 'leased' AND u.lease_until < now())";
-    const rows = await this.politely(
-      url.origin,
-      1,
-      async (client) =>
-        (
-          await client.query<ClaimRow>(
-            `INSERT INTO url AS u (url, fetch_url, origin, kind, state, depth, redirect_hops, claims, lease_owner, lease_until)
-             VALUES ($1, $2, $3, $4, 'leased', $5, $6, 1, $7, now() + $8 * interval '1 millisecond')
-             ON CONFLICT (url) DO UPDATE SET state = 'leased', kind = excluded.kind, claims = u.claims + 1,
-               lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
-             WHERE ${free}
-             ${RETURNING}`,
-            [url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, this.worker.id, this.worker.leaseMs],
-          )
-        ).rows,
-      async (client) => (await client.query(`SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM url u WHERE u.url = $1 AND NOT (${free}))`, [url.key])).rowCount !== 0,
-    );
-    return rows[0] ? this.toClaim(rows[0], askedAt) : undefined;
+    const free = "u.state NOT IN ('done', 'leased') OR (u.state = 'leased' AND u.lease_until < clock_timestamp())";
+    const take = async (client: pg.PoolClient) =>
+      (
+        await client.query<ClaimRow>(
+          `INSERT INTO url AS u (url, fetch_url, origin, kind, state, depth, redirect_hops, claims, lease_owner, lease_until)
+           VALUES ($1, $2, $3, $4, 'leased', $5, $6, 1, $7, now() + $8 * interval '1 millisecond')
+           ON CONFLICT (url) DO UPDATE SET state = 'leased', kind = excluded.kind, claims = u.claims + 1,
+             lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+           WHERE ${free}
+           ${RETURNING}`,
+          [url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, this.worker.id, this.worker.leaseMs],
+        )
+      ).rows;
+    const hasWork = async (client: pg.PoolClient) =>
+      (await client.query(`SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM url u WHERE u.url = $1 AND NOT (${free}))`, [url.key])).rowCount !== 0;
+    for (let poll = POLL_MIN_MS; ; poll = Math.min(poll * 2, POLL_MAX_MS)) {
+      const rows = await this.politely(url.origin, 1, take, hasWork);
+      if (rows[0]) return this.toClaim(rows[0], askedAt);
+      // Another worker is fetching it (every worker starting on a site asks for its robots.txt at once):
+      // its answer is waited for, not guessed; a dead worker's lease runs out and the URL is free again.
+      if (this.stopRequested?.aborted || !(await this.fetchingElsewhere(url.key))) return undefined;
+      await sleep(poll, this.stopRequested);
+    }
+  }
+
+  private async fetchingElsewhere(key: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query("SELECT 1 FROM url WHERE url = $1 AND state = 'leased' AND lease_until >= now() AND lease_owner <> $2", [key, this.worker.id]);
+    return rowCount !== 0;
   }
 
   async renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]> {
@@ -210,8 +280,15 @@ export class PgFrontier implements FrontierPort {
     return result.rowCount ?? 0;
   }
 
+  /** A claim given back unsent holds nothing back any more (its lease is gone): there is no send to book. */
+  private forgetUnsent(claim: ClaimedUrl): void {
+    const unsent = this.unsent.get(claim.origin);
+    if (unsent && unsent.claim.id === claim.id && unsent.claim.claims === claimsOf(claim.lease)) this.unsent.delete(claim.origin);
+  }
+
   /** Gives back every URL this worker leases: called only when none of its claims is in flight. */
   async releaseMine(): Promise<number> {
+    this.unsent.clear();
     const result = await this.pool.query("UPDATE url SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'leased' AND lease_owner = $1", [this.worker.id]);
     return result.rowCount ?? 0;
   }

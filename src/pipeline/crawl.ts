@@ -67,7 +67,13 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
   });
   let requests = 0;
   const reports = defer(() => {
-    const client = ports.fetcher({ onSent: (origin) => scheduler.sent(origin, Date.now()) });
+    // A frontier shared by workers paces them all from the send too; its booking is not waited for, and a failed one is not the request's.
+    const client = ports.fetcher({
+      onSent: (origin) => {
+        scheduler.sent(origin, Date.now());
+        frontier.sent?.(origin).catch(() => undefined);
+      },
+    });
     const parseSettings: ParseSettings = {
       maxRedirects: options.maxRedirects,
       maxBodyBytes: options.maxBodyBytes,
@@ -86,12 +92,16 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       include: compilePatterns(options.include, '--include'),
       requisitesAnyHost: options.requisitesAnyHost,
     };
-    // Retries go through the host's pacing too: every request start on a host keeps the gap.
-    const fetch: Fetch = async (url, signal, attempt, validators) => {
-      if (attempt > 1) await sleep(scheduler.reserveStart(new URL(url).origin, Date.now()), signal);
+    // Retries go through the host's pacing too (this worker's, and across workers where the frontier paces them): every request start on a host keeps the gap.
+    const fetch: Fetch = async (claim, signal, attempt) => {
+      if (attempt > 1) {
+        await sleep(scheduler.reserveStart(new URL(claim.url).origin, Date.now()), signal);
+        // Should the frontier fail to answer, the retry is paced by this worker alone rather than failing the URL.
+        await frontier.paceRetry?.(claim, signal).catch(() => undefined);
+      }
       requests += 1;
       try {
-        return await client.get(url, signal, validators);
+        return await client.get(claim.url, signal, claim.validators);
       } finally {
         requests -= 1;
       }

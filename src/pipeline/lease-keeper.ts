@@ -51,6 +51,8 @@ export class LeaseKeeper {
       storedResponse: (key) => inner.storedResponse(key),
       pagesFetched: () => inner.pagesFetched(),
       requeueRobotsUnavailable: (origin) => inner.requeueRobotsUnavailable(origin),
+      ...(inner.sent && { sent: (origin: string) => inner.sent!(origin) }),
+      ...(inner.paceRetry && { paceRetry: (claim: ClaimedUrl, signal: AbortSignal) => inner.paceRetry!(claim, signal) }),
     };
     const commitAll: PageSinkPort['commitAll'] = async (outcomes) => {
       try {

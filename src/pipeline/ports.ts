@@ -197,6 +197,18 @@ export interface FrontierPort {
    * be had (of one origin, or of all); returns how many.
    */
   requeueRobotsUnavailable(origin?: string): Promise<number>;
+  /**
+   * A frontier shared by several workers, which paces an origin's requests
+   * across them: a request's headers went out to `origin` now, so its next
+   * start counts from here. Called for every request; does nothing unless
+   * this worker holds a paced claim there whose request had not gone out.
+   */
+  sent?(origin: string): Promise<void>;
+  /**
+   * The same: before a retry of `claim` goes out, waits until the origin's
+   * next start across all workers is due (returns early once `signal` aborts).
+   */
+  paceRetry?(claim: ClaimedUrl, signal: AbortSignal): Promise<void>;
 }
 
 export interface PageSinkPort {

@@ -4,6 +4,7 @@ import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { CrawlStoppedError, NetworkError, BodyTooLargeError } from '../../src/pipeline/fetch-errors.js';
 import type { HttpResponse } from '../../src/pipeline/fetcher.js';
 import { fetchWithRetry, type Fetch } from '../../src/pipeline/operators/fetch-with-retry.js';
+import type { ClaimedUrl } from '../../src/pipeline/ports.js';
 
 // The retry logic on its own, with fetch functions that answer from a script; the HTTP side is covered
 // against real servers in test/retries.test.ts.
@@ -17,7 +18,7 @@ const answer = (status: number, headers: Record<string, string> = {}): HttpRespo
 
 function scripted(steps: (HttpResponse | Error)[]): Fetch & { attempts: number[] } {
   const attempts: number[] = [];
-  const fetch = (async (_url: string, _signal: AbortSignal, attempt: number) => {
+  const fetch = (async (_claim: ClaimedUrl, _signal: AbortSignal, attempt: number) => {
     attempts.push(attempt);
     const step = steps[Math.min(attempts.length - 1, steps.length - 1)]!;
     if (step instanceof Error) throw step;

@@ -4,14 +4,14 @@ import type { CrawlItem } from '../crawl-item.js';
 import { MAX_RETRY_AFTER_MS } from '../crawl-options.js';
 import { CrawlStoppedError, RetryableStatusError } from '../fetch-errors.js';
 import type { HttpResponse } from '../fetcher.js';
-import type { Validators } from '../ports.js';
+import type { ClaimedUrl } from '../ports.js';
 import { isRetryableError, isRetryableStatus, parseRetryAfter, retryDelay } from '../retry-policy.js';
 
 /**
- * One request; `attempt` is 1 for the first try of a URL, so retries can be paced per host.
- * `validators`, when the claim has them, make it conditional.
+ * One request for a claim (its URL; its validators, when it has them, make it conditional);
+ * `attempt` is 1 for the first try of a URL, so retries can be paced per host.
  */
-export type Fetch = (url: string, signal: AbortSignal, attempt: number, validators?: Validators) => Promise<HttpResponse>;
+export type Fetch = (claim: ClaimedUrl, signal: AbortSignal, attempt: number) => Promise<HttpResponse>;
 
 export interface RetrySettings {
   maxTries: number;
@@ -22,7 +22,7 @@ export interface RetrySettings {
 }
 
 /** One request as an Observable whose teardown aborts it. */
-function request(fetch: Fetch, url: string, stop: AbortSignal, attempt: () => number, validators: Validators | undefined): Observable<HttpResponse> {
+function request(fetch: Fetch, claim: ClaimedUrl, stop: AbortSignal, attempt: () => number): Observable<HttpResponse> {
   return new Observable<HttpResponse>((subscriber) => {
     // A listener removed on teardown, rather than AbortSignal.any, so the
     // crawl-long stop signal never accumulates one entry per request.
@@ -31,7 +31,7 @@ function request(fetch: Fetch, url: string, stop: AbortSignal, attempt: () => nu
     if (stop.aborted) onStop();
     else stop.addEventListener('abort', onStop, { once: true });
     let settled = false;
-    fetch(url, abort.signal, attempt(), validators).then(
+    fetch(claim, abort.signal, attempt()).then(
       (response) => {
         settled = true;
         subscriber.next(response);
@@ -83,7 +83,7 @@ export function fetchWithRetry(fetch: Fetch, settings: RetrySettings, stop: Abor
     const { claim } = item;
     let attempts = 0;
     let latest: HttpResponse | undefined;
-    return request(fetch, claim.url, stop, () => attempts + 1, claim.validators).pipe(
+    return request(fetch, claim, stop, () => attempts + 1).pipe(
       map((response) => {
         attempts += 1;
         latest = response;
