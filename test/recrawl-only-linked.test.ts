@@ -3,16 +3,15 @@ import { readArchive, tempDir } from './support/archive.js';
 import { execCli } from './support/cli.js';
 import { ChangingSite, type Served } from './support/changing-site.js';
 import { copyArchive } from './support/copy-archive.js';
-import { startServer, type TestServer } from './support/test-server.js';
+import { linksPage, startServer, type TestServer } from './support/test-server.js';
 
 // The index stops linking /dropped in the second version. /same answers 304 to the re-crawl: its
 // stored links (to /behind) stand, and what they lead to is visited again all the same.
-const html = (links: string[]) => `<!doctype html><html><body>${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</body></html>`;
 
 function answer(path: string, version: number): Served | undefined {
-  if (path === '/') return { body: html(version === 1 ? ['/same', '/dropped'] : ['/same']) };
-  if (path === '/same') return { body: html(['/behind']), etag: '"same"' };
-  if (path === '/behind' || path === '/dropped') return { body: html([]) };
+  if (path === '/') return { body: linksPage(version === 1 ? ['/same', '/dropped'] : ['/same']) };
+  if (path === '/same') return { body: linksPage(['/behind']), etag: '"same"' };
+  if (path === '/behind' || path === '/dropped') return { body: linksPage([]) };
   return undefined;
 }
 

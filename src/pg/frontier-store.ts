@@ -56,6 +56,16 @@ export async function readCrawl(pool: pg.Pool, connection: string | undefined): 
   }
 }
 
+/** Brings a frontier an older crawlite made up to date, so a crawl under way goes on with the tables this code uses. */
+export async function upgradeFrontier(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await migratePg(client);
+  } finally {
+    client.release();
+  }
+}
+
 /** Says the worker is alive (its row is created on the first call). */
 export async function heartbeat(pool: pg.Pool, id: string, name: string): Promise<void> {
   await pool.query('INSERT INTO worker (id, name) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET last_seen = now()', [id, name]);

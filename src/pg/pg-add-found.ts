@@ -1,0 +1,112 @@
+import type pg from 'pg';
+import type { DiscoveredUrl, PageOutcome, Reason } from '../pipeline/ports.js';
+import { judgeQueryVariants } from './pg-query-variants.js';
+
+export interface FoundLimits {
+  /** The crawl's --max-per-path; 0 or absent for no cap. */
+  maxPerPath?: number;
+  /** The crawl's --max-depth, so a page fetched at the limit and found closer is fetched again. */
+  maxDepth?: number;
+}
+
+export interface FoundAdded {
+  /** URLs new to the frontier, per page that found them first. */
+  added: Map<PageOutcome, number>;
+  /** Keys the crawl-wide --max-per-path leaves out, with why: the shard records them so. */
+  overCap: Map<string, Reason>;
+}
+
+/** Skipped only for how it was found: queued when found by a way the limits allow. */
+const UPGRADABLE_CODES = ['max_depth', 'nofollow'];
+
+/** One URL found by the pages of a commit: the first finder's entry, at the least depth any of them found it. */
+interface Found {
+  entry: DiscoveredUrl;
+  finder: PageOutcome;
+  depth: number;
+  skip: Reason | undefined;
+}
+
+function collect(outcomes: PageOutcome[]): Found[] {
+  const byKey = new Map<string, Found>();
+  for (const outcome of outcomes) {
+    for (const entry of outcome.discovered) {
+      if (entry.known || entry.linkOnly) continue;
+      const seen = byKey.get(entry.key);
+      if (!seen) {
+        byKey.set(entry.key, { entry, finder: outcome, depth: entry.depth, skip: entry.skip });
+        continue;
+      }
+      seen.depth = Math.min(seen.depth, entry.depth);
+      if (seen.skip && !entry.skip && UPGRADABLE_CODES.includes(seen.skip.code)) seen.skip = undefined;
+    }
+  }
+  return [...byKey.values()].sort((a, b) => (a.entry.key < b.entry.key ? -1 : a.entry.key > b.entry.key ? 1 : 0));
+}
+
+/**
+ * Adds what the pages found, as the single-process sink does: new URLs
+ * queued (or skipped, --max-per-path judged over all workers); a URL known
+ * already gets the least depth, is queued if it was skipped only for its
+ * depth or a nofollow and is found by a way that allows it, and is queued
+ * again if it is a page fetched at --max-depth (its links were cut) found
+ * within it. New rows are added in key order, and known rows to change are
+ * locked in id order (as claims' renewals lock them), so concurrent commits
+ * wait on each other rather than deadlock (and a deadlock is retried).
+ */
+export async function addFound(client: pg.PoolClient, outcomes: PageOutcome[], limits: FoundLimits): Promise<FoundAdded> {
+  const found = collect(outcomes);
+  const added = new Map<PageOutcome, number>();
+  if (found.length === 0) return { added, overCap: new Map() };
+  const variants = found.flatMap(({ entry, skip }) => (entry.pathKey ? [{ key: entry.key, pathKey: entry.pathKey, skipped: skip !== undefined }] : []));
+  const overCap = await judgeQueryVariants(client, variants, limits.maxPerPath ?? 0);
+  const skipOf = (row: Found) => row.skip ?? overCap.get(row.entry.key);
+
+  const { rows } = await client.query<{ url: string }>({
+    name: 'crawlite-add-found',
+    text: `INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::integer[], $8::text[], $9::text[])
+           ON CONFLICT (url) DO NOTHING
+           RETURNING url`,
+    values: [
+      found.map(({ entry }) => entry.key),
+      found.map(({ entry }) => (entry.url === entry.key ? null : entry.url)),
+      found.map(({ entry }) => entry.origin),
+      found.map(({ entry }) => entry.target),
+      found.map((row) => (skipOf(row) ? 'skipped' : 'queued')),
+      found.map((row) => row.depth),
+      found.map(({ entry }) => entry.redirectHops),
+      found.map((row) => skipOf(row)?.code ?? null),
+      found.map((row) => skipOf(row)?.message ?? null),
+    ],
+  });
+  const inserted = new Set(rows.map((row) => row.url));
+  for (const row of found) {
+    if (inserted.has(row.entry.key)) added.set(row.finder, (added.get(row.finder) ?? 0) + 1);
+  }
+  await reviseKnown(client, found.filter((row) => !inserted.has(row.entry.key)), skipOf, limits.maxDepth);
+  return { added, overCap };
+}
+
+/** Only the rows that change are locked: a link to a page every page links to does not make commits wait on each other. */
+async function reviseKnown(client: pg.PoolClient, known: Found[], skipOf: (row: Found) => Reason | undefined, maxDepth: number | undefined): Promise<void> {
+  if (known.length === 0) return;
+  const upgradable = (found: string) => `(u.state = 'skipped' AND u.error_code = ANY($4::text[]) AND ${found}.queueable)`;
+  const cutShort = `(u.state = 'done' AND u.kind = 'page' AND u.depth >= $5 AND t.depth < $5)`;
+  // The UPDATE judges the row as locked (a commit may have changed it since the statement began).
+  await client.query({
+    name: 'crawlite-revise-known',
+    text: `WITH f AS (SELECT * FROM unnest($1::text[], $2::integer[], $3::boolean[]) AS f(url, depth, queueable)),
+     t AS (
+       SELECT u.id, f.depth, f.queueable FROM url u JOIN f ON u.url = f.url
+       WHERE f.depth < u.depth OR ${upgradable('f')}
+       ORDER BY u.id FOR UPDATE OF u)
+     UPDATE url u SET
+       depth = least(u.depth, t.depth),
+       state = CASE WHEN ${upgradable('t')} OR ${cutShort} THEN 'queued' ELSE u.state END,
+       error_code = CASE WHEN ${upgradable('t')} THEN NULL ELSE u.error_code END,
+       error = CASE WHEN ${upgradable('t')} THEN NULL ELSE u.error END
+     FROM t WHERE u.id = t.id`,
+    values: [known.map((row) => row.entry.key), known.map((row) => row.depth), known.map((row) => !skipOf(row)), UPGRADABLE_CODES, maxDepth ?? null],
+  });
+}
