@@ -104,9 +104,16 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
     defer(() => deps.frontier.claimOwn({ ...target, kind: 'robots', depth: 0, redirectHops: hops })).pipe(
       mergeMap((claim) => {
         if (!claim) {
-          // Being fetched as a page right now: go on as if there were no robots.txt.
-          learn({ status: 404 });
-          return requeueRefused();
+          // Fetched meanwhile (another worker of a shared frontier, or as a page of this crawl): its answer is the rules.
+          return defer(() => deps.frontier.storedResponse(target.key)).pipe(
+            mergeMap((now) => {
+              // A 5xx is read too: the rules are "unavailable" here as for the worker that got it.
+              if (now) return read(target, hops, now);
+              // Being fetched as a page right now: go on as if there were no robots.txt.
+              learn({ status: 404 });
+              return requeueRefused();
+            }),
+          );
         }
         let next: DiscoveredUrl | undefined;
         return of<CrawlItem>({ claim, attempts: 0, state: 'pending', discovered: [] }).pipe(
