@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readArchive, tempDir } from './support/archive.js';
+import { fileSha256, linkRows, pageRows, readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli } from './support/cli.js';
+import { expectOneLine } from './support/one-line-error.js';
 import { waitForHits, within } from './support/wait.js';
 import { startLinkedSite } from './support/linked-site.js';
 import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
@@ -14,6 +15,7 @@ const PAGES = 200;
 const pg: { server?: Postgres } = {};
 let site: TestServer;
 const tmp = tempDir();
+const made: { shards?: string[]; merged?: string } = {};
 
 beforeAll(async () => {
   if (!POSTGRES_INSTALLED) return;
@@ -46,9 +48,22 @@ it.skipIf(!POSTGRES_INSTALLED)('two workers\' shards merged equal a single crawl
   const single = tmp.path('single.sqlite');
   expect((await execCli(['crawl', site.url, '--db', single, '-q', '-c', '4'])).code).toBe(0);
 
-  const pages = (db: string) => readArchive(db, 'SELECT url, status, sha256 FROM pages ORDER BY url');
-  const links = (db: string) => readArchive(db, 'SELECT from_url, to_url, kind FROM links ORDER BY from_url, to_url, kind');
-  expect(pages(merged)).toEqual(pages(single));
-  expect(links(merged)).toEqual(links(single));
+  expect(pageRows(merged)).toEqual(pageRows(single));
+  expect(linkRows(merged)).toEqual(linkRows(single));
   expect(readArchive(merged, 'SELECT state, count(*) AS n FROM urls GROUP BY state')).toEqual(readArchive(single, 'SELECT state, count(*) AS n FROM urls GROUP BY state'));
+  Object.assign(made, { shards, merged });
 }, 60_000);
+
+it.skipIf(!POSTGRES_INSTALLED)('a shard is not crawled on its own: crawl, resume, retry and recrawl refuse it unchanged; stats says what its queue is', async () => {
+  const shard = made.shards![0]!;
+  const before = fileSha256(shard);
+  for (const args of [['resume', shard], ['retry', shard], ['recrawl', shard], ['crawl', site.url, '--db', shard]]) {
+    expectOneLine(await execCli(args), /is a worker's shard of a crawl on a shared PostgreSQL frontier: go on with crawlite worker/);
+  }
+  expect(fileSha256(shard)).toBe(before);
+  const queued = async (db: string) => /\d+ queued.*/.exec((await execCli(['stats', db])).stdout)?.[0];
+  expect(await queued(shard)).toMatch(/queued here \(a shard: other workers fetch those; crawlite merge the shards/);
+  // The merged archive is a crawl of its own: resumable, and its report says nothing of shards.
+  expect(await queued(made.merged!)).toBe('0 queued');
+  expect((await execCli(['stats', made.merged!, '--json'])).stdout).toMatch(/"shard": false/);
+}, 30_000);

@@ -21,7 +21,7 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
   const time = scope === 'run' ? 'this run' : `${report.runs} run${report.runs === 1 ? '' : 's'}`;
   return [
     `Archive   ${path}`,
-    `URLs      ${urls.total} seen: ${urls.done} done, ${urls.failed} failed, ${urls.skipped} skipped, ${urls.queued + urls.fetching} queued`,
+    `URLs      ${urls.total} seen: ${urls.done} done, ${urls.failed} failed, ${urls.skipped} skipped, ${urls.queued + urls.fetching} queued${report.shard ? ' here (a shard: other workers fetch those; crawlite merge the shards for the whole crawl)' : ''}`,
     `Pages     ${report.pages} stored; by status ${statuses}`,
     `Bytes     HTML ${formatBytes(report.htmlBytes)}, other ${formatBytes(report.otherBytes)}`,
     `Errors    ${counts(report.errors)}`,

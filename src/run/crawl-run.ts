@@ -54,7 +54,7 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
 
   async function run(): Promise<RunResult> {
     const notify = (notice: Extract<RunEvent, { type: 'notice' }>['notice']) => events.next({ type: 'notice', notice });
-    archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, { onWait: (message) => notify({ kind: 'waiting-for-reader', message }) }).catch(
+    archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, { onWait: (message) => notify({ kind: 'waiting-for-reader', message }), refuseShard: true }).catch(
       (error: unknown) => {
         throw request.recrawl && error instanceof NothingToResumeError ? new NothingToRecrawlError(request.dbPath) : error;
       },

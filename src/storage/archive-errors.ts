@@ -46,6 +46,16 @@ export class NothingToResumeError extends CrawliteError {
   }
 }
 
+/** crawl, resume, retry or recrawl of a worker's shard: its crawl lives in the shared frontier, not in the file. */
+export class ShardArchiveError extends CrawliteError {
+  constructor(path: string) {
+    super(
+      'ARCHIVE_IS_SHARD',
+      `${path} is a worker's shard of a crawl on a shared PostgreSQL frontier: go on with crawlite worker <conn> --db ${path}, or crawlite merge the shards and crawl the merged archive`,
+    );
+  }
+}
+
 /** `recrawl` of an archive that holds no crawl (nothing, or only imported WARCs). */
 export class NothingToRecrawlError extends CrawliteError {
   constructor(path: string) {

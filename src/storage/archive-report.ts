@@ -16,6 +16,8 @@ export interface ArchiveReport {
   pagesFetched: number;
   elapsedMs: number;
   runs: number;
+  /** The archive is one worker's shard of a crawl on a shared frontier: URLs queued here may be done in other shards. */
+  shard: boolean;
 }
 
 const HTML = "(r.content_type LIKE 'text/html%' OR r.content_type LIKE 'application/xhtml+xml%')";
@@ -73,6 +75,7 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     pagesFetched: runs.reduce((sum, run) => sum + run.pages, 0),
     elapsedMs,
     runs: runs.length,
+    shard: db.prepare("SELECT 1 FROM meta WHERE key = 'shardOf'").get() !== undefined,
   };
 }
 

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { CrawliteError } from '../crawlite-error.js';
-import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError, NothingToResumeError } from './archive-errors.js';
+import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError, NothingToResumeError, ShardArchiveError } from './archive-errors.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 
 /** 'crwl': marks a SQLite file as a crawlite archive (PRAGMA application_id). */
@@ -136,6 +136,12 @@ function hasRoots(db: Db): boolean {
   return meta !== undefined && db.prepare("SELECT 1 FROM meta WHERE key = 'roots'").get() !== undefined;
 }
 
+/** A worker's shard of a crawl on a shared frontier: its worker marks it so. */
+function isShard(db: Db): boolean {
+  const meta = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get();
+  return meta !== undefined && db.prepare("SELECT 1 FROM meta WHERE key = 'shardOf'").get() !== undefined;
+}
+
 /** An archive opened for writing and checked, to which nothing has been written yet. */
 export interface UnwrittenArchive {
   db: Db;
@@ -145,10 +151,11 @@ export interface UnwrittenArchive {
 /**
  * Opens a file to write to and runs every check that only reads: the header
  * (a crawlite archive, not from a newer version), integrity, and for resume
- * that there is a crawl to resume. A refused file keeps every byte, and the
- * connection closes without leaving -wal or -shm files it made.
+ * that there is a crawl to resume (and, if asked, that it is no worker's
+ * shard). A refused file keeps every byte, and the connection closes without
+ * leaving -wal or -shm files it made.
  */
-export function openUnwritten(path: string, mode: 'create' | 'existing'): UnwrittenArchive {
+export function openUnwritten(path: string, mode: 'create' | 'existing', refuseShard = false): UnwrittenArchive {
   const migrations = loadMigrations();
   const exists = checkPath(path, mode);
   if (exists) {
@@ -162,6 +169,7 @@ export function openUnwritten(path: string, mode: 'create' | 'existing'): Unwrit
     db.pragma('busy_timeout = 5000');
     if (exists) checkIntegrity(db, path);
     if (mode === 'existing' && !hasRoots(db)) throw new NothingToResumeError(path);
+    if (exists && refuseShard && isShard(db)) throw new ShardArchiveError(path);
     return { db, migrations };
   } catch (error) {
     db?.close();

@@ -17,6 +17,8 @@ export interface OpenCrawlOptions {
   onWait?: (message: string) => void;
   /** How long to wait for readers before giving up. */
   readerWaitMs?: number;
+  /** Refuse a worker's shard (a crawl of its own would fetch what other workers hold). */
+  refuseShard?: boolean;
 }
 
 const READER_WAIT_MS = 10 * 60_000;
@@ -64,7 +66,7 @@ export async function openCrawlArchive(path: string, mode: 'create' | 'existing'
   if (!lock) throw ArchiveBusyError.crawl(path, describeHolder(path));
   let archive: UnwrittenArchive | undefined;
   try {
-    archive = openUnwritten(path, mode);
+    archive = openUnwritten(path, mode, options.refuseShard);
     await enterWalWhenReadersLeave(archive.db, path, options);
     prepareForWriting(archive);
     recordHolder(archive.db, owner);
