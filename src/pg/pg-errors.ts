@@ -42,8 +42,9 @@ export function isConnectionError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = 'code' in error ? String(error.code) : '';
   if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN'].includes(code)) return true;
-  // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 08xxx connection exceptions.
-  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
+  // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 08xxx connection exceptions,
+  // 53300 too many clients (the server is full for now: other workers' connections, a pooler's limit).
+  if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
   const message = error instanceof Error ? error.message : '';
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
 }
