@@ -20,7 +20,7 @@ const tmp = tempDir();
 let server: TestServer;
 
 const SCRIPT = `
-import { crawl, openArchive, InvalidOptionError } from 'crawlite';
+import { crawl, crawlWorker, frontierStatus, initFrontier, merge, openArchive, InvalidOptionError } from 'crawlite';
 
 const [root, db] = process.argv.slice(2);
 const run = crawl({ roots: [root], db, concurrency: 2 });
@@ -31,17 +31,25 @@ const reader = openArchive(db);
 const pages = [...reader.pages()].map((page) => ({ url: page.url, status: page.status, title: page.title }));
 reader.close();
 const refused = await crawl({ roots: [root], db, concurrency: -1 }).done.catch((error) => error instanceof InvalidOptionError && error.code);
-console.log(JSON.stringify({ fetched, endedBy: report.endedBy, done: report.urls.done, pagesFetched: report.pagesFetched, pages, refused }));
+const merged = await merge({ shards: [db], db: db.replace(/\.sqlite$/, '-merged.sqlite') });
+const scale = [crawlWorker, frontierStatus, initFrontier].map((fn) => typeof fn);
+console.log(JSON.stringify({ fetched, endedBy: report.endedBy, done: report.urls.done, pagesFetched: report.pagesFetched, pages, refused, merged: merged.pages, scale }));
 `;
 
 // Compiled with the package's declarations: the names and types a TypeScript user sees.
 const TYPED = `
 import { crawl, openArchive, type CrawlReport, type ArchivedPage, ArchiveBusyError } from 'crawlite';
+import { crawlWorker, frontierStatus, initFrontier, merge, NoFrontierError, type FrontierStatus, type MergeReport, type WorkerReport } from 'crawlite';
 const handle = crawl({ roots: ['http://127.0.0.1/'], db: 'x.sqlite', maxPages: 3, headers: { 'x-test': '1' } });
 const done: Promise<CrawlReport> = handle.done;
 const first: ArchivedPage | undefined = openArchive('x.sqlite').page('http://127.0.0.1/');
 const code: string = new ArchiveBusyError('x.sqlite', 'busy').code;
-void [done, first, code];
+const worker: Promise<WorkerReport> = crawlWorker({ db: 'shard.sqlite', concurrency: 2, leaseMs: 30_000 }).done;
+const status: Promise<FrontierStatus> = frontierStatus({ connection: 'postgres://localhost/crawl' });
+const merged: Promise<MergeReport> = merge({ shards: ['shard.sqlite'], db: 'merged.sqlite', onProgress: (event) => event.type });
+const stored = initFrontier({ roots: ['http://127.0.0.1/'], maxPages: 3 }).then((result) => result.queued);
+const missing: string = new NoFrontierError(undefined).code;
+void [done, first, code, worker, status, merged, stored, missing];
 `;
 
 beforeAll(async () => {
@@ -72,7 +80,7 @@ it('installs from its packed tarball and crawls, reads and refuses through the p
 
   const { stdout } = await run(process.execPath, ['crawl.mjs', server.url, tmp.path('site.sqlite')], { cwd: project, timeout: 30_000 });
   const result = JSON.parse(stdout) as { fetched: number; endedBy: string; done: number; pagesFetched: number; pages: { url: string; status: number; title: string }[]; refused: unknown };
-  expect(result).toMatchObject({ endedBy: 'finished', pagesFetched: 3, refused: 'INVALID_OPTION' });
+  expect(result).toMatchObject({ endedBy: 'finished', pagesFetched: 3, refused: 'INVALID_OPTION', merged: 4, scale: ['function', 'function', 'function'] });
   // robots.txt (a 404 here) is stored too.
   expect(result.done).toBe(4);
   expect(result.fetched).toBe(4);

@@ -31,3 +31,9 @@ export async function frontierStatus(pool: pg.Pool, connection: string | undefin
     workers: workers.rows.map((row) => ({ name: row.name, secondsAgo: Number(row.ago), leased: Number(row.leased) })),
   };
 }
+
+/** URLs by state over the whole crawl, for a worker's progress line: one count on the state index, no per-origin split. */
+export async function stateTotals(pool: pg.Pool): Promise<Record<string, number>> {
+  const { rows } = await pool.query<{ state: string; n: string }>({ name: 'crawlite-state-totals', text: 'SELECT state, count(*) AS n FROM url GROUP BY state' });
+  return Object.fromEntries(rows.map((row) => [row.state, Number(row.n)]));
+}

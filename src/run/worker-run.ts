@@ -7,7 +7,8 @@ import type { FetchReport } from '../pipeline/crawl-item.js';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
 import { CrawlStop } from '../pipeline/crawl-stop.js';
 import { connectFrontier } from '../pg/pg-connect.js';
-import { heartbeat, readCrawl } from '../pg/frontier-store.js';
+import { stateTotals } from '../pg/frontier-status.js';
+import { heartbeat, readCrawl, upgradeFrontier } from '../pg/frontier-store.js';
 import { PgFrontier } from '../pg/pg-frontier.js';
 import { PgShardSink } from '../pg/pg-shard-sink.js';
 import { robotsRules } from '../pipeline/robots/robots-rules.js';
@@ -48,6 +49,10 @@ export interface WorkerResult {
 export interface WorkerRun {
   done: Promise<WorkerResult>;
   stop(): void;
+  /** Requests of this worker on the wire now. */
+  inFlight(): number;
+  /** URLs by state over the whole crawl, all workers' (a count in PostgreSQL); undefined before the worker is connected. */
+  totals(): Promise<Record<string, number> | undefined>;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -68,9 +73,12 @@ export function startWorker(request: WorkerRequest): WorkerRun {
   const stop = new CrawlStop();
   const leaseMs = request.leaseMs ?? DEFAULT_LEASE_MS;
   const id = `${request.name}/${randomUUID()}`;
+  let connected: pg.Pool | undefined;
+  let current: { inFlight(): number } | undefined;
 
   async function run(pool: pg.Pool): Promise<WorkerResult> {
     const stored = await readCrawl(pool, request.connection);
+    await upgradeFrontier(pool);
     const options: CrawlOptions = {
       ...DEFAULT_OPTIONS,
       userAgent: request.userAgent,
@@ -89,17 +97,20 @@ export function startWorker(request: WorkerRequest): WorkerRun {
     try {
       record.save(stored.roots, stored.options, { shardOf: request.connection ? 'postgresql' : 'postgresql (PGHOST)' });
       runId = record.startRun(options, new Date());
-      const pages = new SqlitePageSink(archive.db, request.dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth });
+      // --max-per-path is judged in the frontier, over all workers: the shard records what it decided.
+      const pages = new SqlitePageSink(archive.db, request.dbPath, runId, { maxDepth: options.maxDepth });
       const worker = { id, leaseMs };
       // --per-host caps all workers together only when the crawl set it: otherwise each worker's own concurrency is its cap.
       const given = stored.options as Partial<CrawlOptions>;
       const frontier = new PgFrontier(pool, worker, { perHost: given.perHost, delayMs: given.delayMs }, stop.stopRequested);
       const crawlDelayMs = (robotsUrl: string, answer: { status: number; body: Uint8Array }) =>
         robotsRules(robotsUrl, answer, options.userAgent).crawlDelayMs;
-      const sink = new PgShardSink(pool, worker, new ShardPageSink(archive.db, request.dbPath, pages), crawlDelayMs);
+      const limits = { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth };
+      const sink = new PgShardSink(pool, worker, new ShardPageSink(archive.db, request.dbPath, pages), limits, crawlDelayMs);
       const outage = new Outage(stop.stopRequested, request.onOutage);
       for (;;) {
         const running = crawl({ frontier, sink, fetcher: httpFetcher(options) }, stored.roots, options, stop);
+        current = running;
         try {
           // Nothing of this process is in flight between rounds: what it still leases (an outage cut it off) goes back at once.
           await frontier.releaseMine();
@@ -139,12 +150,19 @@ export function startWorker(request: WorkerRequest): WorkerRun {
 
   const done = (async () => {
     const pool = await connectFrontier(request.connection, 8);
+    connected = pool;
     try {
       return await run(pool);
     } finally {
+      connected = undefined;
       stop.dispose();
       await pool.end().catch(() => undefined);
     }
   })();
-  return { done, stop: () => stop.request(STOP_GRACE_MS) };
+  return {
+    done,
+    stop: () => stop.request(STOP_GRACE_MS),
+    inFlight: () => current?.inFlight() ?? 0,
+    totals: async () => (connected ? stateTotals(connected) : undefined),
+  };
 }
