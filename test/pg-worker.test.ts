@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectOneLine } from './support/one-line-error.js';
 import { execCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { sitePaths, startLinkedSite } from './support/linked-site.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { NEWEST_PG_SCHEMA, noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
 import { sleep, waitForHits, within } from './support/wait.js';
 
@@ -106,6 +107,28 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
     expect(after.stdout).toMatch(/workers seen in the last minute: 1\n {2}w1 \(last seen \d+ s ago, 0 leased\)/);
   });
 
+  it('frontier status lists the origins with the most work left first, 20 unless --hosts says, and all of them in --json', async () => {
+    await pg.query('CREATE DATABASE hosts');
+    const url = pg.url.replace(/\/postgres$/, '/hosts');
+    // 25 origins that no worker visits: one root queued on each (ports nothing listens on; nothing is fetched).
+    const roots = Array.from({ length: 25 }, (_, i) => `http://127.0.0.1:${40_001 + i}/`);
+    expect((await execCli(['frontier', 'init', url, '--roots', ...roots])).code).toBe(0);
+    // One origin with more work left than the rest: it is listed first.
+    await pg.query("INSERT INTO url (url, origin, kind, state, depth) VALUES ('http://127.0.0.1:40025/more', 'http://127.0.0.1:40025', 'page', 'queued', 1)", [], 'hosts');
+    const status = await execCli(['frontier', 'status', url]);
+    const listed = status.stdout.split('\n').filter((row) => row.startsWith('  http://'));
+    expect(listed).toHaveLength(20);
+    expect(listed[0]).toBe('  http://127.0.0.1:40025: queued 2, leased 0, done 0, failed 0, skipped 0');
+    expect(status.stdout).toContain('  ... and 5 more origins (--hosts 0 lists every one)\n');
+    const all = await execCli(['frontier', 'status', url, '--hosts', '0']);
+    expect(all.stdout.split('\n').filter((row) => row.startsWith('  http://'))).toHaveLength(25);
+    expect(all.stdout).not.toContain('more origin');
+    const json = JSON.parse((await execCli(['frontier', 'status', url, '--json'])).stdout) as { total: Record<string, number>; origins: unknown[] };
+    expect(json.total.queued).toBe(26);
+    expect(json.origins).toHaveLength(25);
+    expectOneLine(await execCli(['frontier', 'status', url, '--hosts', '-1']), /--hosts must be a whole number/);
+  });
+
   it('a worker stops at the crawl\'s --max-pages, leaving the rest queued', async () => {
     await pg.query('CREATE DATABASE limited');
     const url = pg.url.replace(/\/postgres$/, '/limited');
@@ -127,6 +150,6 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/^crawlite: .* already holds a crawl/)]);
     await pg.query('UPDATE crawlite_schema SET version = 99', [], 'refusals');
     const newer = await execCli(['worker', url, '--db', tmp.path('newer.sqlite')]);
-    expect([newer.code, newer.stderr]).toEqual([1, "crawlite: the frontier's schema is version 99, newer than this crawlite knows (2): upgrade crawlite on this machine\n"]);
+    expect([newer.code, newer.stderr]).toEqual([1, `crawlite: the frontier's schema is version 99, newer than this crawlite knows (${NEWEST_PG_SCHEMA}): upgrade crawlite on this machine\n`]);
   });
 });

@@ -20,9 +20,9 @@ export interface StatusStream {
 
 const LIVE_EVERY_MS = 250;
 /** Counting URLs by state reads an index as long as the frontier: on a big archive it is not free. */
-const RECOUNT_AT_LEAST_MS = 1_000;
+export const RECOUNT_AT_LEAST_MS = 1_000;
 /** ...and it takes at most 1/20 of the time, whatever the archive's size. */
-const RECOUNT_COST_SHARE = 20;
+export const RECOUNT_COST_SHARE = 20;
 const PLAIN_EVERY_MS = 10_000;
 
 /** This run's finished fetches, by outcome. */
@@ -44,7 +44,7 @@ export class ProgressDisplay {
   private readonly run: RunCounts = { done: 0, failed: 0 };
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
-  private counted: { at: number; took: number; value: StateCounts; run: RunCounts } | undefined;
+  private counted: { at: number; took: number; value: StateCounts | undefined; run: RunCounts } | undefined;
   private live: ReturnType<typeof createLogUpdate> | undefined;
 
   /** A display whose live mode has its terminal writer loaded: log-update is only worth its start-up cost on a terminal. */
@@ -60,7 +60,8 @@ export class ProgressDisplay {
   constructor(
     private readonly mode: ProgressMode,
     private readonly stream: StatusStream,
-    private readonly counts: () => StateCounts,
+    /** Undefined while there is nothing to count yet (a worker not yet connected): nothing is drawn then. */
+    private readonly counts: () => StateCounts | undefined,
     /** Requests in flight right now. */
     private readonly inFlight: () => number,
     private readonly clock: () => number = Date.now,
@@ -91,9 +92,10 @@ export class ProgressDisplay {
     if (this.live) this.show();
   }
 
-  status(): string {
+  status(): string | undefined {
     const seconds = Math.max(0.001, (this.clock() - this.started) / 1000);
     const { value, run } = this.stateCounts();
+    if (!value) return undefined;
     const done = value.done + this.run.done - run.done;
     const failed = value.failed + this.run.failed - run.failed;
     const fetched = this.run.done + this.run.failed;
@@ -104,19 +106,23 @@ export class ProgressDisplay {
   }
 
   /** The live line redraws every 250 ms with the last counts; they are taken again only as often as they are cheap. */
-  private stateCounts(): { value: StateCounts; run: RunCounts } {
+  private stateCounts(): { value: StateCounts | undefined; run: RunCounts } {
     const now = this.clock();
     const last = this.counted;
     if (last && now - last.at < Math.max(RECOUNT_AT_LEAST_MS, last.took * RECOUNT_COST_SHARE)) return last;
     // Each report is committed before it is counted, so the archive's count already holds every fetch counted so far.
     const run = { ...this.run };
     const value = this.counts();
+    // Nothing counted yet: asked again at the next redraw.
+    if (!value) return { value, run };
     this.counted = { at: now, took: this.clock() - now, value, run };
     return this.counted;
   }
   private show(): void {
-    if (this.live) this.live(this.status());
-    else this.stream.write(`${this.status()}\n`);
+    const status = this.status();
+    if (status === undefined) return;
+    if (this.live) this.live(status);
+    else this.stream.write(`${status}\n`);
   }
 
   stop(): void {

@@ -29,10 +29,20 @@ export function frontierCommand(context: CommandContext): CommandModule {
         .command({
           command: 'status [conn]',
           describe: 'URLs by state, per origin, and the workers seen in the last minute',
-          builder: (sub) => sub.positional('conn', CONNECTION).example('$0 frontier status postgres://crawl@db.lan/crawl', 'how far the crawl is'),
+          builder: (sub) =>
+            sub
+              .positional('conn', CONNECTION)
+              .option('hosts', { type: 'number', default: 20, describe: 'origins listed at most, most work left first; 0 lists every one' })
+              .option('json', { type: 'boolean', default: false, describe: 'print JSON (every origin)' })
+              .check((args) => {
+                if (!Number.isInteger(args.hosts) || args.hosts < 0) throw new Error(`--hosts must be a whole number, 0 or more, not ${String(args.hosts)}`);
+                return true;
+              })
+              .example('$0 frontier status postgres://crawl@db.lan/crawl', 'how far the crawl is')
+              .example('$0 frontier status postgres://crawl@db.lan/crawl --json', 'the same, for scripts'),
           handler: async (args) => {
             const { frontierStatusCommand } = await import('../run-frontier.js');
-            context.exitCode = await frontierStatusCommand(args.conn as string | undefined, context.io);
+            context.exitCode = await frontierStatusCommand(args.conn as string | undefined, { hosts: args.hosts, json: Boolean(args.json) }, context.io);
           },
         })
         .demandCommand(1, 'name a frontier action: init or status'),
