@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCli, spawnCli } from './support/cli.js';
-import { readArchive, tempDir } from './support/archive.js';
+import { linkRows, pageRows, readArchive, tempDir } from './support/archive.js';
 import { sitePaths, startLinkedSite } from './support/linked-site.js';
 import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
@@ -8,7 +8,7 @@ import { waitForHits, within } from './support/wait.js';
 
 noticeIfMissing('pg-workers-kill');
 
-const PAGES = 1_000;
+const PAGES = 2_000;
 const DELAY_MS = 20;
 /** Short, so the killed worker's URLs come back within the test. */
 const LEASE_MS = 1_500;
@@ -28,13 +28,13 @@ describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one
     tmp.cleanup();
   });
 
-  it('finishes the site: every page in some shard, none fetched more than twice, the dead worker\'s leases claimed again', async () => {
+  it('finishes the site: every page in some shard, none fetched more than twice, the dead worker\'s leases claimed again; merged, the shards equal one crawl', async () => {
     expect((await execCli(['frontier', 'init', pg.url, '--roots', site.url])).code).toBe(0);
     const worker = (name: string) => spawnCli(['worker', pg.url, '--db', tmp.path(`${name}.sqlite`), '-c', '4', '--lease', String(LEASE_MS), '--name', name]);
 
     const a = worker('a');
     const b = worker('b');
-    await waitForHits(site, 250, a);
+    await waitForHits(site, 500, a);
     a.kill('SIGKILL');
     await a.exited;
     const orphaned = await pg.query<{ url: string }>("SELECT url FROM url WHERE state = 'leased' AND lease_owner LIKE 'a/%'");
@@ -64,5 +64,14 @@ describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one
       expect(row.claims, row.url).toBeGreaterThanOrEqual(2);
       expect(row.done_by, row.url).not.toMatch(/^a\//);
     }
-  });
+
+    // The killed worker's shard too (left in WAL mode, a page perhaps stored twice): merged, the three are one crawl.
+    const merged = tmp.path('all.sqlite');
+    const merge = await execCli(['merge', ...['a', 'b', 'c'].map((name) => tmp.path(`${name}.sqlite`)), '--db', merged, '-q']);
+    expect(merge.code, merge.stderr).toBe(0);
+    const single = tmp.path('single.sqlite');
+    expect((await execCli(['crawl', site.url, '--db', single, '-q', '-c', '8'])).code).toBe(0);
+    expect(pageRows(merged)).toEqual(pageRows(single));
+    expect(linkRows(merged)).toEqual(linkRows(single));
+  }, 90_000);
 });

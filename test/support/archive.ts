@@ -55,3 +55,9 @@ export const UNDO_SCHEMA_7 = `DROP VIEW changes; DROP VIEW captures; DROP TRIGGE
   FROM response r JOIN url u ON u.id = r.url_id JOIN body b ON b.id = r.body_id;
   ALTER TABLE response DROP COLUMN revalidated; ALTER TABLE url DROP COLUMN crawl; ALTER TABLE run DROP COLUMN crawl;
   PRAGMA user_version = 6;`;
+
+/** What two archives must share to hold the same crawl: every page (URL, status, body digest), in URL order. */
+export const pageRows = (db: string) => readArchive<{ url: string; status: number; sha256: string }>(db, 'SELECT url, status, sha256 FROM pages ORDER BY url');
+
+/** ... and every link, in order. */
+export const linkRows = (db: string) => readArchive<{ from_url: string; to_url: string; kind: string }>(db, 'SELECT from_url, to_url, kind FROM links ORDER BY from_url, to_url, kind');
