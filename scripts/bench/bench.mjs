@@ -21,6 +21,7 @@ import { startSiteChild } from './site-child.mjs';
 import { siteUrls } from './site.mjs';
 import { measureSearch, measureTextCost, searchLines, textCostLines } from './search-cost.mjs';
 import { measureRecrawlGrowth, recrawlGrowthLines } from './recrawl-growth.mjs';
+import { measureWorkers, WORKERS_MISSING, workersLines } from './workers.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -74,6 +75,11 @@ Options:
   --recrawl-growth       instead: crawl --pages (default 10000) synthetic pages with ETags on most, then re-crawl
                          them --recrawls times (default 10) with 2% of the pages changed before each; the
                          archive's size after each and what each re-crawl added (per changed page, per capture)
+  --workers N,N,...      instead: scale-out throughput: the synthetic site (--pages, default 3000) from a Node
+                         child process with --latency MS per response (default 50), crawled by 1, 2 and 4
+                         (or the counts given) \`crawlite worker\` processes of -c C each (default 8) on a
+                         throwaway PostgreSQL cluster, and by one \`crawlite crawl\` with the most workers'
+                         requests in flight together; then the largest row's shards merged (needs postgresql)
   --json                 print one JSON object instead of the table
   -h, --help             this text
 
@@ -111,6 +117,7 @@ try {
       search: { type: 'boolean', default: false },
       'recrawl-growth': { type: 'boolean', default: false },
       recrawls: { type: 'string' },
+      workers: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -149,8 +156,9 @@ const common = {
 };
 
 let single;
-if (given.suite) {
-  for (const name of ['corpus', 'server', 'pages', 'concurrency', 'mode', 'latency', 'url', 'seed']) if (given[name] !== undefined) fail(`--${name} cannot go with --suite, which fixes its cases`);
+if (given.suite || given.workers !== undefined) {
+  if (given.suite && given.workers !== undefined) fail('--workers cannot go with --suite');
+  if (given.suite) for (const name of ['corpus', 'server', 'pages', 'concurrency', 'mode', 'latency', 'url', 'seed']) if (given[name] !== undefined) fail(`--${name} cannot go with --suite, which fixes its cases`);
 } else {
   const mode = given.mode ?? (given.latency !== undefined ? 'latency' : 'static');
   const corpus = given.corpus ?? 'synthetic';
@@ -602,8 +610,37 @@ async function recrawlGrowthBench() {
   }
 }
 
+/** --workers: 1, 2 and 4 workers on a shared PostgreSQL frontier, and one process, side by side (workers.mjs). */
+async function workersBench() {
+  if (WORKERS_MISSING) fail(WORKERS_MISSING);
+  for (const name of ['corpus', 'server', 'mode', 'url']) if (given[name] !== undefined) fail(`--${name} cannot go with --workers, which serves its own site`);
+  const counts = given.workers.split(',').map((each) => Number(each.trim()));
+  if (counts.length === 0 || counts.some((count) => !Number.isSafeInteger(count) || count < 1 || count > 32)) fail(`--workers takes counts from 1 to 32, comma-separated, not ${JSON.stringify(given.workers)}`);
+  const dir = makeTemp('workers');
+  try {
+    const startLoad = loadavg();
+    const result = await measureWorkers(CRAWLITE_BIN, dir, {
+      pages: intOption('pages', 3_000, 1, 1_000_000),
+      seed: intOption('seed', 1, 0, 2 ** 32 - 1),
+      latencyMs: intOption('latency', 50, 0, 60_000),
+      concurrency: intOption('concurrency', 8, 1, 1024),
+      counts: [...new Set(counts)].sort((a, b) => a - b),
+      rowTimeoutS: common.rowTimeoutS,
+      log,
+    });
+    const lines = [...workersLines(result), machineLine(startLoad, loadavg()), `command: ${COMMAND}`];
+    process.stdout.write(common.json ? `${JSON.stringify({ command: COMMAND, workers: result }, null, 2)}\n` : `${lines.join('\n')}\n`);
+    const complete = result.rows.every((row) => row.pages === result.site.pages) && result.merge.pages === result.site.pages;
+    if (!complete) log(`bench: a row or the merge did not store all ${result.site.pages} pages`);
+    return complete ? 0 : 1;
+  } finally {
+    removeTemp(dir);
+  }
+}
+
 async function main() {
   if (!existsSync(CRAWLITE_BIN)) fail(`${CRAWLITE_BIN} is missing: build crawlite first (npm run build)`);
+  if (given.workers !== undefined) return workersBench();
   if (given['text-cost'] || given.search) return searchBench();
   if (given['recrawl-growth']) return recrawlGrowthBench();
   const cfg = given.suite ? undefined : { ...common, ...single };
