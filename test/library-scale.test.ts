@@ -112,10 +112,6 @@ describe.skipIf(!POSTGRES_INSTALLED)('a shared crawl from code', () => {
   let pg: Postgres;
   let site: TestServer;
   const tmp = tempDir();
-  const database = async (name: string) => {
-    await pg.query(`CREATE DATABASE ${name}`);
-    return pg.url.replace(/\/postgres$/, `/${name}`);
-  };
 
   beforeAll(async () => {
     pg = await startPostgres();
@@ -129,7 +125,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('a shared crawl from code', () => {
   });
 
   it('initFrontier, two crawlWorker handles and merge() archive the site, each page once', async () => {
-    const connection = await database('shared');
+    const connection = await pg.createDatabase('shared');
     const init = await initFrontier({ connection, roots: [site.url], concurrency: 2, maxDepth: 50 });
     expect(init).toEqual({ roots: [site.url], options: { concurrency: 2, maxDepth: 50 }, queued: 1 });
     await expect(initFrontier({ connection, roots: [site.url] })).rejects.toBeInstanceOf(FrontierExistsError);
@@ -165,7 +161,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('a shared crawl from code', () => {
   it('stop() ends a worker with endedBy interrupted and leaves the rest queued', async () => {
     const slow = await startLinkedSite(200, 20);
     try {
-      const connection = await database('stopped');
+      const connection = await pg.createDatabase('stopped');
       await initFrontier({ connection, roots: [slow.url] });
       const worker = crawlWorker({ connection, db: tmp.path('stopped.sqlite'), concurrency: 2, name: 'stopper' });
       let fetched = 0;
@@ -184,7 +180,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('a shared crawl from code', () => {
   });
 
   it('frontierStatus and crawlWorker refuse a database without a crawl with NoFrontierError', async () => {
-    const connection = await database('empty');
+    const connection = await pg.createDatabase('empty');
     await expect(frontierStatus({ connection })).rejects.toBeInstanceOf(NoFrontierError);
     await expect(crawlWorker({ connection, db: tmp.path('none.sqlite') }).done).rejects.toMatchObject({ code: 'NO_FRONTIER' });
   });

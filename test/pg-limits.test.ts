@@ -28,11 +28,6 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
     tmp.cleanup();
   });
 
-  async function database(name: string): Promise<string> {
-    await pg.query(`CREATE DATABASE ${name}`);
-    return pg.url.replace(/\/postgres$/, `/${name}`);
-  }
-
   it('--max-per-path caps the variants of a path over all workers together, and each shard records the rest skipped', async () => {
     const site = await servers.serve((_req, res, path) => {
       if (path === '/robots.txt') return res.writeHead(404).end();
@@ -44,7 +39,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
       }
       return ok.end(linksPage([]));
     });
-    const url = await database('variants');
+    const url = await pg.createDatabase('variants');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-per-path', String(MAX_PER_PATH)])).code).toBe(0);
     const names = ['a', 'b', 'c'];
     const workers = names.map((name) => spawnCli(['worker', url, '--db', tmp.path(`${name}.sqlite`), '-c', '2', '--name', name]));
@@ -86,7 +81,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
       const links = path === '/' ? Array.from({ length: 20 }, (_, i) => `/search?q=${i + 1}`) : [];
       res.writeHead(200, { 'content-type': 'text/html' }).end(linksPage(links));
     });
-    const url = await database('older');
+    const url = await pg.createDatabase('older');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-per-path', String(MAX_PER_PATH)])).code).toBe(0);
     // As version 2 left it (nothing of 0003 and later), with three variants of /search already found by its workers.
     await pg.query('DROP TABLE query_variants', [], 'older');
@@ -111,7 +106,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
       if (path === '/slow') await held;
       res.writeHead(200, { 'content-type': 'text/html' }).end(linksPage(links[path] ?? []));
     });
-    const url = await database('depth');
+    const url = await pg.createDatabase('depth');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-depth', '3'])).code).toBe(0);
     const worker = spawnCli(['worker', url, '--db', tmp.path('depth.sqlite'), '-c', '2']);
     try {

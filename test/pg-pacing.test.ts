@@ -36,8 +36,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('pacing across workers counts from when a r
 
   /** A database of its own with URLS queued URLs of ORIGIN, and a pool on it. */
   const frontierDb = async (name: string): Promise<pg.Pool> => {
-    await pgServer.query(`CREATE DATABASE ${name}`);
-    const url = pgServer.url.replace(/\/postgres$/, `/${name}`);
+    const url = await pgServer.createDatabase(name);
     const pool = await connectFrontier(url);
     pools.push(pool);
     const seeds = Array.from({ length: URLS }, (_, i) => ({ url: `${ORIGIN}/${i}`, key: `${ORIGIN}/${i}`, origin: ORIGIN, kind: 'page' as const }));

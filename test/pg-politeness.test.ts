@@ -61,8 +61,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('politeness across the workers of a Postgre
 
   it('--per-host 2 --delay 200 hold for three workers together: two requests in flight at most, every start 200 ms after the one before', async () => {
     const site = await linkedSite(undefined);
-    await pg.query('CREATE DATABASE flags');
-    const url = pg.url.replace(/\/postgres$/, '/flags');
+    const url = await pg.createDatabase('flags');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--per-host', '2', '--delay', '200'])).code).toBe(0);
     await threeWorkers(url, 'flags');
 
@@ -75,8 +74,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('politeness across the workers of a Postgre
 
   it("robots.txt's Crawl-delay holds for three workers together", async () => {
     const site = await linkedSite('User-agent: *\nCrawl-delay: 0.2\n');
-    await pg.query('CREATE DATABASE robots');
-    const url = pg.url.replace(/\/postgres$/, '/robots');
+    const url = await pg.createDatabase('robots');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);
     await threeWorkers(url, 'robots');
 
@@ -94,8 +92,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('politeness across the workers of a Postgre
     // Half the pages fail once at once; their retries come back after 50 ms of backoff, well within another worker's gap.
     const failsOnce = (path: string) => path.startsWith('/p/') && Number(path.slice(3)) % 2 === 1;
     const failing = await linkedSite(undefined, failsOnce, 50);
-    await pg.query('CREATE DATABASE retries');
-    const url = pg.url.replace(/\/postgres$/, '/retries');
+    const url = await pg.createDatabase('retries');
     expect((await execCli(['frontier', 'init', url, '--roots', failing.url, '--delay', '200', '--retry-delay', '50'])).code).toBe(0);
     await threeWorkers(url, 'retries');
 

@@ -71,8 +71,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
   });
 
   it('a worker rides out PostgreSQL going away and coming back, saying so once', async () => {
-    await pg.query('CREATE DATABASE outage');
-    const url = pg.url.replace(/\/postgres$/, '/outage');
+    const url = await pg.createDatabase('outage');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);
     const shard = tmp.path('outage.sqlite');
     const worker = spawnCli(['worker', url, '--db', shard, '-c', '2']);
@@ -92,8 +91,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
   });
 
   it('frontier status counts URLs by state and origin and names the workers seen', async () => {
-    await pg.query('CREATE DATABASE status');
-    const url = pg.url.replace(/\/postgres$/, '/status');
+    const url = await pg.createDatabase('status');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);
     const before = await execCli(['frontier', 'status', url]);
     expect(before.stdout).toContain('queued 1, leased 0, done 0, failed 0, skipped 0\n');
@@ -108,8 +106,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
   });
 
   it('frontier status lists the origins with the most work left first, 20 unless --hosts says, and all of them in --json', async () => {
-    await pg.query('CREATE DATABASE hosts');
-    const url = pg.url.replace(/\/postgres$/, '/hosts');
+    const url = await pg.createDatabase('hosts');
     // 25 origins that no worker visits: one root queued on each (ports nothing listens on; nothing is fetched).
     const roots = Array.from({ length: 25 }, (_, i) => `http://127.0.0.1:${40_001 + i}/`);
     expect((await execCli(['frontier', 'init', url, '--roots', ...roots])).code).toBe(0);
@@ -130,8 +127,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
   });
 
   it('a worker stops at the crawl\'s --max-pages, leaving the rest queued', async () => {
-    await pg.query('CREATE DATABASE limited');
-    const url = pg.url.replace(/\/postgres$/, '/limited');
+    const url = await pg.createDatabase('limited');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-pages', '20'])).code).toBe(0);
     const worker = spawnCli(['worker', url, '--db', tmp.path('limited.sqlite')]);
     const end = await within(worker.exited, 15_000, 'the worker', () => worker.kill('SIGKILL'));
@@ -141,8 +137,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
   });
 
   it('refuses a second init, a database with no crawl and a schema newer than it knows, each with one line', async () => {
-    await pg.query('CREATE DATABASE refusals');
-    const url = pg.url.replace(/\/postgres$/, '/refusals');
+    const url = await pg.createDatabase('refusals');
     const none = await execCli(['worker', url, '--db', tmp.path('none.sqlite')]);
     expect([none.code, none.stderr]).toEqual([1, expect.stringMatching(/^crawlite: .* holds no crawl: create one with crawlite frontier init/)]);
     expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);

@@ -17,6 +17,10 @@ export interface Postgres {
   restart(): Promise<void>;
   /** Stops the server and removes its files. */
   destroy(): Promise<void>;
+  /** postgres://postgres@127.0.0.1:PORT/<database> */
+  urlOf(database: string): string;
+  /** Creates a database and answers its URL. */
+  createDatabase(name: string): Promise<string>;
   /** One query on a connection of its own (to the database `postgres`, or the one named). */
   query<T extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[], database?: string): Promise<T[]>;
 }

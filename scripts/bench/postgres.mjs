@@ -72,6 +72,17 @@ export async function startPostgres({ settings = {} } = {}) {
   const stop = () => tool('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-t', '30']);
   await start();
   let stopped = false;
+  /** The URL of one of the cluster's databases. */
+  const urlOf = (database) => url.replace(/\/postgres$/, `/${database}`);
+  const query = async (sql, params = [], database = 'postgres') => {
+    const client = new pg.Client({ connectionString: urlOf(database) });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows;
+    } finally {
+      await client.end();
+    }
+  };
   return {
     url,
     port,
@@ -97,14 +108,11 @@ export async function startPostgres({ settings = {} } = {}) {
       if (!stopped) await stop().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
-    query: async (sql, params = [], database = 'postgres') => {
-      const client = new pg.Client({ connectionString: url.replace(/\/postgres$/, `/${database}`) });
-      await client.connect();
-      try {
-        return (await client.query(sql, params)).rows;
-      } finally {
-        await client.end();
-      }
+    urlOf,
+    createDatabase: async (name) => {
+      await query(`CREATE DATABASE ${name}`);
+      return urlOf(name);
     },
+    query,
   };
 }

@@ -37,8 +37,7 @@ const postgresCpuS = (cluster) => procSample(cluster.pid())?.cpuS ?? 0;
 
 async function workerRow(bin, dir, cluster, site, { workers, concurrency, rowTimeoutS, log }) {
   const database = `w${workers}`;
-  await cluster.query(`CREATE DATABASE ${database}`);
-  const conn = cluster.url.replace(/\/postgres$/, `/${database}`);
+  const conn = await cluster.createDatabase(database);
   const init = await measureChild(bin, ['frontier', 'init', conn, '--roots', `${site.origin}/`, '-q'], { cwd: dir, timeoutS: 60 });
   if (init.exitCode !== 0) throw new Error(`frontier init failed: ${init.output.trim()}`);
   await site.reset();
