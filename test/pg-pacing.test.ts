@@ -4,7 +4,7 @@ import { connectFrontier } from '../src/pg/pg-connect.js';
 import { PgFrontier } from '../src/pg/pg-frontier.js';
 import { PgShardSink } from '../src/pg/pg-shard-sink.js';
 import { initFrontier } from '../src/pg/frontier-store.js';
-import type { ClaimedUrl, PageSinkPort } from '../src/pipeline/ports.js';
+import type { PageSinkPort } from '../src/pipeline/ports.js';
 import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
 import { sleep, within } from './support/wait.js';
 
@@ -58,12 +58,29 @@ describe.skipIf(!POSTGRES_INSTALLED)('pacing across workers counts from when a r
     // A's request goes out well after its claim: past the delay counted from the claim.
     await sleep(300);
     const sentAt = Date.now();
-    await a.sent!(ORIGIN);
+    await a.sent!(first!);
     const { claims, at } = await bounded(claimOfB, "B's claim");
     expect(claims).toHaveLength(1);
     // The server books the start on its clock when it hears of the send, which is no earlier than sentAt; a timer may fire a ms early.
     expect(at - sentAt).toBeGreaterThanOrEqual(198);
     expect(at - sentAt).toBeLessThan(1_000);
+  });
+
+  it("books the gap from the paced claim's request, not from another request of the same worker on the origin", async () => {
+    const pool = await frontierDb('other_request');
+    const a = worker(pool, 'A', 200);
+    const b = worker(pool, 'B', 200);
+    const [paced] = await a.claimFrom(ORIGIN, 8);
+    // A request of A's that was claimed before the origin was paced (robots.txt's Crawl-delay not yet stored).
+    const [unpaced] = await new PgFrontier(pool, { id: 'A', leaseMs: LEASE_MS }).claimFrom(ORIGIN, 1);
+    const claimOfB = timedClaim(b);
+    await a.sent!(unpaced!);
+    await sleep(300);
+    const sentAt = Date.now();
+    await a.sent!(paced!);
+    const { claims, at } = await bounded(claimOfB, "B's claim");
+    expect(claims).toHaveLength(1);
+    expect(at - sentAt).toBeGreaterThanOrEqual(198);
   });
 
   it('lets a claim given back or committed without a request go at once, and a dead worker hold the origin only until its lease runs out', async () => {
@@ -128,20 +145,20 @@ describe.skipIf(!POSTGRES_INSTALLED)('pacing across workers counts from when a r
     const a = worker(pool, 'A', 200);
     const b = worker(pool, 'B', 200);
     const [retried] = await b.claimFrom(ORIGIN, 8);
-    await b.sent!(ORIGIN);
+    await b.sent!(retried!);
     // B's request failed; meanwhile A claims (once the delay from B's request is out) and its request goes out.
-    await bounded(a.claimFrom(ORIGIN, 8), "A's claim");
+    const [ofA] = await bounded(a.claimFrom(ORIGIN, 8), "A's claim");
     await sleep(50);
     const sentAt = Date.now();
-    await a.sent!(ORIGIN);
-    await bounded(b.paceRetry!(retried as ClaimedUrl, new AbortController().signal), "B's retry");
+    await a.sent!(ofA!);
+    await bounded(b.paceRetry!(retried!, new AbortController().signal), "B's retry");
     expect(Date.now() - sentAt).toBeGreaterThanOrEqual(198);
 
     // The retry, once paced, is a request yet to go out: A's next claim waits for it, and a delay more.
     const claimOfA = timedClaim(a);
     await sleep(300);
     const retrySentAt = Date.now();
-    await b.sent!(ORIGIN);
+    await b.sent!(retried!);
     const { claims, at } = await bounded(claimOfA, "A's claim after B's retry");
     expect(claims).toHaveLength(1);
     expect(at - retrySentAt).toBeGreaterThanOrEqual(198);
@@ -150,11 +167,12 @@ describe.skipIf(!POSTGRES_INSTALLED)('pacing across workers counts from when a r
   it('sends nothing to the database for a request where nothing is paced', async () => {
     const pool = await frontierDb('unpaced');
     const a = new PgFrontier(pool, { id: 'A', leaseMs: LEASE_MS });
-    expect(await a.claimFrom(ORIGIN, 8)).toHaveLength(URLS);
+    const claims = await a.claimFrom(ORIGIN, 8);
+    expect(claims).toHaveLength(URLS);
     const marks = await pool.query('SELECT * FROM origin_politeness');
     expect(marks.rows).toEqual([]);
     // With the pool closed, any query would fail.
     await pool.end();
-    await expect(a.sent!(ORIGIN)).resolves.toBeUndefined();
+    await expect(a.sent!(claims[0]!)).resolves.toBeUndefined();
   });
 });

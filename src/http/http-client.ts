@@ -134,9 +134,9 @@ export class HttpClient implements Fetcher {
     this.agent = settings.proxy ? new ProxyAgent({ ...pool, uri: settings.proxy, proxyTunnel: false }) : new Agent(pool);
   }
 
-  async get(url: string, abort: AbortSignal, validators?: Validators): Promise<HttpResponse> {
+  async get(url: string, abort: AbortSignal, validators?: Validators, onSent?: () => void): Promise<HttpResponse> {
     const { timeoutMs, maxBodyBytes } = this.settings;
-    const collector = new ResponseCollector(url, maxBodyBytes, this.connecting);
+    const collector = new ResponseCollector(url, maxBodyBytes, this.connecting, onSent);
     const onAbort = () => collector.fail(new CrawlStoppedError(url));
     if (abort.aborted) onAbort();
     else abort.addEventListener('abort', onAbort, { once: true });

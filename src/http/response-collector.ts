@@ -50,6 +50,8 @@ export class ResponseCollector {
     private readonly url: string,
     private readonly maxBodyBytes: number,
     private readonly connecting: Connecting,
+    /** Told when this request's head went out. */
+    private readonly onSent?: () => void,
   ) {
     this.done = new Promise((resolve, reject) => {
       this.resolve = resolve;
@@ -73,6 +75,7 @@ export class ResponseCollector {
     this.request = { ...readRequestHead(head, secret), startedAt: Date.now() };
     if (remoteIp) this.request.remoteIp = remoteIp;
     this.socket = socket;
+    this.onSent?.();
   }
 
   onConnect(abort: Abort): void {

@@ -113,12 +113,14 @@ export class PgFrontier implements FrontierPort {
   }
 
   /**
-   * A request of this worker's went out to `origin`. If it is the paced
-   * claim marked as yet to go out there, the origin's next start is booked
-   * a delay from now, for all workers; otherwise (nothing paced) no query.
+   * The request for `claim` went out. If it is the paced claim marked as yet
+   * to go out on its origin, the origin's next start is booked a delay from
+   * now, for all workers; otherwise (nothing paced, or another request of
+   * this worker's there, claimed before the origin was paced) no query.
    */
-  sent(origin: string): Promise<void> {
-    const unsent = this.unsent.get(origin);
+  sent(claim: ClaimedUrl): Promise<void> {
+    const { origin } = claim;
+    const unsent = this.unsentMark(claim);
     if (!unsent) return Promise.resolve();
     this.unsent.delete(origin);
     const booked = markSent(this.pool, origin, unsent.claim, unsent.delayMs);
@@ -281,9 +283,14 @@ export class PgFrontier implements FrontierPort {
   }
 
   /** A claim given back unsent holds nothing back any more (its lease is gone): there is no send to book. */
-  private forgetUnsent(claim: ClaimedUrl): void {
+  /** This worker's mark of `claim` as the paced claim yet to go out on its origin, if it is that. */
+  private unsentMark(claim: ClaimedUrl): { claim: UnsentClaim; delayMs: number } | undefined {
     const unsent = this.unsent.get(claim.origin);
-    if (unsent && unsent.claim.id === claim.id && unsent.claim.claims === claimsOf(claim.lease)) this.unsent.delete(claim.origin);
+    return unsent && unsent.claim.id === claim.id && unsent.claim.claims === claimsOf(claim.lease) ? unsent : undefined;
+  }
+
+  private forgetUnsent(claim: ClaimedUrl): void {
+    if (this.unsentMark(claim)) this.unsent.delete(claim.origin);
   }
 
   /** Gives back every URL this worker leases: called only when none of its claims is in flight. */

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { concat, defer, finalize, ignoreElements, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
-import type { FrontierPort, PageSinkPort } from './ports.js';
+import type { ClaimedUrl, FrontierPort, PageSinkPort } from './ports.js';
 import { CommitQueue } from './commit-queue.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
@@ -67,13 +67,9 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
   });
   let requests = 0;
   const reports = defer(() => {
-    // A frontier shared by workers paces them all from the send too; its booking is not waited for, and a failed one is not the request's.
-    const client = ports.fetcher({
-      onSent: (origin) => {
-        scheduler.sent(origin, Date.now());
-        frontier.sent?.(origin).catch(() => undefined);
-      },
-    });
+    const client = ports.fetcher({ onSent: (origin) => scheduler.sent(origin, Date.now()) });
+    // A frontier shared by workers paces them all from the send of the claim it paced; its booking is not waited for, and a failed one is not the request's.
+    const sent = frontier.sent && ((claim: ClaimedUrl) => () => void frontier.sent!(claim).catch(() => undefined));
     const parseSettings: ParseSettings = {
       maxRedirects: options.maxRedirects,
       maxBodyBytes: options.maxBodyBytes,
@@ -101,7 +97,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       }
       requests += 1;
       try {
-        return await client.get(claim.url, signal, claim.validators);
+        return await client.get(claim.url, signal, claim.validators, sent?.(claim));
       } finally {
         requests -= 1;
       }

@@ -26,9 +26,10 @@ export interface HttpResponse {
 export interface Fetcher {
   /**
    * Rejects with CrawlStoppedError once `signal` aborts. With `validators` the
-   * request is conditional (If-None-Match, If-Modified-Since).
+   * request is conditional (If-None-Match, If-Modified-Since). `onSent` is
+   * called once, when this request's head goes out (never, if it does not).
    */
-  get(url: string, signal: AbortSignal, validators?: Validators): Promise<HttpResponse>;
+  get(url: string, signal: AbortSignal, validators?: Validators, onSent?: () => void): Promise<HttpResponse>;
   close(): Promise<void>;
 }
 

@@ -51,7 +51,7 @@ export class LeaseKeeper {
       storedResponse: (key) => inner.storedResponse(key),
       pagesFetched: () => inner.pagesFetched(),
       requeueRobotsUnavailable: (origin) => inner.requeueRobotsUnavailable(origin),
-      ...(inner.sent && { sent: (origin: string) => inner.sent!(origin) }),
+      ...(inner.sent && { sent: (claim: ClaimedUrl) => inner.sent!(claim) }),
       ...(inner.paceRetry && { paceRetry: (claim: ClaimedUrl, signal: AbortSignal) => inner.paceRetry!(claim, signal) }),
     };
     const commitAll: PageSinkPort['commitAll'] = async (outcomes) => {

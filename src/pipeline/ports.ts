@@ -199,11 +199,11 @@ export interface FrontierPort {
   requeueRobotsUnavailable(origin?: string): Promise<number>;
   /**
    * A frontier shared by several workers, which paces an origin's requests
-   * across them: a request's headers went out to `origin` now, so its next
+   * across them: the request for `claim` went out now, so the origin's next
    * start counts from here. Called for every request; does nothing unless
-   * this worker holds a paced claim there whose request had not gone out.
+   * `claim` is a paced claim of this worker whose request had not gone out.
    */
-  sent?(origin: string): Promise<void>;
+  sent?(claim: ClaimedUrl): Promise<void>;
   /**
    * The same: before a retry of `claim` goes out, waits until the origin's
    * next start across all workers is due (returns early once `signal` aborts).

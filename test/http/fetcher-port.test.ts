@@ -67,3 +67,23 @@ it('crawl() fetches through the fetcher of its ports, tells it when it opens, an
   expect(log.sent).toEqual([server.url.slice(0, -1), server.url.slice(0, -1), server.url.slice(0, -1)]);
   expect(log).toMatchObject({ opened: 1, closed: 1 });
 });
+
+it("tells a request's own onSent once its head went out, and not at all when it never does", async () => {
+  const client = httpFetcher({ ...DEFAULT_OPTIONS, userAgent: 'test', timeoutMs: 2_000 })({ onSent: () => undefined });
+  try {
+    let sent = 0;
+    const answer = await client.get(`${server.url}a`, new AbortController().signal, undefined, () => (sent += 1));
+    expect(answer.status).toBe(200);
+    expect(sent).toBe(1);
+
+    // A port nothing listens on: the connection is refused, no head goes out.
+    const closed = await startServer(routes({ '/a': html('never') }));
+    const refusedUrl = `${closed.url}a`;
+    await closed.close();
+    let refusedSent = 0;
+    await expect(client.get(refusedUrl, new AbortController().signal, undefined, () => (refusedSent += 1))).rejects.toThrow();
+    expect(refusedSent).toBe(0);
+  } finally {
+    await client.close();
+  }
+});
