@@ -19,7 +19,7 @@ import {
 import { pageRows, readArchive, tempDir } from './support/archive.js';
 import { execCli } from './support/cli.js';
 import { sitePaths, startLinkedSite } from './support/linked-site.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
 import { within } from './support/wait.js';
 
@@ -109,18 +109,16 @@ describe('scale-out calls refuse bad input before connecting', () => {
 
 describe.skipIf(!POSTGRES_INSTALLED)('a shared crawl from code', () => {
   const N = 60;
-  let pg: Postgres;
+  const pg = useCluster();
   let site: TestServer;
   const tmp = tempDir();
 
   beforeAll(async () => {
-    pg = await startPostgres();
     // A few ms per page, so both workers take part.
     site = await startLinkedSite(N, 5);
   });
   afterAll(async () => {
     await site?.close();
-    await pg?.destroy();
     tmp.cleanup();
   });
 

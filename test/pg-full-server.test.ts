@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { sitePaths, startLinkedSite } from './support/linked-site.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
 import { sleep, waitFor, within } from './support/wait.js';
 
@@ -16,17 +16,15 @@ const PAGES = 60;
 const MAX_CONNECTIONS = 4;
 
 describe.skipIf(!POSTGRES_INSTALLED)('a worker on a PostgreSQL server with no connection to spare', () => {
-  let server: Postgres;
+  const server = useCluster({ settings: { max_connections: MAX_CONNECTIONS, superuser_reserved_connections: 0 } });
   let site: TestServer;
   const tmp = tempDir();
 
   beforeAll(async () => {
-    server = await startPostgres({ settings: { max_connections: MAX_CONNECTIONS, superuser_reserved_connections: 0 } });
     site = await startLinkedSite(PAGES, 5);
   });
   afterAll(async () => {
     await site?.close();
-    await server?.destroy();
     tmp.cleanup();
   });
 

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { execCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
-import { NEWEST_PG_SCHEMA, noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
-import { linksPage, serverPool, type ServerPool } from './support/test-server.js';
+import { NEWEST_PG_SCHEMA, noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
+import { linksPage, serverPool } from './support/test-server.js';
 import { sleep, within } from './support/wait.js';
 
 noticeIfMissing('pg-limits');
-
 
 /** Four pages, each linking to 50 of 200 query variants of /search (which link nowhere). */
 const LISTS = 4;
@@ -14,17 +13,12 @@ const PER_LIST = 50;
 const MAX_PER_PATH = 5;
 
 describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a PostgreSQL frontier', () => {
-  let pg: Postgres;
-  let servers: ServerPool;
+  const pg = useCluster();
+  const servers = serverPool();
   const tmp = tempDir();
 
-  beforeAll(async () => {
-    pg = await startPostgres();
-    servers = serverPool();
-  });
   afterAll(async () => {
-    await servers?.closeAll();
-    await pg?.destroy();
+    await servers.closeAll();
     tmp.cleanup();
   });
 

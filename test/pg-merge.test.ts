@@ -4,7 +4,7 @@ import { execCli, spawnCli } from './support/cli.js';
 import { expectOneLine } from './support/one-line-error.js';
 import { waitForHits, within } from './support/wait.js';
 import { startLinkedSite } from './support/linked-site.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
 
 // The whole scale-out path: two workers share a PostgreSQL frontier, each writing a shard, and
@@ -12,26 +12,24 @@ import type { TestServer } from './support/test-server.js';
 noticeIfMissing('pg-merge');
 
 const PAGES = 200;
-const pg: { server?: Postgres } = {};
+const pg = useCluster();
 let site: TestServer;
 const tmp = tempDir();
 const made: { shards?: string[]; merged?: string } = {};
 
 beforeAll(async () => {
   if (!POSTGRES_INSTALLED) return;
-  pg.server = await startPostgres();
   // 25 ms an answer, two at a time: one worker alone would take 2.5 s, so the second joins while it works.
   site = await startLinkedSite(PAGES, 25);
 }, 30_000);
 
 afterAll(async () => {
   await site?.close();
-  await pg.server?.destroy();
   tmp.cleanup();
 });
 
 it.skipIf(!POSTGRES_INSTALLED)('two workers\' shards merged equal a single crawl: same pages and bodies, same links, every URL done', async () => {
-  const url = pg.server!.url;
+  const url = pg.url;
   expect((await execCli(['frontier', 'init', url, '--roots', site.url, '-c', '4'])).code).toBe(0);
   const shards = [tmp.path('shard-1.sqlite'), tmp.path('shard-2.sqlite')];
   const first = spawnCli(['worker', url, '--db', shards[0]!, '-c', '2']);

@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connectFrontier } from '../src/pg/pg-connect.js';
 import { PgFrontier } from '../src/pg/pg-frontier.js';
 import { PgShardSink } from '../src/pg/pg-shard-sink.js';
 import { initFrontier } from '../src/pg/frontier-store.js';
 import type { PageSinkPort } from '../src/pipeline/ports.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import { sleep, within } from './support/wait.js';
 
 noticeIfMissing('pg-pacing');
@@ -23,15 +23,11 @@ const noShard: PageSinkPort = {
 };
 
 describe.skipIf(!POSTGRES_INSTALLED)('pacing across workers counts from when a request went out', () => {
-  let pgServer: Postgres;
+  const pgServer = useCluster();
   const pools: pg.Pool[] = [];
 
-  beforeAll(async () => {
-    pgServer = await startPostgres();
-  });
   afterAll(async () => {
     await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)));
-    await pgServer?.destroy();
   });
 
   /** A database of its own with URLS queued URLs of ORIGIN, and a pool on it. */

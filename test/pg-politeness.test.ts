@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { execCli, spawnCli } from './support/cli.js';
 import { tempDir } from './support/archive.js';
 import { linkedPage, pagePath, sitePaths } from './support/linked-site.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import { startServer, type TestServer } from './support/test-server.js';
 import { sleep, within } from './support/wait.js';
 
@@ -28,7 +28,7 @@ const allStarts = (site: TestServer) => [...site.starts.values()].flat().sort((a
 const gaps = (starts: number[]) => starts.slice(1).map((start, i) => start - starts[i]!);
 
 describe.skipIf(!POSTGRES_INSTALLED)('politeness across the workers of a PostgreSQL frontier', () => {
-  let pg: Postgres;
+  const pg = useCluster();
   const tmp = tempDir();
   const sites: TestServer[] = [];
 
@@ -49,13 +49,8 @@ describe.skipIf(!POSTGRES_INSTALLED)('politeness across the workers of a Postgre
     const ends = await within(Promise.all(workers.map((worker) => worker.exited)), 20_000, 'the workers', () => workers.forEach((worker) => worker.kill('SIGKILL')));
     for (const end of ends) expect(end.code, end.stderr).toBe(0);
   };
-
-  beforeAll(async () => {
-    pg = await startPostgres();
-  });
   afterAll(async () => {
     await Promise.all(sites.map((site) => site.close()));
-    await pg?.destroy();
     tmp.cleanup();
   });
 

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { execCli, spawnCli } from './support/cli.js';
 import { tempDir } from './support/archive.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
-import { linksPage, serverPool, type ServerPool } from './support/test-server.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
+import { linksPage, serverPool } from './support/test-server.js';
 import { within } from './support/wait.js';
 
 // Workers starting on a site together all want its robots.txt first: one fetches it, the others wait for
@@ -15,17 +15,12 @@ const PER_SECTION = 5;
 const ROBOTS_AFTER_MS = 800;
 
 describe.skipIf(!POSTGRES_INSTALLED)('robots.txt on a shared PostgreSQL frontier', () => {
-  let pg: Postgres;
-  let servers: ServerPool;
+  const pg = useCluster();
+  const servers = serverPool();
   const tmp = tempDir();
 
-  beforeAll(async () => {
-    pg = await startPostgres();
-    servers = serverPool();
-  });
   afterAll(async () => {
-    await servers?.closeAll();
-    await pg?.destroy();
+    await servers.closeAll();
     tmp.cleanup();
   });
 

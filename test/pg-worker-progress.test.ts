@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCli, runCli } from './support/cli.js';
 import { tempDir } from './support/archive.js';
 import { startLinkedSite } from './support/linked-site.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
 
 // A worker on a terminal draws the line `crawl` draws, with the whole crawl's counts from the frontier.
@@ -14,17 +14,15 @@ const DONE_ELSEWHERE = 1_000;
 const FAILED_ELSEWHERE = 7;
 
 describe.skipIf(!POSTGRES_INSTALLED)('a worker\'s progress line', () => {
-  let pg: Postgres;
+  const pg = useCluster();
   let site: TestServer;
   const tmp = tempDir();
 
   beforeAll(async () => {
-    pg = await startPostgres();
     site = await startLinkedSite(PAGES, 20);
   });
   afterAll(async () => {
     await site?.close();
-    await pg?.destroy();
     tmp.cleanup();
   });
 

@@ -3,7 +3,7 @@ import { expectOneLine } from './support/one-line-error.js';
 import { execCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { sitePaths, startLinkedSite } from './support/linked-site.js';
-import { NEWEST_PG_SCHEMA, noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { NEWEST_PG_SCHEMA, noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
 import { sleep, waitForHits, within } from './support/wait.js';
 
@@ -12,17 +12,15 @@ noticeIfMissing('pg-worker');
 const PAGES = 200;
 
 describe.skipIf(!POSTGRES_INSTALLED)('one worker on a PostgreSQL frontier', () => {
-  let pg: Postgres;
+  const pg = useCluster();
   let site: TestServer;
   const tmp = tempDir();
 
   beforeAll(async () => {
-    pg = await startPostgres();
     site = await startLinkedSite(PAGES);
   });
   afterAll(async () => {
     await site?.close();
-    await pg?.destroy();
     tmp.cleanup();
   });
 
@@ -56,17 +54,15 @@ describe.skipIf(!POSTGRES_INSTALLED)('one worker on a PostgreSQL frontier', () =
 });
 
 describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
-  let pg: Postgres;
+  const pg = useCluster();
   let site: TestServer;
   const tmp = tempDir();
 
   beforeAll(async () => {
-    pg = await startPostgres();
     site = await startLinkedSite(PAGES, 10);
   });
   afterAll(async () => {
     await site?.close();
-    await pg?.destroy();
     tmp.cleanup();
   });
 

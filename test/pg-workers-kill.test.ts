@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execCli, spawnCli } from './support/cli.js';
 import { linkRows, pageRows, readArchive, tempDir } from './support/archive.js';
 import { sitePaths, startLinkedSite } from './support/linked-site.js';
-import { noticeIfMissing, POSTGRES_INSTALLED, startPostgres, type Postgres } from './support/postgres.js';
+import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import type { TestServer } from './support/test-server.js';
 import { waitForHits, within } from './support/wait.js';
 
@@ -14,17 +14,15 @@ const DELAY_MS = 20;
 const LEASE_MS = 1_500;
 
 describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one killed', () => {
-  let pg: Postgres;
+  const pg = useCluster();
   let site: TestServer;
   const tmp = tempDir();
 
   beforeAll(async () => {
-    pg = await startPostgres();
     site = await startLinkedSite(PAGES, DELAY_MS);
   });
   afterAll(async () => {
     await site?.close();
-    await pg?.destroy();
     tmp.cleanup();
   });
 
