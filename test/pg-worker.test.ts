@@ -122,6 +122,22 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
     expectOneLine(await execCli(['frontier', 'status', url, '--hosts', '-1']), /--hosts must be a whole number/);
   });
 
+  it('with no connection string, init, worker and status find the server through PGHOST, PGPORT, PGDATABASE and PGUSER', async () => {
+    await pg.createDatabase('by_env');
+    const env = { PGHOST: '127.0.0.1', PGPORT: String(pg.port), PGDATABASE: 'by_env', PGUSER: 'postgres' };
+    expect((await execCli(['frontier', 'init', '--roots', site.url], { env })).code).toBe(0);
+    const shard = tmp.path('by-env.sqlite');
+    const worker = await execCli(['worker', '--db', shard], { env });
+    expect([worker.code, worker.stderr]).toEqual([0, expect.any(String)]);
+    const done = sitePaths(PAGES).length;
+    expect((await execCli(['frontier', 'status'], { env })).stdout).toContain(`queued 0, leased 0, done ${done}, failed 0, skipped 0\n`);
+    const donePages = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM url WHERE state = 'done' AND kind = 'page'", [], 'by_env');
+    expect(donePages[0]!.n).toBeGreaterThan(0);
+    expect(readArchive(shard, "SELECT count(*) AS n FROM pages WHERE kind = 'page'")).toEqual(donePages);
+    // Nothing went to the cluster's default database.
+    expect(await pg.query("SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'url'")).toEqual([{ n: 0 }]);
+  });
+
   it('a worker stops at the crawl\'s --max-pages, leaving the rest queued', async () => {
     const url = await pg.createDatabase('limited');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-pages', '20'])).code).toBe(0);

@@ -43,9 +43,19 @@ export async function runCli(
   return { code, stdout, stderr };
 }
 
+/** Where the CLI runs: its working directory, and variables set on top of this process's environment. */
+export interface CliPlace {
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
 /** Starts the built CLI as a real child process. */
-export function spawnCli(argv: string[], options: { cwd?: string } = {}): ChildProcess & { output: () => CliRun; exited: Promise<CliRun> } {
-  const child = spawn(process.execPath, [BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
+export function spawnCli(argv: string[], options: CliPlace = {}): ChildProcess & { output: () => CliRun; exited: Promise<CliRun> } {
+  const child = spawn(process.execPath, [BIN, ...argv], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -57,6 +67,6 @@ export function spawnCli(argv: string[], options: { cwd?: string } = {}): ChildP
 }
 
 /** Runs the built CLI to completion as a real process. */
-export function execCli(argv: string[], options: { cwd?: string } = {}): Promise<CliRun> {
+export function execCli(argv: string[], options: CliPlace = {}): Promise<CliRun> {
   return spawnCli(argv, options).exited;
 }
