@@ -282,13 +282,13 @@ export class PgFrontier implements FrontierPort {
     return result.rowCount ?? 0;
   }
 
-  /** A claim given back unsent holds nothing back any more (its lease is gone): there is no send to book. */
   /** This worker's mark of `claim` as the paced claim yet to go out on its origin, if it is that. */
   private unsentMark(claim: ClaimedUrl): { claim: UnsentClaim; delayMs: number } | undefined {
     const unsent = this.unsent.get(claim.origin);
     return unsent && unsent.claim.id === claim.id && unsent.claim.claims === claimsOf(claim.lease) ? unsent : undefined;
   }
 
+  /** A claim given back unsent holds nothing back any more (its lease is gone): there is no send to book. */
   private forgetUnsent(claim: ClaimedUrl): void {
     if (this.unsentMark(claim)) this.unsent.delete(claim.origin);
   }
