@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Reason } from '../pipeline/ports.js';
+import { queryVariantsReason } from '../pipeline/trap-guards.js';
 
 /** A URL with a query, about to be added to the frontier. */
 export interface Variant {
@@ -10,11 +11,6 @@ export interface Variant {
   skipped: boolean;
 }
 
-/** Worded as the single-process crawl words it, so an archive reads the same whichever way it was made. */
-const tooMany = (maxPerPath: number, pathKey: string): Reason => ({
-  code: 'trap_query_variants',
-  message: `more than ${maxPerPath} URLs share the path ${pathKey} (--max-per-path)`,
-});
 
 /**
  * --max-per-path over all workers: judges `variants` (in key order) against
@@ -39,7 +35,7 @@ export async function judgeQueryVariants(client: pg.PoolClient, variants: Varian
   const grown = new Set<string>();
   for (const { key, pathKey, skipped } of variants) {
     const count = counts.get(pathKey)!;
-    if (!skipped && count >= maxPerPath) over.set(key, tooMany(maxPerPath, pathKey));
+    if (!skipped && count >= maxPerPath) over.set(key, queryVariantsReason(maxPerPath, pathKey));
     if (!existing.has(key)) {
       counts.set(pathKey, count + 1);
       grown.add(pathKey);

@@ -60,3 +60,9 @@ export function trapReason(url: string, settings: TrapSettings): Reason | undefi
   }
   return undefined;
 }
+
+/** Why a URL with a query is left out: its path already has --max-per-path of them. One wording, whichever store counts. */
+export const queryVariantsReason = (maxPerPath: number, pathKey: string): Reason => ({
+  code: 'trap_query_variants',
+  message: `more than ${maxPerPath} URLs share the path ${pathKey} (--max-per-path)`,
+});

@@ -4,6 +4,7 @@ import { asWriteError } from './archive-errors.js';
 import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort, StoredResponse } from '../pipeline/ports.js';
+import { queryVariantsReason } from '../pipeline/trap-guards.js';
 
 const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
 // A page fetched at the depth limit had its links cut; found within the limit, it is fetched again.
@@ -199,7 +200,7 @@ export class SqlitePageSink implements PageSinkPort {
     if (!found.pathKey || maxPerPath <= 0) return undefined;
     const count = this.variants.get(found.pathKey)?.count ?? 0;
     if (count < maxPerPath) return undefined;
-    return { code: 'trap_query_variants', message: `more than ${maxPerPath} URLs share the path ${found.pathKey} (--max-per-path)` };
+    return queryVariantsReason(maxPerPath, found.pathKey);
   }
 
   private storeResponse(urlId: number, response: StoredResponse, linksFound: number, linksNew: number): void {
