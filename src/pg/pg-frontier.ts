@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
 import { admit, admitRetry, markSent, markUnsent, type Admission, type Politeness, type UnsentClaim } from './pg-politeness.js';
+import { leaseLive, leaseRunOut } from './lease-sql.js';
 import { pooledTransaction } from './pooled-transaction.js';
 
 interface ClaimRow {
@@ -43,12 +44,8 @@ const waitFor = (admitted: Admission, poll: number) =>
 
 const unsentOf = (row: { id: string; claims: number }): UnsentClaim => ({ id: Number(row.id), claims: row.claims });
 
-/**
- * Work: a queued URL, or a leased one whose holder let its lease run out (it died, or lost its connection).
- * Expiry is read on the server's clock at the statement, not at the transaction's start (`now()`): a paced
- * claim that waited on the origin's lock judges leases as the politeness read just did.
- */
-export const CLAIMABLE = "(state = 'queued' OR (state = 'leased' AND lease_until < clock_timestamp()))";
+/** Work: a queued URL, or a leased one whose holder let its lease run out. */
+export const CLAIMABLE = `(state = 'queued' OR ${leaseRunOut()})`;
 
 const RETURNING = 'RETURNING u.id, u.url, u.fetch_url, u.origin, u.kind, u.depth, u.redirect_hops, u.tries, u.claims';
 
@@ -210,7 +207,7 @@ export class PgFrontier implements FrontierPort {
   /** Claims a URL this worker is about to fetch of itself (robots.txt): within the origin's politeness too. */
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
     const askedAt = Date.now();
-    const free = "u.state NOT IN ('done', 'leased') OR (u.state = 'leased' AND u.lease_until < clock_timestamp())";
+    const free = `u.state NOT IN ('done', 'leased') OR ${leaseRunOut('u.')}`;
     const take = async (client: pg.PoolClient) =>
       (
         await client.query<ClaimRow>(
@@ -236,7 +233,7 @@ export class PgFrontier implements FrontierPort {
   }
 
   private async fetchingElsewhere(key: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query("SELECT 1 FROM url WHERE url = $1 AND state = 'leased' AND lease_until >= now() AND lease_owner <> $2", [key, this.worker.id]);
+    const { rowCount } = await this.pool.query(`SELECT 1 FROM url WHERE url = $1 AND ${leaseLive()} AND lease_owner <> $2`, [key, this.worker.id]);
     return rowCount !== 0;
   }
 

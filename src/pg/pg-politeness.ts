@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { leaseLive } from './lease-sql.js';
 
 /** The crawl's politeness, held across all workers of the frontier. */
 export interface Politeness {
@@ -45,10 +46,10 @@ async function lockOrigin(client: pg.ClientBase, origin: string): Promise<Polite
   const { rows } = await client.query<PolitenessRow>(
     `SELECT p.crawl_delay_ms,
        coalesce(greatest(0, ceil(extract(epoch FROM p.next_start_at - clock_timestamp()) * 1000)), 0)::float8 AS wait_ms,
-       (SELECT count(*) FROM url WHERE origin = p.origin AND state = 'leased' AND lease_until > clock_timestamp()) AS in_flight,
+       (SELECT count(*) FROM url WHERE origin = p.origin AND ${leaseLive()}) AS in_flight,
        u.id AS unsent_id, u.claims AS unsent_claims
      FROM origin_politeness p
-     LEFT JOIN url u ON u.id = p.unsent_id AND u.claims = p.unsent_claims AND u.state = 'leased' AND u.lease_until > clock_timestamp()
+     LEFT JOIN url u ON u.id = p.unsent_id AND u.claims = p.unsent_claims AND ${leaseLive('u.')}
      WHERE p.origin = $1`,
     [origin],
   );
