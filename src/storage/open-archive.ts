@@ -131,15 +131,10 @@ function checkIntegrity(db: Db, path: string): void {
   }
 }
 
-function hasRoots(db: Db): boolean {
+/** Whether the file, not yet migrated (it may have no meta table), holds `key` in meta. */
+function hasMeta(db: Db, key: string): boolean {
   const meta = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get();
-  return meta !== undefined && db.prepare("SELECT 1 FROM meta WHERE key = 'roots'").get() !== undefined;
-}
-
-/** A worker's shard of a crawl on a shared frontier: its worker marks it so. */
-function isShard(db: Db): boolean {
-  const meta = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get();
-  return meta !== undefined && db.prepare("SELECT 1 FROM meta WHERE key = 'shardOf'").get() !== undefined;
+  return meta !== undefined && db.prepare('SELECT 1 FROM meta WHERE key = ?').get(key) !== undefined;
 }
 
 /** An archive opened for writing and checked, to which nothing has been written yet. */
@@ -168,8 +163,9 @@ export function openUnwritten(path: string, mode: 'create' | 'existing', refuseS
     db = new Database(path);
     db.pragma('busy_timeout = 5000');
     if (exists) checkIntegrity(db, path);
-    if (mode === 'existing' && !hasRoots(db)) throw new NothingToResumeError(path);
-    if (exists && refuseShard && isShard(db)) throw new ShardArchiveError(path);
+    if (mode === 'existing' && !hasMeta(db, 'roots')) throw new NothingToResumeError(path);
+    // A worker marks its shard so: its crawl lives in the shared frontier.
+    if (exists && refuseShard && hasMeta(db, 'shardOf')) throw new ShardArchiveError(path);
     return { db, migrations };
   } catch (error) {
     db?.close();
