@@ -15,7 +15,7 @@ const tmp = tempDir();
 let db: string;
 let tiny: string;
 const children: ChildProcess[] = [];
-/** Seconds of SQLite on 12,000 pages (4 s on a loaded 2-CPU machine), within the size limits. */
+/** Seconds of SQLite on 12,000 pages (2.5 s of CPU here, 4 s or more on a loaded 2-CPU machine), within the size limits. */
 const SLOW = prefixQuery(MAX_SEARCH_WORDS);
 
 beforeAll(() => {
