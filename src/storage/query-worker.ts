@@ -5,8 +5,9 @@ import { BATCH_MAX_BYTES, BATCH_MAX_ROWS, BATCHES_IN_FLIGHT, SEARCH_COLUMNS, typ
 
 // The process `query` runs one statement in, and `search` (the command, and each
 // search of serve's UI) one search. A step of SQLite (an endless recursive CTE
-// counted in one row, a search for hundreds of prefixes) never returns to JavaScript, so neither a
-// signal handler nor Worker.terminate() can stop it; a process can be killed.
+// counted in one row, a search for hundreds of prefixes) never returns to
+// JavaScript, so neither a signal handler nor Worker.terminate() can stop it
+// (terminate() waits for the step to end); a process can be killed.
 
 /**
  * Stops this process if its parent dies without killing it (kill -9): a thread
