@@ -4,7 +4,7 @@ import { CrawliteError } from '../crawlite-error.js';
 import { openArchive as openReader } from '../storage/archive-reader.js';
 import { openArchive as openDatabase } from '../storage/open-archive.js';
 import { createReplayHandler } from './replay-mount.js';
-import { searchArchive } from './search-mount.js';
+import { uiSearch } from './search-mount.js';
 import { createUiHandler } from './ui/ui-handler.js';
 
 export interface ServeOptions {
@@ -13,6 +13,8 @@ export interface ServeOptions {
   host: string;
   /** The UI's port; 0 picks a free one. The replay origin always gets a free one. */
   port: number;
+  /** The time limit of one search of the UI, in ms (default 5000). */
+  searchTimeoutMs?: number;
 }
 
 export interface ServingArchive {
@@ -73,6 +75,7 @@ function stop(server: Server): Promise<void> {
 export async function serveArchive(options: ServeOptions): Promise<ServingArchive> {
   const archive = openReader(options.path);
   const db = openDatabase(options.path, 'readonly');
+  const search = uiSearch(options.path, options.searchTimeoutMs);
   const servers: Server[] = [];
   try {
     const replayServer = createServer();
@@ -88,7 +91,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     const allowedHosts = isLoopback(options.host)
       ? new Set([`${host}:${uiPort}`, `127.0.0.1:${uiPort}`, `localhost:${uiPort}`, `[::1]:${uiPort}`])
       : undefined;
-    const ui = createUiHandler({ archive, db, replayOrigin, search: searchArchive }, allowedHosts);
+    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search }, allowedHosts);
     const replay = createReplayHandler({ archive, replayOrigin, uiOrigin });
     uiServer.on('request', (req: IncomingMessage, res: ServerResponse) => ui(req, res));
     replayServer.on('request', (req: IncomingMessage, res: ServerResponse) => replay(req, res));
@@ -96,12 +99,14 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
       uiUrl: `${uiOrigin}/`,
       replayOrigin,
       async close() {
+        search.close();
         await Promise.all(servers.map(stop));
         archive.close();
         db.close();
       },
     };
   } catch (error) {
+    search.close();
     await Promise.all(servers.map(stop));
     archive.close();
     db.close();

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CrawliteError } from '../crawlite-error.js';
 import { QueryRefusedError } from './archive-errors.js';
 import { openArchive } from './archive-reader.js';
-import type { FromWorker, ToWorker } from './query-worker-protocol.js';
+import type { FromWorker, ToWorker, WorkerTask } from './query-worker-protocol.js';
 
 export class QueryTimeoutError extends CrawliteError {
   constructor(readonly timeoutMs: number) {
@@ -13,8 +13,8 @@ export class QueryTimeoutError extends CrawliteError {
 
 /** The process running the statement ended without finishing it (killed from outside, out of memory). */
 export class QueryWorkerError extends CrawliteError {
-  constructor(how: string) {
-    super('QUERY_WORKER', `query stopped: the process running it ${how}`);
+  constructor(how: string, what: 'query' | 'search' = 'query') {
+    super('QUERY_WORKER', `${what} stopped: the process running it ${how}`);
   }
 }
 
@@ -29,6 +29,8 @@ export interface RunningQuery {
   finished: Promise<'done' | 'stopped'>;
   /** Kills the statement wherever it is, even inside one endless SQLite step. */
   stop(): void;
+  /** Resolves once the process running it has ended (after `finished`, when it was killed). */
+  exited: Promise<void>;
 }
 
 // From sources (the tests' in-process CLI) the worker is the compiled one: Node runs only JavaScript in a child.
@@ -49,9 +51,31 @@ export function startQuery(path: string, sql: string, sink: RowSink, options: { 
   } finally {
     archive.close();
   }
+  const { timeoutMs } = options;
+  return startWorker({ type: 'run', path, sql }, sink, {
+    ...(timeoutMs !== undefined ? { timeout: { ms: timeoutMs, error: () => new QueryTimeoutError(timeoutMs) } } : {}),
+    failed: (message) => new QueryRefusedError(message),
+  });
+}
 
-  // The worker is told who its parent is: if `query` dies before the worker starts, its ppid is already another.
+export interface WorkerLimits {
+  /** After `ms` the worker is killed and `finished` rejects with `error()`. */
+  timeout?: { ms: number; error: () => Error };
+  /** The error for the worker's `error` message (its CrawliteError's words and code). */
+  failed: (message: string, code: string | undefined) => Error;
+}
+
+/**
+ * Runs `task` in a child process that is killed (SIGKILL) on stop(), on timeout,
+ * or when the sink throws: a SQLite step cannot be interrupted any other way.
+ */
+export function startWorker(task: WorkerTask, sink: RowSink, limits: WorkerLimits): RunningQuery {
+  // The worker is told who its parent is: if this process dies before the worker starts, its ppid is already another.
   const child = fork(WORKER, [String(process.pid)], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced', execArgv: [] });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
   const send = (message: ToWorker) => {
     if (child.connected) child.send(message);
   };
@@ -74,7 +98,8 @@ export function startQuery(path: string, sql: string, sink: RowSink, options: { 
         reject(error);
       });
   });
-  if (options.timeoutMs !== undefined) timer = setTimeout(() => fail(new QueryTimeoutError(options.timeoutMs!)), options.timeoutMs);
+  const { timeout } = limits;
+  if (timeout) timer = setTimeout(() => fail(timeout.error()), timeout.ms);
 
   // Messages are handled one after another: a batch waits for the sink before the next is looked at.
   let chain = Promise.resolve();
@@ -92,16 +117,17 @@ export function startQuery(path: string, sql: string, sink: RowSink, options: { 
         case 'done':
           return settle('done');
         case 'error':
-          return fail(new QueryRefusedError(message.message));
+          return fail(limits.failed(message.message, message.code));
       }
     }),
   );
   child.on('error', fail);
-  child.on('close', (code, signal) => then(() => fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`))));
-  send({ type: 'run', path, sql });
+  child.on('close', (code, signal) => then(() => fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`, task.type === 'run' ? 'query' : 'search'))));
+  send(task);
 
   return {
     finished,
+    exited,
     stop() {
       if (settled) return;
       child.kill('SIGKILL');

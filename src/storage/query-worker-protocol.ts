@@ -1,14 +1,21 @@
-/** Messages between `query` and the process that runs its statement (child_process IPC, advanced serialization). */
+/** Messages between `query` or `search` and the process that runs its statement (child_process IPC, advanced serialization). */
+import type { SearchOptions } from './search-archive.js';
 
-/** To the worker: the statement to run, then one `ack` per batch of rows taken. */
-export type ToWorker = { type: 'run'; path: string; sql: string } | { type: 'ack' };
+/** What the worker runs: one read-only SQL statement, or one full-text search. */
+export type WorkerTask = { type: 'run'; path: string; sql: string } | { type: 'search'; path: string; query: string; options: SearchOptions };
 
-/** From the worker: the column names, batches of rows, then `done` or `error`. */
+/** To the worker: its task, then one `ack` per batch of rows taken. */
+export type ToWorker = WorkerTask | { type: 'ack' };
+
+/** From the worker: the column names, batches of rows, then `done` or `error` (with the CrawliteError's code, when it was one). */
 export type FromWorker =
   | { type: 'columns'; columns: string[] }
   | { type: 'rows'; rows: unknown[][] }
   | { type: 'done' }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string; code?: string };
+
+/** The columns of a search's rows, in order: a SearchHit's fields. */
+export const SEARCH_COLUMNS = ['url', 'title', 'snippet', 'rank', 'fetchedAt', 'status'] as const;
 
 /** A batch ends at this many rows or bytes, whichever comes first, so page bodies do not pile up. */
 export const BATCH_MAX_ROWS = 1000;

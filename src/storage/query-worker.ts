@@ -1,14 +1,16 @@
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../crawlite-error.js';
-import { openArchive } from './archive-reader.js';
-import { BATCH_MAX_BYTES, BATCH_MAX_ROWS, BATCHES_IN_FLIGHT, type FromWorker, type ToWorker } from './query-worker-protocol.js';
+import { openArchive, type ArchiveReader, type ReadOnlyQuery } from './archive-reader.js';
+import { BATCH_MAX_BYTES, BATCH_MAX_ROWS, BATCHES_IN_FLIGHT, SEARCH_COLUMNS, type FromWorker, type ToWorker, type WorkerTask } from './query-worker-protocol.js';
 
-// The process `query` runs one statement in. A step of SQLite (an endless
-// recursive CTE counted in one row) never returns to JavaScript, so neither a
-// signal handler nor Worker.terminate() can stop it; a process can be killed.
+// The process `query` runs one statement in, and `search` (the command, and each
+// search of serve's UI) one search. A step of SQLite (an endless recursive CTE
+// counted in one row, a search for hundreds of prefixes) never returns to
+// JavaScript, so neither a signal handler nor Worker.terminate() can stop it
+// (terminate() waits for the step to end); a process can be killed.
 
 /**
- * Stops this process if `query` dies without killing it (kill -9): a thread
+ * Stops this process if its parent dies without killing it (kill -9): a thread
  * of its own, because the main one may be inside SQLite for ever.
  */
 const WATCH_PARENT = `
@@ -35,10 +37,17 @@ function cellBytes(value: unknown): number {
   return 8;
 }
 
-async function run(path: string, sql: string): Promise<void> {
-  const archive = openArchive(path);
+/** The task's rows: a search's hits are all read at once (they are few: one page of results, or --limit). */
+function read(archive: ArchiveReader, task: WorkerTask): ReadOnlyQuery {
+  if (task.type === 'run') return archive.query(task.sql);
+  const hits = archive.search(task.query, task.options);
+  return { columns: [...SEARCH_COLUMNS], rows: hits.map((hit) => SEARCH_COLUMNS.map((column) => hit[column])) };
+}
+
+async function run(task: WorkerTask): Promise<void> {
+  const archive = openArchive(task.path);
   try {
-    const query = archive.query(sql);
+    const query = read(archive, task);
     send({ type: 'columns', columns: query.columns });
     let batch: unknown[][] = [];
     let bytes = 0;
@@ -64,16 +73,16 @@ process.on('message', (message: ToWorker) => {
     wake?.();
     return;
   }
-  run(message.path, message.sql)
-    .catch((error: unknown) => {
-      const text = error instanceof Error ? error.message : String(error);
-      send({ type: 'error', message: error instanceof CrawliteError ? text : `query failed: ${text}` });
-    });
+  run(message).catch((error: unknown) => {
+    const text = error instanceof Error ? error.message : String(error);
+    if (error instanceof CrawliteError) send({ type: 'error', message: text, code: error.code });
+    else send({ type: 'error', message: `${message.type === 'run' ? 'query' : 'search'} failed: ${text}` });
+  });
 });
-// Ctrl-C reaches the whole process group: `query` decides what stops, and kills this process.
+// Ctrl-C reaches the whole process group: its parent decides what stops, and kills this process.
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
-// `query` went away, or took `done` or `error` and let go: nothing is left to read for.
+// The parent went away, or took `done` or `error` and let go: nothing is left to read for.
 process.on('disconnect', () => process.exit(0));
-// The pid `query` passed, not process.ppid read now: `query` may already be gone when this line runs.
+// The pid the parent passed, not process.ppid read now: the parent may already be gone when this line runs.
 new Worker(WATCH_PARENT, { eval: true, workerData: Number(process.argv[2]) || process.ppid }).unref();

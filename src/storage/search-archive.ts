@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { CrawliteError } from '../crawlite-error.js';
 import { CJK } from './page-text-writer.js';
+import { checkSearchSize } from './search-limits.js';
 
 export interface SearchHit {
   url: string;
@@ -80,10 +81,15 @@ function chooseIndex(query: string): Index {
   return CJK.test(query) ? 'page_text_trigram' : 'page_text_fts';
 }
 
-/** Ranked best first; FTS5 query syntax; throws SearchQueryError (a CrawliteError, code 'BAD_SEARCH_QUERY', one-line message) on malformed queries. */
+/**
+ * Ranked best first; FTS5 query syntax; throws SearchQueryError (a CrawliteError, code 'BAD_SEARCH_QUERY', one-line message)
+ * on malformed queries, SearchTooLargeError ('SEARCH_TOO_LARGE') past the size limits (search-limits.ts). Runs on the
+ * caller's thread for as long as SQLite takes: startSearch (search-in-worker.ts) runs it in a process with a time limit.
+ */
 export function searchArchive(db: Database /* better-sqlite3, may be read-only */, query: string, options: SearchOptions): SearchHit[] {
   if (!hasSearchTables(db)) throw new SearchNotIndexedError();
   if (query.trim() === '') throw new SearchQueryError(query, 'it is empty');
+  checkSearchSize(query);
   return run(query, () => {
     const index = chooseIndex(query);
     return db.prepare<[Record<string, unknown>], SearchHit>(hitsSql(index)).all({

@@ -246,7 +246,7 @@ describe('search', () => {
 
 describe('search results', () => {
   // The search page against the search contract (searchArchive's signature), with a search that answers from a table.
-  const search: SearchArchive = (_db, query, options) => {
+  const search: SearchArchive = async (query, options) => {
     if (query === 'AND (') throw new CrawliteError('BAD_SEARCH_QUERY', 'malformed query: unbalanced parenthesis');
     return [
       { url: `${site.url}hostile`, title: HOSTILE_TITLE, snippet: `before ${options.markStart}<b>hit</b>${options.markEnd} after`, rank: -1, fetchedAt: '2026-01-01T00:00:00.000Z', status: 200 },

@@ -56,14 +56,15 @@ export function get(base: string, path: string, options: { method?: string; host
   });
 }
 
-/** `crawlite serve <db> --port 0` with both its origins: the UI's (first line) and the replay origin's (the next). */
-export async function startServe(db: string): Promise<{ ui: string; replay: string; stop: () => Promise<CliRun> }> {
-  const { child, url } = await spawnServe([db, '--port', '0']);
+/** `crawlite serve <db> --port 0 [flags]` with both its origins: the UI's (first line) and the replay origin's (the next). */
+export async function startServe(db: string, flags: string[] = []): Promise<{ ui: string; replay: string; pid: number; stop: () => Promise<CliRun> }> {
+  const { child, url } = await spawnServe([db, '--port', '0', ...flags]);
   const replayLine = () => /replay origin: (http:\/\/[^\s/]+)/.exec(child.output().stdout)?.[1];
   await waitFor('serve to print its replay origin', () => replayLine() !== undefined, 10_000, () => child.output().stdout);
   return {
     ui: url,
     replay: replayLine()!,
+    pid: child.pid!,
     stop: () => {
       child.kill('SIGINT');
       return child.exited;

@@ -1,14 +1,8 @@
 import type { CommandModule } from 'yargs';
 import { rowStream, ROW_FORMATS, type RowFormat, type RowStream } from '../format-rows.js';
 import { EXIT_INTERRUPTED } from '../io.js';
-import { UsageError } from '../usage-error.js';
+import { milliseconds } from '../milliseconds-flag.js';
 import type { CommandContext } from './context.js';
-
-function timeoutMs(value: unknown): number {
-  const ms = typeof value === 'number' ? value : Number(value);
-  if (!Number.isSafeInteger(ms) || ms < 1) throw new UsageError(`--timeout must be a whole number of milliseconds of at least 1, got ${String(value)}`);
-  return ms;
-}
 
 export function queryCommand(context: CommandContext): CommandModule {
   return {
@@ -19,7 +13,7 @@ export function queryCommand(context: CommandContext): CommandModule {
         .positional('db', { type: 'string', describe: 'archive file' })
         .positional('sql', { type: 'string', describe: 'one SQL statement that only reads' })
         .option('format', { alias: 'f', choices: ROW_FORMATS, default: 'table' as RowFormat, describe: 'output format' })
-        .option('timeout', { type: 'number', coerce: timeoutMs, defaultDescription: 'none', describe: 'time limit for the whole query in ms (like crawl --timeout); Ctrl-C stops it too' })
+        .option('timeout', { type: 'number', coerce: milliseconds('timeout'), defaultDescription: 'none', describe: 'time limit for the whole query in ms (like crawl --timeout); Ctrl-C stops it too' })
         .example('$0 query site.sqlite "select url, status from pages where status >= 400"', 'broken pages')
         .example('$0 query site.sqlite "select to_url, count(*) n from links group by 1 order by n desc limit 10"', 'most linked URLs')
         .example('$0 query site.sqlite "select url, state, error from urls where state = \'failed\'" -f csv', 'failures as CSV')

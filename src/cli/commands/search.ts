@@ -1,5 +1,7 @@
 import type { CommandModule } from 'yargs';
-import { rowStream, ROW_FORMATS, type RowFormat } from '../format-rows.js';
+import { rowStream, ROW_FORMATS, type RowFormat, type RowStream } from '../format-rows.js';
+import { EXIT_INTERRUPTED } from '../io.js';
+import { milliseconds } from '../milliseconds-flag.js';
 import { UsageError } from '../usage-error.js';
 import type { CommandContext } from './context.js';
 
@@ -24,31 +26,64 @@ export function searchCommand(context: CommandContext): CommandModule {
         .option('limit', { alias: 'n', type: 'number', default: 20, coerce: count('limit', 1), describe: 'hits shown at most' })
         .option('offset', { type: 'number', default: 0, coerce: count('offset', 0), describe: 'hits skipped first (the next page of results)' })
         .option('format', { alias: 'f', choices: ROW_FORMATS, default: 'table' as RowFormat, describe: 'output format' })
+        .option('timeout', { type: 'number', coerce: milliseconds('timeout'), defaultDescription: 'none', describe: 'time limit for the search in ms (like query --timeout); Ctrl-C stops it too' })
         .example('$0 search site.sqlite "crawler"', 'pages about crawlers (or crawling)')
         .example('$0 search site.sqlite \'"full text" OR fts5 NOT sqlite\'', 'a phrase or a word, without another')
         .example('$0 search site.sqlite "arch*" --limit 50 -f json', 'a prefix, as JSON')
-        .example('$0 search site.sqlite "中文搜索"', 'Chinese, Japanese, Korean: any 3 characters or more'),
+        .example('$0 search site.sqlite "中文搜索"', 'Chinese, Japanese, Korean: any 3 characters or more')
+        .example('$0 search site.sqlite "arch* OR lib*" --timeout 10000', 'give up after 10 seconds'),
     handler: async (args) => {
-      const [{ openArchive, explainOpenError }, { pagesWithoutText, searchArchive }] = await Promise.all([
+      const [{ openArchive }, { pagesWithoutText }, { startSearch }] = await Promise.all([
         import('../../storage/open-archive.js'),
         import('../../storage/search-archive.js'),
+        import('../../storage/search-in-worker.js'),
       ]);
+      const { io } = context;
       const path = String(args.db);
+      const output: RowStream = rowStream(['url', 'title', 'snippet'], args.format as RowFormat);
+      let found = 0;
+      let readerGone = false;
+      /** Writes, then waits while stdout is backed up; false once its reader went away. */
+      const write = async (text: string) => {
+        if (!text || io.stdout(text) !== false) return true;
+        return io.drain();
+      };
+      // In a process of its own: Ctrl-C and --timeout kill it inside SQLite, where this one could not stop it.
+      const running = startSearch(
+        path,
+        String(args.query),
+        { limit: args.limit as number, offset: args.offset as number },
+        async (hits) => {
+          found += hits.length;
+          if (await write(output.rows(hits.map((hit) => [hit.url, hit.title, hit.snippet])))) return;
+          readerGone = true;
+          running.stop();
+        },
+        { ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}), raiseWith: '--timeout' },
+      );
+      let interrupted = false;
+      const unlisten = io.onInterrupt(() => {
+        interrupted = true;
+        running.stop();
+      });
+      let end;
+      try {
+        end = await running.finished;
+      } finally {
+        unlisten();
+      }
+      if (interrupted && !readerGone) {
+        io.stderr('crawlite: search interrupted\n');
+        context.exitCode = EXIT_INTERRUPTED;
+        return;
+      }
+      if (end !== 'done') return;
+      await write(output.end());
+      if (found > 0) return;
       const db = openArchive(path, 'readonly');
       try {
-        const hits = (() => {
-          try {
-            return searchArchive(db, String(args.query), { limit: args.limit as number, offset: args.offset as number });
-          } catch (error) {
-            return explainOpenError(path, error);
-          }
-        })();
-        const output = rowStream(['url', 'title', 'snippet'], args.format as RowFormat);
-        context.io.stdout(output.rows(hits.map((hit) => [hit.url, hit.title, hit.snippet])) + output.end());
-        const missing = hits.length === 0 ? pagesWithoutText(db) : 0;
-        if (missing > 0) {
-          context.io.stderr(`crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`);
-        }
+        const missing = pagesWithoutText(db);
+        if (missing > 0) io.stderr(`crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`);
       } finally {
         db.close();
       }

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { milliseconds } from '../milliseconds-flag.js';
 import { UsageError } from '../usage-error.js';
 import type { CommandContext } from './context.js';
 
@@ -18,6 +19,7 @@ export function serveCommand(context: CommandContext): CommandModule {
         .option('port', { alias: 'p', type: 'number', default: 8080, coerce: portNumber, describe: 'port of the UI (0 picks a free one); replay gets another free port' })
         .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on; anything but loopback exposes the archive to the network' })
         .option('open', { type: 'boolean', default: false, describe: 'open the UI in the desktop browser' })
+        .option('search-timeout', { type: 'number', defaultDescription: '5000', coerce: milliseconds('search-timeout'), describe: 'time limit of one search in ms; a search past it is stopped and the page says so' })
         .example('$0 serve site.sqlite', 'then open http://127.0.0.1:8080/')
         .example('$0 serve site.sqlite --port 0 --open', 'a free port, opened in the browser'),
     handler: async (args) => {
@@ -25,7 +27,7 @@ export function serveCommand(context: CommandContext): CommandModule {
       const { io } = context;
       const host = String(args.host);
       if (!host) throw new UsageError('--host needs an address, e.g. 127.0.0.1');
-      const serving = await serveArchive({ path: String(args.db), host, port: args.port as number });
+      const serving = await serveArchive({ path: String(args.db), host, port: args.port as number, searchTimeoutMs: args.searchTimeout as number | undefined });
       // The UI's URL first and alone on its line: scripts and tests read it.
       io.stdout(`${serving.uiUrl}\n`);
       io.stdout(`replay origin: ${serving.replayOrigin}/ (archived pages run there, apart from the UI); Ctrl-C to stop\n`);

@@ -14,8 +14,20 @@ export function markSnippet(snippet: string): string {
   return escapeHtml(snippet).replaceAll(MARK_START, '<mark>').replaceAll(MARK_END, '</mark>');
 }
 
+/**
+ * What the user is told, by code: a query to fix (400), an archive without the search tables
+ * (older, never reindexed: 501), a search stopped at its time limit or refused while others run (503).
+ */
+const SEARCH_REFUSALS: Record<string, number> = {
+  BAD_SEARCH_QUERY: 400,
+  SEARCH_TOO_LARGE: 400,
+  SEARCH_NOT_INDEXED: 501,
+  SEARCH_TIMEOUT: 503,
+  SEARCH_BUSY: 503,
+};
+
 /** `/search?q=`: full-text search of the archived pages. */
-export function searchPage(context: UiContext, params: URLSearchParams): UiPage {
+export async function searchPage(context: UiContext, params: URLSearchParams): Promise<UiPage> {
   const query = (params.get('q') ?? '').trim();
   const offsetText = params.get('offset') ?? '0';
   if (!/^\d{1,9}$/.test(offsetText)) throw new UiHttpError(400, `offset must be a whole number, got "${offsetText}"`);
@@ -31,10 +43,9 @@ export function searchPage(context: UiContext, params: URLSearchParams): UiPage 
   if (!query) return { title: 'Search', body: form };
   let hits;
   try {
-    hits = context.search(context.db, query, { limit: PAGE_SIZE + 1, offset, markStart: MARK_START, markEnd: MARK_END });
+    hits = await context.search(query, { limit: PAGE_SIZE + 1, offset, markStart: MARK_START, markEnd: MARK_END });
   } catch (error) {
-    // A malformed query is the user's to fix; an archive without the search tables (older, never reindexed) says how to build them.
-    const status = error instanceof CrawliteError ? { BAD_SEARCH_QUERY: 400, SEARCH_NOT_INDEXED: 501 }[error.code] : undefined;
+    const status = error instanceof CrawliteError && Object.hasOwn(SEARCH_REFUSALS, error.code) ? SEARCH_REFUSALS[error.code] : undefined;
     if (status !== undefined) return { status, title: 'Search', body: html`${form}<p class="error" id="search-error">${(error as Error).message}</p>` };
     throw error;
   }

@@ -14,7 +14,7 @@ import { urlsPage } from './urls-page.js';
 /** `ranged`: answers a `Range: bytes=` request with that part (a download of a large body). */
 type Body = { type: string; body: Buffer | string; headers?: Record<string, string>; ranged?: boolean };
 
-const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiPage> = {
+const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiPage | Promise<UiPage>> = {
   '/': (context) => overviewPage(context),
   '/urls': urlsPage,
   '/search': searchPage,
@@ -41,10 +41,11 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
   const pageBody = (page: UiPage): Body => ({ type: 'text/html; charset=utf-8', body: layout(page, archiveName).text });
   const errorPage = (status: number, message: string) => pageBody({ status, title: String(status), body: html`<h1>${status}</h1><p class="error" id="error">${message}</p>` });
 
-  function route(path: string, params: URLSearchParams): { status: number; response: Body } {
+  async function route(path: string, params: URLSearchParams): Promise<{ status: number; response: Body }> {
     const page = Object.hasOwn(PAGES, path) ? PAGES[path] : undefined;
     if (page) {
-      const shown = page(context, params);
+      // Awaited: search runs in a process of its own while this one answers other requests.
+      const shown = await page(context, params);
       return { status: shown.status ?? 200, response: pageBody(shown) };
     }
     if (path === '/api/timeline') return { status: 200, response: { type: 'application/json', body: JSON.stringify(fetchTimeline(context.db)) } };
@@ -61,7 +62,7 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
     return { status: 404, response: errorPage(404, `Nothing here: ${path}`) };
   }
 
-  return (req, res) => {
+  return async (req, res) => {
     let status: number;
     let response: Body;
     try {
@@ -72,7 +73,7 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         ({ status, response } = { status: 405, response: { ...errorPage(405, `${req.method} is not supported: this archive is read-only`), headers: { allow: 'GET, HEAD' } } });
       } else {
         const url = new URL(req.url ?? '/', 'http://ui.invalid');
-        ({ status, response } = route(url.pathname, url.searchParams));
+        ({ status, response } = await route(url.pathname, url.searchParams));
       }
     } catch (error) {
       if (error instanceof UiHttpError) {
