@@ -1,6 +1,6 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ArchiveBusyError } from './archive-errors.js';
-import { ArchiveLock, type LockOwner } from './archive-lock.js';
+import { ArchiveLock, refuseHardLinks, type LockOwner } from './archive-lock.js';
 import { clearHolder, describeHolder, recordHolder } from './lock-holder.js';
 import { checkPath, closeArchive, enterWal, explainOpenError, openUnwritten, prepareForWriting, type UnwrittenArchive } from './open-archive.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
@@ -62,6 +62,7 @@ async function enterWalWhenReadersLeave(db: Db, path: string, options: OpenCrawl
  */
 export async function openCrawlArchive(path: string, mode: 'create' | 'existing', owner: LockOwner, options: OpenCrawlOptions = {}): Promise<CrawlArchive> {
   checkPath(path, mode);
+  refuseHardLinks(path);
   const lock = ArchiveLock.tryAcquire(path);
   if (!lock) throw ArchiveBusyError.crawl(path, describeHolder(path));
   let archive: UnwrittenArchive | undefined;
