@@ -54,7 +54,9 @@ export {
   NotAnArchiveError,
   NothingToRecrawlError,
   NothingToResumeError,
+  NotAShardError,
   QueryRefusedError,
   ShardArchiveError,
+  ShardOfOtherCrawlError,
   UnfinishedCrawlError,
 } from './storage/archive-errors.js';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,24 @@ describe('the lock', () => {
     second!.release();
     // No journal or other side file is left: the lock file is never written.
     expect(existsSync(`${path}-lock-journal`)).toBe(false);
+  });
+
+  it('is one lock for every spelling of a file not created yet: a dangling symlink, a symlinked directory and ..', () => {
+    const real = tmp.path('spelled/new.sqlite');
+    mkdirSync(tmp.path('spelled/inner/deeper'), { recursive: true });
+    symlinkSync(real, tmp.path('dangling.sqlite'));
+    symlinkSync(tmp.path('spelled/inner/deeper'), tmp.path('down'));
+    const held = ArchiveLock.tryAcquire(tmp.path('dangling.sqlite'));
+    expect(held).toBeDefined();
+    try {
+      expect(existsSync(`${real}-lock`)).toBe(true);
+      for (const spelling of [real, tmp.path('dangling.sqlite'), `${tmp.path('down')}/../../new.sqlite`, `${tmp.dir}/spelled/./inner/../new.sqlite`]) {
+        expect(ArchiveLock.tryAcquire(spelling), spelling).toBeUndefined();
+      }
+    } finally {
+      held!.release();
+    }
+    expect(existsSync(`${real}-lock`)).toBe(false);
   });
 
   it('is free when only its file was left behind', () => {

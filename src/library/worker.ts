@@ -9,7 +9,7 @@ import { version } from './package-version.js';
 
 /** One worker of a shared crawl (`initFrontier`): the crawl's roots and options come from the frontier. */
 export interface WorkerInput extends FrontierConnection {
-  /** This worker's shard: an archive file of its own, created if missing. */
+  /** This worker's shard: a new file (created if missing), or this crawl's shard to go on with; anything else is refused. */
   db: string;
   /** Requests in flight for this worker (not stored); the crawl's stored concurrency otherwise. */
   concurrency?: number;
@@ -42,7 +42,10 @@ export interface WorkerReport {
 export interface WorkerHandle {
   /** One event per URL this worker finished, and a notice per outage; completes when the worker ends. */
   events: Observable<WorkerEvent>;
-  /** Resolves once the shard is closed; rejects with a CrawliteError subclass (PG_UNREACHABLE, NO_FRONTIER, ...). */
+  /**
+   * Resolves once the shard is closed; rejects with a CrawliteError subclass (PG_UNREACHABLE, NO_FRONTIER,
+   * ARCHIVE_NOT_A_SHARD for an archive with a crawl or pages of its own, SHARD_OF_OTHER_CRAWL, ...).
+   */
   done: Promise<WorkerReport>;
   /** Stops as Ctrl-C does: requests in flight get 5 s to finish; what is left goes back to the frontier. */
   stop(): void;

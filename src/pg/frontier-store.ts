@@ -44,11 +44,14 @@ export async function initFrontier(pool: pg.Pool, connection: string | undefined
 }
 
 /** The crawl the frontier holds; refuses a database without one or with a schema newer than this code. */
-export async function readCrawl(pool: pg.Pool, connection: string | undefined): Promise<StoredCrawl> {
+export async function readCrawl(pool: pg.Pool, connection: string | undefined): Promise<StoredCrawl & { made: string }> {
   const client = await pool.connect();
   try {
     if ((await checkSchema(client)) === 0) throw new NoFrontierError(connection);
-    const { rows } = await client.query<{ roots: string[]; options: Record<string, unknown> }>('SELECT roots, options FROM crawl WHERE id = 1');
+    // When the frontier was made, in UTC whatever the session's TimeZone, to the microsecond: names this crawl to its shards.
+    const { rows } = await client.query<StoredCrawl & { made: string }>(
+      `SELECT roots, options, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS made FROM crawl WHERE id = 1`,
+    );
     if (!rows[0]) throw new NoFrontierError(connection);
     return rows[0];
   } finally {

@@ -78,24 +78,27 @@ export function startWorker(request: WorkerRequest): WorkerRun {
 
   async function run(pool: pg.Pool): Promise<WorkerResult> {
     const stored = await readCrawl(pool, request.connection);
-    await upgradeFrontier(pool);
+    // The shard is checked first, before anything is written to it or to the frontier: a crawl's archive, or another frontier's shard, is refused.
+    const shardOf = { frontier: stored.made, roots: stored.roots, options: stored.options };
+    const archive = await openCrawlArchive(request.dbPath, 'create', request.owner, { shardOf });
+    const record = new CrawlRecord(archive.db);
     const options: CrawlOptions = {
       ...DEFAULT_OPTIONS,
       userAgent: request.userAgent,
       ...(stored.options as Partial<CrawlOptions>),
       ...(request.concurrency ? { concurrency: request.concurrency } : {}),
     };
-    await heartbeat(pool, id, request.name);
-    const beat = setInterval(() => void heartbeat(pool, id, request.name).catch(() => undefined), Math.min(10_000, leaseMs / 2));
-    beat.unref();
-    const archive = await openCrawlArchive(request.dbPath, 'create', request.owner);
-    const record = new CrawlRecord(archive.db);
+    let beat: NodeJS.Timeout | undefined;
     let endedBy: RunEnd = 'failed';
     let runId: number | undefined;
     let finished = 0;
     let limited = false;
     try {
-      record.save(stored.roots, stored.options, { shardOf: request.connection ? 'postgresql' : 'postgresql (PGHOST)' });
+      await upgradeFrontier(pool);
+      await heartbeat(pool, id, request.name);
+      beat = setInterval(() => void heartbeat(pool, id, request.name).catch(() => undefined), Math.min(10_000, leaseMs / 2));
+      beat.unref();
+      record.save(stored.roots, stored.options, { shardOf: request.connection ? 'postgresql' : 'postgresql (PGHOST)', frontier: stored.made });
       runId = record.startRun(options, new Date());
       // --max-per-path is judged in the frontier, over all workers: the shard records what it decided.
       const pages = new SqlitePageSink(archive.db, request.dbPath, runId, { maxDepth: options.maxDepth });

@@ -56,6 +56,23 @@ export class ShardArchiveError extends CrawliteError {
   }
 }
 
+/** `worker --db` given an archive that is no shard: a worker would replace its roots and options and mix another crawl's pages in. */
+export class NotAShardError extends CrawliteError {
+  constructor(path: string, holds: 'a crawl of its own' | 'pages of its own') {
+    super(
+      'ARCHIVE_NOT_A_SHARD',
+      `${path} holds ${holds}, not a worker's shard: a worker would replace its roots and options and add another crawl's pages; give the worker a new file (--db shard-1.sqlite)`,
+    );
+  }
+}
+
+/** `worker --db` given a shard of another shared crawl: its pages would be merged with this crawl's. */
+export class ShardOfOtherCrawlError extends CrawliteError {
+  constructor(path: string, theirs: string, ours: string) {
+    super('SHARD_OF_OTHER_CRAWL', `${path} is a shard of another shared crawl (${theirs}), not of ${ours}: give the worker a new file (--db shard-1.sqlite)`);
+  }
+}
+
 /** `recrawl` of an archive that holds no crawl (nothing, or only imported WARCs). */
 export class NothingToRecrawlError extends CrawliteError {
   constructor(path: string) {

@@ -1,4 +1,5 @@
-import { statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readlinkSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { ArchivePathError } from './archive-errors.js';
@@ -9,7 +10,62 @@ export interface LockOwner {
   host: string;
 }
 
-export const lockPathOf = (archivePath: string): string => `${archivePath}-lock`;
+/** Hops of symbolic links followed before giving up (Linux's own limit). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The file a path names, spelled one way: symbolic links and `.`/`..` resolved,
+ * for a file not created yet too (its directory resolved, and a dangling link
+ * followed to where SQLite would create the file).
+ */
+export function realArchivePath(archivePath: string): string {
+  try {
+    // .native: libc's realpath, which takes `..` as the kernel does (Node's own one drops it lexically first).
+    return realpathSync.native(archivePath);
+  } catch {
+    // Missing: its links followed and its directory resolved by hand, without resolve() (lexical too).
+  }
+  let target = archivePath;
+  for (let hop = 0; hop < MAX_LINK_HOPS; hop += 1) {
+    let link: string;
+    try {
+      link = readlinkSync(target);
+    } catch {
+      break;
+    }
+    target = isAbsolute(link) ? link : `${dirname(target)}${sep}${link}`;
+  }
+  try {
+    return join(realpathSync.native(dirname(target)), basename(target));
+  } catch {
+    return resolve(target);
+  }
+}
+
+/** Named after the archive's real path, so every spelling of it (a symlink, `./a/../a.sqlite`) meets the same lock. */
+export const lockPathOf = (archivePath: string): string => `${realArchivePath(archivePath)}-lock`;
+
+/**
+ * Refuses an archive with more than one name in the file system (hard links):
+ * a lock beside one name does not guard the others, and SQLite keeps its
+ * journal and WAL under the name a file was opened by, so a crash under one
+ * name and a resume under another would corrupt it (SQLite calls a link count
+ * other than 1 undefined behaviour).
+ */
+export function refuseHardLinks(archivePath: string): void {
+  let links: number;
+  try {
+    links = statSync(archivePath).nlink;
+  } catch {
+    return;
+  }
+  if (links > 1) {
+    throw new ArchivePathError(
+      archivePath,
+      `has ${links} names (hard links): a crawl's lock and SQLite's journal go by the name, so a crawl under another name at once, or after a crash, would corrupt it; keep one name (remove the other links) or crawl a copy (cp)`,
+    );
+  }
+}
 
 /** How often the lock is retried when the file it was taken on was removed meanwhile. */
 const ATTEMPTS = 5;
@@ -39,7 +95,8 @@ function createLockFile(lockPath: string, archivePath: string): void {
 
 /**
  * One crawler per archive, enforced by the operating system: SQLite's POSIX
- * lock on an empty side file `<archive>-lock`, held by an open descriptor for
+ * lock on an empty side file `<archive>-lock` beside the archive's real path
+ * (whatever path it was given by), held by an open descriptor for
  * the whole crawl. A process that dies (kill -9, a crash, a zombie its parent
  * has not reaped) has had its descriptors closed, so the lock is free at once;
  * no pid is ever trusted. Nothing is written to the lock file, and a clean

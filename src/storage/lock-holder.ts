@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import type { LockOwner } from './archive-lock.js';
+import { realArchivePath, type LockOwner } from './archive-lock.js';
 
 export interface LockHolder extends LockOwner {
   since: string;
@@ -38,7 +38,8 @@ export function clearHolder(db: Db): void {
  * crawl still opening the archive has not, and is just "another crawl".
  */
 export function describeHolder(archivePath: string): string | undefined {
-  if (!existsSync(archivePath) || !existsSync(`${archivePath}-wal`)) return undefined;
+  // SQLite names the -wal after the real path, so through a symlink it is beside the target.
+  if (!existsSync(archivePath) || !existsSync(`${realArchivePath(archivePath)}-wal`)) return undefined;
   let db: Db | undefined;
   try {
     db = new Database(archivePath, { readonly: true, fileMustExist: true });

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { CrawliteError } from '../crawlite-error.js';
 import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError, NothingToResumeError, ShardArchiveError } from './archive-errors.js';
+import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 
 /** 'crwl': marks a SQLite file as a crawlite archive (PRAGMA application_id). */
@@ -147,10 +148,10 @@ export interface UnwrittenArchive {
  * Opens a file to write to and runs every check that only reads: the header
  * (a crawlite archive, not from a newer version), integrity, and for resume
  * that there is a crawl to resume (and, if asked, that it is no worker's
- * shard). A refused file keeps every byte, and the connection closes without
+ * shard, or that it is one of the worker's crawl). A refused file keeps every byte, and the connection closes without
  * leaving -wal or -shm files it made.
  */
-export function openUnwritten(path: string, mode: 'create' | 'existing', refuseShard = false): UnwrittenArchive {
+export function openUnwritten(path: string, mode: 'create' | 'existing', checks: { refuseShard?: boolean; shardOf?: ShardOf } = {}): UnwrittenArchive {
   const migrations = loadMigrations();
   const exists = checkPath(path, mode);
   if (exists) {
@@ -165,7 +166,8 @@ export function openUnwritten(path: string, mode: 'create' | 'existing', refuseS
     if (exists) checkIntegrity(db, path);
     if (mode === 'existing' && !hasMeta(db, 'roots')) throw new NothingToResumeError(path);
     // A worker marks its shard so: its crawl lives in the shared frontier.
-    if (exists && refuseShard && hasMeta(db, 'shardOf')) throw new ShardArchiveError(path);
+    if (exists && checks.refuseShard && hasMeta(db, 'shardOf')) throw new ShardArchiveError(path);
+    if (exists && checks.shardOf) checkShardOf(db, path, checks.shardOf);
     return { db, migrations };
   } catch (error) {
     db?.close();

@@ -1,6 +1,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ArchiveBusyError } from './archive-errors.js';
-import { ArchiveLock, type LockOwner } from './archive-lock.js';
+import type { ShardOf } from './check-shard.js';
+import { ArchiveLock, refuseHardLinks, type LockOwner } from './archive-lock.js';
 import { clearHolder, describeHolder, recordHolder } from './lock-holder.js';
 import { checkPath, closeArchive, enterWal, explainOpenError, openUnwritten, prepareForWriting, type UnwrittenArchive } from './open-archive.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
@@ -19,6 +20,8 @@ export interface OpenCrawlOptions {
   readerWaitMs?: number;
   /** Refuse a worker's shard (a crawl of its own would fetch what other workers hold). */
   refuseShard?: boolean;
+  /** For a worker: refuse an archive that is not a shard of this crawl (one with a crawl of its own, another frontier's shard). */
+  shardOf?: ShardOf;
 }
 
 const READER_WAIT_MS = 10 * 60_000;
@@ -62,11 +65,12 @@ async function enterWalWhenReadersLeave(db: Db, path: string, options: OpenCrawl
  */
 export async function openCrawlArchive(path: string, mode: 'create' | 'existing', owner: LockOwner, options: OpenCrawlOptions = {}): Promise<CrawlArchive> {
   checkPath(path, mode);
+  refuseHardLinks(path);
   const lock = ArchiveLock.tryAcquire(path);
   if (!lock) throw ArchiveBusyError.crawl(path, describeHolder(path));
   let archive: UnwrittenArchive | undefined;
   try {
-    archive = openUnwritten(path, mode, options.refuseShard);
+    archive = openUnwritten(path, mode, { refuseShard: options.refuseShard, shardOf: options.shardOf });
     await enterWalWhenReadersLeave(archive.db, path, options);
     prepareForWriting(archive);
     recordHolder(archive.db, owner);

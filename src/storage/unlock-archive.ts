@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { ArchiveBusyError } from './archive-errors.js';
-import { ArchiveLock, lockPathOf } from './archive-lock.js';
+import { ArchiveLock, lockPathOf, refuseHardLinks } from './archive-lock.js';
 import { clearHolder, describeHolder, readHolder, type LockHolder } from './lock-holder.js';
 import { checkArchiveFile, explainOpenError } from './open-archive.js';
 
@@ -19,6 +19,7 @@ export interface UnlockResult {
  */
 export function unlockArchive(path: string): UnlockResult {
   const blank = checkArchiveFile(path);
+  refuseHardLinks(path);
   const hadLockFile = existsSync(lockPathOf(path));
   const lock = ArchiveLock.tryAcquire(path);
   if (!lock) throw new ArchiveBusyError(path, `a running crawl${describe(describeHolder(path))} holds its lock; stop that crawl first (unlock clears only what a crawl that is gone left behind)`);
