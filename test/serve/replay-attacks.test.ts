@@ -32,7 +32,12 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     proxy = await startLoggingProxy();
     browser = await launchChromium({ proxy: proxy.url });
     unprotected = await startServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><p id="done">opening</p><script>window.open('http://${EVIL_HOST}/unprotected')</script>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<!doctype html><button id="leave">leave</button><script>window.open('http://${EVIL_HOST}/unprotected-popup');` +
+            `document.getElementById('leave').addEventListener('click', function () { top.location.href = 'http://${EVIL_HOST}/unprotected-top'; });</script>`,
+        );
     });
   }, 60_000);
 
@@ -59,34 +64,39 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
   async function browse<T>(run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
     const seenBefore = proxy.requests.length;
     const context = await browser.newContext();
-    let result: T;
+    let outcome: { result: T } | { error: unknown };
     try {
-      result = await run(await context.newPage(), context);
+      outcome = { result: await run(await context.newPage(), context) };
+    } catch (error) {
+      outcome = { error };
     } finally {
       await context.close();
     }
+    // A leak is the failure to report, even when it also broke what `run` expected.
     expect(proxy.requests.length, 'the browser went through the proxy').toBeGreaterThan(seenBefore);
     expect(proxy.outside([hostOf(serving.uiUrl), hostOf(serving.replayOrigin)], seenBefore).map((logged) => logged.url)).toEqual([]);
-    return result;
+    if ('error' in outcome) throw outcome.error;
+    return outcome.result;
   }
 
   /** What the attack page reported, from the frame (or page) where it wrote it, once it has; then its #leave is clicked. */
   async function attackReport(page: Page): Promise<Record<string, string>> {
     let found: Frame | undefined;
+    let text = '';
     await expect
       .poll(async () => {
         for (const frame of page.frames()) {
-          const text = await frame.locator('#done').textContent({ timeout: 100 }).catch(() => null);
+          text = await frame.evaluate(() => document.getElementById('done')?.textContent ?? '').catch(() => '');
           if (text) {
             found = frame;
-            return text;
+            return true;
           }
         }
-        return '';
+        return false;
       }, { timeout: 10_000 })
-      .not.toBe('');
-    const report = JSON.parse((await found!.locator('#done').textContent())!) as Record<string, string>;
-    await found!.locator('#leave').click({ timeout: 2_000 }).catch(() => {});
+      .toBe(true);
+    const report = JSON.parse(text) as Record<string, string>;
+    await found!.locator('#leave').click({ timeout: 5_000, noWaitAfter: true });
     await page.waitForTimeout(SETTLE_MS);
     return report;
   }
@@ -99,13 +109,16 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     expect(report.fetchUiUnseen).not.toBe('read the UI');
   }
 
-  it('the proxy sees a live request when nothing stops it (so the checks below can fail)', async () => {
+  it('the proxy sees a popup and a top navigation to the live web when nothing stops them (so the checks below can fail)', async () => {
     const seenBefore = proxy.requests.length;
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
       await page.goto(unprotected.url);
-      await expect.poll(() => proxy.outside([hostOf(unprotected.url)], seenBefore).map((logged) => logged.host), { timeout: 10_000 }).toContain(EVIL_HOST);
+      await page.locator('#leave').click({ timeout: 5_000 });
+      const live = () => proxy.outside([hostOf(unprotected.url)], seenBefore).map((logged) => logged.url);
+      await expect.poll(live, { timeout: 10_000 }).toContain(`http://${EVIL_HOST}/unprotected-top`);
+      expect(live()).toContain(`http://${EVIL_HOST}/unprotected-popup`);
     } finally {
       await context.close();
     }

@@ -117,7 +117,7 @@ export async function crawlHostileReplaySite(db: string): Promise<string> {
     else res.writeHead(200, { 'content-type': route.type, ...route.headers }).end(route.body);
   });
   try {
-    const crawl = await runCli(['crawl', site.url, '--db', db, '-q', '--ignore-robots']);
+    const crawl = await runCli(['crawl', site.url, '--db', db, '-q', '--ignore-robots', '--delay', '0']);
     expect(crawl, 'the hostile site is archived').toMatchObject({ code: 0, stderr: '' });
   } finally {
     await site.close();
