@@ -13,7 +13,10 @@ import type { ReplayModifier } from './replay-url.js';
 /** The frame's sandbox for a replayed capture: its scripts run, on the replay origin, and can open nothing. */
 export const REPLAY_SANDBOX = 'allow-scripts allow-forms allow-same-origin';
 
-/** The frame's sandbox for a body as captured (`id_`): nothing runs, on an opaque origin. */
+/**
+ * The sandbox for a body as captured (`id_`), unrewritten: nothing runs, on an opaque origin, and a
+ * document sandboxed without scripts does not follow its `<meta http-equiv=refresh>` either.
+ */
 export const RAW_SANDBOX = '';
 
 /** The UI's path that shows `url` as captured near `timestamp` framed; `id_` shows the body as captured. */

@@ -183,6 +183,31 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     expect(top).toBe(`${ui()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`);
   });
 
+  describe('in a browser that sends no Fetch Metadata (older ones, or any on a plain-http address that is not loopback)', () => {
+    const FETCH_METADATA = ['sec-fetch-dest', 'sec-fetch-mode', 'sec-fetch-site', 'sec-fetch-user'];
+    beforeAll(() => proxy.withholdHeaders(FETCH_METADATA));
+    afterAll(() => proxy.withholdHeaders([]));
+
+    it('a replayed page opened top-level stops before its own scripts run and reloads in the UI frame', async () => {
+      const { report, top } = await browse(async (page) => {
+        await page.goto(replayUrl(HOSTILE_PAGES.attack));
+        return { report: await attackReport(page), top: page.url() };
+      });
+      expectReadOnlyTheArchive(report);
+      expect(top).toBe(`${ui()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.attack))}&ts=${timestamp(HOSTILE_PAGES.attack)}`);
+    });
+
+    it("a body as captured opened top-level is shown where it is, and its sandbox (no scripts) keeps its meta refresh from leaving", async () => {
+      const raw = serving.replayOrigin + replayPath(url(HOSTILE_PAGES.refresh), timestamp(HOSTILE_PAGES.refresh), 'id_');
+      const { shown, top } = await browse(async (page) => {
+        await page.goto(raw);
+        await page.waitForTimeout(SETTLE_MS);
+        return { shown: await page.textContent('#refreshing', { timeout: 1_000 }).catch(() => null), top: page.url() };
+      });
+      expect({ shown, top }).toEqual({ shown: 'leaving', top: raw });
+    });
+  });
+
   it('an archived script cannot register a service worker: every other capture still replays as itself', async () => {
     const framedText = async (page: Page, selector: string) => {
       const located = page.frameLocator('iframe#replay').locator(selector);

@@ -24,6 +24,8 @@ export interface LoggingProxy {
   requests: LoggedRequest[];
   /** The logged requests since `from` (an index into `requests`) for a host other than these `host:port`s and the browser's own services. */
   outside(hosts: string[], from?: number): LoggedRequest[];
+  /** Request headers (lower-case) removed before forwarding from now on: a browser that does not send them. */
+  withholdHeaders(names: string[]): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ const LOOPBACK = '127.0.0.1';
  */
 export async function startLoggingProxy(): Promise<LoggingProxy> {
   const requests: LoggedRequest[] = [];
+  let withheld: string[] = [];
   const server: Server = createServer((req, res) => {
     let target: URL;
     try {
@@ -50,7 +53,7 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
       res.writeHead(502, { 'content-type': 'text/plain' }).end('the logging proxy reaches 127.0.0.1 only');
       return;
     }
-    forward(req, target, (status, headers, body) => {
+    forward(req, target, withheld, (status, headers, body) => {
       res.writeHead(status, headers);
       body.pipe(res);
     }, () => res.destroy());
@@ -64,6 +67,9 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
   return {
     url: `http://${LOOPBACK}:${(server.address() as AddressInfo).port}`,
     requests,
+    withholdHeaders: (names) => {
+      withheld = names;
+    },
     outside: (hosts, from = 0) => requests.slice(from).filter((logged) => !hosts.includes(logged.host) && !BROWSER_SERVICES.test(logged.host)),
     close: () =>
       new Promise<void>((resolve) => {
@@ -73,9 +79,9 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
   };
 }
 
-function forward(req: IncomingMessage, target: URL, reply: (status: number, headers: IncomingMessage['headers'], body: IncomingMessage) => void, fail: () => void): void {
+function forward(req: IncomingMessage, target: URL, withheld: string[], reply: (status: number, headers: IncomingMessage['headers'], body: IncomingMessage) => void, fail: () => void): void {
   const headers = { ...req.headers };
-  delete headers['proxy-connection'];
+  for (const name of ['proxy-connection', ...withheld]) delete headers[name];
   const upstream = request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers, agent: false }, (res) =>
     reply(res.statusCode ?? 502, res.headers, res),
   );
