@@ -86,7 +86,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     await expect
       .poll(async () => {
         for (const frame of page.frames()) {
-          text = await frame.evaluate(() => document.getElementById('done')?.textContent ?? '').catch(() => '');
+          text = await frame.evaluate("document.getElementById('done')?.textContent ?? ''").then(String, () => '');
           if (text) {
             found = frame;
             return true;
