@@ -132,6 +132,8 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     });
     expectReadOnlyTheArchive(report);
     expect([report.framePopup, report.unseenFramePopup, report.popup]).toEqual(['false', 'false', 'false']);
+    // Best effort on top of the sandbox: the frame the page created got the shim's wrappers too.
+    expect(report.frameShimmed).toBe('true');
     expect(top).toBe(capturePage(HOSTILE_PAGES.attack));
   });
 

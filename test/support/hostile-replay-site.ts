@@ -26,6 +26,7 @@ const ATTACK_SCRIPT = `
   var attempt = function (name, run) { try { report[name] = String(run()); } catch (error) { report[name] = 'threw ' + error.name; } };
   var created = document.createElement('iframe');
   document.body.appendChild(created);
+  attempt('frameShimmed', function () { return created.contentWindow.__crawliteReplay !== undefined; });
   attempt('framePopup', function () { return created.contentWindow.open(evil('frame-popup')) !== null; });
   document.body.insertAdjacentHTML('beforeend', '<iframe name="unseen"></iframe>');
   attempt('unseenFramePopup', function () { return window.frames.unseen.open(evil('unseen-frame-popup')) !== null; });
