@@ -14,7 +14,8 @@ import type { ReplayModifier } from './replay-url.js';
 export const REPLAY_SANDBOX = 'allow-scripts allow-forms allow-same-origin';
 
 /**
- * The sandbox for a body as captured (`id_`), unrewritten: nothing runs, on an opaque origin, and a
+ * The sandbox for a body as captured (`id_`), unrewritten, and for any replayed document that is no
+ * rewritten HTML page (an SVG, say), where no shim runs: nothing runs, on an opaque origin, and a
  * document sandboxed without scripts does not follow its `<meta http-equiv=refresh>` either.
  */
 export const RAW_SANDBOX = '';

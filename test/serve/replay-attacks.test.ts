@@ -208,6 +208,16 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       });
       expect({ shown, top }).toEqual({ shown: 'leaving', top: raw });
     });
+
+    it('a captured document that is no HTML page (an SVG with a script) opened top-level runs no script', async () => {
+      const svg = replayUrl(HOSTILE_PAGES.svg);
+      const { shown, top } = await browse(async (page) => {
+        await page.goto(svg);
+        await page.waitForTimeout(SETTLE_MS);
+        return { shown: await page.textContent('#drawn', { timeout: 1_000 }).catch(() => null), top: page.url() };
+      });
+      expect({ shown, top }).toEqual({ shown: 'drawn', top: svg });
+    });
   });
 
   it('an archived script cannot register a service worker: every other capture still replays as itself', async () => {

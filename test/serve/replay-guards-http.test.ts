@@ -86,12 +86,15 @@ describe('a top-level navigation to a replay path', () => {
 });
 
 describe('the sandbox on every replayed response', () => {
-  it('lets a replayed page run its scripts on the replay origin but open no window; a body as captured runs nothing', async () => {
+  it('lets a rewritten page run its scripts on the replay origin but open no window; a body as captured, or a document no shim runs in, runs nothing', async () => {
     const page = await replay(replayed(HOSTILE_PAGES.attack));
     expect(String(page.headers['content-security-policy'])).toMatch(/; sandbox allow-scripts allow-forms allow-same-origin$/);
     const raw = await replay(replayed(HOSTILE_PAGES.refresh, 'id_'));
     expect(String(raw.headers['content-security-policy'])).toMatch(/; sandbox$/);
     expect(raw.headers['content-type']).toBe('text/html; charset=utf-8');
+    const svg = await replay(replayed(HOSTILE_PAGES.svg));
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    expect(String(svg.headers['content-security-policy'])).toMatch(/; sandbox$/);
   });
 });
 

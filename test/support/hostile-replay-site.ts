@@ -93,13 +93,15 @@ export const HOSTILE_PAGES = {
   serviceWorker: '/sw.html',
   worker: '/sw.js',
   about: '/about.html',
+  svg: '/drawing.svg',
 } as const;
 
 /**
  * Crawls a site of hostile pages (served on 127.0.0.1, gone once crawled) into `db` with the CLI,
  * so replay serves real captures: a private page, the attack page, a page whose meta refresh
  * leads to the live web, a page that registers a service worker (captured with
- * Service-Worker-Allowed: / and Access-Control-Allow-Origin: *), and a harmless page.
+ * Service-Worker-Allowed: / and Access-Control-Allow-Origin: *), an SVG whose script navigates to
+ * the live web, and a harmless page.
  * Returns the URL the site had.
  */
 export async function crawlHostileReplaySite(db: string): Promise<string> {
@@ -111,6 +113,12 @@ export async function crawlHostileReplaySite(db: string): Promise<string> {
     [HOSTILE_PAGES.serviceWorker]: html(`<!doctype html><title>worker</title><body><p id="sw-result"></p><a href="sw.js">worker</a><script>${SERVICE_WORKER_SCRIPT}</script></body>`),
     [HOSTILE_PAGES.worker]: { type: 'text/javascript', body: WORKER, headers: { 'service-worker-allowed': '/', 'access-control-allow-origin': '*' } },
     [HOSTILE_PAGES.about]: html('<!doctype html><title>about</title><h1 id="about">About, as captured</h1>'),
+    // A document that is no HTML page: replay does not rewrite it, and no shim runs in it.
+    [HOSTILE_PAGES.svg]: {
+      type: 'image/svg+xml',
+      body: `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20"><text id="drawn" y="15">drawn</text><script>location.href = 'http://${EVIL_HOST}/svg';</script></svg>`,
+      headers: {},
+    },
   };
   const site = await startServer((_req, res, path) => {
     const route = routes[path];

@@ -25,8 +25,12 @@ export interface ReplayContext {
 
 const HTML_UTF8 = 'text/html; charset=utf-8';
 
-/** A reply of the replay origin, and whether it is a body as captured (which runs nothing). */
-type Routed = Reply & { raw?: boolean };
+/**
+ * A reply of the replay origin, and whether it is a rewritten page with the shim at its top: only
+ * those run scripts. Anything else (a body as captured, an SVG or XML document, replay's own pages)
+ * gets a sandbox without scripts, so a document that no shim watches runs nothing even top-level.
+ */
+type Routed = Reply & { shimmed?: boolean };
 
 /**
  * The replay origin's request handler: `GET|HEAD /{timestamp}{modifier}/{url}` replays the
@@ -43,12 +47,12 @@ export function createReplayHandler(given: ReplayContext, allowedHosts?: Readonl
   // Origins as URLs serialise them, so `http://127.0.0.1:5001/` works too.
   const context = { ...given, replayOrigin: new URL(given.replayOrigin).origin, uiOrigin: new URL(given.uiOrigin).origin };
   const policy = replayPolicyHeaders(context.replayOrigin, context.uiOrigin, REPLAY_SANDBOX);
-  const rawPolicy = replayPolicyHeaders(context.replayOrigin, context.uiOrigin, RAW_SANDBOX);
-  const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...policy }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
+  const scriptless = replayPolicyHeaders(context.replayOrigin, context.uiOrigin, RAW_SANDBOX);
+  const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...scriptless }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
   return (req, res) => {
     try {
       const reply: Routed = allowedHosts && !allowedHosts.has((req.headers.host ?? '').toLowerCase()) ? misdirected() : route(context, req);
-      sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...(reply.raw ? rawPolicy : policy) } });
+      sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...(reply.shimmed ? policy : scriptless) } });
     } catch {
       // The archive failed to read (damage, a closed file), or a capture holds what HTTP cannot send
       // (a status outside 100-999, say): a page that says so, never a stack.
@@ -80,13 +84,13 @@ function route(context: ReplayContext, req: IncomingMessage): Routed {
   if (target && req.headers['sec-fetch-dest'] === 'document') {
     return redirect(302, context.uiOrigin + replayFramePath(target.url, target.timestamp, target.modifier));
   }
-  if (target) return { ...replay(context, target), raw: target.modifier === 'id_' };
+  if (target) return replay(context, target);
   const escaped = escapedPathTarget(context, path, req.headers.referer);
   if (escaped) return redirect(307, escaped);
   return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notFoundPage(context.uiOrigin)) };
 }
 
-function replay(context: ReplayContext, target: ReplayTarget): Reply {
+function replay(context: ReplayContext, target: ReplayTarget): Routed {
   const page = findCapture(context.archive, target.url, target.timestamp);
   if (!page) {
     return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notArchivedPage(target.url, context.uiOrigin)) };
@@ -101,7 +105,7 @@ function replay(context: ReplayContext, target: ReplayTarget): Reply {
   }
   if (isHtml(page.contentType) || (page.contentType === null && looksLikeHtml(page.body))) {
     headers['content-type'] = withUtf8(page.contentType ?? 'text/html');
-    return { status: page.status, headers, body: Buffer.from(replayHtml(context, page, timestamp)) };
+    return { status: page.status, headers, body: Buffer.from(replayHtml(context, page, timestamp)), shimmed: true };
   }
   if (isCss(page.contentType)) {
     headers['content-type'] = withUtf8(page.contentType!);

@@ -54,9 +54,9 @@ export function keptHeaders(captured: Record<string, string>): Record<string, st
  * and frame only the replay origin (plus data: and blob:, and inline and eval'd code, which
  * archived pages use), and may be framed only by the UI. CSP does not stop a window from
  * navigating itself: that is why replayed pages are only shown framed (src/serve/replay-frame.ts)
- * and their links rewritten. Its `sandbox` (the frame's, REPLAY_SANDBOX, or RAW_SANDBOX for bodies
- * as captured) holds even where a replayed document ends up outside the UI's frame: no popups, no
- * navigation of a top document it is not. Workers stay allowed (archived pages use them); service
+ * and their links rewritten. Its `sandbox` (the frame's, REPLAY_SANDBOX, for a rewritten page;
+ * RAW_SANDBOX, no scripts, for anything else) holds even where a replayed document ends up outside
+ * the UI's frame: no popups, no navigation of a top document it is not. Workers stay allowed (archived pages use them); service
  * workers are refused by the handler instead. `same-origin` referrers keep the Referer that
  * resolves escaped absolute paths without sending anything elsewhere.
  */
