@@ -87,12 +87,11 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     const host = urlHost(options.host);
     const uiOrigin = `http://${host}:${uiPort}`;
     const replayOrigin = `http://${host}:${replayPort}`;
-    // On loopback, requests must name this server (a DNS-rebinding page names its own host).
-    const allowedHosts = isLoopback(options.host)
-      ? new Set([`${host}:${uiPort}`, `127.0.0.1:${uiPort}`, `localhost:${uiPort}`, `[::1]:${uiPort}`])
-      : undefined;
-    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search }, allowedHosts);
-    const replay = createReplayHandler({ archive, replayOrigin, uiOrigin });
+    // On loopback, requests must name this server (a DNS-rebinding page names its own host), on both origins.
+    const allowedHosts = (port: number) =>
+      isLoopback(options.host) ? new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) : undefined;
+    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search }, allowedHosts(uiPort));
+    const replay = createReplayHandler({ archive, replayOrigin, uiOrigin }, allowedHosts(replayPort));
     uiServer.on('request', (req: IncomingMessage, res: ServerResponse) => ui(req, res));
     replayServer.on('request', (req: IncomingMessage, res: ServerResponse) => replay(req, res));
     return {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTimestamp, replayPath } from '../../src/serve/replay-url.js';
 import { readArchive, tempDir } from '../support/archive.js';
@@ -14,6 +14,8 @@ import { startServe } from '../support/serve.js';
 noticeIfNoBrowser('serve/browser-replay');
 
 const VIEWPORT = { width: 640, height: 400 };
+/** The UI's bar above a replay (2.5rem): the replay's frame below it is the size of VIEWPORT. */
+const BAR = 40;
 /** Set to a folder (docs/screenshots) to keep a screenshot of each UI page for the README. */
 const SCREENSHOTS = process.env.CRAWLITE_SCREENSHOTS;
 
@@ -80,6 +82,19 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
     expect(sentinelHits).toEqual([]);
   }
 
+  /**
+   * Opens a replay URL top-level, as a reader would: it is shown on the UI's frame page, the
+   * capture in its sandboxed frame, which is returned.
+   */
+  async function openReplay(page: Page, url: string): Promise<Frame> {
+    await page.goto(url);
+    expect(new URL(page.url()).origin).toBe(new URL(serve.ui).origin);
+    const frame = await (await page.locator('iframe#replay').elementHandle())!.contentFrame();
+    expect(frame).not.toBeNull();
+    await frame!.waitForLoadState();
+    return frame!;
+  }
+
   async function keepScreenshot(page: Page, name: string): Promise<void> {
     if (!SCREENSHOTS) return;
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -89,14 +104,17 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
 
   it('replays the home page as captured: image, CSS url() background, iframe, the JSON its script fetched; it looks as it did live', async () => {
     await browse(async (page) => {
-      await page.goto(replayOf(siteUrl));
-      await expect.poll(() => page.textContent('#fetched'), { timeout: 10_000 }).toBe(FETCHED_MESSAGE);
-      await page.frameLocator('#frame').locator('text=inside the frame').waitFor({ timeout: 10_000 });
-      await page.waitForFunction('[...document.images].every((image) => image.complete && image.naturalWidth > 0)', undefined, { timeout: 10_000 });
-      const shot = await page.screenshot();
+      await page.setViewportSize({ width: VIEWPORT.width, height: VIEWPORT.height + BAR });
+      const replay = await openReplay(page, replayOf(siteUrl));
+      await expect.poll(() => replay.textContent('#fetched'), { timeout: 10_000 }).toBe(FETCHED_MESSAGE);
+      await replay.frameLocator('#frame').locator('text=inside the frame').waitFor({ timeout: 10_000 });
+      await replay.waitForFunction('[...document.images].every((image) => image.complete && image.naturalWidth > 0)', undefined, { timeout: 10_000 });
+      const frameBox = (await page.locator('iframe#replay').boundingBox())!;
+      expect(frameBox).toEqual({ x: 0, y: BAR, ...VIEWPORT });
+      const shot = await page.locator('iframe#replay').screenshot();
       const at = async (selector: string) => {
-        const box = (await page.locator(selector).boundingBox())!;
-        return pixelAt(shot, box.x + box.width / 2, box.y + box.height / 2);
+        const box = (await replay.locator(selector).boundingBox())!;
+        return pixelAt(shot, box.x - frameBox.x + box.width / 2, box.y - frameBox.y + box.height / 2);
       };
       expect(await at('#logo')).toEqual(COLOURS.logo);
       expect(await at('#bg')).toEqual(COLOURS.background);
@@ -107,18 +125,18 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
 
   it('a click on an archived link opens the archived target', async () => {
     await browse(async (page) => {
-      await page.goto(replayOf(siteUrl));
-      await Promise.all([page.waitForURL(/about\.html$/), page.click('#to-about')]);
-      expect(await page.textContent('#about')).toBe('About this archive');
-      expect(new URL(page.url()).origin).toBe(serve.replay);
+      const replay = await openReplay(page, replayOf(siteUrl));
+      await Promise.all([replay.waitForURL(/about\.html$/), replay.click('#to-about')]);
+      expect(await replay.textContent('#about')).toBe('About this archive');
+      expect(new URL(replay.url()).origin).toBe(serve.replay);
     });
   });
 
   it('a click on a link that was not archived shows the "not archived" page, naming the live URL without loading it', async () => {
     await browse(async (page) => {
-      await page.goto(replayOf(siteUrl));
-      await Promise.all([page.waitForURL(/elsewhere\.html$/), page.click('#to-elsewhere')]);
-      const notArchived = page.locator('#not-archived');
+      const replay = await openReplay(page, replayOf(siteUrl));
+      await Promise.all([replay.waitForURL(/elsewhere\.html$/), replay.click('#to-elsewhere')]);
+      const notArchived = replay.locator('#not-archived');
       await notArchived.waitFor({ timeout: 5_000 });
       expect(await notArchived.textContent()).toContain(`http://localhost:${livePort}/elsewhere.html`);
     });
@@ -126,8 +144,8 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
 
   it('shows a page captured in GBK with its Chinese text', async () => {
     await browse(async (page) => {
-      await page.goto(replayOf(`${siteUrl}gbk.html`));
-      expect(await page.textContent('#zh')).toBe(GBK_TEXT);
+      const replay = await openReplay(page, replayOf(`${siteUrl}gbk.html`));
+      expect(await replay.textContent('#zh')).toBe(GBK_TEXT);
     });
   });
 

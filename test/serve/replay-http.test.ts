@@ -96,22 +96,27 @@ describe('a replayed HTML page', () => {
     expect(page).toContain(`<video src="${at('/media.bin')}">`);
     expect(page).not.toContain('preconnect');
     expect(page).not.toContain('default-src *');
-    expect(page).toMatch(new RegExp(`^<!doctype html><html><head><meta charset="utf-8" /><script src="${replay.origin}/_crawlite/shim.js" data-url="${url('/')}" data-timestamp="\\d{14}"></script><title>`));
+    expect(page).toMatch(new RegExp(`^<!doctype html><html><head><meta charset="utf-8" /><script src="${replay.origin}/_crawlite/shim.js" data-url="${url('/')}" data-timestamp="\\d{14}" data-ui="${TEST_UI_ORIGIN}"></script><title>`));
   });
 
-  it('drops the capture’s encoding, length, cookies and policies, keeps its other headers, and carries the replay policy', async () => {
+  it('drops the capture’s encoding and length, renames its cookies, policies and other headers x-archive-orig-*, and carries the replay policy', async () => {
     const res = await get(replayed('/'));
     expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['x-archive-orig-content-encoding']).toBeUndefined();
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.headers['strict-transport-security']).toBeUndefined();
     expect(res.headers['x-frame-options']).toBeUndefined();
-    expect(res.headers['x-custom']).toBe('kept');
+    expect(res.headers['x-custom']).toBeUndefined();
+    expect(res.headers['x-archive-orig-set-cookie']).toBe('session=secret');
+    expect(res.headers['x-archive-orig-content-security-policy']).toBe("default-src 'none'");
+    expect(res.headers['x-archive-orig-x-custom']).toBe('kept');
     expect(Number(res.headers['content-length'])).toBe(res.body.length);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain(`default-src 'self' ${replay.origin} data: blob: 'unsafe-inline' 'unsafe-eval'`);
     expect(csp).toContain(`connect-src 'self' ${replay.origin} data: blob:`);
     expect(csp).toContain(`form-action 'self' ${replay.origin}`);
     expect(csp).toContain(`frame-ancestors 'self' ${replay.origin} ${TEST_UI_ORIGIN}`);
+    expect(csp).toContain('sandbox allow-scripts allow-forms allow-same-origin');
     expect(csp).not.toContain("'none'");
     expect(res.headers['x-dns-prefetch-control']).toBe('off');
     expect(res.headers['referrer-policy']).toBe('same-origin');
@@ -268,8 +273,8 @@ describe('a capture HTTP cannot carry', () => {
   it('loses the header values Node refuses, and keeps the rest', async () => {
     const res = await get(`/2026/${url('/odd')}`);
     expect(res.status).toBe(200);
-    expect(res.headers['x-bad']).toBeUndefined();
-    expect(res.headers['x-fine']).toBe('yes');
+    expect(res.headers['x-archive-orig-x-bad']).toBeUndefined();
+    expect(res.headers['x-archive-orig-x-fine']).toBe('yes');
     expect(res.body.toString()).toBe('odd');
   });
 

@@ -47,6 +47,7 @@ function loadShim() {
     currentScript: { src: `${REPLAY}/_crawlite/shim.js`, dataset: { url: PAGE, timestamp: TS } },
   };
   window.window = window;
+  window.document = document;
   runInNewContext(SHIM_SOURCE, { window, document, URL, ...window });
   return { window: window as Record<string, any>, calls };
 }

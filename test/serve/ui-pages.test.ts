@@ -184,8 +184,10 @@ describe('a capture', () => {
     expect(page.body).toContain('<pre id="source">&lt;!doctype html&gt;&lt;html&gt;');
     const fetchedAt = readArchive<{ fetched_at: string }>(archive, 'SELECT fetched_at FROM pages WHERE url = ?', url)[0]!.fetched_at;
     const ts = fetchedAt.replace(/\D/g, '').slice(0, 14);
-    expect(page.body).toContain(`<iframe id="replay" src="${serving.replayOrigin}/${ts}/${url}" sandbox="allow-scripts allow-forms allow-same-origin allow-popups"`);
-    expect(page.body).toContain(`<a id="raw-body" href="${serving.replayOrigin}/${ts}id_/${url}">`);
+    expect(page.body).toContain(`<iframe id="replay" src="${serving.replayOrigin}/${ts}/${url}" sandbox="allow-scripts allow-forms allow-same-origin"`);
+    // Both links open UI pages that frame the capture; neither is a replay document of its own.
+    expect(page.body).toContain(`<a id="raw-body" href="/replay?url=${encodeURIComponent(url)}&amp;ts=${ts}&amp;raw=1" target="_blank" rel="noopener">`);
+    expect(page.body).toContain(`<a id="open-replay" href="/replay?url=${encodeURIComponent(url)}&amp;ts=${ts}" target="_blank" rel="noopener">`);
     // The frame's source and the raw body are served by the replay origin.
     const replayed = await get(`${serving.replayOrigin}/`, `/${ts}/${url}`);
     expect(replayed.status).toBe(200);

@@ -13,14 +13,17 @@ export function noticeIfNoBrowser(file: string): void {
 /**
  * Chromium with its own network kept to 127.0.0.1: every host name but 127.0.0.1 fails to resolve,
  * and the background services that phone home are off, so a test can never reach another address.
+ * With `proxy` (a logging proxy's URL, test/support/logging-proxy.ts), every request goes through
+ * it, loopback ones included, so the proxy sees each host a page reached for, resolvable or not.
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(options: { proxy?: string } = {}): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
     timeout: 30_000,
     args: [
       '--no-sandbox',
+      ...(options.proxy ? [`--proxy-server=${options.proxy}`, '--proxy-bypass-list=<-loopback>'] : []),
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
       '--disable-background-networking',
       '--disable-component-update',

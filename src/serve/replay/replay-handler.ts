@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeText, isCss, isHtml } from '../../pipeline/html/decode-text.js';
 import { decodeHtml } from '../../pipeline/html/sniff-charset.js';
 import type { ArchivedPage, ArchiveReader } from '../../storage/archive-reader.js';
+import { RAW_SANDBOX, REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp, parseReplayPath, replayPath, type ReplayTarget } from '../replay-url.js';
 import { findCapture } from './find-capture.js';
-import { methodNotAllowedPage, notArchivedPage, notFoundPage, replayFailedPage } from './not-archived-page.js';
+import { methodNotAllowedPage, misdirectedPage, notArchivedPage, notFoundPage, replayFailedPage, serviceWorkerRefusedPage } from './not-archived-page.js';
 import { keptHeaders, replayPolicyHeaders } from './replay-headers.js';
 import { sendReply, type Reply } from '../send-reply.js';
 import { SHIM_PATH, SHIM_SOURCE } from './replay-shim.js';
@@ -25,21 +26,33 @@ export interface ReplayContext {
 const HTML_UTF8 = 'text/html; charset=utf-8';
 
 /**
+ * A reply of the replay origin, and whether it is a rewritten page with the shim at its top: only
+ * those run scripts. Anything else (a body as captured, an SVG or XML document, replay's own pages)
+ * gets a sandbox without scripts, so a document that no shim watches runs nothing even top-level.
+ */
+type Routed = Reply & { shimmed?: boolean };
+
+/**
  * The replay origin's request handler: `GET|HEAD /{timestamp}{modifier}/{url}` replays the
  * capture of `url` (rewritten, or as captured with `id_`), `/_crawlite/shim.js` is the shim that
  * replayed pages load, an absolute path that escaped rewriting is redirected using the Referer's
- * capture, and anything else is a 404 page. Every response carries the replay policy. See README
- * "Replay".
+ * capture, and anything else is a 404 page. A browser's top-level navigation to a replay path is
+ * redirected to the UI's frame page, as pywb does, so a capture is only ever shown in the
+ * sandboxed frame; clients that send no Fetch Metadata (curl) get the capture. A service worker's
+ * script is refused, so no archived worker can take the replay origin over. With `allowedHosts`,
+ * a request naming another Host is answered 421, as the UI does. Every response carries the
+ * replay policy. See README "Replay".
  */
-export function createReplayHandler(given: ReplayContext): (req: IncomingMessage, res: ServerResponse) => void {
+export function createReplayHandler(given: ReplayContext, allowedHosts?: ReadonlySet<string>): (req: IncomingMessage, res: ServerResponse) => void {
   // Origins as URLs serialise them, so `http://127.0.0.1:5001/` works too.
   const context = { ...given, replayOrigin: new URL(given.replayOrigin).origin, uiOrigin: new URL(given.uiOrigin).origin };
-  const policy = replayPolicyHeaders(context.replayOrigin, context.uiOrigin);
-  const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...policy }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
+  const policy = replayPolicyHeaders(context.replayOrigin, context.uiOrigin, REPLAY_SANDBOX);
+  const scriptless = replayPolicyHeaders(context.replayOrigin, context.uiOrigin, RAW_SANDBOX);
+  const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...scriptless }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
   return (req, res) => {
     try {
-      const reply = route(context, req);
-      sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...policy } });
+      const reply: Routed = allowedHosts && !allowedHosts.has((req.headers.host ?? '').toLowerCase()) ? misdirected() : route(context, req);
+      sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...(reply.shimmed ? policy : scriptless) } });
     } catch {
       // The archive failed to read (damage, a closed file), or a capture holds what HTTP cannot send
       // (a status outside 100-999, say): a page that says so, never a stack.
@@ -49,22 +62,35 @@ export function createReplayHandler(given: ReplayContext): (req: IncomingMessage
   };
 }
 
-function route(context: ReplayContext, req: IncomingMessage): Reply {
+/** A page elsewhere that rebinds its DNS name to this address reads nothing, the body as captured included. */
+function misdirected(): Reply {
+  return { status: 421, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(misdirectedPage()) };
+}
+
+function route(context: ReplayContext, req: IncomingMessage): Routed {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': HTML_UTF8 }, body: Buffer.from(methodNotAllowedPage(context.uiOrigin)) };
+  }
+  // Browsers send this with a service worker's script (and its update checks), whatever scope it asks for.
+  if (req.headers['service-worker'] !== undefined) {
+    return { status: 403, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(serviceWorkerRefusedPage()) };
   }
   const path = req.url ?? '/';
   if (path === SHIM_PATH) {
     return { status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }, body: Buffer.from(SHIM_SOURCE) };
   }
   const target = parseReplayPath(path);
+  // A top-level document: typed in, bookmarked, or a link from elsewhere. Frames say `iframe`, `frame`, `embed` or `object`.
+  if (target && req.headers['sec-fetch-dest'] === 'document') {
+    return redirect(302, context.uiOrigin + replayFramePath(target.url, target.timestamp, target.modifier));
+  }
   if (target) return replay(context, target);
   const escaped = escapedPathTarget(context, path, req.headers.referer);
   if (escaped) return redirect(307, escaped);
   return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notFoundPage(context.uiOrigin)) };
 }
 
-function replay(context: ReplayContext, target: ReplayTarget): Reply {
+function replay(context: ReplayContext, target: ReplayTarget): Routed {
   const page = findCapture(context.archive, target.url, target.timestamp);
   if (!page) {
     return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notArchivedPage(target.url, context.uiOrigin)) };
@@ -79,7 +105,7 @@ function replay(context: ReplayContext, target: ReplayTarget): Reply {
   }
   if (isHtml(page.contentType) || (page.contentType === null && looksLikeHtml(page.body))) {
     headers['content-type'] = withUtf8(page.contentType ?? 'text/html');
-    return { status: page.status, headers, body: Buffer.from(replayHtml(context, page, timestamp)) };
+    return { status: page.status, headers, body: Buffer.from(replayHtml(context, page, timestamp)), shimmed: true };
   }
   if (isCss(page.contentType)) {
     headers['content-type'] = withUtf8(page.contentType!);
@@ -97,7 +123,7 @@ function replayHtml(context: ReplayContext, page: ArchivedPage, timestamp: strin
   const inject =
     // Self-closed, so an XHTML page stays well-formed.
     `<meta charset="utf-8" /><script src="${escapeAttribute(context.replayOrigin + SHIM_PATH)}" ` +
-    `data-url="${escapeAttribute(page.url)}" data-timestamp="${timestamp}"></script>`;
+    `data-url="${escapeAttribute(page.url)}" data-timestamp="${timestamp}" data-ui="${escapeAttribute(context.uiOrigin)}"></script>`;
   return rewriteHtml(text, { pageUrl: page.url, timestamp, replayOrigin: context.replayOrigin, inject });
 }
 

@@ -1,15 +1,21 @@
 /**
- * The headers of a replayed response: the capture's own, less those that describe the original
- * connection or body, set state, or carry the original site's policies, plus the replay origin's
- * policy, which confines everything the page loads to the replay origin.
+ * The headers of a replayed response: of the capture's own, a few that describe the body pass as
+ * captured; those that frame the original connection or body are dropped; every other one is
+ * renamed `x-archive-orig-<name>` (pywb's rule), so it stays visible but grants nothing. An
+ * allowlist, because the headers that give a response powers keep growing: Service-Worker-Allowed
+ * (a worker over the whole replay origin), Access-Control-Allow-* (any website reading replayed
+ * captures), Set-Cookie, Permissions-Policy, Origin-Trial, Accept-CH, SourceMap, Refresh, Link...
+ * Then the replay origin's policy is added, which confines everything the page loads to the
+ * replay origin.
  */
 
-/** Dropped from every capture: hop-by-hop, framing (the body is stored decoded, its length is ours), state, and the site's policies. */
+/** Passed on as captured: they describe the body and grant the page nothing. */
+const KEPT = new Set(['content-language', 'content-disposition', 'x-content-type-options']);
+
+/** Dropped: hop-by-hop and framing (the body is stored decoded, its length is ours), and what replay sets itself. */
 const DROPPED = new Set([
   'connection',
   'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
   'proxy-connection',
   'te',
   'trailer',
@@ -19,41 +25,26 @@ const DROPPED = new Set([
   'content-length',
   'content-range',
   'accept-ranges',
-  'set-cookie',
-  'set-cookie2',
-  'content-security-policy',
-  'content-security-policy-report-only',
-  'strict-transport-security',
-  'public-key-pins',
-  'x-frame-options',
-  'cross-origin-opener-policy',
-  'cross-origin-embedder-policy',
-  'cross-origin-resource-policy',
-  'report-to',
-  'nel',
-  'alt-svc',
-  // A Link header can preload or preconnect to live hosts.
-  'link',
-  'refresh',
+  'content-type',
   'location',
-  'clear-site-data',
-  'x-dns-prefetch-control',
-  'referrer-policy',
 ]);
+
+/** The prefix of a captured header that is shown, not obeyed. */
+export const ARCHIVED_HEADER_PREFIX = 'x-archive-orig-';
 
 /** A header name Node will send (an HTTP token). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
 /** Characters Node refuses in a header value: an imported WARC may carry any. */
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
-/** The capture's headers that replay passes on, lower-case. Location and Content-Type are set by the caller. */
+/** The capture's headers as replay sends them, lower-case. Location and Content-Type are set by the caller. */
 export function keptHeaders(captured: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, stored] of Object.entries(captured)) {
-    if (DROPPED.has(name) || name === 'content-type' || !TOKEN.test(name)) continue;
+    if (DROPPED.has(name) || !TOKEN.test(name)) continue;
     // Stored values join repeats with "\n" for some headers; a header value may not hold one.
     const value = stored.replace(/[\r\n]+/g, ', ');
-    if (!INVALID_VALUE.test(value)) kept[name] = value;
+    if (!INVALID_VALUE.test(value)) kept[KEPT.has(name) ? name : ARCHIVED_HEADER_PREFIX + name] = value;
   }
   return kept;
 }
@@ -61,11 +52,15 @@ export function keptHeaders(captured: Record<string, string>): Record<string, st
 /**
  * The replay origin's policy on every response it serves: a page may load, connect to, submit to
  * and frame only the replay origin (plus data: and blob:, and inline and eval'd code, which
- * archived pages use), and may be framed only by the UI. CSP does not stop navigation: that is
- * why links are rewritten. `same-origin` referrers keep the Referer that resolves escaped
- * absolute paths without sending anything elsewhere.
+ * archived pages use), and may be framed only by the UI. CSP does not stop a window from
+ * navigating itself: that is why replayed pages are only shown framed (src/serve/replay-frame.ts)
+ * and their links rewritten. Its `sandbox` (the frame's, REPLAY_SANDBOX, for a rewritten page;
+ * RAW_SANDBOX, no scripts, for anything else) holds even where a replayed document ends up outside
+ * the UI's frame: no popups, no navigation of a top document it is not. Workers stay allowed (archived pages use them); service
+ * workers are refused by the handler instead. `same-origin` referrers keep the Referer that
+ * resolves escaped absolute paths without sending anything elsewhere.
  */
-export function replayPolicyHeaders(replayOrigin: string, uiOrigin: string): Record<string, string> {
+export function replayPolicyHeaders(replayOrigin: string, uiOrigin: string, sandbox: string): Record<string, string> {
   const self = `'self' ${replayOrigin}`;
   const csp = [
     `default-src ${self} data: blob: 'unsafe-inline' 'unsafe-eval'`,
@@ -82,6 +77,7 @@ export function replayPolicyHeaders(replayOrigin: string, uiOrigin: string): Rec
     `form-action ${self}`,
     `base-uri ${self}`,
     `frame-ancestors ${self} ${uiOrigin}`,
+    `sandbox ${sandbox}`.trimEnd(),
   ].join('; ');
   return {
     'content-security-policy': csp,

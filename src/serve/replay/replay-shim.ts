@@ -8,10 +8,17 @@ export const SHIM_PATH = '/_crawlite/shim.js';
  * The shim: a small script at the top of every replayed page that points URLs the page's scripts
  * build at run time at the replay origin, as the server did for the URLs in the markup. It wraps
  * fetch, XMLHttpRequest.open, navigator.sendBeacon, window.open, history.pushState/replaceState,
- * Element.setAttribute and the URL properties of media, link, script, frame and form elements.
- * It is best effort: the Content-Security-Policy on every replayed response is what keeps a page
- * from loading anything live; the shim only makes more of the page work. The page's URL and
- * timestamp come from the script tag's data attributes; the replay origin from its own src.
+ * Element.setAttribute and the URL properties of media, link, script, frame and form elements,
+ * and refuses service-worker registration. As wombat does, it installs the same wrappers in every
+ * same-origin window a page reaches through a frame it creates (about:blank and srcdoc frames run
+ * no shim of their own): on `contentWindow`/`contentDocument` and on insertion of an iframe.
+ *
+ * It is best effort (a page can still reach an unwrapped window, e.g. through `frames[0]`): what
+ * keeps a page from the live web is the browser, not the shim: the Content-Security-Policy on every
+ * replayed response (nothing loads from elsewhere), and the sandboxed frame the UI shows it in (no
+ * popups, no navigation of the top document; src/serve/replay-frame.ts). The shim makes more of the
+ * page work. The page's URL and timestamp come from the script tag's data attributes, the UI's
+ * origin too; the replay origin from its own src.
  *
  * A URL is resolved against the document's base, which is a replay URL (the page is served from
  * one, and its `<base>` is rewritten): a relative URL lands on a replay path by itself, an
@@ -24,105 +31,165 @@ export const SHIM_SOURCE = String.raw`(function () {
   if (!script || window.__crawliteReplay) return;
   var pageUrl = script.dataset.url;
   var timestamp = script.dataset.timestamp;
+  var uiOrigin = script.dataset.ui;
   var replayOrigin = new URL(script.src).origin;
   var REPLAY_PATH = /^\/\d{1,14}(id_)?\//;
   var LEFT_ALONE = /^\s*(#|javascript:|data:|blob:|about:|mailto:|tel:)/i;
-
-  function toReplay(value) {
-    if (value === null || value === undefined) return value;
-    var raw = String(value);
-    if (LEFT_ALONE.test(raw)) return value;
-    var url;
-    try {
-      url = new URL(raw, document.baseURI);
-    } catch (error) {
-      return value;
-    }
-    if (url.origin === replayOrigin) {
-      if (REPLAY_PATH.test(url.pathname)) return url.href;
-      url = new URL(url.pathname + url.search + url.hash, pageUrl);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return value;
-    return replayOrigin + '/' + timestamp + '/' + url.href;
-  }
-
-  function srcsetToReplay(value) {
-    return String(value).split(',').map(function (candidate) {
-      return candidate.replace(/^(\s*)(\S+)/, function (all, space, url) { return space + toReplay(url); });
-    }).join(',');
-  }
-
   var URL_ATTRIBUTES = { href: 1, src: 1, poster: 1, action: 1, formaction: 1, background: 1, data: 1 };
   var SRCSET_ATTRIBUTES = { srcset: 1, imagesrcset: 1 };
 
-  function wrapMethod(owner, name, wrap) {
-    if (owner && typeof owner[name] === 'function') owner[name] = wrap(owner[name]);
+  // A top document: a browser that sent no Fetch Metadata, so the server could not redirect it.
+  // Stop here, before any of the page's own markup is parsed, and show it framed instead.
+  if (window.parent === window && uiOrigin) {
+    window.stop();
+    location.replace(uiOrigin + '/replay?url=' + encodeURIComponent(pageUrl) + '&ts=' + timestamp);
+    return;
   }
 
-  function wrapSetter(constructorName, property, map) {
-    var constructor = window[constructorName];
-    if (!constructor) return;
-    var descriptor = Object.getOwnPropertyDescriptor(constructor.prototype, property);
-    if (!descriptor || !descriptor.set) return;
-    Object.defineProperty(constructor.prototype, property, {
-      configurable: true,
-      enumerable: descriptor.enumerable,
-      get: descriptor.get,
-      set: function (value) { descriptor.set.call(this, map(value)); },
+  function install(win) {
+    var document = win.document;
+
+    function toReplay(value) {
+      if (value === null || value === undefined) return value;
+      var raw = String(value);
+      if (LEFT_ALONE.test(raw)) return value;
+      var url;
+      try {
+        url = new URL(raw, document.baseURI);
+      } catch (error) {
+        return value;
+      }
+      if (url.origin === replayOrigin) {
+        if (REPLAY_PATH.test(url.pathname)) return url.href;
+        url = new URL(url.pathname + url.search + url.hash, pageUrl);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return value;
+      return replayOrigin + '/' + timestamp + '/' + url.href;
+    }
+
+    function srcsetToReplay(value) {
+      return String(value).split(',').map(function (candidate) {
+        return candidate.replace(/^(\s*)(\S+)/, function (all, space, url) { return space + toReplay(url); });
+      }).join(',');
+    }
+
+    function wrapMethod(owner, name, wrap) {
+      if (owner && typeof owner[name] === 'function') owner[name] = wrap(owner[name]);
+    }
+
+    function wrapSetter(constructorName, property, map) {
+      var constructor = win[constructorName];
+      if (!constructor) return;
+      var descriptor = Object.getOwnPropertyDescriptor(constructor.prototype, property);
+      if (!descriptor || !descriptor.set) return;
+      Object.defineProperty(constructor.prototype, property, {
+        configurable: true,
+        enumerable: descriptor.enumerable,
+        get: descriptor.get,
+        set: function (value) { descriptor.set.call(this, map(value)); },
+      });
+    }
+
+    // The frames a page creates share its origin but not its wrappers: install them there too.
+    function wrapFrameAccess(constructorName, property) {
+      var constructor = win[constructorName];
+      if (!constructor) return;
+      var descriptor = Object.getOwnPropertyDescriptor(constructor.prototype, property);
+      if (!descriptor || !descriptor.get) return;
+      Object.defineProperty(constructor.prototype, property, {
+        configurable: true,
+        enumerable: descriptor.enumerable,
+        get: function () {
+          var value = descriptor.get.call(this);
+          installIn(property === 'contentDocument' ? value && value.defaultView : value);
+          return value;
+        },
+      });
+    }
+
+    wrapMethod(win, 'fetch', function (fetch) {
+      return function (input, init) {
+        if (typeof win.Request !== 'undefined' && input instanceof win.Request) input = new win.Request(toReplay(input.url), input);
+        else input = toReplay(input);
+        return fetch.call(this, input, init);
+      };
     });
-  }
-
-  wrapMethod(window, 'fetch', function (fetch) {
-    return function (input, init) {
-      if (typeof Request !== 'undefined' && input instanceof Request) input = new Request(toReplay(input.url), input);
-      else input = toReplay(input);
-      return fetch.call(this, input, init);
-    };
-  });
-  if (window.XMLHttpRequest) {
-    wrapMethod(window.XMLHttpRequest.prototype, 'open', function (open) {
-      return function (method, url) {
+    if (win.XMLHttpRequest) {
+      wrapMethod(win.XMLHttpRequest.prototype, 'open', function (open) {
+        return function (method, url) {
+          var args = Array.prototype.slice.call(arguments);
+          args[1] = toReplay(url);
+          return open.apply(this, args);
+        };
+      });
+    }
+    wrapMethod(win.navigator, 'sendBeacon', function (sendBeacon) {
+      return function (url, data) { return sendBeacon.call(this, toReplay(url), data); };
+    });
+    wrapMethod(win, 'open', function (open) {
+      return function (url) {
         var args = Array.prototype.slice.call(arguments);
-        args[1] = toReplay(url);
+        if (args.length > 0 && url !== '') args[0] = toReplay(url);
         return open.apply(this, args);
       };
     });
-  }
-  wrapMethod(window.navigator, 'sendBeacon', function (sendBeacon) {
-    return function (url, data) { return sendBeacon.call(this, toReplay(url), data); };
-  });
-  wrapMethod(window, 'open', function (open) {
-    return function (url) {
-      var args = Array.prototype.slice.call(arguments);
-      if (args.length > 0 && url !== '') args[0] = toReplay(url);
-      return open.apply(this, args);
-    };
-  });
-  ['pushState', 'replaceState'].forEach(function (name) {
-    wrapMethod(window.history, name, function (change) {
-      return function (state, title, url) {
-        return arguments.length > 2 && url !== null && url !== undefined ? change.call(this, state, title, toReplay(url)) : change.apply(this, arguments);
-      };
+    ['pushState', 'replaceState'].forEach(function (name) {
+      wrapMethod(win.history, name, function (change) {
+        return function (state, title, url) {
+          return arguments.length > 2 && url !== null && url !== undefined ? change.call(this, state, title, toReplay(url)) : change.apply(this, arguments);
+        };
+      });
     });
-  });
-  if (window.Element) {
-    wrapMethod(window.Element.prototype, 'setAttribute', function (setAttribute) {
-      return function (name, value) {
-        var lower = String(name).toLowerCase();
-        if (URL_ATTRIBUTES[lower]) value = toReplay(value);
-        else if (SRCSET_ATTRIBUTES[lower]) value = srcsetToReplay(value);
-        return setAttribute.call(this, name, value);
+    // An archived worker would answer for every capture on the replay origin; the server refuses its script too.
+    if (win.ServiceWorkerContainer) {
+      win.ServiceWorkerContainer.prototype.register = function () {
+        return win.Promise.reject(new win.DOMException('replay registers no service worker', 'SecurityError'));
       };
+    }
+    if (win.Element) {
+      wrapMethod(win.Element.prototype, 'setAttribute', function (setAttribute) {
+        return function (name, value) {
+          var lower = String(name).toLowerCase();
+          if (URL_ATTRIBUTES[lower]) value = toReplay(value);
+          else if (SRCSET_ATTRIBUTES[lower]) value = srcsetToReplay(value);
+          return setAttribute.call(this, name, value);
+        };
+      });
+    }
+    if (win.Node) {
+      ['appendChild', 'insertBefore', 'replaceChild'].forEach(function (name) {
+        wrapMethod(win.Node.prototype, name, function (insert) {
+          return function (node) {
+            var result = insert.apply(this, arguments);
+            if (node && (node.tagName === 'IFRAME' || node.tagName === 'FRAME')) installIn(node.contentWindow);
+            return result;
+          };
+        });
+      });
+    }
+    [
+      ['HTMLImageElement', 'src'], ['HTMLScriptElement', 'src'], ['HTMLIFrameElement', 'src'], ['HTMLFrameElement', 'src'],
+      ['HTMLSourceElement', 'src'], ['HTMLMediaElement', 'src'], ['HTMLEmbedElement', 'src'], ['HTMLTrackElement', 'src'],
+      ['HTMLInputElement', 'src'], ['HTMLLinkElement', 'href'], ['HTMLAnchorElement', 'href'], ['HTMLAreaElement', 'href'],
+      ['HTMLFormElement', 'action'], ['HTMLVideoElement', 'poster'], ['HTMLObjectElement', 'data'],
+    ].forEach(function (pair) { wrapSetter(pair[0], pair[1], toReplay); });
+    wrapSetter('HTMLImageElement', 'srcset', srcsetToReplay);
+    wrapSetter('HTMLSourceElement', 'srcset', srcsetToReplay);
+    ['HTMLIFrameElement', 'HTMLFrameElement', 'HTMLObjectElement'].forEach(function (name) {
+      wrapFrameAccess(name, 'contentWindow');
+      wrapFrameAccess(name, 'contentDocument');
     });
+    Object.defineProperty(win, '__crawliteReplay', { value: { toReplay: toReplay, pageUrl: pageUrl, timestamp: timestamp } });
   }
-  [
-    ['HTMLImageElement', 'src'], ['HTMLScriptElement', 'src'], ['HTMLIFrameElement', 'src'], ['HTMLFrameElement', 'src'],
-    ['HTMLSourceElement', 'src'], ['HTMLMediaElement', 'src'], ['HTMLEmbedElement', 'src'], ['HTMLTrackElement', 'src'],
-    ['HTMLInputElement', 'src'], ['HTMLLinkElement', 'href'], ['HTMLAnchorElement', 'href'], ['HTMLAreaElement', 'href'],
-    ['HTMLFormElement', 'action'], ['HTMLVideoElement', 'poster'], ['HTMLObjectElement', 'data'],
-  ].forEach(function (pair) { wrapSetter(pair[0], pair[1], toReplay); });
-  wrapSetter('HTMLImageElement', 'srcset', srcsetToReplay);
-  wrapSetter('HTMLSourceElement', 'srcset', srcsetToReplay);
-  Object.defineProperty(window, '__crawliteReplay', { value: { toReplay: toReplay, pageUrl: pageUrl, timestamp: timestamp } });
+
+  function installIn(child) {
+    try {
+      if (child && !child.__crawliteReplay) install(child);
+    } catch (error) {
+      // Another origin's window: not this page's to change.
+    }
+  }
+
+  install(window);
 })();
 `;

@@ -1,6 +1,7 @@
 import type { ArchivedPage, CaptureTime } from '../../storage/archive-reader.js';
 import { linksTo } from '../../storage/links-to.js';
 import { captureOf, nearestCapture } from '../replay/find-capture.js';
+import { REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp, replayPath } from '../replay-url.js';
 import { html } from './html.js';
 import { captureHref, formatBytes } from './format.js';
@@ -72,7 +73,9 @@ export function capturePage(context: UiContext, params: URLSearchParams): UiPage
   const { page, times, selected } = selectedCapture(context, params);
   const timestamp = captureTimestamp(page.fetchedAt);
   const replaySrc = `${context.replayOrigin}${replayPath(page.url, timestamp)}`;
-  const rawBodyHref = `${context.replayOrigin}${replayPath(page.url, timestamp, 'id_')}`;
+  // Both views are UI pages holding the capture in the sandboxed frame: never a replay document of its own.
+  const replayHref = replayFramePath(page.url, timestamp);
+  const rawBodyHref = replayFramePath(page.url, timestamp, 'id_');
   const downloadHref = `/raw?url=${encodeURIComponent(page.url)}${selected.latest ? '' : `&ts=${timestamp}`}`;
   const outlinks = [...take(context.archive.links(page.url), LINKS_SHOWN)];
   const inlinks = linksTo(context.db, page.url, LINKS_SHOWN);
@@ -88,9 +91,9 @@ export function capturePage(context: UiContext, params: URLSearchParams): UiPage
   const body = html`<h1 id="capture-url">${page.url}</h1>
 <p>${page.title ? html`<strong id="capture-title">${page.title}</strong> · ` : ''}<span id="capture-status">${page.status}</span> · ${page.contentType ?? 'no content type'} · ${formatBytes(page.size)} · fetched <time>${page.fetchedAt}</time> · ${page.kind}, depth ${page.depth}</p>
 ${selected.latest ? '' : html`<p class="muted" id="earlier-capture">An earlier capture (crawl ${selected.crawl}): links out and in are the latest capture's.</p>\n`}${page.revalidated ? html`<p class="muted" id="not-modified">Answered 304 Not Modified: the content is that of the capture it confirmed, the response headers are the 304's.</p>\n` : ''}${times.length > 1 ? timeline(page.url, times, selected) : ''}
-<p><a id="download" href="${downloadHref}">download the body</a> · <a id="raw-body" href="${rawBodyHref}">body as captured on the replay origin</a> · <a href="${replaySrc}" target="_blank" rel="noopener">open the replay</a></p>
+<p><a id="download" href="${downloadHref}">download the body</a> · <a id="raw-body" href="${rawBodyHref}" target="_blank" rel="noopener">body as captured</a> · <a id="open-replay" href="${replayHref}" target="_blank" rel="noopener">open the replay</a></p>
 <h2>Replay</h2>
-<iframe id="replay" src="${replaySrc}" sandbox="allow-scripts allow-forms allow-same-origin allow-popups" referrerpolicy="no-referrer" title="replay of ${page.url}"></iframe>
+<iframe id="replay" src="${replaySrc}" sandbox="${REPLAY_SANDBOX}" referrerpolicy="no-referrer" title="replay of ${page.url}"></iframe>
 <h2>Response</h2>
 <pre id="response-headers">${statusLine}\n${responseHeaders}</pre>
 <h2>Request</h2>

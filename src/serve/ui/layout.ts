@@ -12,8 +12,8 @@ export function layout(page: UiPage, archiveName: string): Html {
 <title>${page.title} · ${archiveName} · crawlite</title>
 ${styles.map((href) => html`<link rel="stylesheet" href="${href}">\n`)}
 </head>
-<body>
-<nav>
+<body${page.bare ? html` class="bare"` : ''}>
+${page.bare ? page.body : html`<nav>
   <a class="brand" href="/">crawlite</a>
   <span class="muted">${archiveName}</span>
   <a href="/">Overview</a>
@@ -23,7 +23,7 @@ ${styles.map((href) => html`<link rel="stylesheet" href="${href}">\n`)}
 </nav>
 <main>
 ${page.body}
-</main>
+</main>`}
 ${(page.scripts ?? []).map((src) => html`<script src="${src}"></script>\n`)}
 </body>
 </html>

@@ -28,4 +28,6 @@ export interface UiPage {
   /** Extra scripts to load (served from /assets). */
   scripts?: string[];
   styles?: string[];
+  /** The page alone, without the navigation bar: the replay frame page, which fills the window. */
+  bare?: boolean;
 }

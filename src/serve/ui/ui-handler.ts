@@ -6,6 +6,7 @@ import { capturePage, requestedCapture } from './capture-page.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 import { overviewPage } from './overview-page.js';
+import { replayFramePage } from './replay-frame-page.js';
 import { searchPage } from './search-page.js';
 import { staticAsset } from './static-assets.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
@@ -19,6 +20,7 @@ const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiP
   '/urls': urlsPage,
   '/search': searchPage,
   '/capture': capturePage,
+  '/replay': replayFramePage,
 };
 
 /** The UI's security headers: archived pages are hostile, so no inline script runs and only the replay origin is framed. */

@@ -23,6 +23,10 @@ form.filters { display: flex; flex-wrap: wrap; gap: .6em; align-items: end; marg
 form.filters label { display: flex; flex-direction: column; font-size: .85em; color: var(--muted); }
 input, select, button { font: inherit; }
 iframe#replay { width: 100%; height: 70vh; border: 1px solid var(--line); background: #fff; }
+body.bare { overflow: hidden; }
+#replay-bar { height: 2.5rem; line-height: 2.5rem; padding: 0 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; border-bottom: 1px solid var(--line); background: var(--alt); }
+#replay-bar .brand { font-weight: 600; margin-right: .6em; }
+iframe#replay.replay-view { position: fixed; top: 2.5rem; left: 0; width: 100%; height: calc(100% - 2.5rem); border: 0; }
 #captures { padding-left: 1.5em; } #captures li.selected { font-weight: bold; } #captures li[data-change="unchanged"] a, #captures li[data-change="304 not modified"] a { color: var(--muted); }
 #timeline { min-height: 240px; }
 .error { color: #c0392b; }
