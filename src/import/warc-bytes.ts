@@ -1,0 +1,250 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { NoConcatInflator, type AsyncIterReader } from 'warcio';
+
+/** Raw bytes read from the file at a time. */
+const READ_BYTES = 256 * 1024;
+/** Compressed bytes given to the inflater at a time: with deflate's 1032:1 at most, what one push can make stays bounded. */
+const PUSH_BYTES = 16 * 1024;
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
+
+/** pako 1's stream state (warcio's own reader reads it too): the input a member's end left over, and zlib's message. */
+type InflateState = { strm: { avail_in: number; msg?: string } };
+
+/** warcio's inflater: pako's, stopping at the end of one gzip member. Offsets are counted here, not by a reader. */
+class MemberInflator extends NoConcatInflator<AsyncIterReader> {
+  constructor() {
+    super({}, undefined as never);
+  }
+  override onEnd(status: number): void {
+    this.err = status;
+  }
+  /** Compressed bytes of the last push that lie after the member's end. */
+  get leftOver(): number {
+    return (this as unknown as InflateState).strm.avail_in;
+  }
+  get message(): string {
+    return (this as unknown as InflateState).strm.msg || `zlib error ${this.err}`;
+  }
+}
+
+/** Inflated (or plain) bytes and where they come from: their gzip member's offset, or in a plain file their own. */
+interface Piece {
+  bytes: Uint8Array;
+  /** How much of `bytes` was handed out. */
+  used: number;
+  origin: number;
+}
+
+/** A gzip member that does not inflate: where it starts and zlib's word for what is wrong. */
+export interface DamagedMember {
+  offset: number;
+  reason: string;
+}
+
+/**
+ * The bytes of a WARC file, plain or gzipped, as the record reader takes
+ * them, with the offset each comes from (in a .warc.gz, its gzip member's).
+ * Members are inflated one at a time, so a damaged one is known by its own
+ * offset: reading stops there (`damaged`), the output of that member not yet
+ * handed out is dropped, and `skipDamaged` goes on at the next member that
+ * inflates whole into a WARC record. warcio's reader, by contrast, reads the
+ * rest of the file as raw bytes after an inflate error.
+ */
+export class WarcBytes {
+  private readonly pieces: Piece[] = [];
+  private inflator: MemberInflator | undefined;
+  private memberStart = 0;
+  /** Next raw byte to read from the file. */
+  private position = 0;
+  private raw: Buffer = Buffer.alloc(0);
+  private rawStart = 0;
+  private lastOrigin = -1;
+  private atEnd = false;
+  damaged: DamagedMember | undefined;
+
+  private constructor(
+    private readonly file: FileHandle,
+    readonly gzip: boolean,
+    private readonly size: number,
+  ) {}
+
+  static async open(path: string): Promise<WarcBytes> {
+    const file = await open(path, 'r');
+    try {
+      const head = Buffer.alloc(2);
+      const { bytesRead } = await file.read(head, 0, 2, 0);
+      const { size } = await file.stat();
+      return new WarcBytes(file, bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b, size);
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.file.close();
+  }
+
+  /** Where the next byte comes from: its offset in a plain file, its gzip member's in a .warc.gz. */
+  offset(): number {
+    const head = this.pieces[0];
+    if (head) return this.gzip ? head.origin : head.origin + head.used;
+    if (!this.gzip) return this.position;
+    return this.inflator && !this.inflator.ended ? this.memberStart : this.position;
+  }
+
+  /** The file ended inside a gzip member: a truncated .warc.gz. */
+  get cutShort(): boolean {
+    return this.atEnd && this.inflator !== undefined && !this.inflator.ended;
+  }
+
+  /** The damaged member is the one the last bytes handed out came from: what they began is lost. */
+  get lastBytesDamaged(): boolean {
+    return this.damaged !== undefined && this.damaged.offset === this.lastOrigin;
+  }
+
+  /** A line up to and with its LF, at most `max` bytes; null at the end of the file or of the readable bytes. */
+  async readlineRaw(max: number): Promise<Uint8Array | null> {
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    while (length < max) {
+      const head = await this.head();
+      if (!head) break;
+      const from = head.used;
+      const lf = head.bytes.indexOf(10, from);
+      const end = Math.min(lf >= 0 ? lf + 1 : head.bytes.byteLength, from + max - length);
+      parts.push(this.take(head, end - from));
+      length += end - from;
+      if (lf >= 0 && end === lf + 1) break;
+    }
+    return parts.length ? Buffer.concat(parts, length) : null;
+  }
+
+  /** `size` bytes, fewer where the readable bytes end. */
+  async readSize(size: number): Promise<Buffer> {
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    while (length < size) {
+      const head = await this.head();
+      if (!head) break;
+      const part = this.take(head, Math.min(size - length, head.bytes.byteLength - head.used));
+      parts.push(part);
+      length += part.byteLength;
+    }
+    return Buffer.concat(parts, length);
+  }
+
+  /** Passes over `size` bytes without keeping them; returns how many there were. */
+  async skipSize(size: number): Promise<number> {
+    let skipped = 0;
+    while (skipped < size) {
+      const head = await this.head();
+      if (!head) break;
+      skipped += this.take(head, Math.min(size - skipped, head.bytes.byteLength - head.used)).byteLength;
+    }
+    return skipped;
+  }
+
+  /**
+   * After a damaged member: moves to the next offset where a gzip member
+   * starts that inflates whole and begins with a WARC version line (`1f 8b 08`
+   * also turns up inside compressed data; such a false start is passed over).
+   * Returns that offset, or undefined when no intact member follows.
+   */
+  async skipDamaged(): Promise<number | undefined> {
+    const from = this.damaged ? this.damaged.offset + 1 : this.position;
+    this.damaged = undefined;
+    this.pieces.length = 0;
+    this.inflator = undefined;
+    for (let at = await this.find(GZIP_MAGIC, from); at !== undefined; at = await this.find(GZIP_MAGIC, at + 1)) {
+      if (await this.startsRecord(at)) {
+        this.position = at;
+        this.atEnd = false;
+        return at;
+      }
+    }
+    this.position = this.size;
+    this.atEnd = true;
+    return undefined;
+  }
+
+  private take(head: Piece, count: number): Uint8Array {
+    const part = head.bytes.subarray(head.used, head.used + count);
+    head.used += count;
+    this.lastOrigin = head.origin;
+    if (head.used >= head.bytes.byteLength) this.pieces.shift();
+    return part;
+  }
+
+  private async head(): Promise<Piece | undefined> {
+    while (!this.pieces[0]) {
+      if (!(await this.fill())) return undefined;
+    }
+    return this.pieces[0];
+  }
+
+  /** Raw bytes from `at`, from the file or what was read of it. */
+  private async rawBytes(at: number, length: number): Promise<Buffer> {
+    if (at < this.rawStart || at + length > this.rawStart + this.raw.byteLength) {
+      const buffer = Buffer.alloc(Math.max(READ_BYTES, length));
+      const { bytesRead } = await this.file.read(buffer, 0, buffer.byteLength, at);
+      this.raw = buffer.subarray(0, bytesRead);
+      this.rawStart = at;
+    }
+    return this.raw.subarray(at - this.rawStart, at - this.rawStart + length);
+  }
+
+  /** Adds at least one piece; false at the end of the file, at a damaged member, or a member cut short. */
+  private async fill(): Promise<boolean> {
+    if (this.damaged || this.atEnd) return false;
+    if (this.position >= this.size) {
+      this.atEnd = true;
+      return false;
+    }
+    if (!this.gzip) {
+      const bytes = await this.rawBytes(this.position, Math.min(READ_BYTES, this.size - this.position));
+      this.pieces.push({ bytes, used: 0, origin: this.position });
+      this.position += bytes.byteLength;
+      return true;
+    }
+    if (!this.inflator || this.inflator.ended) {
+      this.inflator = new MemberInflator();
+      this.memberStart = this.position;
+    }
+    const inflator = this.inflator;
+    const input = await this.rawBytes(this.position, Math.min(PUSH_BYTES, this.size - this.position));
+    inflator.push(input);
+    if (inflator.ended && inflator.err !== 0) {
+      this.damaged = { offset: this.memberStart, reason: inflator.message };
+      return false;
+    }
+    this.position += input.byteLength - (inflator.ended ? inflator.leftOver : 0);
+    for (const bytes of inflator.chunks.splice(0)) if (bytes.byteLength) this.pieces.push({ bytes, used: 0, origin: this.memberStart });
+    return true;
+  }
+
+  /** The first offset of `needle` at or after `from`. */
+  private async find(needle: Buffer, from: number): Promise<number | undefined> {
+    for (let at = from; at < this.size; at += READ_BYTES - needle.byteLength + 1) {
+      const window = await this.rawBytes(at, Math.min(READ_BYTES, this.size - at));
+      const found = window.indexOf(needle);
+      if (found >= 0) return at + found;
+      if (window.byteLength < READ_BYTES) return undefined;
+    }
+    return undefined;
+  }
+
+  /** A gzip member at `at` inflates to its end, and what it holds begins with a WARC version line. */
+  private async startsRecord(at: number): Promise<boolean> {
+    const inflator = new MemberInflator();
+    let first: Buffer | undefined;
+    for (let position = at; position < this.size && !inflator.ended; ) {
+      const input = await this.rawBytes(position, Math.min(PUSH_BYTES, this.size - position));
+      inflator.push(input);
+      position += input.byteLength;
+      for (const bytes of inflator.chunks.splice(0)) first ??= Buffer.from(bytes.subarray(0, 16));
+      if (first && !/^WARC\/1\.\d\r?\n/.test(first.toString('latin1'))) return false;
+    }
+    return inflator.ended && inflator.err === 0 && first !== undefined && /^WARC\/1\.\d\r?\n/.test(first.toString('latin1'));
+  }
+}
