@@ -100,6 +100,19 @@ describe('crawlite import of damaged WARCs', () => {
     expect(pagesOf(db)).toEqual(urlsBut(4, 1));
   });
 
+  it('after a damaged member, a stretch crafted full of false gzip starts is given up on, not searched for ever', async () => {
+    const parts = await members(3);
+    parts[1] = Buffer.from(parts[1]!);
+    parts[1][3] = 0xe0;
+    // Every 16 bytes a gzip header whose file name never ends: each would read on for as long as it is let.
+    const falseStart = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x08]), Buffer.alloc(12, 0x41)]);
+    const crafted = Buffer.concat(Array.from({ length: (2 * 1024 * 1024) / falseStart.length }, () => falseStart));
+    const { file, db, code, lines } = await importFile('false-starts.warc.gz', Buffer.concat([parts[0]!, parts[1], crafted, parts[2]!]));
+    expect(code).toBe(2);
+    expect(lines).toEqual([expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1)}: a gzip member that does not inflate .*too many gzip headers`))]);
+    expect(pagesOf(db)).toEqual([url(0)]);
+  });
+
   it('a plain .warc with junk between records: each stretch named by its offset, every record imported', async () => {
     const parts = await Promise.all([0, 1, 2, 3].map((i) => serialize(record(i))));
     const junkWithBreak = Buffer.from('\x00\x01garbage\xff\nmore garbage\r\n');

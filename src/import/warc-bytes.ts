@@ -6,6 +6,18 @@ const READ_BYTES = 256 * 1024;
 /** Compressed bytes given to the inflater at a time: with deflate's 1032:1 at most, what one push can make stays bounded. */
 const PUSH_BYTES = 16 * 1024;
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
+/**
+ * A candidate member that has made no output by then is no member a WARC writer made: a gzip
+ * header's extra field holds at most 64 KiB, and deflate gives its first 16 KiB of output within
+ * about as many compressed bytes.
+ */
+const FIRST_OUTPUT_WITHIN = 128 * 1024;
+/**
+ * Compressed bytes that false starts may cost in one search for the next member, beyond a few
+ * times the bytes searched: a file crafted full of them is passed over in linear time.
+ */
+const FALSE_START_ALLOWANCE = 16 * 1024 * 1024;
+const FALSE_START_RATIO = 4;
 
 /** pako 1's stream state (warcio's own reader reads it too): the input a member's end left over, and zlib's message. */
 type InflateState = { strm: { avail_in: number; msg?: string } };
@@ -149,23 +161,32 @@ export class WarcBytes {
    * After a damaged member: moves to the next offset where a gzip member
    * starts that inflates whole and begins with a WARC version line (`1f 8b 08`
    * also turns up inside compressed data; such a false start is passed over).
-   * Returns that offset, or undefined when no intact member follows.
+   * Returns that offset, or why there is none: no intact member follows, or
+   * so many false starts that the rest of the file is not searched.
    */
-  async skipDamaged(): Promise<number | undefined> {
+  async skipDamaged(): Promise<number | 'none' | 'false starts'> {
     const from = this.damaged ? this.damaged.offset + 1 : this.position;
     this.damaged = undefined;
     this.pieces.length = 0;
     this.inflator = undefined;
+    let spent = 0;
     for (let at = await this.find(GZIP_MAGIC, from); at !== undefined; at = await this.find(GZIP_MAGIC, at + 1)) {
-      if (await this.startsRecord(at)) {
+      const tried = await this.startsRecord(at);
+      if (tried === true) {
         this.position = at;
         this.atEnd = false;
         return at;
       }
+      spent += tried;
+      if (spent > FALSE_START_ALLOWANCE + FALSE_START_RATIO * (at - from)) return this.stop('false starts');
     }
+    return this.stop('none');
+  }
+
+  private stop<T>(why: T): T {
     this.position = this.size;
     this.atEnd = true;
-    return undefined;
+    return why;
   }
 
   private take(head: Piece, count: number): Uint8Array {
@@ -234,17 +255,22 @@ export class WarcBytes {
     return undefined;
   }
 
-  /** A gzip member at `at` inflates to its end, and what it holds begins with a WARC version line. */
-  private async startsRecord(at: number): Promise<boolean> {
+  /**
+   * A gzip member at `at` inflates to its end, and what it holds begins with a WARC version line:
+   * true, or else the compressed bytes it took to tell.
+   */
+  private async startsRecord(at: number): Promise<true | number> {
     const inflator = new MemberInflator();
+    const startsWarc = (bytes: Buffer) => /^WARC\/1\.\d\r?\n/.test(bytes.toString('latin1'));
     let first: Buffer | undefined;
-    for (let position = at; position < this.size && !inflator.ended; ) {
+    let position = at;
+    while (position < this.size && !inflator.ended) {
       const input = await this.rawBytes(position, Math.min(PUSH_BYTES, this.size - position));
       inflator.push(input);
       position += input.byteLength;
       for (const bytes of inflator.chunks.splice(0)) first ??= Buffer.from(bytes.subarray(0, 16));
-      if (first && !/^WARC\/1\.\d\r?\n/.test(first.toString('latin1'))) return false;
+      if (first ? !startsWarc(first) : position - at > FIRST_OUTPUT_WITHIN) return position - at;
     }
-    return inflator.ended && inflator.err === 0 && first !== undefined && /^WARC\/1\.\d\r?\n/.test(first.toString('latin1'));
+    return inflator.ended && inflator.err === 0 && first !== undefined && startsWarc(first) ? true : position - at;
   }
 }

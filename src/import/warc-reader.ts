@@ -42,8 +42,13 @@ function shown(line: Uint8Array): string {
 async function passDamaged(bytes: WarcBytes): Promise<WarcEntry> {
   const { offset, reason } = bytes.damaged!;
   const next = await bytes.skipDamaged();
-  const after = next === undefined ? 'no intact member follows it' : `read on at the next intact member, offset ${next}`;
-  return { problem: { offset, message: `a gzip member that does not inflate (${reason}): the records in it are lost; ${after}` } };
+  const after =
+    next === 'none'
+      ? 'no intact member follows it'
+      : next === 'false starts'
+        ? 'the rest of the file is not read: it holds too many gzip headers that start no member'
+        : `skipped to the next intact member, at offset ${next}`;
+  return { problem: { offset, message: `a gzip member that does not inflate (${reason}); ${after}` } };
 }
 
 /**
