@@ -72,7 +72,7 @@ export class WarcBytes {
   private rawStart = 0;
   private lastOrigin = -1;
   private atEnd = false;
-  damaged: DamagedMember | undefined;
+  private damage: DamagedMember | undefined;
 
   private constructor(
     private readonly file: FileHandle,
@@ -105,6 +105,11 @@ export class WarcBytes {
     return this.inflator && !this.inflator.ended ? this.memberStart : this.position;
   }
 
+  /** The gzip member reading stopped at, because it does not inflate. */
+  get damaged(): DamagedMember | undefined {
+    return this.damage;
+  }
+
   /** The file ended inside a gzip member: a truncated .warc.gz. */
   get cutShort(): boolean {
     return this.atEnd && this.inflator !== undefined && !this.inflator.ended;
@@ -112,7 +117,7 @@ export class WarcBytes {
 
   /** The damaged member is the one the last bytes handed out came from: what they began is lost. */
   get lastBytesDamaged(): boolean {
-    return this.damaged !== undefined && this.damaged.offset === this.lastOrigin;
+    return this.damage !== undefined && this.damage.offset === this.lastOrigin;
   }
 
   /** A line up to and with its LF, at most `max` bytes; null at the end of the file or of the readable bytes. */
@@ -165,8 +170,8 @@ export class WarcBytes {
    * so many false starts that the rest of the file is not searched.
    */
   async skipDamaged(): Promise<number | 'none' | 'false starts'> {
-    const from = this.damaged ? this.damaged.offset + 1 : this.position;
-    this.damaged = undefined;
+    const from = this.damage ? this.damage.offset + 1 : this.position;
+    this.damage = undefined;
     this.pieces.length = 0;
     this.inflator = undefined;
     let spent = 0;
@@ -207,7 +212,7 @@ export class WarcBytes {
   /** Raw bytes from `at`, from the file or what was read of it. */
   private async rawBytes(at: number, length: number): Promise<Buffer> {
     if (at < this.rawStart || at + length > this.rawStart + this.raw.byteLength) {
-      const buffer = Buffer.alloc(Math.max(READ_BYTES, length));
+      const buffer = Buffer.allocUnsafe(Math.max(READ_BYTES, length));
       const { bytesRead } = await this.file.read(buffer, 0, buffer.byteLength, at);
       this.raw = buffer.subarray(0, bytesRead);
       this.rawStart = at;
@@ -215,9 +220,9 @@ export class WarcBytes {
     return this.raw.subarray(at - this.rawStart, at - this.rawStart + length);
   }
 
-  /** Adds at least one piece; false at the end of the file, at a damaged member, or a member cut short. */
+  /** Reads on (a push may make no output yet); false at the end of the file, at a damaged member, or a member cut short. */
   private async fill(): Promise<boolean> {
-    if (this.damaged || this.atEnd) return false;
+    if (this.damage || this.atEnd) return false;
     if (this.position >= this.size) {
       this.atEnd = true;
       return false;
@@ -236,7 +241,7 @@ export class WarcBytes {
     const input = await this.rawBytes(this.position, Math.min(PUSH_BYTES, this.size - this.position));
     inflator.push(input);
     if (inflator.ended && inflator.err !== 0) {
-      this.damaged = { offset: this.memberStart, reason: inflator.message };
+      this.damage = { offset: this.memberStart, reason: inflator.message };
       return false;
     }
     this.position += input.byteLength - (inflator.ended ? inflator.leftOver : 0);
