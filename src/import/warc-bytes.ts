@@ -1,43 +1,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { NoConcatInflator, type AsyncIterReader } from 'warcio';
+import { MemberInflator, PUSH_BYTES } from './member-inflator.js';
+import { nextWarcMember } from './next-warc-member.js';
 
 /** Raw bytes read from the file at a time. */
 const READ_BYTES = 256 * 1024;
-/** Compressed bytes given to the inflater at a time: with deflate's 1032:1 at most, what one push can make stays bounded. */
-const PUSH_BYTES = 16 * 1024;
-const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
-/**
- * A candidate member that has made no output by then is no member a WARC writer made: a gzip
- * header's extra field holds at most 64 KiB, and deflate gives its first 16 KiB of output within
- * about as many compressed bytes.
- */
-const FIRST_OUTPUT_WITHIN = 128 * 1024;
-/**
- * Compressed bytes that false starts may cost in one search for the next member, beyond a few
- * times the bytes searched: a file crafted full of them is passed over in linear time.
- */
-const FALSE_START_ALLOWANCE = 16 * 1024 * 1024;
-const FALSE_START_RATIO = 4;
-
-/** pako 1's stream state (warcio's own reader reads it too): the input a member's end left over, and zlib's message. */
-type InflateState = { strm: { avail_in: number; msg?: string } };
-
-/** warcio's inflater: pako's, stopping at the end of one gzip member. Offsets are counted here, not by a reader. */
-class MemberInflator extends NoConcatInflator<AsyncIterReader> {
-  constructor() {
-    super({}, undefined as never);
-  }
-  override onEnd(status: number): void {
-    this.err = status;
-  }
-  /** Compressed bytes of the last push that lie after the member's end. */
-  get leftOver(): number {
-    return (this as unknown as InflateState).strm.avail_in;
-  }
-  get message(): string {
-    return (this as unknown as InflateState).strm.msg || `zlib error ${this.err}`;
-  }
-}
 
 /** Inflated (or plain) bytes and where they come from: their gzip member's offset, or in a plain file their own. */
 interface Piece {
@@ -163,35 +129,18 @@ export class WarcBytes {
   }
 
   /**
-   * After a damaged member: moves to the next offset where a gzip member
-   * starts that inflates whole and begins with a WARC version line (`1f 8b 08`
-   * also turns up inside compressed data; such a false start is passed over).
-   * Returns that offset, or why there is none: no intact member follows, or
-   * so many false starts that the rest of the file is not searched.
+   * After a damaged member: moves to the next member that inflates whole into
+   * a WARC record (see nextWarcMember), and returns its offset or why there is none.
    */
   async skipDamaged(): Promise<number | 'none' | 'false starts'> {
     const from = this.damage ? this.damage.offset + 1 : this.position;
     this.damage = undefined;
     this.pieces.length = 0;
     this.inflator = undefined;
-    let spent = 0;
-    for (let at = await this.find(GZIP_MAGIC, from); at !== undefined; at = await this.find(GZIP_MAGIC, at + 1)) {
-      const tried = await this.startsRecord(at);
-      if (tried === true) {
-        this.position = at;
-        this.atEnd = false;
-        return at;
-      }
-      spent += tried;
-      if (spent > FALSE_START_ALLOWANCE + FALSE_START_RATIO * (at - from)) return this.stop('false starts');
-    }
-    return this.stop('none');
-  }
-
-  private stop<T>(why: T): T {
-    this.position = this.size;
-    this.atEnd = true;
-    return why;
+    const next = await nextWarcMember((at, length) => this.rawBytes(at, length), this.size, from);
+    this.position = typeof next === 'number' ? next : this.size;
+    this.atEnd = typeof next !== 'number';
+    return next;
   }
 
   private take(head: Piece, count: number): Uint8Array {
@@ -247,35 +196,5 @@ export class WarcBytes {
     this.position += input.byteLength - (inflator.ended ? inflator.leftOver : 0);
     for (const bytes of inflator.chunks.splice(0)) if (bytes.byteLength) this.pieces.push({ bytes, used: 0, origin: this.memberStart });
     return true;
-  }
-
-  /** The first offset of `needle` at or after `from`. */
-  private async find(needle: Buffer, from: number): Promise<number | undefined> {
-    for (let at = from; at < this.size; at += READ_BYTES - needle.byteLength + 1) {
-      const window = await this.rawBytes(at, Math.min(READ_BYTES, this.size - at));
-      const found = window.indexOf(needle);
-      if (found >= 0) return at + found;
-      if (window.byteLength < READ_BYTES) return undefined;
-    }
-    return undefined;
-  }
-
-  /**
-   * A gzip member at `at` inflates to its end, and what it holds begins with a WARC version line:
-   * true, or else the compressed bytes it took to tell.
-   */
-  private async startsRecord(at: number): Promise<true | number> {
-    const inflator = new MemberInflator();
-    const startsWarc = (bytes: Buffer) => /^WARC\/1\.\d\r?\n/.test(bytes.toString('latin1'));
-    let first: Buffer | undefined;
-    let position = at;
-    while (position < this.size && !inflator.ended) {
-      const input = await this.rawBytes(position, Math.min(PUSH_BYTES, this.size - position));
-      inflator.push(input);
-      position += input.byteLength;
-      for (const bytes of inflator.chunks.splice(0)) first ??= Buffer.from(bytes.subarray(0, 16));
-      if (first ? !startsWarc(first) : position - at > FIRST_OUTPUT_WITHIN) return position - at;
-    }
-    return inflator.ended && inflator.err === 0 && first !== undefined && startsWarc(first) ? true : position - at;
   }
 }
