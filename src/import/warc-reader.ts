@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { AsyncIterReader } from 'warcio';
+import { WarcBytes } from './warc-bytes.js';
 
 /** One WARC record: its named fields (names lower-cased, first value kept) and its whole content block. */
 export interface WarcRecord {
@@ -39,30 +38,48 @@ function shown(line: Uint8Array): string {
   return JSON.stringify(text.trim() + (line.byteLength > 40 ? '...' : ''));
 }
 
+/** Reports a gzip member that does not inflate, by its own offset, and moves on to the next intact member. */
+async function passDamaged(bytes: WarcBytes): Promise<WarcEntry> {
+  const { offset, reason } = bytes.damaged!;
+  const next = await bytes.skipDamaged();
+  const after =
+    next === 'none'
+      ? 'no intact member follows it'
+      : next === 'false starts'
+        ? 'the rest of the file is not read: it holds too many gzip headers that start no member'
+        : `skipped to the next intact member, at offset ${next}`;
+  return { problem: { offset, message: `a gzip member that does not inflate (${reason}); ${after}` } };
+}
+
 /**
  * Reads the records of a WARC file, plain or gzipped (one member per record
- * or not), streaming: one record's content is held at a time. warcio's
- * reader undoes the gzip members and keeps their offsets; the framing is
- * checked here, because warcio's parser trusts Content-Length (a record
- * that lies about it shifts every later one, and a truncated one makes its
- * skip loop forever). A record that does not end where its Content-Length
- * says is reported and passed over, and reading goes on at the next
- * `WARC/1.x` line; a file cut short ends with a problem at the record cut.
+ * or not), streaming: one record's content is held at a time. WarcBytes
+ * undoes the gzip members and keeps their offsets; the framing is checked
+ * here, because a record's Content-Length cannot be trusted (a record that
+ * lies about it shifts every later one). A record that does not end where its
+ * Content-Length says, and bytes between records that are no record, are
+ * reported and passed over, and reading goes on at the next `WARC/1.x` line;
+ * a gzip member that does not inflate is reported by its own offset and
+ * reading goes on at the next member that does; a file cut short ends with a
+ * problem at the record cut.
  */
 export async function* readWarc(path: string, maxContentBytes: number): AsyncGenerator<WarcEntry> {
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
-  const reader = new AsyncIterReader(stream, 'gzip');
-  let offset = 0;
+  const bytes = await WarcBytes.open(path);
   /** The version line of the next record, when it was met while checking the end of the previous one. */
   let pending: { line: Uint8Array; offset: number } | undefined;
   let sawRecord = false;
   try {
     for (;;) {
+      // Whatever was being read when a member failed is lost with it; the member is reported once, here.
+      if (bytes.damaged) {
+        pending = undefined;
+        yield await passDamaged(bytes);
+      }
       let start: { line: Uint8Array; offset: number } | undefined = pending;
       pending = undefined;
       while (!start) {
-        offset = reader.getRawOffset();
-        const line = await reader.readlineRaw(MAX_LINE);
+        const offset = bytes.offset();
+        const line = await bytes.readlineRaw(MAX_LINE);
         if (!line) break;
         if (isBlank(line)) continue;
         if (isVersionLine(line)) {
@@ -71,72 +88,77 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
         }
         yield { problem: { offset, message: sawRecord ? `not a WARC record (it starts with ${shown(line)}); skipped to the next record` : `not a WARC file (it starts with ${shown(line)})` } };
         if (!sawRecord) return;
-        start = await resync(reader);
+        start = gluedStart(bytes, line, offset) ?? (await resync(bytes));
         if (!start) break;
       }
-      if (!start) break;
+      if (!start) {
+        if (bytes.damaged) continue;
+        break;
+      }
       sawRecord = true;
-      const fields = await readFields(reader);
+      const fields = await readFields(bytes);
       if ('problem' in fields) {
+        if (bytes.damaged) continue;
         yield { problem: { offset: start.offset, message: fields.problem } };
-        if (fields.end) break;
-        pending = await resync(reader);
-        if (!pending) break;
+        if (fields.end) return;
+        pending = await resync(bytes);
         continue;
       }
       const type = fields.map.get('warc-type') ?? '';
       const lengthText = fields.map.get('content-length') ?? '';
       if (!/^\d{1,15}$/.test(lengthText)) {
         yield { problem: { offset: start.offset, message: `record without a valid Content-Length (${JSON.stringify(lengthText)}); skipped to the next record` } };
-        pending = await resync(reader);
-        if (!pending) break;
+        pending = await resync(bytes);
         continue;
       }
       const length = Number(lengthText);
       let content: Buffer | undefined;
       if (length > maxContentBytes) {
-        const skipped = await reader.skipSize(length);
+        const skipped = await bytes.skipSize(length);
         if (skipped < length) {
-          yield { problem: { offset: start.offset, message: truncated(reader, length, skipped) } };
-          break;
+          if (bytes.damaged) continue;
+          yield { problem: { offset: start.offset, message: truncated(bytes, length, skipped) } };
+          return;
         }
         yield { skipped: { offset: start.offset, type, length } };
       } else {
-        content = Buffer.from(await reader.readSize(length));
+        content = await bytes.readSize(length);
         if (content.byteLength < length) {
-          yield { problem: { offset: start.offset, message: truncated(reader, length, content.byteLength) } };
-          break;
+          if (bytes.damaged) continue;
+          yield { problem: { offset: start.offset, message: truncated(bytes, length, content.byteLength) } };
+          return;
         }
       }
       // A record is followed by two CRLFs, then the next record or the end: anything else means its Content-Length is wrong.
-      const after = await recordEnd(reader);
-      if ('junk' in after) {
+      const after = await recordEnd(bytes);
+      if ('junk' in after && after.blanks < 2) {
         yield { problem: { offset: start.offset, message: `the record does not end where its Content-Length (${length}) says (found ${shown(after.junk)}); skipped to the next record` } };
-        pending = after.next ?? (await resync(reader));
-        if (!pending) break;
+        pending = after.next ?? (await resync(bytes));
+        continue;
+      }
+      // The file failed to inflate right after the record's last bytes, in their own member: they cannot be trusted.
+      if (bytes.lastBytesDamaged) continue;
+      if (content) yield { record: { offset: start.offset, fields: fields.map, type, content } };
+      if ('junk' in after) {
+        // The record ended as framed: what follows it is no record, and the records after it are still read.
+        yield { problem: { offset: after.offset, message: `not a WARC record (it starts with ${shown(after.junk)}); skipped to the next record` } };
+        pending = gluedStart(bytes, after.junk, after.offset) ?? (await resync(bytes));
         continue;
       }
       pending = after.next;
-      if (content) yield { record: { offset: start.offset, fields: fields.map, type, content } };
     }
-    if (gzipCutShort(reader)) yield { problem: { offset: reader.getRawOffset(), message: 'the file ends inside a gzip member (a truncated .warc.gz)' } };
+    if (bytes.cutShort) yield { problem: { offset: bytes.offset(), message: 'the file ends inside a gzip member (a truncated .warc.gz)' } };
   } finally {
-    stream.destroy();
+    await bytes.close();
   }
 }
 
-function truncated(reader: AsyncIterReader, length: number, got: number): string {
-  const where = gzipCutShort(reader) ? ' (the file ends inside a gzip member: a truncated .warc.gz)' : '';
+function truncated(bytes: WarcBytes, length: number, got: number): string {
+  const where = bytes.cutShort ? ' (the file ends inside a gzip member: a truncated .warc.gz)' : '';
   return `the file ends inside this record: ${got} of its ${length} content bytes${where}`;
 }
 
-/** A gzip member was started and never finished: the file was cut off. */
-function gzipCutShort(reader: AsyncIterReader): boolean {
-  const inflator = reader.inflator;
-  return reader.compressed !== null && inflator !== null && reader.lastValue !== null && !inflator.ended;
-}
-
-async function readFields(reader: AsyncIterReader): Promise<{ map: Map<string, string> } | { problem: string; end?: boolean }> {
+async function readFields(reader: WarcBytes): Promise<{ map: Map<string, string> } | { problem: string; end?: boolean }> {
   const map = new Map<string, string>();
   let size = 0;
   let last: string | undefined;
@@ -158,28 +180,43 @@ async function readFields(reader: AsyncIterReader): Promise<{ map: Map<string, s
   }
 }
 
-/** Reads the blank lines after a record's content: the next record's version line, the end, or junk. */
-async function recordEnd(reader: AsyncIterReader): Promise<{ next?: { line: Uint8Array; offset: number } } | { junk: Uint8Array; next?: { line: Uint8Array; offset: number } }> {
+type Start = { line: Uint8Array; offset: number };
+
+/** Reads the blank lines after a record: the next record's version line, the end, or junk (and how many blank lines came first). */
+async function recordEnd(bytes: WarcBytes): Promise<{ blanks: number; next?: Start } | { blanks: number; junk: Uint8Array; offset: number; next?: Start }> {
   let blanks = 0;
   for (;;) {
-    const offset = reader.getRawOffset();
-    const line = await reader.readlineRaw(MAX_LINE);
-    if (!line) return {};
+    const offset = bytes.offset();
+    const line = await bytes.readlineRaw(MAX_LINE);
+    if (!line) return { blanks };
     if (isBlank(line)) {
       blanks++;
       continue;
     }
-    if (isVersionLine(line)) return blanks >= 1 ? { next: { line, offset } } : { junk: line, next: { line, offset } };
-    return { junk: line };
+    if (isVersionLine(line)) return blanks >= 1 ? { blanks, next: { line, offset } } : { blanks, junk: line, offset, next: { line, offset } };
+    return { blanks, junk: line, offset };
   }
 }
 
-/** Reads on to the next line that starts a record. */
-async function resync(reader: AsyncIterReader): Promise<{ line: Uint8Array; offset: number } | undefined> {
+/** A version line at the end of a line of junk: bytes with no line break of their own before a record. */
+const GLUED_VERSION = /WARC\/1\.[01]\r?\n$/;
+
+/** The record start at the end of a junk line, if there is one. */
+function gluedStart(bytes: WarcBytes, line: Uint8Array, offset: number): Start | undefined {
+  const glued = GLUED_VERSION.exec(Buffer.from(line.subarray(-12)).toString('latin1'));
+  if (!glued) return undefined;
+  const at = line.byteLength - glued[0].length;
+  return { line: line.subarray(at), offset: bytes.gzip ? offset : offset + at };
+}
+
+/** Reads on to the next line that starts a record, or that ends with a version line after junk. */
+async function resync(bytes: WarcBytes): Promise<Start | undefined> {
   for (;;) {
-    const offset = reader.getRawOffset();
-    const line = await reader.readlineRaw(MAX_LINE);
+    const offset = bytes.offset();
+    const line = await bytes.readlineRaw(MAX_LINE);
     if (!line) return undefined;
     if (isVersionLine(line)) return { line, offset };
+    const glued = gluedStart(bytes, line, offset);
+    if (glued) return glued;
   }
 }

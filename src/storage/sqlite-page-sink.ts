@@ -129,7 +129,8 @@ export class SqlitePageSink implements PageSinkPort {
       return { newUrls: 0, revisitedOrigins: [...new Set(revisited.map((row) => row.origin))] };
     }
     let newUrls = 0;
-    this.deleteLinks.run(from);
+    // A fetch that stored no response (it failed) leaves the capture stored before as the page, and its links with it.
+    if (outcome.response) this.deleteLinks.run(from);
     for (const found of outcome.discovered) {
       if (!found.known && !found.linkOnly) newUrls += this.addUrl(found, from);
     }

@@ -26,10 +26,20 @@ function stored(response: HttpResponse, { page, bodySha256, bodySha1, claim }: C
   if (bodySha256) kept.sha256 = bodySha256;
   if (bodySha1) kept.sha1 = bodySha1;
   if (response.wire) kept.wire = response.wire;
-  // A 304 confirms the capture the conditional request named; to an unconditional one it is a response like any other.
+  // A 304 confirms the capture the conditional request named (an unasked one never gets here).
   if (response.status === 304 && claim.validators) kept.revalidated = true;
   return kept;
 }
+
+/**
+ * A 304 answers a conditional request (RFC 9110 §15.4.5). To a request that sent no validator it
+ * confirms nothing and holds no page, so it must not replace the capture an earlier crawl stored.
+ */
+const UNEXPECTED_304 = {
+  code: 'unexpected_304',
+  message: 'the server answered 304 Not Modified to a request without If-None-Match or If-Modified-Since; nothing was stored, an earlier capture is kept',
+};
+const isUnasked304 = (item: CrawlItem) => item.response?.status === 304 && !item.claim.validators;
 
 /** The frontier gave the URL to another claim while this one was in flight: its outcome is not this worker's to store. */
 const LEASE_LOST = { code: 'lease_lost', message: 'the claim on this URL expired and the frontier gave it out again; this fetch was not stored' };
@@ -63,13 +73,16 @@ export function persist(
   frontier: FrontierPort,
   onCommitted: (queued: DiscoveredUrl[], revisitedOrigins: readonly string[]) => void,
 ): OperatorFunction<CrawlItem, FetchReport> {
-  return mergeMap((item) => {
-    if (item.state === 'stopped' || item.state === 'pending') {
-      return from(frontier.release(item.claim)).pipe(map(() => report(item, item.claim.tries, 0)));
+  return mergeMap((fetched) => {
+    if (fetched.state === 'stopped' || fetched.state === 'pending') {
+      return from(frontier.release(fetched.claim)).pipe(map(() => report(fetched, fetched.claim.tries, 0)));
     }
+    // The unasked 304 stays on the item for the fetch report (its status), not for the archive.
+    const unasked = isUnasked304(fetched);
+    const item = unasked ? { ...fetched, state: 'failed' as const, error: UNEXPECTED_304, discovered: [] } : fetched;
     const tries = item.claim.tries + item.attempts;
-    const outcome: PageOutcome = { claim: item.claim, state: item.state, tries, discovered: item.discovered };
-    if (item.response) outcome.response = stored(item.response, item);
+    const outcome: PageOutcome = { claim: item.claim, state: unasked ? 'failed' : fetched.state, tries, discovered: item.discovered };
+    if (item.response && !unasked) outcome.response = stored(item.response, item);
     if (item.error) outcome.error = item.error;
     return from(queue.commit(outcome)).pipe(
       map(({ newUrls, leaseLost, revisitedOrigins = [] }) => {
