@@ -60,6 +60,17 @@ describe('extractPage in pieces', () => {
     expect(facts.title!.length).toBeLessThanOrEqual(2 * MAX_TEXT_CHARS);
   });
 
+  it('collapses whitespace in text longer than one slice of the collapse as in one go', () => {
+    const runs = ['  ', '\n\t ', ' ', '\r\n'];
+    const words: string[] = [];
+    for (let i = 0; i < 30_000; i++) words.push(`w${i}`, runs[i % runs.length]!);
+    // A run of whitespace longer than a slice, and runs straddling the slices' ends.
+    words.splice(5000, 0, ' '.repeat(70 * 1024));
+    const raw = words.join('');
+    expect(read(`<p>${raw}</p>`).facts.text!.body).toBe(raw.replace(/[\t\n\f\r ]+/g, ' ').trim());
+    expect(read(`<title>${raw}</title>`).facts.title).toBe(raw.replace(/[\t\n\f\r ]+/g, ' ').trim());
+  });
+
   it('passes over an attribute value longer than MAX_ATTRIBUTE_CHARS as if absent, and reads the next tag', () => {
     const long = 'a'.repeat(MAX_ATTRIBUTE_CHARS + 1);
     const { links } = read([`<a href="/${long.slice(0, 1000)}`, `${long.slice(1000)}">x</a><a href="/next">n</a>`]);
