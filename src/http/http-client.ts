@@ -1,7 +1,8 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { Agent, ProxyAgent, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
-import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, NetworkError, RequestTimeoutError } from '../pipeline/fetch-errors.js';
+import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
+import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, HeadersTooLargeError, NetworkError, RequestTimeoutError } from '../pipeline/fetch-errors.js';
 import type { Fetcher, HttpResponse, WireExchange } from '../pipeline/fetcher.js';
 import type { Validators } from '../pipeline/ports.js';
 import type { CrawlCookies } from './cookie-jar.js';
@@ -129,7 +130,14 @@ export class HttpClient implements Fetcher {
       if (onSent && typeof request.origin === 'string') onSent(this.originOf(request.origin));
     };
     diagnosticsChannel.subscribe('undici:client:sendHeaders', this.onSendHeaders);
-    const pool = { connections: settings.connections, pipelining: 1, keepAliveTimeout: 10_000, connect: { timeout: settings.timeoutMs } };
+    // maxHeaderSize: set, not left to Node's http.maxHeaderSize, which --max-http-header-size can raise without bound.
+    const pool = {
+      connections: settings.connections,
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+      connect: { timeout: settings.timeoutMs },
+      maxHeaderSize: MAX_RESPONSE_HEAD_BYTES,
+    };
     // proxyTunnel false: http:// URLs go to the proxy in absolute form, as wget and curl send them.
     this.agent = settings.proxy ? new ProxyAgent({ ...pool, uri: settings.proxy, proxyTunnel: false }) : new Agent(pool);
   }
@@ -208,6 +216,7 @@ export class HttpClient implements Fetcher {
 
   private classify(url: string, error: unknown): Error {
     if (error instanceof BodyTooLargeError) return error;
+    if (error instanceof undiciErrors.HeadersOverflowError) return new HeadersTooLargeError(url, MAX_RESPONSE_HEAD_BYTES, { cause: error });
     if (error instanceof DecodedTooLargeError) return new BodyTooLargeError(url, this.settings.maxBodyBytes);
     if (error instanceof UndecodableContentError) {
       return new ContentDecodeError('bad_encoding', url, error.message, { cause: error });

@@ -1,13 +1,14 @@
 import { decodeContent, DecodedTooLargeError } from '../http/decode-content.js';
 import { discover } from '../pipeline/discover.js';
 import { charsetOf } from '../pipeline/html/decode-text.js';
+import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
 import { normalizeUrl } from '../pipeline/normalize-url.js';
 import { redirectTarget } from '../pipeline/operators/follow-redirects.js';
 import { needsParse, parseResponse, type ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../pipeline/ports.js';
 import type { PageFacts } from '../pipeline/crawl-item.js';
 import type { ImportedPage, ImportedResponse, ImportSink } from '../storage/import-sink.js';
-import { dechunk, headerLines, headersObject, parseHttpMessage, type HttpMessage } from './http-message.js';
+import { dechunk, headerLines, headersObject, parseHttpMessage, type HeadTooLarge, type HttpMessage } from './http-message.js';
 import { originalHeaderBlock } from './original-headers.js';
 import { targetUri, type Exchange } from './pair-exchanges.js';
 
@@ -21,6 +22,10 @@ export interface ExchangePage {
 }
 
 const NEVER_EXPIRES = { token: 'import', expiresAt: Number.POSITIVE_INFINITY };
+
+const isTooLarge = (message: HttpMessage | HeadTooLarge | undefined): message is HeadTooLarge => message !== undefined && 'headTooLarge' in message;
+
+const HEAD_TOO_LARGE: ImportSkip = { code: 'headers_too_large', message: `an HTTP response whose status line and headers are longer than ${MAX_RESPONSE_HEAD_BYTES} bytes` };
 
 function isoDate(value: string | undefined): string | null {
   const time = value ? Date.parse(value) : NaN;
@@ -64,6 +69,7 @@ function revisitAnswer(exchange: Exchange, uri: string, sink: ImportSink): Answe
   if (!original) return { code: 'revisit_unresolved', message: 'a revisit record whose original is in none of the WARC files imported' };
   const body = sink.bodyOf(original.bodyId);
   const own = content.byteLength ? parseHttpMessage(content) : undefined;
+  if (isTooLarge(own)) return HEAD_TOO_LARGE;
   if (own && own.startLine[0].startsWith('HTTP/') && own.startLine[1] !== '304') {
     return { message: own, headers: headersObject(own.headers), body };
   }
@@ -95,6 +101,7 @@ export async function exchangePage(exchange: Exchange, sink: ImportSink, setting
     answer = revisitAnswer(exchange, normalized.url, sink);
   } else {
     const message = parseHttpMessage(record.content);
+    if (isTooLarge(message)) return HEAD_TOO_LARGE;
     if (!message || !message.startLine[0].startsWith('HTTP/')) return { code: 'not_http', message: `a response record that holds no HTTP response (${uri.slice(0, 200)})` };
     answer = await decodedAnswer(message, settings.maxBodyBytes);
   }
@@ -143,7 +150,9 @@ export async function exchangePage(exchange: Exchange, sink: ImportSink, setting
       facts = { charset: charsetOf(contentType) };
     }
   }
-  const requestMessage = request ? parseHttpMessage(request.content) : undefined;
+  // A request too large to read is kept as if the WARC held none.
+  const parsedRequest = request ? parseHttpMessage(request.content) : undefined;
+  const requestMessage = isTooLarge(parsedRequest) ? undefined : parsedRequest;
   const fetchedAt = isoDate(record.fields.get('warc-date')) ?? new Date().toISOString();
   const response: ImportedResponse = {
     status,

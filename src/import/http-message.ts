@@ -1,3 +1,5 @@
+import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
+
 /** An HTTP message as a WARC record holds it: the start line, the header block as written, the body as sent. */
 export interface HttpMessage {
   /** The three parts of the start line: 'HTTP/1.1', '200', 'OK' for a response; 'GET', '/a?b', 'HTTP/1.1' for a request. */
@@ -12,17 +14,28 @@ export interface HttpMessage {
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 const LFLF = Buffer.from('\n\n');
 
-/** Splits an HTTP message into start line, header block and body; undefined when it has no start line. */
-export function parseHttpMessage(block: Buffer): HttpMessage | undefined {
-  let end = block.indexOf(CRLFCRLF);
+/** A message whose start line and headers are longer than a crawl reads (MAX_RESPONSE_HEAD_BYTES): not read. */
+export interface HeadTooLarge {
+  headTooLarge: true;
+}
+
+/**
+ * Splits an HTTP message into start line, header block and body; undefined when it has no start
+ * line. Only the first MAX_RESPONSE_HEAD_BYTES are searched for the blank line: a longer head is
+ * not read at all, as a crawl would not read it.
+ */
+export function parseHttpMessage(block: Buffer): HttpMessage | HeadTooLarge | undefined {
+  const searched = block.subarray(0, MAX_RESPONSE_HEAD_BYTES + CRLFCRLF.length);
+  let end = searched.indexOf(CRLFCRLF);
   let blankLength = 4;
-  const lf = block.indexOf(LFLF);
+  const lf = searched.indexOf(LFLF);
   if (lf >= 0 && (end < 0 || lf < end)) {
     end = lf;
     blankLength = 2;
   }
   // A message without a blank line is all header (a HEAD response, a cut record).
   const head = end < 0 ? block : block.subarray(0, end + blankLength / 2);
+  if (head.byteLength > MAX_RESPONSE_HEAD_BYTES) return { headTooLarge: true };
   const body = end < 0 ? Buffer.alloc(0) : block.subarray(end + blankLength);
   const firstEnd = head.indexOf(0x0a);
   const startText = head.subarray(0, firstEnd < 0 ? head.length : firstEnd).toString('latin1').replace(/\r$/, '');

@@ -7,6 +7,14 @@ export const MAX_CRAWL_DELAY_MS = 30_000;
 /** URLs longer than this are skipped: no server needs them and traps grow them. */
 export const MAX_URL_LENGTH = 8 * 1024;
 
+/**
+ * A response's header block at most, in bytes: four times Node's default, far past what servers
+ * send (nginx passes at most 4-8 KiB of a backend's headers on by default). A server sending more
+ * fails the URL (`headers_too_large`, not retried), and import skips such a record, so a header
+ * line cannot make the crawler hold what it likes.
+ */
+export const MAX_RESPONSE_HEAD_BYTES = 64 * 1024;
+
 /** Redirects of robots.txt followed before giving up on it. */
 export const MAX_ROBOTS_REDIRECTS = 5;
 

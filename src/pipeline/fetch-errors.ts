@@ -36,6 +36,14 @@ export class BodyTooLargeError extends FetchError {
   }
 }
 
+/** A response whose header block is longer than a crawl reads: the same server would send it again. */
+export class HeadersTooLargeError extends FetchError {
+  readonly retryable = false;
+  constructor(url: string, limit: number, options?: { cause?: unknown }) {
+    super('headers_too_large', url, `response headers longer than ${limit} bytes`, options);
+  }
+}
+
 /** A complete response the server asked us to retry (429, 5xx). It is stored if the last try ends the same way. */
 export class RetryableStatusError extends FetchError {
   readonly retryable = true;

@@ -1,4 +1,6 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { CappedText } from './capped-text.js';
+import { DocumentWindow } from './document-window.js';
 import { extractCssUrls } from './extract-css-urls.js';
 
 export type FoundKind = 'link' | 'requisite' | 'refresh' | 'canonical';
@@ -35,6 +37,16 @@ export interface ExtractedText {
 /** Text kept per page at most: 1 MiB of characters, far past any real article, so a huge page cannot bloat the index. */
 export const MAX_TEXT_CHARS = 1024 * 1024;
 
+/** Characters read of the first title and of each style sheet at most: what a page can make the parse hold. */
+const MAX_COLLECTED_CHARS = 2 * MAX_TEXT_CHARS;
+
+/**
+ * Longest attribute value read (href, src, style, content...): longer ones are passed over as if
+ * absent, since a value is held whole while its tag is read. URLs past MAX_URL_LENGTH are skipped
+ * later anyway, and recorded as such up to this length.
+ */
+export const MAX_ATTRIBUTE_CHARS = 1024 * 1024;
+
 /** `<link rel>` tokens naming something the page needs to render. */
 const REQUISITE_REL = new Set([
   'stylesheet',
@@ -52,6 +64,11 @@ const HINT_REL = new Set(['prefetch', 'preconnect', 'dns-prefetch', 'manifest'])
 /** Receives each link as it is found: in document order, duplicates kept (the caller dedupes). */
 export type OnLink = (href: string, kind: FoundKind, nofollow: boolean) => void;
 
+/** A whole document, or the pieces it was decoded in (see `decodeHtmlPieces`): the same result either way. */
+export type HtmlSource = string | Iterable<string>;
+
+const piecesOf = (html: HtmlSource): Iterable<string> => (typeof html === 'string' ? [html] : html);
+
 /**
  * Reads everything the crawler wants from a page in one streaming pass; no DOM is built. Links
  * go to `onLink` as they are found, never into an array, so a page of 300,000 links costs no
@@ -68,26 +85,56 @@ export type OnLink = (href: string, kind: FoundKind, nofollow: boolean) => void;
  * those of script, style, template, noscript, textarea, iframe, noembed, noframes, svg or math,
  * nor comments, nor the title (kept apart); every element but the inline ones (a, b, span, ...)
  * separates words, so `<p>a</p><p>b</p>` reads "a b" and `<b>c</b>rawl` reads "crawl".
+ *
+ * Given in pieces, the page is read a piece at a time and never held whole: what the pass keeps
+ * is capped (text, title, style sheets, attribute values), so its memory does not grow with the page.
  */
-export function extractPage(html: string, onLink: OnLink, options: { text?: boolean } = {}): PageFacts {
-  const scanner = new PageScanner(html, onLink, options.text === true ? new TextCollector() : undefined);
+export function extractPage(html: HtmlSource, onLink: OnLink, options: { text?: boolean } = {}): PageFacts {
+  const doc = new DocumentWindow();
+  const scanner = new PageScanner(doc, onLink, options.text === true ? new TextCollector() : undefined);
   const tokenizer = new Tokenizer({ decodeEntities: true }, scanner);
-  tokenizer.write(html);
+  for (const piece of piecesOf(html)) {
+    doc.push(piece);
+    tokenizer.write(piece);
+    scanner.settle();
+  }
   tokenizer.end();
   return scanner.facts;
 }
 
 /**
  * The href of the first `<base>` that has a non-empty one, as written (trimmed, entities
- * decoded). Pages without the text `<base` are not scanned; others are scanned up to it only.
+ * decoded). A page without the text `<base` is not scanned (pieces are: see `mentionsBase`);
+ * others are scanned up to it only.
  */
-export function findBase(html: string): string | undefined {
-  if (!/<base/i.test(html)) return undefined;
-  const scanner = new BaseScanner(html);
+export function findBase(html: HtmlSource): string | undefined {
+  if (typeof html === 'string' && !/<base/i.test(html)) return undefined;
+  const doc = new DocumentWindow();
+  const scanner = new BaseScanner(doc);
   const tokenizer = new Tokenizer({ decodeEntities: true }, scanner);
   scanner.found = () => tokenizer.pause();
-  tokenizer.write(html);
+  for (const piece of piecesOf(html)) {
+    doc.push(piece);
+    tokenizer.write(piece);
+    if (scanner.base !== undefined) break;
+  }
   return scanner.base;
+}
+
+const LESS_THAN = 0x3c;
+
+/**
+ * Whether the bytes of a page in `encoding` may hold a `<base` tag: only a page that does is
+ * worth a first pass for it. In any ASCII-compatible encoding the tag is its ASCII bytes, so
+ * the bytes are searched, in any case; a UTF-16 page is always scanned.
+ */
+export function mentionsBase(body: Uint8Array, encoding: string): boolean {
+  if (encoding.startsWith('utf-16')) return true;
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  for (let at = bytes.indexOf(LESS_THAN); at !== -1; at = bytes.indexOf(LESS_THAN, at + 1)) {
+    if ((bytes[at + 1]! | 0x20) === 0x62 && (bytes[at + 2]! | 0x20) === 0x61 && (bytes[at + 3]! | 0x20) === 0x73 && (bytes[at + 4]! | 0x20) === 0x65) return true;
+  }
+  return false;
 }
 
 /** The only attributes any scanner reads; others are skipped without being sliced or stored. */
@@ -102,17 +149,24 @@ function byLength(names: string[]): string[][] {
 }
 
 /**
- * Which of `names` (lower-case, grouped by length) `html` spells from `start` to `end` in any ASCII
+ * Which of `names` (lower-case, grouped by length) `doc` spells from `start` to `end` in any ASCII
  * case, or ''. Compared in place: most names are not wanted, and slicing and lower-casing each one was
  * a measurable share of parsing. `| 0x20` folds only A-Z onto a-z among the characters compared.
  */
-function nameAt(html: string, start: number, end: number, names: string[][]): string {
+function nameAt(doc: DocumentWindow, start: number, end: number, names: string[][]): string {
   const candidates = names[end - start];
   if (candidates === undefined) return '';
+  // A name cut by the end of the previous piece is rare; only it is sliced.
+  let html = doc.current;
+  let at = start - doc.currentStart;
+  if (at < 0) {
+    html = doc.slice(start, end);
+    at = 0;
+  }
   next: for (const name of candidates) {
     for (let i = 0; i < name.length; i++) {
       const want = name.charCodeAt(i);
-      const c = html.charCodeAt(start + i);
+      const c = html.charCodeAt(at + i);
       if (c !== want && !(want >= 0x61 && want <= 0x7a && (c | 0x20) === want)) continue next;
     }
     return name;
@@ -147,36 +201,44 @@ class Attributes {
   }
 }
 
-/** Receives Tokenizer events (offsets into `html`) and hands each finished start tag with its attributes to `startTag`. */
+/** Receives Tokenizer events (offsets into the document) and hands each finished start tag with its attributes to `startTag`. */
 abstract class TagScanner implements TokenizerCallbacks {
   protected tagName = '';
   protected readonly attribs = new Attributes();
-  /** The attribute being read, or '' when it is one no scanner reads. */
+  /** The attribute being read, or '' when it is one no scanner reads (or too long to read). */
   private attribName = '';
   private attribValue = '';
 
-  constructor(protected readonly html: string) {}
+  constructor(protected readonly doc: DocumentWindow) {}
 
   protected abstract startTag(selfClosing: boolean): void;
 
   onopentagname(start: number, endIndex: number): void {
     this.attribs.clear();
-    const name = nameAt(this.html, start, endIndex, READ_TAGS);
+    const name = nameAt(this.doc, start, endIndex, READ_TAGS);
     // HTML parses `<image>` as `<img>` (htmlparser2's Parser does the same).
     this.tagName = name === 'image' ? 'img' : name;
   }
 
   onattribname(start: number, endIndex: number): void {
     this.attribValue = '';
-    this.attribName = nameAt(this.html, start, endIndex, READ_ATTRIBUTES);
+    this.attribName = nameAt(this.doc, start, endIndex, READ_ATTRIBUTES);
   }
 
   onattribdata(start: number, endIndex: number): void {
-    if (this.attribName !== '') this.attribValue += this.html.slice(start, endIndex);
+    if (this.attribName !== '' && this.fits(endIndex - start)) this.attribValue += this.doc.slice(start, endIndex);
   }
 
   onattribentity(codepoint: number): void {
-    if (this.attribName !== '') this.attribValue += String.fromCodePoint(codepoint);
+    if (this.attribName !== '' && this.fits(2)) this.attribValue += String.fromCodePoint(codepoint);
+  }
+
+  /** Whether `length` more characters keep the value within MAX_ATTRIBUTE_CHARS; past it, the attribute is dropped. */
+  private fits(length: number): boolean {
+    if (this.attribValue.length + length <= MAX_ATTRIBUTE_CHARS) return true;
+    this.attribName = '';
+    this.attribValue = '';
+    return false;
   }
 
   onattribend(): void {
@@ -222,40 +284,46 @@ class PageScanner extends TagScanner {
 
   /** What text events currently feed: the first title, a style sheet, or nothing. */
   private collecting: 'title' | 'style' | undefined;
-  private collected: string[] = [];
+  private collected = new CappedText(MAX_COLLECTED_CHARS);
   private titleSeen = false;
   /** Open `<svg>`/`<math>` elements; their `<title>` is not the document's. */
   private foreignDepth = 0;
 
   constructor(
-    html: string,
+    doc: DocumentWindow,
     private readonly onLink: OnLink,
     private readonly text: TextCollector | undefined,
   ) {
-    super(html);
+    super(doc);
+  }
+
+  /** The end of a piece: what was kept of it is copied out, so the piece can go. */
+  settle(): void {
+    this.collected.settle();
+    this.text?.settle();
   }
 
   override onopentagname(start: number, endIndex: number): void {
     super.onopentagname(start, endIndex);
-    if (this.text) this.text.openTag(nameAt(this.html, start, endIndex, TEXT_TAGS));
+    if (this.text) this.text.openTag(nameAt(this.doc, start, endIndex, TEXT_TAGS));
   }
 
   override onclosetag(start: number, endIndex: number): void {
-    if (this.text) this.text.closeTag(nameAt(this.html, start, endIndex, TEXT_TAGS));
-    // Most end tags close nothing this scanner tracks.
-    if (this.collecting === undefined && this.foreignDepth === 0) return;
-    const name = this.html.slice(start, endIndex).toLowerCase();
+    if (this.text) this.text.closeTag(nameAt(this.doc, start, endIndex, TEXT_TAGS));
+    // Most end tags close nothing this scanner tracks; none it tracks has a name longer than 'title'.
+    if ((this.collecting === undefined && this.foreignDepth === 0) || endIndex - start > 5) return;
+    const name = this.doc.slice(start, endIndex).toLowerCase();
     if (name === this.collecting) this.finishCollecting();
     else if ((name === 'svg' || name === 'math') && this.foreignDepth > 0) this.foreignDepth--;
   }
 
   override ontext(start: number, endIndex: number): void {
-    if (this.collecting !== undefined) this.collected.push(this.html.slice(start, endIndex));
-    else if (this.text?.reading) this.text.add(this.html.slice(start, endIndex));
+    if (this.collecting !== undefined) this.collected.add(this.doc.slice(start, endIndex));
+    else if (this.text?.reading) this.text.add(this.doc.slice(start, endIndex));
   }
 
   override ontextentity(codepoint: number): void {
-    if (this.collecting !== undefined) this.collected.push(String.fromCodePoint(codepoint));
+    if (this.collecting !== undefined) this.collected.add(String.fromCodePoint(codepoint));
     else if (this.text?.reading) this.text.add(String.fromCodePoint(codepoint));
   }
 
@@ -313,12 +381,12 @@ class PageScanner extends TagScanner {
         if (!this.titleSeen && this.foreignDepth === 0) {
           this.titleSeen = true;
           this.collecting = 'title';
-          this.collected = [];
+          this.collected = new CappedText(MAX_COLLECTED_CHARS);
         }
         break;
       case 'style':
         this.collecting = 'style';
-        this.collected = [];
+        this.collected = new CappedText(MAX_COLLECTED_CHARS);
         break;
       case 'svg':
       case 'math':
@@ -376,7 +444,7 @@ class PageScanner extends TagScanner {
   }
 
   private finishCollecting(): void {
-    const text = this.collected.join('');
+    const text = this.collected.toString();
     if (this.collecting === 'title') {
       const title = text.replace(/[\t\n\f\r ]+/g, ' ').trim();
       if (title !== '') this.facts.title = title;
@@ -384,7 +452,7 @@ class PageScanner extends TagScanner {
       extractCssUrls(text, this.addRequisite);
     }
     this.collecting = undefined;
-    this.collected = [];
+    this.collected = new CappedText(MAX_COLLECTED_CHARS);
   }
 }
 
@@ -413,14 +481,13 @@ const TEXT_ROLES = new Map<string, TextRole>([
 const TEXT_TAGS = byLength([...TEXT_ROLES.keys()]);
 
 /**
- * Collects a page's text from the scanner's events: pieces in arrays, joined and collapsed once at
+ * Collects a page's text from the scanner's events: pieces gathered, joined and collapsed once at
  * the end, so a page costs one pass and one join. Stops taking text once well past the cap.
  */
 class TextCollector {
-  private readonly body: string[] = [];
-  private bodyLength = 0;
+  private readonly body = new CappedText(2 * MAX_TEXT_CHARS);
   private headings: string[] = [];
-  private heading: string[] | undefined;
+  private heading: CappedText | undefined;
   private description: string | undefined;
   private role: TextRole = TextRole.Block;
   private hiddenDepth = 0;
@@ -447,7 +514,7 @@ class TextCollector {
         break;
       case TextRole.Heading:
         this.endHeading();
-        if (!selfClosing) this.heading = [];
+        if (!selfClosing) this.heading = new CappedText(2 * MAX_TEXT_CHARS);
         break;
     }
     this.separate();
@@ -470,10 +537,14 @@ class TextCollector {
   }
 
   add(text: string): void {
-    if (this.bodyLength >= 2 * MAX_TEXT_CHARS) return;
-    this.body.push(text);
-    this.bodyLength += text.length;
-    this.heading?.push(text);
+    if (this.body.length >= 2 * MAX_TEXT_CHARS) return;
+    this.body.add(text);
+    this.heading?.add(text);
+  }
+
+  settle(): void {
+    this.body.settle();
+    this.heading?.settle();
   }
 
   meta(name: string | undefined, content: string | undefined): void {
@@ -484,19 +555,19 @@ class TextCollector {
 
   finish(): ExtractedText {
     this.endHeading();
-    const text: ExtractedText = { body: collapse(this.body.join('')).slice(0, MAX_TEXT_CHARS), headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS) };
+    const text: ExtractedText = { body: collapse(this.body.toString()).slice(0, MAX_TEXT_CHARS), headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS) };
     if (this.description !== undefined) text.description = this.description;
     return text;
   }
 
   private separate(): void {
-    if (this.body.length > 0 && this.body[this.body.length - 1] !== ' ') this.body.push(' ');
-    if (this.heading && this.heading.length > 0) this.heading.push(' ');
+    if (this.body.length > 0 && !this.body.endsWithSpace) this.body.add(' ');
+    if (this.heading && this.heading.length > 0) this.heading.add(' ');
   }
 
   private endHeading(): void {
     if (this.heading === undefined) return;
-    const heading = collapse(this.heading.join(''));
+    const heading = collapse(this.heading.toString());
     if (heading !== '') this.headings.push(heading);
     this.heading = undefined;
   }

@@ -1,3 +1,6 @@
+import { isUtf8 } from 'node:buffer';
+import { decodePieces, decodeWindows1252 } from './decode-pieces.js';
+
 /** Which step of the detection decided the encoding. */
 export type CharsetSource = 'bom' | 'header' | 'meta' | 'utf-8' | 'fallback';
 
@@ -21,12 +24,15 @@ const BOMS: ReadonlyArray<{ bytes: readonly number[]; encoding: string }> = [
  * BOM, Content-Type charset, <meta> prescan, then a UTF-8 validity check, then windows-1252.
  */
 export function sniffCharset(body: Uint8Array, contentType: string | null): SniffedCharset {
-  const { encoding, source } = sniff(body, contentType);
+  const { encoding, source } = sniff(body, contentType, false);
   return { encoding, source };
 }
 
-/** The sniffed charset, with the text when the UTF-8 validity check already decoded it. */
-function sniff(body: Uint8Array, contentType: string | null): SniffedCharset & { text?: string } {
+/**
+ * The sniffed charset; with `decode`, the text too when the UTF-8 validity check decoded it
+ * (else the check only validates, building no string).
+ */
+function sniff(body: Uint8Array, contentType: string | null, decode: boolean): SniffedCharset & { text?: string } {
   const bom = bomOf(body);
   if (bom) return { encoding: bom.encoding, source: 'bom' };
 
@@ -37,32 +43,33 @@ function sniff(body: Uint8Array, contentType: string | null): SniffedCharset & {
   const fromMeta = prescan(body.subarray(0, PRESCAN_BYTES));
   if (fromMeta) return { encoding: fromMeta, source: 'meta' };
 
+  if (!decode) return isUtf8(body) ? { encoding: 'utf-8', source: 'utf-8' } : { encoding: 'windows-1252', source: 'fallback' };
   const text = utf8OrNull(body);
   return text !== null ? { encoding: 'utf-8', source: 'utf-8', text } : { encoding: 'windows-1252', source: 'fallback' };
 }
 
 /** Decodes with the sniffed encoding; malformed bytes become U+FFFD rather than an error. */
 export function decodeHtml(body: Uint8Array, contentType: string | null): { text: string; encoding: string; source: CharsetSource } {
-  const { encoding, source, text: decoded } = sniff(body, contentType);
+  const { encoding, source, text: decoded } = sniff(body, contentType, true);
   if (decoded !== undefined) return { text: decoded, encoding, source };
-  // The BOM is dropped by hand so that only a BOM that decided the encoding is removed.
-  const bytes = source === 'bom' ? body.subarray(bomOf(body)!.bytes.length) : body;
+  const bytes = withoutBom(body, source);
   const text = encoding === 'windows-1252' ? decodeWindows1252(bytes) : new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes);
   return { text, encoding, source };
 }
 
 /**
- * WHATWG index-windows-1252 for 0x80–0x9F; every other byte is its own code point.
- * Node ≥20.18.3 decodes windows-1252 (and so latin1/ascii labels) as ISO-8859-1,
- * turning '€' and smart quotes into C1 controls (nodejs/node#56542, #60888), so it is done here.
+ * Decodes as `decodeHtml` does, a piece at a time (see `decodePieces`), so a large page is
+ * never one string: the same text, cut into pieces. Each call of `pieces` starts over.
  */
-const WINDOWS_1252_HIGH =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+export function decodeHtmlPieces(body: Uint8Array, contentType: string | null): { pieces: () => Iterable<string>; encoding: string; source: CharsetSource } {
+  const { encoding, source } = sniff(body, contentType, false);
+  const bytes = withoutBom(body, source);
+  return { pieces: () => decodePieces(bytes, encoding), encoding, source };
+}
 
-function decodeWindows1252(bytes: Uint8Array): string {
-  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  return latin1.replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
+/** The BOM is dropped by hand so that only a BOM that decided the encoding is removed. */
+function withoutBom(body: Uint8Array, source: CharsetSource): Uint8Array {
+  return source === 'bom' ? body.subarray(bomOf(body)!.bytes.length) : body;
 }
 
 function bomOf(body: Uint8Array): (typeof BOMS)[number] | undefined {

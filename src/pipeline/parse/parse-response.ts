@@ -3,9 +3,9 @@ import type { ClaimedUrl, DiscoveredUrl, PageText, Reason } from '../ports.js';
 import type { PageFacts } from '../crawl-item.js';
 import { discover } from '../discover.js';
 import { extractCssUrls } from '../html/extract-css-urls.js';
-import { extractPage, findBase, type FoundKind } from '../html/extract-page.js';
+import { extractPage, findBase, mentionsBase, type FoundKind } from '../html/extract-page.js';
 import { charsetOf, decodeText, isCss, isHtml } from '../html/decode-text.js';
-import { decodeHtml } from '../html/sniff-charset.js';
+import { decodeHtmlPieces } from '../html/sniff-charset.js';
 import { baseOf } from '../html/resolve-base.js';
 import { LinkBudget, smallestLimit } from '../link-budget.js';
 import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
@@ -63,15 +63,22 @@ function withFound(page: PageFacts, found: DiscoveredUrl[], budget: LinkBudget):
   return { page, found };
 }
 
+/** The page's `<base>`, read in a first pass only when its bytes mention one. */
+function baseOfPage(body: Uint8Array, html: ReturnType<typeof decodeHtmlPieces>, pageUrl: string): string {
+  return baseOf(mentionsBase(body, html.encoding) ? findBase(html.pieces()) : undefined, pageUrl);
+}
+
 function parseHtml({ claim, body, contentType }: ParseJob, settings: ParseSettings): ParseResult {
-  const { text, encoding } = decodeHtml(body, contentType);
-  const base = baseOf(findBase(text), claim.url);
+  // Decoded a piece at a time: a page is never one string, so its size does not multiply in memory.
+  const html = decodeHtmlPieces(body, contentType);
+  const { encoding } = html;
+  const base = baseOfPage(body, html, claim.url);
   // A page with a huge number of links is a trap or an attack; committing them all would stall the crawl.
   const budget = new LinkBudget(base, settings.maxLinksPerPage ?? 0);
   const found: DiscoveredUrl[] = [];
   const links: { kind: FoundKind; nofollow: boolean; target: NormalizedUrl }[] = [];
   const facts = extractPage(
-    text,
+    html.pieces(),
     (href, kind, nofollow) => {
       const target = budget.admit(href, HTML_VARIANT[kind] + (nofollow ? 1 : 0));
       if (target) links.push({ kind, nofollow, target });
@@ -128,7 +135,7 @@ function parseSitemap({ claim, body }: ParseJob, settings: ParseSettings): Parse
  * responses stored without it: an archive of an older crawlite, or a crawl run with --no-text.
  */
 export function extractPageText(body: Uint8Array, contentType: string | null): { title: string | null; text: PageText } {
-  const facts = extractPage(decodeHtml(body, contentType).text, () => {}, { text: true });
+  const facts = extractPage(decodeHtmlPieces(body, contentType).pieces(), () => {}, { text: true });
   return { title: facts.title ?? null, text: facts.text! };
 }
 
