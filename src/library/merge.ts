@@ -11,7 +11,7 @@ export interface MergeInput {
   shards: string[];
   /** The output archive: created, or added to if it exists. */
   db: string;
-  /** Told as each shard starts, after each batch of its URLs, and as it ends (or is skipped, already merged). */
+  /** Told as each shard's bodies are checked, as it starts, after each batch of its URLs, and as it ends (or is skipped, already merged). */
   onProgress?: (event: MergeProgress) => void;
 }
 
@@ -30,7 +30,9 @@ export interface MergeReport extends ArchiveReport {
  * Merges archives into one as `crawlite merge`: each URL once, its newest capture kept, as if crawled at
  * once. Run again after a failure, it goes on where it stopped. Every shard is checked before anything is
  * written: a missing one rejects with ArchivePathError, one that is no archive with NotAnArchiveError, the
- * output among the shards with MergeIntoInputError, a shard a crawl writes with ArchiveBusyError.
+ * output among the shards with MergeIntoInputError, a shard a crawl writes with ArchiveBusyError; one whose
+ * schema is not crawlite's with ShardAlteredError, a body whose size or hash lies with ShardBodyError, roots or
+ * options a crawl would not take with ShardDefinitionError, roots of another crawl with ShardRootsDifferError.
  */
 export async function merge(input: MergeInput): Promise<MergeReport> {
   if (typeof input !== 'object' || input === null) throw new InvalidOptionError('options', 'give an options object: { shards, db }');

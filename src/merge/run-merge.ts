@@ -6,7 +6,9 @@ import { describeHolder } from '../storage/lock-holder.js';
 import { ArchiveMerger } from '../storage/merge-archive.js';
 import { hasMergeProgress, readShardProgress, writeShardProgress, type ShardIdentity } from '../storage/merge-progress.js';
 import { openCrawlArchive } from '../storage/open-crawl-archive.js';
-import { checkShards } from './check-shards.js';
+import { checkShards, inspectShards, readOutputState } from './check-shards.js';
+import { ShardChangedError } from './merge-errors.js';
+import { verifyShardBodies } from './verify-shard-bodies.js';
 
 /** Shard URLs merged per transaction: big enough to be fast, small enough that an interruption loses little. */
 export const DEFAULT_BATCH = 5000;
@@ -15,7 +17,8 @@ export type MergeEvent =
   | { type: 'shard-start'; path: string; urls: number; from: number }
   | { type: 'batch'; path: string; urlsDone: number; urls: number; pages: number }
   | { type: 'shard-end'; path: string; pages: number; ms: number }
-  | { type: 'shard-skipped'; path: string };
+  | { type: 'shard-skipped'; path: string }
+  | { type: 'checking'; path: string; bodies: number; checked: number };
 
 export interface MergeRequest {
   shards: string[];
@@ -55,6 +58,30 @@ const identityOf = (path: string): ShardIdentity => {
   return { size: stat.size, mtimeMs: stat.mtimeMs };
 };
 
+const sameFile = (a: ShardIdentity, b: ShardIdentity | undefined): b is ShardIdentity => b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs;
+
+/**
+ * Every check, before the output is opened: the shards' files, schemas, roots and options, then every
+ * body's size and hash (a shard an earlier merge into this output took whole, unchanged since, is not
+ * read again). Returns each shard's identity as checked, or undefined when stopped part-way.
+ */
+async function checkAll(shards: string[], request: MergeRequest): Promise<Map<string, ShardIdentity> | undefined> {
+  const output = readOutputState(request.output, shards);
+  inspectShards(shards, { path: request.output, ...(output.roots ? { roots: output.roots } : {}) });
+  const checked = new Map<string, ShardIdentity>();
+  for (const shard of shards) {
+    const identity = identityOf(shard);
+    const progress = output.progress.get(shard);
+    if (!(progress?.finished && sameFile(identity, progress))) {
+      const onProgress = (done: number, bodies: number) => request.onEvent?.({ type: 'checking', path: shard, bodies, checked: done });
+      const whole = await verifyShardBodies(shard, { ...(request.pauseMs ? { pauseMs: request.pauseMs } : {}), ...(request.stopped ? { stopped: request.stopped } : {}), onProgress });
+      if (!whole) return undefined;
+    }
+    checked.set(shard, identity);
+  }
+  return checked;
+}
+
 /**
  * Merges archives into one. Resumable: each batch records the shard's progress in the output in its
  * own transaction, so the same command run again after an interruption goes on where it stopped, and
@@ -66,6 +93,8 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
   const existed = existsSync(request.output) && statSync(request.output).size > 0;
   const locks = lockShards(shards);
   try {
+    const checked = await checkAll(shards, request);
+    if (!checked) return { stopped: true, shards: shards.length };
     const archive = await openCrawlArchive(request.output, 'create', request.owner);
     try {
       const { db } = archive;
@@ -74,8 +103,10 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
       for (const shard of shards) {
         if (request.stopped?.()) return { stopped: true, shards: shards.length };
         const identity = identityOf(shard);
+        // Its lock was held since its checks: a change means a writer that ignores the lock.
+        if (!sameFile(identity, checked.get(shard))) throw new ShardChangedError(shard);
         const progress = readShardProgress(db, shard);
-        const same = progress !== undefined && progress.size === identity.size && progress.mtimeMs === identity.mtimeMs;
+        const same = sameFile(identity, progress);
         if (same && progress.finished) {
           request.onEvent?.({ type: 'shard-skipped', path: shard });
           continue;
