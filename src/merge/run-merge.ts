@@ -10,8 +10,17 @@ import { checkShards, inspectShards, readOutputState } from './check-shards.js';
 import { ShardChangedError } from './merge-errors.js';
 import { verifyShardBodies } from './verify-shard-bodies.js';
 
-/** Shard URLs merged per transaction: big enough to be fast, small enough that an interruption loses little. */
+/** Shard URLs merged per transaction at most: big enough to be fast, small enough that an interruption loses little. */
 export const DEFAULT_BATCH = 5000;
+
+/**
+ * Without a batch size given, each transaction aims at this long, so Ctrl-C (heard between transactions)
+ * stops the merge within about a second, whatever a shard's pages weigh.
+ */
+const BATCH_TARGET_MS = 250;
+
+/** The next batch size: doubled after a quick transaction, halved after a slow one. */
+const adapt = (size: number, ms: number) => (ms < BATCH_TARGET_MS / 2 ? Math.min(DEFAULT_BATCH, size * 2) : ms > BATCH_TARGET_MS ? Math.max(1, Math.floor(size / 2)) : size);
 
 export type MergeEvent =
   | { type: 'shard-start'; path: string; urls: number; from: number }
@@ -89,7 +98,8 @@ async function checkAll(shards: string[], request: MergeRequest): Promise<Map<st
  */
 export async function mergeArchives(request: MergeRequest): Promise<MergeResult> {
   const shards = checkShards(request.shards, request.output);
-  const batch = Math.max(1, request.batchSize ?? DEFAULT_BATCH);
+  const fixed = request.batchSize === undefined ? undefined : Math.max(1, request.batchSize);
+  let batch = fixed ?? 500;
   const existed = existsSync(request.output) && statSync(request.output).size > 0;
   const locks = lockShards(shards);
   try {
@@ -121,9 +131,12 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
           let pages = 0;
           let urlsDone = 0;
           if (from >= maxUrlId) db.transaction(() => writeShardProgress(db, shard, { ...identity, lastUrlId: maxUrlId, finished: true }))();
-          for (let lo = from + 1; lo <= maxUrlId; lo += batch) {
+          for (let lo = from + 1; lo <= maxUrlId; ) {
             const hi = Math.min(maxUrlId, lo + batch - 1);
+            const began = Date.now();
             const done = merger.mergeBatch(lo, hi, () => writeShardProgress(db, shard, { ...identity, lastUrlId: hi, finished: hi >= maxUrlId }));
+            if (fixed === undefined) batch = adapt(batch, Date.now() - began);
+            lo = hi + 1;
             pages += done.pages;
             urlsDone += done.urls;
             request.onEvent?.({ type: 'batch', path: shard, urlsDone, urls, pages });

@@ -42,7 +42,7 @@ export class ShardBodyCheck {
     );
     this.data = db.prepare('SELECT data FROM body WHERE id = ?');
     this.user = db.prepare(
-      `SELECT u.url FROM url u WHERE u.id IN (SELECT url_id FROM response WHERE body_id = ?1 UNION ALL SELECT url_id FROM capture WHERE body_id = ?2) LIMIT 1`,
+      `SELECT u.url FROM url u WHERE u.id IN (SELECT url_id FROM response WHERE body_id = ? UNION ALL SELECT url_id FROM capture WHERE body_id = ?) LIMIT 1`,
     );
     this.total = (db.prepare('SELECT count(*) AS n FROM body').get() as { n: number }).n;
   }
