@@ -69,7 +69,9 @@ const BATCH_SQL = [
    SELECT b.hash, b.size, b.data, b.sha1 FROM shard.body b
    WHERE b.id IN (SELECT body_id FROM shard.response WHERE url_id BETWEEN :lo AND :hi
                   UNION SELECT body_id FROM shard.capture WHERE url_id BETWEEN :lo AND :hi)
-     AND NOT EXISTS (SELECT 1 FROM main.body x WHERE x.hash = b.hash)`,
+     AND NOT EXISTS (SELECT 1 FROM main.body x WHERE x.hash = b.hash)
+   -- Two rows of one hash (a shard whose index was bypassed) hold the same bytes: the body check hashed both.
+   ON CONFLICT (hash) DO NOTHING`,
   insertCaptures('capture', 'JOIN temp.merge_url m ON m.shard_id = c.url_id'),
   // Each shard response against the output's: 1 later (it becomes the latest), 0 the same capture, -1 earlier.
   'DELETE FROM temp.merge_win',
