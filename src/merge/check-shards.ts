@@ -4,7 +4,7 @@ import { NotAnArchiveError } from '../storage/archive-errors.js';
 import { readShardProgress, type ShardProgress } from '../storage/merge-progress.js';
 import { latestSchemaVersion, loadMigrations } from '../storage/migrate.js';
 import { checkArchiveFile, openArchive } from '../storage/open-archive.js';
-import { openShardFile, readShardDefinition, schemaVersionOf, shardTableProblem } from '../storage/shard-file.js';
+import { openShardFile, readShardDefinition, schemaVersionOf } from '../storage/shard-file.js';
 import { schemaDifference } from '../storage/shard-schema.js';
 import { checkDefinition, checkSameCrawl, type CheckedDefinition } from './check-definitions.js';
 import { MergeIntoInputError, ShardAlteredError, ShardSchemaError } from './merge-errors.js';
@@ -62,8 +62,8 @@ export function readOutputState(output: string, shards: string[]): OutputState {
 /**
  * Reads each shard as a file someone else may have made, before anything is written: of the current
  * schema, every table, index, view and trigger exactly crawlite's (so no SQL of the shard's own runs),
- * rows the output's constraints take and that refer to rows the shard holds, roots and options that a
- * crawl would take, and roots of the same crawl as the other shards and the output.
+ * roots and options that a crawl would take, and roots of the same crawl as the other shards and the
+ * output. Its rows and bodies are checked next (check-shard-rows.ts, verify-shard-bodies.ts).
  */
 export function inspectShards(shards: string[], output: { path: string; roots?: string[] }): CheckedDefinition[] {
   const known = latestSchemaVersion(loadMigrations());
@@ -72,7 +72,7 @@ export function inspectShards(shards: string[], output: { path: string; roots?: 
     try {
       const version = schemaVersionOf(db);
       if (version < known) throw new ShardSchemaError(path, version, known);
-      const difference = schemaDifference(db) ?? shardTableProblem(db, path);
+      const difference = schemaDifference(db);
       if (difference) throw new ShardAlteredError(path, difference);
       return checkDefinition(path, readShardDefinition(db));
     } finally {

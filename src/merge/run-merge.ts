@@ -7,6 +7,7 @@ import { ArchiveMerger } from '../storage/merge-archive.js';
 import { hasMergeProgress, readShardProgress, writeShardProgress, type ShardIdentity } from '../storage/merge-progress.js';
 import { openCrawlArchive } from '../storage/open-crawl-archive.js';
 import { checkShards, inspectShards, readOutputState } from './check-shards.js';
+import { checkShardRows } from './check-shard-rows.js';
 import { ShardChangedError } from './merge-errors.js';
 import { verifyShardBodies } from './verify-shard-bodies.js';
 
@@ -70,23 +71,26 @@ const identityOf = (path: string): ShardIdentity => {
 const sameFile = (a: ShardIdentity, b: ShardIdentity | undefined): b is ShardIdentity => b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /**
- * Every check, before the output is opened: the shards' files, schemas, roots and options, then every
- * body's size and hash (a shard an earlier merge into this output took whole, unchanged since, is not
- * read again). Returns each shard's identity as checked, or undefined when stopped part-way.
+ * Every check, before the output is opened: the shards' files, schemas, roots and options, then their
+ * rows, then every body's size and hash (the slow part, with progress). A shard an earlier merge into this
+ * output took whole, unchanged since, is not read again. Returns each shard's identity as checked, or
+ * undefined when stopped part-way.
  */
 async function checkAll(shards: string[], request: MergeRequest): Promise<Map<string, ShardIdentity> | undefined> {
   const output = readOutputState(request.output, shards);
   inspectShards(shards, { path: request.output, ...(output.roots ? { roots: output.roots } : {}) });
-  const checked = new Map<string, ShardIdentity>();
-  for (const shard of shards) {
-    const identity = identityOf(shard);
+  const checked = new Map(shards.map((shard) => [shard, identityOf(shard)]));
+  const unmerged = shards.filter((shard) => {
     const progress = output.progress.get(shard);
-    if (!(progress?.finished && sameFile(identity, progress))) {
-      const onProgress = (done: number, bodies: number) => request.onEvent?.({ type: 'checking', path: shard, bodies, checked: done });
-      const whole = await verifyShardBodies(shard, { ...(request.pauseMs ? { pauseMs: request.pauseMs } : {}), ...(request.stopped ? { stopped: request.stopped } : {}), onProgress });
-      if (!whole) return undefined;
-    }
-    checked.set(shard, identity);
+    return !(progress?.finished && sameFile(checked.get(shard)!, progress));
+  });
+  for (const shard of unmerged) {
+    if (!(await checkShardRows(shard, request.stopped))) return undefined;
+  }
+  for (const shard of unmerged) {
+    const onProgress = (done: number, bodies: number) => request.onEvent?.({ type: 'checking', path: shard, bodies, checked: done });
+    const whole = await verifyShardBodies(shard, { ...(request.pauseMs ? { pauseMs: request.pauseMs } : {}), ...(request.stopped ? { stopped: request.stopped } : {}), onProgress });
+    if (!whole) return undefined;
   }
   return checked;
 }

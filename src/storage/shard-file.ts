@@ -1,10 +1,6 @@
-import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { explainOpenError } from './open-archive.js';
-
-/** Shards up to this size get SQLite's whole quick_check (well under a second), as an archive does before a crawl writes it. */
-const FULL_CHECK_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * A shard opened to be checked before a merge reads it: read-only, and as a file someone else may have
@@ -53,44 +49,6 @@ export function readShardDefinition(db: Db): ShardDefinition {
   const roots = read('roots');
   const options = read('options');
   return { ...(roots === undefined ? {} : { roots }), ...(options === undefined ? {} : { options }), workerShard: read('shardOf') !== undefined };
-}
-
-/** The tables a merge reads besides body, whose every row the body check reads (an error there is a damaged body table). */
-const MERGED_TABLES = ['meta', 'run', 'url', 'response', 'capture', 'link', 'page_text', 'query_variants'];
-
-/**
- * What in a shard would make the merge fail part-way or drop rows without a word, if anything: a row
- * that breaks its table's declared types, NOT NULL or CHECK constraints (SQLite writes them when told to
- * ignore CHECK, and never checks them on reading), a damaged table, or a capture that names a URL, run or
- * body the shard does not hold. The whole file is checked when small, the tables a merge reads otherwise.
- * `reader`, a read-only connection to the shard, must stay open meanwhile.
- */
-export function shardTableProblem(reader: Db, path: string): string | undefined {
-  if (!reader.open) throw new Error('shardTableProblem needs the shard held open by a reader');
-  // SQLite skips CHECK constraints in quick_check on a read-only connection: the shard is attached to an
-  // empty one instead, as the merge attaches it, and `reader` keeps it open so that closing this connection
-  // never checkpoints a shard left in WAL mode.
-  const checker = new Database(':memory:');
-  try {
-    checker.pragma('trusted_schema = OFF');
-    checker.pragma('cell_size_check = ON');
-    checker.pragma('query_only = ON');
-    checker.prepare('ATTACH ? AS shard').run(path);
-    const tables = statSync(path).size > FULL_CHECK_MAX_BYTES ? MERGED_TABLES : [undefined];
-    for (const table of tables) {
-      const result = checker.pragma(table ? `shard.quick_check(${table})` : 'shard.quick_check') as { quick_check: string }[];
-      const problem = result.map((row) => row.quick_check).find((line) => line !== 'ok');
-      if (problem) return `SQLite's check of it says: ${problem}`;
-    }
-    const dangling = checker.pragma('shard.foreign_key_check') as { table: string; rowid: number; parent: string }[];
-    const first = dangling[0];
-    if (first) return `${first.table} row ${first.rowid} refers to a ${first.parent} row it does not hold`;
-    return undefined;
-  } catch (error) {
-    return explainOpenError(path, error);
-  } finally {
-    checker.close();
-  }
 }
 
 /** The shard's schema version (PRAGMA user_version). */
