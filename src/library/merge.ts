@@ -4,14 +4,15 @@ import { InvalidOptionError } from '../pipeline/validate-crawl-options.js';
 import { openArchive } from '../storage/archive-reader.js';
 import type { ArchiveReport } from '../storage/archive-report.js';
 
-export type MergeProgress = MergeEvent;
+/** What merge() tells onProgress: the merge's own events (the command line alone shows the checks before them). */
+export type MergeProgress = Exclude<MergeEvent, { type: 'checking' }>;
 
 export interface MergeInput {
   /** Archive files to merge: shards of one crawl (crawlWorker), or separate crawls. */
   shards: string[];
   /** The output archive: created, or added to if it exists. */
   db: string;
-  /** Told as each shard's bodies are checked, as it starts, after each batch of its URLs, and as it ends (or is skipped, already merged). */
+  /** Told as each shard starts, after each batch of its URLs, and as it ends (or is skipped, already merged). */
   onProgress?: (event: MergeProgress) => void;
 }
 
@@ -52,7 +53,7 @@ export async function merge(input: MergeInput): Promise<MergeReport> {
     onEvent: (event) => {
       if (event.type === 'shard-skipped') skipped += 1;
       if (event.type === 'shard-end') pagesMerged += event.pages;
-      input.onProgress?.(event);
+      if (event.type !== 'checking') input.onProgress?.(event);
     },
   });
   const archive = openArchive(input.db);
