@@ -4,7 +4,8 @@ import { InvalidOptionError } from '../pipeline/validate-crawl-options.js';
 import { openArchive } from '../storage/archive-reader.js';
 import type { ArchiveReport } from '../storage/archive-report.js';
 
-export type MergeProgress = MergeEvent;
+/** What merge() tells onProgress: the merge's own events (the command line alone shows the checks before them). */
+export type MergeProgress = Exclude<MergeEvent, { type: 'checking' }>;
 
 export interface MergeInput {
   /** Archive files to merge: shards of one crawl (crawlWorker), or separate crawls. */
@@ -30,7 +31,9 @@ export interface MergeReport extends ArchiveReport {
  * Merges archives into one as `crawlite merge`: each URL once, its newest capture kept, as if crawled at
  * once. Run again after a failure, it goes on where it stopped. Every shard is checked before anything is
  * written: a missing one rejects with ArchivePathError, one that is no archive with NotAnArchiveError, the
- * output among the shards with MergeIntoInputError, a shard a crawl writes with ArchiveBusyError.
+ * output among the shards with MergeIntoInputError, a shard a crawl writes with ArchiveBusyError; one whose
+ * schema is not crawlite's with ShardAlteredError, a body whose size or hash lies with ShardBodyError, roots or
+ * options a crawl would not take with ShardDefinitionError, roots of another crawl with ShardRootsDifferError.
  */
 export async function merge(input: MergeInput): Promise<MergeReport> {
   if (typeof input !== 'object' || input === null) throw new InvalidOptionError('options', 'give an options object: { shards, db }');
@@ -50,7 +53,7 @@ export async function merge(input: MergeInput): Promise<MergeReport> {
     onEvent: (event) => {
       if (event.type === 'shard-skipped') skipped += 1;
       if (event.type === 'shard-end') pagesMerged += event.pages;
-      input.onProgress?.(event);
+      if (event.type !== 'checking') input.onProgress?.(event);
     },
   });
   const archive = openArchive(input.db);

@@ -6,16 +6,29 @@ import { describeHolder } from '../storage/lock-holder.js';
 import { ArchiveMerger } from '../storage/merge-archive.js';
 import { hasMergeProgress, readShardProgress, writeShardProgress, type ShardIdentity } from '../storage/merge-progress.js';
 import { openCrawlArchive } from '../storage/open-crawl-archive.js';
-import { checkShards } from './check-shards.js';
+import { checkShards, inspectShards, readOutputState } from './check-shards.js';
+import { checkShardRows } from './check-shard-rows.js';
+import { ShardChangedError } from './merge-errors.js';
+import { verifyShardBodies } from './verify-shard-bodies.js';
 
-/** Shard URLs merged per transaction: big enough to be fast, small enough that an interruption loses little. */
+/** Shard URLs merged per transaction at most: big enough to be fast, small enough that an interruption loses little. */
 export const DEFAULT_BATCH = 5000;
+
+/**
+ * Without a batch size given, each transaction aims at this long, so Ctrl-C (heard between transactions)
+ * stops the merge within about a second, whatever a shard's pages weigh.
+ */
+const BATCH_TARGET_MS = 250;
+
+/** The next batch size: doubled after a quick transaction, halved after a slow one. */
+const adapt = (size: number, ms: number) => (ms < BATCH_TARGET_MS / 2 ? Math.min(DEFAULT_BATCH, size * 2) : ms > BATCH_TARGET_MS ? Math.max(1, Math.floor(size / 2)) : size);
 
 export type MergeEvent =
   | { type: 'shard-start'; path: string; urls: number; from: number }
   | { type: 'batch'; path: string; urlsDone: number; urls: number; pages: number }
   | { type: 'shard-end'; path: string; pages: number; ms: number }
-  | { type: 'shard-skipped'; path: string };
+  | { type: 'shard-skipped'; path: string }
+  | { type: 'checking'; path: string; bodies: number; checked: number };
 
 export interface MergeRequest {
   shards: string[];
@@ -55,6 +68,33 @@ const identityOf = (path: string): ShardIdentity => {
   return { size: stat.size, mtimeMs: stat.mtimeMs };
 };
 
+const sameFile = (a: ShardIdentity, b: ShardIdentity | undefined): b is ShardIdentity => b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs;
+
+/**
+ * Every check, before the output is opened: the shards' files, schemas, roots and options, then their
+ * rows, then every body's size and hash (the slow part, with progress). A shard an earlier merge into this
+ * output took whole, unchanged since, is not read again. Returns each shard's identity as checked, or
+ * undefined when stopped part-way.
+ */
+async function checkAll(shards: string[], request: MergeRequest): Promise<Map<string, ShardIdentity> | undefined> {
+  const output = readOutputState(request.output, shards);
+  inspectShards(shards, { path: request.output, ...(output.roots ? { roots: output.roots } : {}) });
+  const checked = new Map(shards.map((shard) => [shard, identityOf(shard)]));
+  const unmerged = shards.filter((shard) => {
+    const progress = output.progress.get(shard);
+    return !(progress?.finished && sameFile(checked.get(shard)!, progress));
+  });
+  for (const shard of unmerged) {
+    if (!(await checkShardRows(shard, request.stopped))) return undefined;
+  }
+  for (const shard of unmerged) {
+    const onProgress = (done: number, bodies: number) => request.onEvent?.({ type: 'checking', path: shard, bodies, checked: done });
+    const whole = await verifyShardBodies(shard, { ...(request.pauseMs ? { pauseMs: request.pauseMs } : {}), ...(request.stopped ? { stopped: request.stopped } : {}), onProgress });
+    if (!whole) return undefined;
+  }
+  return checked;
+}
+
 /**
  * Merges archives into one. Resumable: each batch records the shard's progress in the output in its
  * own transaction, so the same command run again after an interruption goes on where it stopped, and
@@ -62,10 +102,13 @@ const identityOf = (path: string): ShardIdentity => {
  */
 export async function mergeArchives(request: MergeRequest): Promise<MergeResult> {
   const shards = checkShards(request.shards, request.output);
-  const batch = Math.max(1, request.batchSize ?? DEFAULT_BATCH);
+  const fixed = request.batchSize === undefined ? undefined : Math.max(1, request.batchSize);
+  let batch = fixed ?? 500;
   const existed = existsSync(request.output) && statSync(request.output).size > 0;
   const locks = lockShards(shards);
   try {
+    const checked = await checkAll(shards, request);
+    if (!checked) return { stopped: true, shards: shards.length };
     const archive = await openCrawlArchive(request.output, 'create', request.owner);
     try {
       const { db } = archive;
@@ -74,8 +117,10 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
       for (const shard of shards) {
         if (request.stopped?.()) return { stopped: true, shards: shards.length };
         const identity = identityOf(shard);
+        // Its lock was held since its checks: a change means a writer that ignores the lock.
+        if (!sameFile(identity, checked.get(shard))) throw new ShardChangedError(shard);
         const progress = readShardProgress(db, shard);
-        const same = progress !== undefined && progress.size === identity.size && progress.mtimeMs === identity.mtimeMs;
+        const same = sameFile(identity, progress);
         if (same && progress.finished) {
           request.onEvent?.({ type: 'shard-skipped', path: shard });
           continue;
@@ -90,9 +135,12 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
           let pages = 0;
           let urlsDone = 0;
           if (from >= maxUrlId) db.transaction(() => writeShardProgress(db, shard, { ...identity, lastUrlId: maxUrlId, finished: true }))();
-          for (let lo = from + 1; lo <= maxUrlId; lo += batch) {
+          for (let lo = from + 1; lo <= maxUrlId; ) {
             const hi = Math.min(maxUrlId, lo + batch - 1);
+            const began = Date.now();
             const done = merger.mergeBatch(lo, hi, () => writeShardProgress(db, shard, { ...identity, lastUrlId: hi, finished: hi >= maxUrlId }));
+            if (fixed === undefined) batch = adapt(batch, Date.now() - began);
+            lo = hi + 1;
             pages += done.pages;
             urlsDone += done.urls;
             request.onEvent?.({ type: 'batch', path: shard, urlsDone, urls, pages });

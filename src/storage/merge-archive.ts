@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { CrawlRecord } from './crawl-record.js';
+import { hardenShardConnection } from './shard-file.js';
 
 /*
  * Copies one archive (a shard) into another, as if both had been one crawl. The shard is attached
@@ -68,7 +69,9 @@ const BATCH_SQL = [
    SELECT b.hash, b.size, b.data, b.sha1 FROM shard.body b
    WHERE b.id IN (SELECT body_id FROM shard.response WHERE url_id BETWEEN :lo AND :hi
                   UNION SELECT body_id FROM shard.capture WHERE url_id BETWEEN :lo AND :hi)
-     AND NOT EXISTS (SELECT 1 FROM main.body x WHERE x.hash = b.hash)`,
+     AND NOT EXISTS (SELECT 1 FROM main.body x WHERE x.hash = b.hash)
+   -- Two rows of one hash (a shard whose index was bypassed) hold the same bytes: the body check hashed both.
+   ON CONFLICT (hash) DO NOTHING`,
   insertCaptures('capture', 'JOIN temp.merge_url m ON m.shard_id = c.url_id'),
   // Each shard response against the output's: 1 later (it becomes the latest), 0 the same capture, -1 earlier.
   'DELETE FROM temp.merge_win',
@@ -134,6 +137,8 @@ export class ArchiveMerger {
   private reader: Db | undefined;
 
   constructor(private readonly db: Db) {
+    // Checked before the merge, shards are still read as files others made: none of their SQL runs with privileges.
+    hardenShardConnection(db);
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS merge_url (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);
              CREATE INDEX IF NOT EXISTS temp.merge_url_out ON merge_url (out_id);
              CREATE TEMP TABLE IF NOT EXISTS merge_run (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);
@@ -145,6 +150,7 @@ export class ArchiveMerger {
     // A read-only connection open across the attachment: the attachment is then never the last to
     // close a shard left in WAL mode (a killed crawl), so detaching does not checkpoint into it.
     this.reader = new Database(path, { readonly: true, fileMustExist: true });
+    hardenShardConnection(this.reader);
     this.reader.prepare('SELECT count(*) FROM sqlite_schema').get();
     this.db.prepare('ATTACH ? AS shard').run(path);
     // Statements name the attached schema, so they are prepared once it exists.

@@ -38,6 +38,7 @@ export function mergeCommand(context: CommandContext): CommandModule {
         if (!quiet) io.stderr(text);
       };
       let logged = 0;
+      let checking: string | undefined;
       try {
         const result = await mergeArchives({
           shards: (args.shards as string[]).map(String),
@@ -48,6 +49,10 @@ export function mergeCommand(context: CommandContext): CommandModule {
           stopped: () => interrupted,
           onNotice: (message) => say(`${message}\n`),
           onEvent: (event) => {
+            if (event.type === 'checking' && event.path !== checking) {
+              checking = event.path;
+              say(`merge: ${event.path}: checking its ${event.bodies} bodies\n`);
+            }
             if (event.type === 'shard-skipped') say(`merge: ${event.path}: already merged, skipped\n`);
             if (event.type === 'shard-start') {
               logged = 0;
