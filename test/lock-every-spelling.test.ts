@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
 import { spawnCli, type CliRun } from './support/cli.js';
 import { expectOneLine } from './support/one-line-error.js';
-import { html, startServer, type TestServer } from './support/test-server.js';
-import { sleep, waitFor, within } from './support/wait.js';
+import { startGatedSite } from './support/gated-site.js';
+import type { TestServer } from './support/test-server.js';
+import { waitFor, within } from './support/wait.js';
 
 // One archive, one crawl, whatever path it is given by. Real processes of the built CLI: `npm run build` first.
 
@@ -23,21 +24,8 @@ let openGate: () => void = () => {};
 let first: ReturnType<typeof spawnCli> | undefined;
 
 beforeAll(async () => {
-  const gate = new Promise<void>((resolve) => {
-    openGate = resolve;
-  });
-  const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i}">page ${i}</a>`).join('\n');
-  server = await startServer(async (_req, res, path) => {
-    const match = /^\/p\/(\d+)$/.exec(path);
-    if (path !== '/' && !match) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    await sleep(50);
-    if (match && Number(match[1]) >= GATED_FROM) await Promise.race([gate, sleep(GATE_LIMIT_MS)]);
-    const page = match ? html(`<p>page ${match[1]}</p>`, `page ${match[1]}`) : html(links, 'home');
-    res.writeHead(200, page.headers).end(page.body);
-  });
+  const site = await startGatedSite({ pages: PAGES, gatedFrom: GATED_FROM, delayMs: 50, gateLimitMs: GATE_LIMIT_MS });
+  ({ server, openGate } = site);
 });
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/archive.js';
 import { runCli, spawnCli, type CliRun } from './support/cli.js';
+import { startGatedSite } from './support/gated-site.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 import { expectOneLine } from './support/one-line-error.js';
 import { sleep, within } from './support/wait.js';
@@ -60,21 +61,8 @@ describe('two crawlers on one archive', () => {
   let first: ReturnType<typeof spawnCli> | undefined;
 
   beforeAll(async () => {
-    const gate = new Promise<void>((resolve) => {
-      openGate = resolve;
-    });
-    const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i}">page ${i}</a>`).join('\n');
-    server = await startServer(async (_req, res, path) => {
-      const match = /^\/p\/(\d+)$/.exec(path);
-      if (path !== '/' && !match) {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      await sleep(PAGE_DELAY_MS);
-      if (match && Number(match[1]) >= GATED_FROM) await Promise.race([gate, sleep(GATE_LIMIT_MS)]);
-      const page = match ? html(`<p>page ${match[1]}</p><a href="/">home</a>`, `page ${match[1]}`) : html(links, 'home');
-      res.writeHead(200, page.headers).end(page.body);
-    });
+    const site = await startGatedSite({ pages: PAGES, gatedFrom: GATED_FROM, delayMs: PAGE_DELAY_MS, gateLimitMs: GATE_LIMIT_MS, linkHome: true });
+    ({ server, openGate } = site);
   });
 
   afterAll(async () => {
