@@ -1,6 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { latestSchemaVersion, loadMigrations } from '../src/storage/migrate.js';
 import { execCli, runCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir, UNDO_SCHEMA_7 } from './support/archive.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
@@ -77,7 +78,7 @@ describe('crawlite reindex', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^crawlite: this archive has no search index .*run crawlite reindex <db>.*\n$/);
     expect((await runCli(['reindex', path, '-q'])).code).toBe(0);
-    expect(readArchive(path, 'PRAGMA user_version')).toEqual([{ user_version: 7 }]);
+    expect(readArchive(path, 'PRAGMA user_version')).toEqual([{ user_version: latestSchemaVersion(loadMigrations()) }]);
     const found = await runCli(['search', path, 'zeppelin', '-f', 'json']);
     expect(JSON.parse(found.stdout)).toEqual([expect.objectContaining({ url: `${server.url}b`, snippet: 'Nothing here but [zeppelins].' })]);
   });

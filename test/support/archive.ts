@@ -43,8 +43,20 @@ export const PAGES_VIEW_OF_SCHEMA_4 = `DROP VIEW pages;
   FROM response r JOIN url u ON u.id = r.url_id JOIN body b ON b.id = r.body_id;
   PRAGMA user_version = 4;`;
 
+/** Takes a current archive back to schema 7: its trigram index as migration 6 made it, which only SQLite 3.45+ opens. */
+export const UNDO_SCHEMA_8 = `DROP TABLE page_text_trigram;
+  CREATE VIRTUAL TABLE page_text_trigram USING fts5(
+    title, body,
+    content="page_text_cjk", content_rowid="url_id",
+    tokenize="trigram remove_diacritics 1"
+  );
+  INSERT INTO page_text_trigram(page_text_trigram, rank) VALUES ('rank', 'bm25(10.0, 1.0)');
+  INSERT INTO page_text_trigram(page_text_trigram) VALUES ('rebuild');
+  PRAGMA user_version = 7;`;
+
 /** Takes a current archive back to schema 6 (before re-crawls kept captures): what an older crawlite left. */
-export const UNDO_SCHEMA_7 = `DROP VIEW changes; DROP VIEW captures; DROP TRIGGER response_keeps_captures; DROP TABLE capture;
+export const UNDO_SCHEMA_7 = `${UNDO_SCHEMA_8}
+  DROP VIEW changes; DROP VIEW captures; DROP TRIGGER response_keeps_captures; DROP TABLE capture;
   DROP VIEW pages;
   CREATE VIEW pages AS
   SELECT u.url, r.status, r.content_type, r.location, b.data AS body, r.fetched_at, u.depth,
