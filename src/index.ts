@@ -21,7 +21,7 @@ export type { FetchEventType, OptionChange, RunNotice as CrawlNotice, StateCount
 export type { FetchReport } from './pipeline/crawl-item.js';
 export type { CrawlOptions } from './pipeline/crawl-options.js';
 export type { Reason } from './pipeline/ports.js';
-export type { RootState } from './storage/archive-report.js';
+export type { RootState } from './storage/reader-types.js';
 export {
   openArchive,
   type ArchivedLink,
@@ -39,7 +39,6 @@ export {
   type UrlState,
 } from './storage/archive-reader.js';
 export { CrawliteError } from './crawlite-error.js';
-export { SearchNotIndexedError, SearchQueryError } from './storage/search-archive.js';
 export { InvalidOptionError } from './pipeline/validate-crawl-options.js';
 export { InvalidRootError } from './run/resolve-roots.js';
 export { NoArchiveFileError } from './run/run-request.js';
@@ -56,6 +55,8 @@ export {
   NothingToResumeError,
   NotAShardError,
   QueryRefusedError,
+  SearchNotIndexedError,
+  SearchQueryError,
   ShardArchiveError,
   ShardOfOtherCrawlError,
   UnfinishedCrawlError,

@@ -3,10 +3,10 @@ import { hostname } from 'node:os';
 import { EMPTY, type Observable } from 'rxjs';
 import type { CrawlOptions } from '../pipeline/crawl-options.js';
 import { InvalidOptionError, validateCrawlOptions } from '../pipeline/validate-crawl-options.js';
-import { startCrawlRun, type RunResult } from '../run/crawl-run.js';
+import { startCrawlRun } from '../run/crawl-run.js';
 import type { RunEvent } from '../run/run-events.js';
 import { checkRunRequest, type RunRequest } from '../run/run-request.js';
-import type { ArchiveReport, RootState } from '../storage/archive-report.js';
+import type { ArchiveReport, RootState } from '../storage/reader-types.js';
 import { sessionFromOptions, type SessionOptions } from './session-options.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -39,8 +39,9 @@ export type CrawlEvent = RunEvent;
 export interface CrawlReport extends ArchiveReport {
   archive: string;
   runId: number;
+  // Spelled out rather than taken from run/: the published declarations would then reach the SQLite driver's types.
   /** `finished`: nothing left to fetch; `limit`: maxPages reached; `interrupted`: stop() was called. */
-  endedBy: RunResult['endedBy'];
+  endedBy: 'finished' | 'limit' | 'interrupted';
   /** How each root ended; if none was fetched, the crawl found nothing (the command line exits 1). */
   roots: RootState[];
 }

@@ -3,7 +3,7 @@ import { EMPTY, Subject, type Observable } from 'rxjs';
 import type { FetchReport } from '../pipeline/crawl-item.js';
 import { checkOptionValue, InvalidOptionError } from '../pipeline/validate-crawl-options.js';
 import type { FetchEventType } from '../run/run-events.js';
-import { startWorker, type WorkerResult } from '../run/worker-run.js';
+import { startWorker } from '../run/worker-run.js';
 import { allStates, checkConnection, type FrontierConnection, type FrontierCounts } from './frontier.js';
 import { version } from './package-version.js';
 
@@ -33,8 +33,9 @@ export type WorkerEvent = { type: FetchEventType; report: FetchReport } | { type
 export interface WorkerReport {
   archive: string;
   name: string;
+  // Spelled out rather than taken from run/: the published declarations would then reach the SQLite driver's types.
   /** `finished`: the frontier has nothing left; `limit`: the crawl's maxPages reached; `interrupted`: stop() was called. */
-  endedBy: WorkerResult['endedBy'];
+  endedBy: 'finished' | 'limit' | 'interrupted';
   /** URLs this worker finished (done, failed or skipped). */
   finished: number;
 }

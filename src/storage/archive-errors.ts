@@ -94,6 +94,20 @@ export class QueryRefusedError extends CrawliteError {
   }
 }
 
+/** A query FTS5 cannot parse (`"unclosed`, `a AND`, `col:word` for a column that does not exist). */
+export class SearchQueryError extends CrawliteError {
+  constructor(query: string, reason: string, options?: { cause?: unknown }) {
+    super('BAD_SEARCH_QUERY', `bad search query ${JSON.stringify(query)}: ${reason} (FTS5 syntax: words, "a phrase", OR, NOT, prefix*)`, options);
+  }
+}
+
+/** The archive has no search tables: it was written by a crawlite older than search and opened without migrating. */
+export class SearchNotIndexedError extends CrawliteError {
+  constructor() {
+    super('SEARCH_NOT_INDEXED', 'this archive has no search index (made by an older crawlite); run crawlite reindex <db> to build it');
+  }
+}
+
 /** Writing failed (disk full, I/O error): the crawl must stop; what is committed stays consistent. */
 export class ArchiveWriteError extends CrawliteError {
   constructor(path: string, options: { cause: unknown }) {

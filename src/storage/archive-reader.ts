@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { archiveReport, type ArchiveReport } from './archive-report.js';
+import { archiveReport } from './archive-report.js';
 import {
   CAPTURE_AT_SQL,
   CAPTURE_TIMES_SQL,
@@ -26,8 +26,10 @@ import {
 } from './archive-views.js';
 import { CrawlRecord } from './crawl-record.js';
 import { explainOpenError, openArchive as openArchiveFile } from './open-archive.js';
-import { searchArchive, type SearchHit, type SearchOptions } from './search-archive.js';
-import { prepareReadOnlyQuery, type QueryParams, type ReadOnlyQuery } from './read-only-query.js';
+import { prepareReadOnlyQuery } from './read-only-query.js';
+// Types from reader-types.ts, not from the modules above: the published declarations must not reach the driver's.
+import type { ArchiveReport, QueryParams, ReadOnlyQuery, SearchHit, SearchOptions } from './reader-types.js';
+import { searchArchive } from './search-archive.js';
 
 export type { ArchiveReport, QueryParams, ReadOnlyQuery, SearchHit, SearchOptions };
 export type { ArchivedLink, ArchivedPage, ArchivedUrl, CaptureTime, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';

@@ -1,24 +1,7 @@
 import type { Database } from 'better-sqlite3';
+import type { ArchiveReport, RootState } from './reader-types.js';
 
-export interface ArchiveReport {
-  urls: { done: number; failed: number; skipped: number; queued: number; fetching: number; total: number };
-  byStatus: { status: number; count: number }[];
-  errors: { code: string; count: number }[];
-  skips: { code: string; count: number }[];
-  pages: number;
-  htmlBytes: number;
-  otherBytes: number;
-  /** Link references left unread by the per-response cap (--max-links-per-page), and on how many responses. */
-  linksDropped: { links: number; responses: number };
-  /** Responses stored (pages, requisites, robots.txt, sitemaps) and time spent, in the run asked for or in all runs. */
-  fetched: number;
-  /** Of those, responses to URLs of kind `page`: what --max-pages counts. */
-  pagesFetched: number;
-  elapsedMs: number;
-  runs: number;
-  /** The archive is one worker's shard of a crawl on a shared frontier: URLs queued here may be done in other shards. */
-  shard: boolean;
-}
+export type { ArchiveReport, RootState };
 
 const HTML = "(r.content_type LIKE 'text/html%' OR r.content_type LIKE 'application/xhtml+xml%')";
 
@@ -86,13 +69,6 @@ export function urlStateCounts(db: Database): Record<'queued' | 'fetching' | 'do
     counts[row.state] = row.n;
   }
   return counts;
-}
-
-export interface RootState {
-  url: string;
-  /** Absent when the root is not in the archive at all. */
-  state?: 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
-  error?: string;
 }
 
 /** How each root (by its archive key) ended, to tell a crawl that fetched nothing from one that did. */

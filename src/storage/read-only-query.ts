@@ -1,14 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { QueryRefusedError } from './archive-errors.js';
+import type { QueryParams, ReadOnlyQuery } from './reader-types.js';
 
-/** Values for the statement's `?` (an array) or `:name` (an object) parameters. */
-export type QueryParams = readonly unknown[] | Readonly<Record<string, unknown>>;
-
-export interface ReadOnlyQuery {
-  columns: string[];
-  /** Rows as arrays of cells, read from SQLite one at a time; a failure while reading is a QueryRefusedError. */
-  rows: Iterable<unknown[]>;
-}
+export type { QueryParams, ReadOnlyQuery };
 
 /** Statements SQLite calls read-only that still reach outside the archive file. */
 const OUTSIDE_THE_FILE = /^(?:\s|;|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*(attach|detach|vacuum)\b/i;

@@ -1,38 +1,11 @@
 import type { Database } from 'better-sqlite3';
-import { CrawliteError } from '../crawlite-error.js';
+import { SearchNotIndexedError, SearchQueryError } from './archive-errors.js';
 import { CJK } from './page-text-writer.js';
+import type { SearchHit, SearchOptions } from './reader-types.js';
 import { checkSearchSize } from './search-limits.js';
 
-export interface SearchHit {
-  url: string;
-  title: string | null;
-  snippet: string;
-  rank: number;
-  fetchedAt: string;
-  status: number;
-}
-
-export interface SearchOptions {
-  limit: number;
-  offset?: number;
-  markStart?: string;
-  markEnd?: string;
-}
-
-/** A query FTS5 cannot parse (`"unclosed`, `a AND`, `col:word` for a column that does not exist). */
-export class SearchQueryError extends CrawliteError {
-  constructor(query: string, reason: string, options?: { cause?: unknown }) {
-    super('BAD_SEARCH_QUERY', `bad search query ${JSON.stringify(query)}: ${reason} (FTS5 syntax: words, "a phrase", OR, NOT, prefix*)`, options);
-  }
-}
-
-/** The archive has no search tables: it was written by a crawlite older than search and opened without migrating. */
-export class SearchNotIndexedError extends CrawliteError {
-  constructor() {
-    super('SEARCH_NOT_INDEXED', 'this archive has no search index (made by an older crawlite); run crawlite reindex <db> to build it');
-  }
-}
-
+export type { SearchHit, SearchOptions };
+export { SearchNotIndexedError, SearchQueryError };
 
 /** Tokens of context around the matched terms in a snippet. */
 const SNIPPET_TOKENS = 16;

@@ -1,0 +1,55 @@
+// What an archive's reports, searches and queries give back and take, declared apart from the code
+// that runs them: the package's published declarations import these, and must not need the
+// SQLite driver's types (a devDependency, absent from a user's install).
+
+export interface ArchiveReport {
+  urls: { done: number; failed: number; skipped: number; queued: number; fetching: number; total: number };
+  byStatus: { status: number; count: number }[];
+  errors: { code: string; count: number }[];
+  skips: { code: string; count: number }[];
+  pages: number;
+  htmlBytes: number;
+  otherBytes: number;
+  /** Link references left unread by the per-response cap (--max-links-per-page), and on how many responses. */
+  linksDropped: { links: number; responses: number };
+  /** Responses stored (pages, requisites, robots.txt, sitemaps) and time spent, in the run asked for or in all runs. */
+  fetched: number;
+  /** Of those, responses to URLs of kind `page`: what --max-pages counts. */
+  pagesFetched: number;
+  elapsedMs: number;
+  runs: number;
+  /** The archive is one worker's shard of a crawl on a shared frontier: URLs queued here may be done in other shards. */
+  shard: boolean;
+}
+
+export interface RootState {
+  url: string;
+  /** Absent when the root is not in the archive at all. */
+  state?: 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
+  error?: string;
+}
+
+export interface SearchHit {
+  url: string;
+  title: string | null;
+  snippet: string;
+  rank: number;
+  fetchedAt: string;
+  status: number;
+}
+
+export interface SearchOptions {
+  limit: number;
+  offset?: number;
+  markStart?: string;
+  markEnd?: string;
+}
+
+/** Values for the statement's `?` (an array) or `:name` (an object) parameters. */
+export type QueryParams = readonly unknown[] | Readonly<Record<string, unknown>>;
+
+export interface ReadOnlyQuery {
+  columns: string[];
+  /** Rows as arrays of cells, read from SQLite one at a time; a failure while reading is a QueryRefusedError. */
+  rows: Iterable<unknown[]>;
+}
