@@ -34,8 +34,8 @@ describe('crawlite diff between crawls', () => {
     }
   });
 
-  it('lists each URL with its change between the crawl before and the latest by default', async () => {
-    const run = await execCli(['diff', db, '-f', 'ndjson']);
+  it('lists each URL with its change between the crawl before and the latest by default (--all: the unchanged too)', async () => {
+    const run = await execCli(['diff', db, '--all', '-f', 'ndjson']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const rows = rowsOf(run.stdout);
@@ -44,7 +44,7 @@ describe('crawlite diff between crawls', () => {
   });
 
   it('compares any two crawls with --from and --to: every kind of change', async () => {
-    const run = await execCli(['diff', db, '--from', '1', '--to', '2', '-f', 'ndjson']);
+    const run = await execCli(['diff', db, '--from', '1', '--to', '2', '--all', '-f', 'ndjson']);
     expect(run.code).toBe(0);
     expect(byPath(rowsOf(run.stdout))).toEqual({
       '/': 'unchanged',
@@ -61,7 +61,7 @@ describe('crawlite diff between crawls', () => {
   });
 
   it('prints the counts by kind, then the URLs, as a table', async () => {
-    const run = await execCli(['diff', db, '--from', '1', '--to', '2']);
+    const run = await execCli(['diff', db, '--from', '1', '--to', '2', '--all']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^crawl 1 -> crawl 2\n/);
     const counts = Object.fromEntries([...run.stdout.matchAll(/^(new|changed|unchanged|redirected|gone) +(\d+)$/gm)].map((m) => [m[1], Number(m[2])]));

@@ -104,7 +104,7 @@ describe('crawlite export --wacz', () => {
     }
   });
 
-  it('lists the HTML pages in pages.jsonl, each in the index, redirects left out', () => {
+  it('lists the HTML pages in pages.jsonl, each in the index, redirects and errors left out', () => {
     const [header, ...pages] = jsonLines('pages/pages.jsonl');
     expect(entry('pages/pages.jsonl').data().toString('utf8').split('\n')[0]).toBe('{"format":"json-pages-1.0","id":"pages","title":"All Pages"}');
     expect(header).toEqual({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' });
@@ -114,6 +114,7 @@ describe('crawlite export --wacz', () => {
     expect(urls).toContain(`${server.url}target`);
     expect(urls).not.toContain(`${server.url}moved`);
     expect(urls).not.toContain(`${server.url}binary`);
+    expect(urls).not.toContain(`${server.url}missing`);
     expect(pages.find((page) => page.url === `${server.url}gbk`)!.title).toBe('你好');
     const index = entry('indexes/index.cdxj').data().toString('utf8');
     for (const page of pages) {

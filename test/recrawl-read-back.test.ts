@@ -49,7 +49,7 @@ const url = (path: string) => new URL(path, server.url).href;
 
 describe('a re-crawled archive read back', () => {
   it('diff lists what the changes view says, and shows the changed page\'s words', async () => {
-    const listed = await execCli(['diff', db, '--format', 'json']);
+    const listed = await execCli(['diff', db, '--all', '--format', 'json']);
     expect(listed.code, listed.stderr).toBe(0);
     const rows = (JSON.parse(listed.stdout) as { url: string; change: string }[]).map(({ url, change }) => ({ url, change }));
     expect(rows.sort((a, b) => a.url.localeCompare(b.url))).toEqual(readArchive(db, 'SELECT url, change FROM changes ORDER BY url'));

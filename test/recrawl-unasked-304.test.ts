@@ -84,7 +84,7 @@ it('a re-crawl: the capture stored before stays the page, the fetch fails, and d
   expect(again.find((seen) => seen.path === '/etag')).toEqual({ path: '/etag', ifNoneMatch: '"e-1"', status: 304 });
   expect(pageRow('/etag')).toMatchObject({ status: 200, crawl: 2, revalidated: 1 });
 
-  const diff = await execCli(['diff', db, '-f', 'ndjson']);
+  const diff = await execCli(['diff', db, '--all', '-f', 'ndjson']);
   expect(diff.code, diff.stderr).toBe(0);
   const changes = Object.fromEntries(
     diff.stdout

@@ -33,12 +33,16 @@ export class ExportFiles {
     }
     if (new Set(paths.map((path) => resolve(path))).size < paths.length) throw new ExportPathError(paths[0]!, 'named for two outputs; give each its own file');
     // The WACZ holds the same WARC bytes: written once, copied in.
-    this.warc = new OutputFile(targets.warc ?? `${targets.wacz}.warc.gz`);
+    this.warc = new OutputFile(targets.warc ?? waczWarc(targets.wacz!));
     this.cdxj = targets.cdxj === undefined ? undefined : new OutputFile(targets.cdxj);
     this.wacz = targets.wacz === undefined ? undefined : new OutputFile(targets.wacz);
     this.waczIndex = targets.wacz === undefined ? undefined : new OutputFile(`${targets.wacz}.index.cdxj`);
     this.waczPages = targets.wacz === undefined ? undefined : new OutputFile(`${targets.wacz}.pages.jsonl`);
     this.outputs = [...(targets.warc !== undefined ? [this.warc] : []), ...(this.cdxj ? [this.cdxj] : []), ...(this.wacz ? [this.wacz] : [])];
+    // Only once the export is sure to go ahead (a refused one touches nothing); the WACZ's
+    // own WARC name too, left by an export of it without --warc.
+    const written = [...this.all().map((file) => file.path), ...(targets.wacz !== undefined ? [waczWarc(targets.wacz)] : [])];
+    for (const path of new Set(written)) OutputFile.removeLeftovers(path);
   }
 
   /** The outputs asked for, in order. */
@@ -53,6 +57,13 @@ export class ExportFiles {
 
   /** Removes every temporary file not committed. */
   discard(): void {
-    for (const file of [this.warc, this.cdxj, this.wacz, this.waczIndex, this.waczPages]) file?.discard();
+    for (const file of this.all()) file.discard();
+  }
+
+  private all(): OutputFile[] {
+    return [this.warc, this.cdxj, this.wacz, this.waczIndex, this.waczPages].filter((file): file is OutputFile => file !== undefined);
   }
 }
+
+/** Where the WARC a WACZ holds is written when no --warc is asked for. */
+const waczWarc = (wacz: string): string => `${wacz}.warc.gz`;

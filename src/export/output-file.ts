@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ExportPathError } from './export-errors.js';
 
@@ -14,6 +14,25 @@ export class OutputFile {
 
   constructor(readonly path: string) {
     this.temp = join(dirname(resolve(path)), `.${basename(path)}.${randomBytes(4).toString('hex')}.partial`);
+  }
+
+  /**
+   * Removes what an earlier export writing `path` left when it was killed: files named
+   * as this class names its temporary files for that path (and the sort chunks made
+   * next to them), in its directory, and nothing else. Call it before writing any.
+   */
+  static removeLeftovers(path: string): void {
+    const dir = dirname(resolve(path));
+    const own = new RegExp(`^\\.${escapeRegExp(basename(path))}\\.[0-9a-f]{8}\\.partial(?:\\.sort-\\d+)?$`);
+    for (const name of readdirSync(dir)) {
+      if (!own.test(name)) continue;
+      try {
+        // A file only: a directory or link under that name is not ours to remove.
+        if (lstatSync(join(dir, name), { throwIfNoEntry: false })?.isFile()) rmSync(join(dir, name), { force: true });
+      } catch {
+        // Housekeeping: a leftover that cannot be removed does not stop this export.
+      }
+    }
   }
 
   /** Refuses, before anything is written, an output in a missing directory, a directory, or an existing file without `force`. */
@@ -40,3 +59,5 @@ export class OutputFile {
     if (!this.done) rmSync(this.temp, { force: true });
   }
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

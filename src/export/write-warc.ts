@@ -46,7 +46,7 @@ export interface WrittenCapture {
 
 export interface WarcEvents {
   capture?(capture: WrittenCapture): void | Promise<void>;
-  /** An HTML page that is not a redirect, its latest capture: a page a replay can open (pages.jsonl). */
+  /** A URL crawled as a page that answered HTML with a 2xx status, its latest capture: a page a replay lists (pages.jsonl). */
   page?(page: { url: string; date: string; title: string | null }): void | Promise<void>;
   /** After each URL's records: bytes written so far. */
   progress?(bytes: number, responses: number): void;
@@ -156,7 +156,7 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
     const { responseId, date } = await writeCapture(page, previous);
     if (isHtml(page)) {
       await file.write(outlinksRecord(page, date, responseId));
-      if (page.status < 300 || page.status >= 400) await events.page?.({ url: page.fetchUrl, date, title: page.title });
+      if (isListedPage(page)) await events.page?.({ url: page.fetchUrl, date, title: page.title });
     }
     events.progress?.(file.offset, summary.responses);
   }
@@ -190,6 +190,9 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
 }
 
 const isHtml = (page: ArchivedPage): boolean => HTML_TYPES.has(mimeOf(page.contentType) ?? '');
+
+// As Browsertrix and py-wacz list pages: robots.txt, a frame's document, an error page or a redirect is no page to open.
+const isListedPage = (page: ArchivedPage): boolean => page.kind === 'page' && page.status >= 200 && page.status < 300;
 
 /** A 304's status line and header block as received (rebuilt, the status line alone); no payload follows. */
 function notModifiedHead(page: ArchivedPage): HttpHead {

@@ -11,8 +11,10 @@ export interface ServeOptions {
   /** The archive file; opened read-only, so a crawl may be writing it. */
   path: string;
   host: string;
-  /** The UI's port; 0 picks a free one. The replay origin always gets a free one. */
+  /** The UI's port; 0 picks a free one. */
   port: number;
+  /** The replay origin's port; 0 (the default) picks a free one. */
+  replayPort?: number;
   /** The time limit of one search of the UI, in ms (default 5000). */
   searchTimeoutMs?: number;
 }
@@ -26,10 +28,10 @@ export interface ServingArchive {
 }
 
 export class ServeListenError extends CrawliteError {
-  constructor(host: string, port: number, cause: NodeJS.ErrnoException) {
+  constructor(host: string, port: number, cause: NodeJS.ErrnoException, flag = '--port') {
     const reason =
       cause.code === 'EADDRINUSE'
-        ? `port ${port} is in use; pick another with --port (0 picks a free one)`
+        ? `port ${port} is in use; pick another with ${flag} (0 picks a free one)`
         : cause.code === 'EADDRNOTAVAIL' || cause.code === 'ENOTFOUND'
           ? `${host} is not an address of this machine`
           : cause.code === 'EACCES'
@@ -48,9 +50,9 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-function listen(server: Server, host: string, port: number): Promise<number> {
+function listen(server: Server, host: string, port: number, flag: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const failed = (error: NodeJS.ErrnoException) => reject(new ServeListenError(host, port, error));
+    const failed = (error: NodeJS.ErrnoException) => reject(new ServeListenError(host, port, error, flag));
     server.once('error', failed);
     server.listen(port, host.replace(/^\[|\]$/g, ''), () => {
       server.off('error', failed);
@@ -69,7 +71,7 @@ function stop(server: Server): Promise<void> {
 
 /**
  * Serves one archive on two origins: the UI on `port`, and replay of the archived
- * pages on a second, free port. Archived scripts run on the replay origin only, so
+ * pages on `replayPort` (by default a free one). Archived scripts run on the replay origin only, so
  * the same-origin policy keeps them from reading the UI.
  */
 export async function serveArchive(options: ServeOptions): Promise<ServingArchive> {
@@ -80,10 +82,10 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
   try {
     const replayServer = createServer();
     servers.push(replayServer);
-    const replayPort = await listen(replayServer, options.host, 0);
+    const replayPort = await listen(replayServer, options.host, options.replayPort ?? 0, '--replay-port');
     const uiServer = createServer();
     servers.push(uiServer);
-    const uiPort = await listen(uiServer, options.host, options.port);
+    const uiPort = await listen(uiServer, options.host, options.port, '--port');
     const host = urlHost(options.host);
     const uiOrigin = `http://${host}:${uiPort}`;
     const replayOrigin = `http://${host}:${replayPort}`;

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { request } from 'node:http';
 import { spawnCli, type CliRun } from './cli.js';
 import { waitFor, within } from './wait.js';
@@ -70,4 +71,16 @@ export async function startServe(db: string, flags: string[] = []): Promise<{ ui
       return child.exited;
     },
   };
+}
+
+/** A port free on 127.0.0.1 a moment ago: listened on, then released, for a command told to listen there. */
+export function freePort(): Promise<number> {
+  const server = createNetServer();
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

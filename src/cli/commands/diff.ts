@@ -22,7 +22,9 @@ export function diffCommand(context: CommandContext): CommandModule {
         .option('to', { type: 'number', coerce: crawlNumber('to'), defaultDescription: 'the latest crawl', describe: 'the later crawl' })
         .option('url', { type: 'string', describe: "a unified diff of this page's text in the two crawls" })
         .option('format', { alias: 'f', choices: ROW_FORMATS, default: 'table' as RowFormat, describe: 'output format of the list of changes' })
-        .example('$0 diff site.sqlite', 'counts and URLs: new, changed, unchanged, redirected, gone since the crawl before')
+        .option('all', { type: 'boolean', default: false, describe: 'list the unchanged URLs too' })
+        .example('$0 diff site.sqlite', 'counts of each kind, and the URLs new, changed, redirected or gone since the crawl before')
+        .example('$0 diff site.sqlite --all -f ndjson', 'every URL, the unchanged too, one JSON object a line')
         .example('$0 diff site.sqlite --from 1 --to 3 -f csv', 'the first crawl against the third, as CSV')
         .example('$0 diff site.sqlite --url https://example.com/about', "the page's text, crawl before against latest"),
     handler: async (args) => {
@@ -50,8 +52,11 @@ export function diffCommand(context: CommandContext): CommandModule {
           const tally = changes.CHANGE_KINDS.map((kind) => [kind, rows.filter((row) => row.change === kind).length]);
           out += `crawl ${from} -> crawl ${to}\n${counts.rows(tally)}${counts.end()}\n`;
         }
+        // A re-crawl leaves most URLs unchanged: listing them would bury the changes.
+        const listed = args.all ? rows : rows.filter((row) => row.change !== 'unchanged');
         const list = rowStream(['url', 'change', 'from_status', 'to_status', 'from_fetched_at', 'to_fetched_at'], format);
-        out += list.rows(rows.map((row) => [row.url, row.change, row.from_status, row.to_status, row.from_fetched_at, row.to_fetched_at])) + list.end();
+        out += list.rows(listed.map((row) => [row.url, row.change, row.from_status, row.to_status, row.from_fetched_at, row.to_fetched_at])) + list.end();
+        if (format === 'table' && !args.all && listed.length < rows.length) out += `${rows.length - listed.length} unchanged not listed (--all lists them)\n`;
         context.io.stdout(out);
       } finally {
         db.close();
