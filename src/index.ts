@@ -39,7 +39,7 @@ export {
   type UrlState,
 } from './storage/archive-reader.js';
 export { CrawliteError } from './crawlite-error.js';
-export { SearchNotIndexedError, SearchQueryError } from './storage/search-archive.js';
+export { NothingToSearchError, SearchNotIndexedError, SearchQueryError, type SearchMode } from './storage/search-archive.js';
 export { InvalidOptionError } from './pipeline/validate-crawl-options.js';
 export { InvalidRootError } from './run/resolve-roots.js';
 export { NoArchiveFileError } from './run/run-request.js';

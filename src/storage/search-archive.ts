@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { CrawliteError } from '../crawlite-error.js';
 import { CJK } from './page-text-writer.js';
+import { matchAsTyped } from './search-as-typed.js';
 import { checkSearchSize } from './search-limits.js';
 
 export interface SearchHit {
@@ -12,17 +13,32 @@ export interface SearchHit {
   status: number;
 }
 
+/**
+ * How the query is read: 'typed' (the default) takes words and "quoted phrases" as typed, punctuation
+ * and all, and is never a syntax error (search-as-typed.ts); 'fts' is FTS5's own query syntax
+ * (OR, NOT, NEAR, column:, prefix*), whose mistakes are SearchQueryErrors.
+ */
+export type SearchMode = 'typed' | 'fts';
+
 export interface SearchOptions {
   limit: number;
+  mode?: SearchMode;
   offset?: number;
   markStart?: string;
   markEnd?: string;
 }
 
-/** A query FTS5 cannot parse (`"unclosed`, `a AND`, `col:word` for a column that does not exist). */
+/** A query in mode 'fts' that FTS5 cannot parse (`"unclosed`, `a AND`, `col:word` for a column that does not exist). */
 export class SearchQueryError extends CrawliteError {
   constructor(query: string, reason: string, options?: { cause?: unknown }) {
     super('BAD_SEARCH_QUERY', `bad search query ${JSON.stringify(query)}: ${reason} (FTS5 syntax: words, "a phrase", OR, NOT, prefix*)`, options);
+  }
+}
+
+/** A query with no word in it (empty, or only punctuation such as `(` or `@`): nothing for the index to look up. */
+export class NothingToSearchError extends CrawliteError {
+  constructor(query: string) {
+    super('NOTHING_TO_SEARCH', `nothing to search for in ${JSON.stringify(query)}: a query needs a word (a letter or a digit)`);
   }
 }
 
@@ -82,18 +98,22 @@ function chooseIndex(query: string): Index {
 }
 
 /**
- * Ranked best first; FTS5 query syntax; throws SearchQueryError (a CrawliteError, code 'BAD_SEARCH_QUERY', one-line message)
- * on malformed queries, SearchTooLargeError ('SEARCH_TOO_LARGE') past the size limits (search-limits.ts). Runs on the
- * caller's thread for as long as SQLite takes: startSearch (search-in-worker.ts) runs it in a process with a time limit.
+ * Ranked best first. The query is read as typed unless options.mode is 'fts' (see SearchMode); throws
+ * NothingToSearchError ('NOTHING_TO_SEARCH') for a query without a word, SearchQueryError (a CrawliteError,
+ * code 'BAD_SEARCH_QUERY', one-line message) on malformed FTS5 queries, SearchTooLargeError ('SEARCH_TOO_LARGE')
+ * past the size limits (search-limits.ts), in either mode. Runs on the caller's thread for as long as SQLite
+ * takes: startSearch (search-in-worker.ts) runs it in a process with a time limit.
  */
 export function searchArchive(db: Database /* better-sqlite3, may be read-only */, query: string, options: SearchOptions): SearchHit[] {
   if (!hasSearchTables(db)) throw new SearchNotIndexedError();
-  if (query.trim() === '') throw new SearchQueryError(query, 'it is empty');
+  if (query.trim() === '') throw new NothingToSearchError(query);
   checkSearchSize(query);
+  const match = options.mode === 'fts' ? query : matchAsTyped(query);
+  if (match === '') throw new NothingToSearchError(query);
   return run(query, () => {
     const index = chooseIndex(query);
     return db.prepare<[Record<string, unknown>], SearchHit>(hitsSql(index)).all({
-      query,
+      query: match,
       markStart: options.markStart ?? '[',
       markEnd: options.markEnd ?? ']',
       limit: options.limit,
