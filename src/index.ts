@@ -21,7 +21,7 @@ export type { FetchEventType, OptionChange, RunNotice as CrawlNotice, StateCount
 export type { FetchReport } from './pipeline/crawl-item.js';
 export type { CrawlOptions } from './pipeline/crawl-options.js';
 export type { Reason } from './pipeline/ports.js';
-export type { RootState } from './storage/reader-types.js';
+export type { RootState, SearchMode } from './storage/reader-types.js';
 export {
   openArchive,
   type ArchivedLink,
@@ -54,6 +54,7 @@ export {
   NothingToRecrawlError,
   NothingToResumeError,
   NotAShardError,
+  NothingToSearchError,
   QueryRefusedError,
   SearchNotIndexedError,
   SearchQueryError,

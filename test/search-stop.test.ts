@@ -42,7 +42,7 @@ const lines = (run: CliRun) => run.stderr.trimEnd().split('\n');
 
 describe.concurrent('search stops', () => {
   it('on Ctrl-C (SIGINT) inside a long SQLite step: exit 130 at once, one line, no process left', async ({ expect }) => {
-    const child = start([db, SLOW]);
+    const child = start([db, '--fts', SLOW]);
     // Running: its search process has started (a crawlite that searched on its own thread never starts one).
     await waitFor('the search process to start', () => childPids(child.pid!).length > 0, 15_000, () => child.output().stderr);
     const workers = childPids(child.pid!);
@@ -59,14 +59,14 @@ describe.concurrent('search stops', () => {
   });
 
   it('after --timeout 500: exit 1, one line saying it stopped and what to do', async ({ expect }) => {
-    const run = await exitOf(start([db, SLOW, '--timeout', '500']), 20_000);
+    const run = await exitOf(start([db, '--fts', SLOW, '--timeout', '500']), 20_000);
     expect(lines(run)).toEqual(['crawlite: search stopped after 500 ms: narrow the query (or raise --timeout)']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
   });
 
   it('when search itself is killed (kill -9): its search process ends too', async ({ expect }) => {
-    const child = start([db, SLOW]);
+    const child = start([db, '--fts', SLOW]);
     await waitFor('the search process to start', () => childPids(child.pid!).length > 0, 15_000, () => child.output().stderr);
     const worker = childPids(child.pid!)[0]!;
     child.kill('SIGKILL');
@@ -76,8 +76,8 @@ describe.concurrent('search stops', () => {
     expect(isRunning(worker)).toBe(false);
   });
 
-  it('refuses a query over the size limits (the 1,250 prefixes of a 13 KB URL, 65 words) in one line, exit 1', async ({ expect }) => {
-    const long = await exitOf(start([tiny, prefixQuery(1250)]), 10_000);
+  it('refuses a query over the size limits (the 1,250 prefixes of a 13 KB URL with --fts, 65 words as typed) in one line, exit 1', async ({ expect }) => {
+    const long = await exitOf(start([tiny, '--fts', prefixQuery(1250)]), 10_000);
     expect(lines(long)).toEqual(['crawlite: search query too long: 7,496 characters, at most 1,000; narrow it']);
     expect(long.code).toBe(1);
     const words = Array.from({ length: MAX_SEARCH_WORDS + 1 }, (_, i) => `word${i}`).join(' ');
@@ -85,7 +85,7 @@ describe.concurrent('search stops', () => {
     expect(lines(many)).toEqual([`crawlite: search query too long: ${MAX_SEARCH_WORDS + 1} words, at most ${MAX_SEARCH_WORDS}; narrow it`]);
     expect(many.code).toBe(1);
     // At the limit it runs; OR, AND and NOT are not words.
-    const most = await exitOf(start([tiny, Array.from({ length: MAX_SEARCH_WORDS }, (_, i) => `word${i}`).join(' OR '), '-f', 'json']), 10_000);
+    const most = await exitOf(start([tiny, '--fts', Array.from({ length: MAX_SEARCH_WORDS }, (_, i) => `word${i}`).join(' OR '), '-f', 'json']), 10_000);
     expect(most.stderr).toBe('');
     expect(most.code).toBe(0);
   });

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive } from '../src/index.js';
-import { searchArchive, type SearchHit } from '../src/storage/search-archive.js';
+import { searchArchive, type SearchHit, type SearchMode } from '../src/storage/search-archive.js';
 import { execCli, runCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
@@ -46,10 +46,11 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-function search(query: string, limit = 10): SearchHit[] {
+/** As typed, or with mode 'fts' in FTS5's syntax. */
+function search(query: string, limit = 10, mode: SearchMode = 'typed'): SearchHit[] {
   const archive = new Database(db, { readonly: true });
   try {
-    return searchArchive(archive, query, { limit });
+    return searchArchive(archive, query, { limit, mode });
   } finally {
     archive.close();
   }
@@ -85,11 +86,12 @@ describe('full-text search', () => {
     expect(hits[0]!.snippet).toContain('[文搜索]');
   });
 
-  it('takes FTS5 phrase, OR, NOT and prefix queries', () => {
-    expect(paths(search('"quick brown"'))).toEqual(['/quick']);
-    expect(paths(search('aardvark OR platypus'))).toEqual(['/other', '/quick']);
-    expect(paths(search('fox NOT jumps'))).toEqual(['/other']);
-    expect(paths(search('platyp*'))).toEqual(['/other']);
+  it('takes FTS5 phrase, OR, NOT and prefix queries in mode fts', () => {
+    const fts = (query: string) => paths(search(query, 10, 'fts'));
+    expect(fts('"quick brown"')).toEqual(['/quick']);
+    expect(fts('aardvark OR platypus')).toEqual(['/other', '/quick']);
+    expect(fts('fox NOT jumps')).toEqual(['/other']);
+    expect(fts('platyp*')).toEqual(['/other']);
   });
 
   it('finds nothing for a CJK query under 3 characters, and pages with limit and offset', () => {
@@ -99,9 +101,9 @@ describe('full-text search', () => {
     expect(searchArchive(new Database(db, { readonly: true }), 'fox', { limit: 1, offset: 1 })).toEqual([all[1]]);
   });
 
-  it('throws a SearchQueryError with code BAD_SEARCH_QUERY for a malformed query', () => {
+  it('throws a SearchQueryError with code BAD_SEARCH_QUERY for a malformed query in mode fts', () => {
     for (const query of ['"unclosed', 'fox AND', 'nosuchcolumn:fox', '(']) {
-      expect(() => search(query), query).toThrow(expect.objectContaining({ code: 'BAD_SEARCH_QUERY', name: 'SearchQueryError' }));
+      expect(() => search(query, 10, 'fts'), query).toThrow(expect.objectContaining({ code: 'BAD_SEARCH_QUERY', name: 'SearchQueryError' }));
     }
   });
 
@@ -125,8 +127,8 @@ describe('full-text search', () => {
     expect(csv.stdout.split('\r\n')[0]).toBe('url,title,snippet');
   });
 
-  it('crawlite search with a malformed query: one line on stderr, exit 1', async () => {
-    const bad = await execCli(['search', db, '"unclosed']);
+  it('crawlite search --fts with a malformed query: one line on stderr, exit 1', async () => {
+    const bad = await execCli(['search', db, '--fts', '"unclosed']);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/^crawlite: bad search query "\\"unclosed": .+\n$/);

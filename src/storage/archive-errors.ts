@@ -101,6 +101,13 @@ export class SearchQueryError extends CrawliteError {
   }
 }
 
+/** A query with no word in it (empty, or only punctuation such as `(` or `@`): nothing for the index to look up. */
+export class NothingToSearchError extends CrawliteError {
+  constructor(query: string) {
+    super('NOTHING_TO_SEARCH', `nothing to search for in ${JSON.stringify(query)}: a query needs a word (a letter or a digit)`);
+  }
+}
+
 /** The archive has no search tables: it was written by a crawlite older than search and opened without migrating. */
 export class SearchNotIndexedError extends CrawliteError {
   constructor() {

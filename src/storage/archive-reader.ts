@@ -88,8 +88,8 @@ export interface ArchiveReader {
    */
   query(sql: string, params?: QueryParams): ReadOnlyQuery;
   /**
-   * Full-text search of the pages' text (FTS5 syntax: words, "a phrase", OR, NOT, prefix*), best
-   * first; see searchArchive. A malformed query throws a SearchQueryError.
+   * Full-text search of the pages' text (words and "a phrase" as typed; with mode 'fts', FTS5 syntax:
+   * OR, NOT, prefix*), best first; see searchArchive. A malformed FTS5 query throws a SearchQueryError.
    */
   search(query: string, options: SearchOptions): SearchHit[];
   /** Ends any read still open and closes the file. Calling it again does nothing. */

@@ -38,8 +38,16 @@ export interface SearchHit {
   status: number;
 }
 
+/**
+ * How the query is read: 'typed' (the default) takes words and "quoted phrases" as typed, punctuation
+ * and all, and is never a syntax error (search-as-typed.ts); 'fts' is FTS5's own query syntax
+ * (OR, NOT, NEAR, column:, prefix*), whose mistakes are SearchQueryErrors.
+ */
+export type SearchMode = 'typed' | 'fts';
+
 export interface SearchOptions {
   limit: number;
+  mode?: SearchMode;
   offset?: number;
   markStart?: string;
   markEnd?: string;

@@ -1,11 +1,12 @@
 import type { Database } from 'better-sqlite3';
-import { SearchNotIndexedError, SearchQueryError } from './archive-errors.js';
+import { NothingToSearchError, SearchNotIndexedError, SearchQueryError } from './archive-errors.js';
 import { CJK } from './page-text-writer.js';
-import type { SearchHit, SearchOptions } from './reader-types.js';
+import type { SearchHit, SearchMode, SearchOptions } from './reader-types.js';
+import { matchAsTyped } from './search-as-typed.js';
 import { checkSearchSize } from './search-limits.js';
 
-export type { SearchHit, SearchOptions };
-export { SearchNotIndexedError, SearchQueryError };
+export type { SearchHit, SearchMode, SearchOptions };
+export { NothingToSearchError, SearchNotIndexedError, SearchQueryError };
 
 /** Tokens of context around the matched terms in a snippet. */
 const SNIPPET_TOKENS = 16;
@@ -55,18 +56,22 @@ function chooseIndex(query: string): Index {
 }
 
 /**
- * Ranked best first; FTS5 query syntax; throws SearchQueryError (a CrawliteError, code 'BAD_SEARCH_QUERY', one-line message)
- * on malformed queries, SearchTooLargeError ('SEARCH_TOO_LARGE') past the size limits (search-limits.ts). Runs on the
- * caller's thread for as long as SQLite takes: startSearch (search-in-worker.ts) runs it in a process with a time limit.
+ * Ranked best first. The query is read as typed unless options.mode is 'fts' (see SearchMode); throws
+ * NothingToSearchError ('NOTHING_TO_SEARCH') for a query without a word, SearchQueryError (a CrawliteError,
+ * code 'BAD_SEARCH_QUERY', one-line message) on malformed FTS5 queries, SearchTooLargeError ('SEARCH_TOO_LARGE')
+ * past the size limits (search-limits.ts), in either mode. Runs on the caller's thread for as long as SQLite
+ * takes: startSearch (search-in-worker.ts) runs it in a process with a time limit.
  */
 export function searchArchive(db: Database /* better-sqlite3, may be read-only */, query: string, options: SearchOptions): SearchHit[] {
   if (!hasSearchTables(db)) throw new SearchNotIndexedError();
-  if (query.trim() === '') throw new SearchQueryError(query, 'it is empty');
+  if (query.trim() === '') throw new NothingToSearchError(query);
   checkSearchSize(query);
+  const match = options.mode === 'fts' ? query : matchAsTyped(query);
+  if (match === '') throw new NothingToSearchError(query);
   return run(query, () => {
     const index = chooseIndex(query);
     return db.prepare<[Record<string, unknown>], SearchHit>(hitsSql(index)).all({
-      query,
+      query: match,
       markStart: options.markStart ?? '[',
       markEnd: options.markEnd ?? ']',
       limit: options.limit,

@@ -15,7 +15,7 @@ import { sleep, waitFor } from '../support/wait.js';
 const tmp = tempDir();
 let db: string;
 /** Seconds of SQLite on 12,000 pages (2.5 s of CPU here, 4 s or more on a loaded 2-CPU machine), within the size limits. */
-const SLOW = `/search?q=${encodeURIComponent(prefixQuery(MAX_SEARCH_WORDS))}`;
+const SLOW = `/search?mode=fts&q=${encodeURIComponent(prefixQuery(MAX_SEARCH_WORDS))}`;
 const REPLAY_PAGE = `/20260101000000/${TEXT_SITE}p/1`;
 const CAPTURE_PAGE = `/capture?url=${encodeURIComponent(`${TEXT_SITE}p/1`)}`;
 const searchError = (page: Fetched) => /<p class="error" id="search-error">([^<]*)<\/p>/.exec(page.body)?.[1];
@@ -70,7 +70,7 @@ describe('search in serve', () => {
   it("refuses the issue's query (1,250 OR'd prefixes, 12 KB of URL) with 400, before any search process starts", async () => {
     const serve = await startServe(db);
     try {
-      const page = await get(serve.ui, `/search?q=${encodeURIComponent(prefixQuery(1250))}`);
+      const page = await get(serve.ui, `/search?mode=fts&q=${encodeURIComponent(prefixQuery(1250))}`);
       expect(page.status).toBe(400);
       expect(searchError(page)).toBe('search query too long: 7,496 characters, at most 1,000; narrow it');
       expect(page.body).toContain('<form id="search"');

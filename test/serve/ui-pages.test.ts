@@ -233,14 +233,14 @@ describe('a capture', () => {
 });
 
 describe('search', () => {
-  it('finds archived text, marks the match, links the capture, and shows a malformed query with 400', async () => {
+  it('finds archived text, marks the match, links the capture, and shows a malformed FTS5 query with 400', async () => {
     const page = await get(ui, '/search?q=plain');
     expect(page.status).toBe(200);
     expect(page.body).toContain('<form id="search" action="/search" method="get" role="search">');
     expect(page.body).toContain('<input name="q" type="search" value="plain"');
     expect(page.body).toContain(`<a href="${capture(`${site.url}a`)}">page a</a>`);
     expect(page.body).toMatch(/<div class="snippet">[^<]*<mark>plain<\/mark>/);
-    const bad = await get(ui, `/search?q=${encodeURIComponent('"unclosed')}`);
+    const bad = await get(ui, `/search?q=${encodeURIComponent('"unclosed')}&mode=fts`);
     expect(bad.status).toBe(400);
     expect(bad.body).toMatch(/<p class="error" id="search-error">bad search query &quot;\\&quot;unclosed&quot;: /);
   });

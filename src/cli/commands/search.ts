@@ -22,16 +22,18 @@ export function searchCommand(context: CommandContext): CommandModule {
     builder: (yargs) =>
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
-        .positional('query', { type: 'string', describe: 'words (stemmed: crawling finds crawl), "a phrase", OR, NOT, prefix*' })
+        .positional('query', { type: 'string', describe: 'words as typed (sys.path, C++; stemmed: crawling finds crawl) and "a phrase"; with --fts, FTS5 syntax' })
+        .option('fts', { type: 'boolean', default: false, describe: 'read the query as FTS5 syntax: OR, NOT, NEAR, column:word, prefix*' })
         .option('limit', { alias: 'n', type: 'number', default: 20, coerce: count('limit', 1), describe: 'hits shown at most' })
         .option('offset', { type: 'number', default: 0, coerce: count('offset', 0), describe: 'hits skipped first (the next page of results)' })
         .option('format', { alias: 'f', choices: ROW_FORMATS, default: 'table' as RowFormat, describe: 'output format' })
         .option('timeout', { type: 'number', coerce: milliseconds('timeout'), defaultDescription: 'none', describe: 'time limit for the search in ms (like query --timeout); Ctrl-C stops it too' })
         .example('$0 search site.sqlite "crawler"', 'pages about crawlers (or crawling)')
-        .example('$0 search site.sqlite \'"full text" OR fts5 NOT sqlite\'', 'a phrase or a word, without another')
-        .example('$0 search site.sqlite "arch*" --limit 50 -f json', 'a prefix, as JSON')
+        .example('$0 search site.sqlite "sys.path f-string"', 'words as typed, punctuation and all')
+        .example('$0 search site.sqlite --fts \'"full text" OR fts5 NOT sqlite\'', 'a phrase or a word, without another')
+        .example('$0 search site.sqlite --fts "arch*" --limit 50 -f json', 'a prefix, as JSON')
         .example('$0 search site.sqlite "中文搜索"', 'Chinese, Japanese, Korean: any 3 characters or more')
-        .example('$0 search site.sqlite "arch* OR lib*" --timeout 10000', 'give up after 10 seconds'),
+        .example('$0 search site.sqlite --fts "arch* OR lib*" --timeout 10000', 'give up after 10 seconds'),
     handler: async (args) => {
       const [{ openArchive }, { pagesWithoutText }, { startSearch }] = await Promise.all([
         import('../../storage/open-archive.js'),
@@ -52,7 +54,7 @@ export function searchCommand(context: CommandContext): CommandModule {
       const running = startSearch(
         path,
         String(args.query),
-        { limit: args.limit as number, offset: args.offset as number },
+        { limit: args.limit as number, offset: args.offset as number, mode: args.fts ? 'fts' : 'typed' },
         async (hits) => {
           found += hits.length;
           if (await write(output.rows(hits.map((hit) => [hit.url, hit.title, hit.snippet])))) return;
