@@ -8,6 +8,7 @@ import { formatFetch } from './fetch-log.js';
 import { formatNotice } from './format-notice.js';
 import { formatReport } from './format-report.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
+import { rootAnswer } from './root-answers.js';
 import { ProgressDisplay, type ProgressMode } from './progress-display.js';
 import type { GivenSession } from './session-flags.js';
 
@@ -105,10 +106,13 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     say(`stopped; continue with: crawlite resume ${request.dbPath}`);
     return EXIT_INTERRUPTED;
   }
-  // An exhausted frontier is a success only if some root answered; a typo or a dead host is not.
-  if (result.rootStates.every((root) => root.state === 'failed' || root.state === 'skipped')) {
-    for (const root of result.rootStates) io.stderr(`crawlite: no root could be fetched: ${root.url}: ${root.state}${root.error ? `: ${root.error}` : ''}\n`);
+  // An exhausted frontier is a success only if some root answered with a page; a typo, a 404 or a dead host is not.
+  const answers = result.rootStates.map(rootAnswer);
+  const unanswered = answers.filter((root) => root.answer === 'none');
+  if (unanswered.length > 0 && unanswered.length === answers.length) {
+    for (const root of unanswered) io.stderr(`crawlite: no root could be fetched: ${root.root}: ${root.why}\n`);
     return EXIT_FAILURE;
   }
+  for (const root of unanswered) io.stderr(`crawlite: warning: root did not answer with a page: ${root.root}: ${root.why}\n`);
   return EXIT_OK;
 }

@@ -93,17 +93,46 @@ export interface RootState {
   /** Absent when the root is not in the archive at all. */
   state?: 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
   error?: string;
+  /** The HTTP status of the root's latest response, if it has one. */
+  status?: number;
+  /** Where the root's redirects led: the last URL of the chain the archive holds, when the root redirected. */
+  redirectedTo?: Omit<RootState, 'redirectedTo'>;
 }
 
-/** How each root (by its archive key) ended, to tell a crawl that fetched nothing from one that did. */
+/** Redirect chains are bounded by --max-redirects (at most 100); a cycle stops at the first URL seen again. */
+const MAX_CHAIN = 101;
+
+interface UrlRow {
+  id: number;
+  url: string;
+  state: NonNullable<RootState['state']>;
+  error: string | null;
+  error_code: string | null;
+  status: number | null;
+}
+
+/** How each root (by its archive key) ended, and where its redirects led, to tell a crawl that fetched a page from one that did not. */
 export function rootStates(db: Database, roots: { url: string; key: string }[]): RootState[] {
-  const lookup = db.prepare<[string], { state: RootState['state']; error: string | null; error_code: string | null }>(
-    'SELECT state, error, error_code FROM url WHERE url = ?',
+  const lookup = db.prepare<[string], UrlRow>(
+    'SELECT u.id, coalesce(u.fetch_url, u.url) AS url, u.state, u.error, u.error_code, r.status FROM url u LEFT JOIN response r ON r.url_id = u.id WHERE u.url = ?',
   );
+  const target = db.prepare<[number], { to_url: string }>("SELECT to_url FROM link WHERE from_id = ? AND kind = 'redirect' LIMIT 1");
+  const describe = (url: string, row: UrlRow): Omit<RootState, 'redirectedTo'> => {
+    const error = row.error ?? row.error_code ?? undefined;
+    return { url, state: row.state, ...(error ? { error } : {}), ...(row.status !== null ? { status: row.status } : {}) };
+  };
   return roots.map(({ url, key }) => {
     const row = lookup.get(key);
     if (!row) return { url };
-    const error = row.error ?? row.error_code ?? undefined;
-    return { url, state: row.state, ...(error ? { error } : {}) };
+    let last = row;
+    const seen = new Set([row.id]);
+    while (last.status !== null && last.status >= 300 && last.status < 400 && seen.size < MAX_CHAIN) {
+      const next = target.get(last.id);
+      const nextRow = next && lookup.get(next.to_url);
+      if (!nextRow || seen.has(nextRow.id)) break;
+      seen.add(nextRow.id);
+      last = nextRow;
+    }
+    return { ...describe(url, row), ...(last !== row ? { redirectedTo: describe(last.url, last) } : {}) };
   });
 }
