@@ -61,6 +61,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   let progress: ProgressDisplay | undefined;
   let unlisten: (() => void) | undefined;
   let result: RunResult;
+  let complete = false;
   try {
     progress = await ProgressDisplay.create(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => run.stateCounts(), () => run.inFlight());
     const shown = progress;
@@ -74,6 +75,8 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     run.events.subscribe((event) => {
       switch (event.type) {
         case 'notice':
+          // A resume with nothing to fetch says so instead of printing a report of zero pages.
+          if (event.notice.kind === 'complete') complete = true;
           say(formatNotice(event.notice, request.dbPath));
           break;
         case 'started':
@@ -100,7 +103,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     unlisten?.();
     log?.close();
   }
-  if (result.report) io.stdout(`${formatReport(request.dbPath, result.report, 'run')}\n`);
+  if (result.report && !complete) io.stdout(`${formatReport(request.dbPath, result.report, 'run')}\n`);
   if (result.endedBy === 'limit') say(`stopped at --max-pages ${result.options.maxPages}; crawlite resume ${request.dbPath} --max-pages <more> goes on`);
   if (result.endedBy === 'interrupted') {
     say(`stopped; continue with: crawlite resume ${request.dbPath}`);
