@@ -9,7 +9,7 @@ import { formatNotice } from './format-notice.js';
 import { formatReport } from './format-report.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
 import { rootAnswer } from './root-answers.js';
-import { ProgressDisplay, type ProgressMode } from './progress-display.js';
+import { progressMode, ProgressDisplay } from './progress-display.js';
 import type { GivenSession } from './session-flags.js';
 
 export { NoArchiveFileError } from '../run/run-request.js';
@@ -57,7 +57,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   compilePatterns(request.given.include ?? [], '--include');
   const log = request.logFile ? new FetchLogFile(request.logFile) : undefined;
 
-  const mode: ProgressMode = request.verbosity === 'quiet' ? 'none' : io.isTTY && io.statusStream ? 'live' : 'plain';
+  const mode = progressMode(request.verbosity === 'quiet', io.isTTY, io.statusStream);
   let progress: ProgressDisplay | undefined;
   let unlisten: (() => void) | undefined;
   let result: RunResult;
