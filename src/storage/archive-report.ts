@@ -14,10 +14,27 @@ export interface ArchiveReport {
   fetched: number;
   /** Of those, responses to URLs of kind `page`: what --max-pages counts. */
   pagesFetched: number;
+  /** The time the runs covered: runs at the same time (merged workers) counted once, the gaps between runs not at all. */
   elapsedMs: number;
   runs: number;
   /** The archive is one worker's shard of a crawl on a shared frontier: URLs queued here may be done in other shards. */
   shard: boolean;
+}
+
+/**
+ * The time the runs covered: the union of their [start, end] intervals. Runs side by side (the workers of a
+ * merged crawl) are counted once, and the time between runs (a crawl stopped, resumed the next day) not at
+ * all: what is left is the time spent crawling.
+ */
+function coveredMs(intervals: (readonly [number, number])[]): number {
+  let total = 0;
+  let reach = -Infinity;
+  for (const [start, end] of [...intervals].sort((a, b) => a[0] - b[0])) {
+    if (end <= reach) continue;
+    total += end - Math.max(start, reach);
+    reach = end;
+  }
+  return total;
 }
 
 const HTML = "(r.content_type LIKE 'text/html%' OR r.content_type LIKE 'application/xhtml+xml%')";
@@ -50,11 +67,13 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
        WHERE ? IS NULL OR run.id = ? GROUP BY run.id`,
     )
     .all(runId ?? null, runId ?? null);
-  const elapsedMs = runs.reduce((sum, run) => {
-    // A run killed without a chance to record its end lasted until its last page.
-    const end = run.ended_at ?? (run.id === runId ? now.toISOString() : run.last) ?? run.started_at;
-    return sum + Math.max(0, Date.parse(end) - Date.parse(run.started_at));
-  }, 0);
+  const elapsedMs = coveredMs(
+    runs.map((run) => {
+      // A run killed without a chance to record its end lasted until its last page.
+      const end = run.ended_at ?? (run.id === runId ? now.toISOString() : run.last) ?? run.started_at;
+      return [Date.parse(run.started_at), Date.parse(end)] as const;
+    }),
+  );
   return {
     urls: {
       done: count('done'),
