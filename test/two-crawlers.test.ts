@@ -180,7 +180,7 @@ describe('a stale lock', () => {
     const before = runs(db);
     const result = await execWithin(['resume', db]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^resuming /);
+    expect(result.stderr).toMatch(/^\S+: the crawl is complete /);
     expect(runs(db)).toBe(before + 1);
     expect(lockRow(db)).toBeUndefined();
     expect(existsSync(`${db}-lock`)).toBe(false);
@@ -193,7 +193,7 @@ describe('a stale lock', () => {
     const hits = server.totalHits();
     const result = await execWithin(['resume', db]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^resuming /);
+    expect(result.stderr).toMatch(/^\S+: the crawl is complete /);
     expect(runs(db)).toBe(before + 1);
     // The lock it took over is released at the end.
     expect(lockRow(db)).toBeUndefined();
@@ -284,7 +284,7 @@ describe('a reader holding a finished archive', () => {
     }
     const result = await within(resume!.exited, 10_000, 'resume', () => resume!.kill('SIGKILL'));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/\nresuming /);
+    expect(result.stderr).toMatch(/\n\S+: the crawl is complete /);
     expect(result.stderr.match(/waiting for a reader/g)).toHaveLength(1);
   });
 });

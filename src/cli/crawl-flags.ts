@@ -34,8 +34,9 @@ function wholeNumber(key: OptionKey) {
   return (value: unknown): number => {
     // yargs hands over an array when a flag is repeated; the last one given wins, as for strings.
     const last = Array.isArray(value) ? value[value.length - 1] : value;
-    const number = typeof last === 'number' ? last : Number(last);
-    return asUsage(() => checkOptionValue(key, number, asTyped) as number);
+    const number = typeof last === 'number' ? last : typeof last === 'string' && last.trim() !== '' ? Number(last) : Number.NaN;
+    // Text that is no number is checked as given, so the refusal echoes it: `got "1s"`.
+    return asUsage(() => checkOptionValue(key, Number.isNaN(number) ? last : number, asTyped) as number);
   };
 }
 
@@ -57,7 +58,8 @@ function helpDefault(definition: OptionDefinition): string {
 }
 
 const YARGS_TYPE = {
-  integer: { type: 'number' },
+  // No yargs type: its number type turns `1s` into NaN before the check could echo it. One value is required.
+  integer: { requiresArg: true },
   boolean: { type: 'boolean' },
   patterns: { type: 'string', array: true },
   text: { type: 'string' },

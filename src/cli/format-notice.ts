@@ -15,6 +15,8 @@ export function formatNotice(notice: RunNotice, dbPath: string): string {
       return `re-crawling ${dbPath} (crawl ${notice.crawl}): ${notice.queued} URL${notice.queued === 1 ? '' : 's'} queued again`;
     case 'resuming':
       return `resuming ${dbPath}: ${notice.done} done, ${notice.queued} queued` + (notice.requeued ? `, ${notice.requeued} left in flight by the last run are queued again` : '');
+    case 'complete':
+      return `${dbPath}: the crawl is complete (${notice.done} done, ${notice.failed} failed, ${notice.skipped} skipped): nothing to resume; crawlite recrawl ${dbPath} fetches it again`;
     case 'options-changed':
       return `stored for this archive from now on: ${notice.changes.map(({ option, value, was }) => `${asFlag(option, value)} (was ${asValue(option, was)})`).join(', ')}`;
     case 'session-missing':

@@ -18,6 +18,15 @@ export interface StatusStream {
   rows?: number;
 }
 
+/**
+ * How progress is shown: live on a terminal, plain lines elsewhere, and plain lines too on a terminal that
+ * reports 0 columns (a serial console, some CI terminals), where a live line would be drawn 0 wide: nothing.
+ */
+export function progressMode(quiet: boolean, isTTY: boolean, stream: StatusStream | undefined): ProgressMode {
+  if (quiet) return 'none';
+  return isTTY && stream && stream.columns !== 0 ? 'live' : 'plain';
+}
+
 const LIVE_EVERY_MS = 250;
 /** Counting URLs by state reads an index as long as the frontier: on a big archive it is not free. */
 export const RECOUNT_AT_LEAST_MS = 1_000;

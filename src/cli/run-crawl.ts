@@ -8,7 +8,8 @@ import { formatFetch } from './fetch-log.js';
 import { formatNotice } from './format-notice.js';
 import { formatReport } from './format-report.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
-import { ProgressDisplay, type ProgressMode } from './progress-display.js';
+import { rootAnswer } from './root-answers.js';
+import { progressMode, ProgressDisplay } from './progress-display.js';
 import type { GivenSession } from './session-flags.js';
 
 export { NoArchiveFileError } from '../run/run-request.js';
@@ -56,10 +57,11 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   compilePatterns(request.given.include ?? [], '--include');
   const log = request.logFile ? new FetchLogFile(request.logFile) : undefined;
 
-  const mode: ProgressMode = request.verbosity === 'quiet' ? 'none' : io.isTTY && io.statusStream ? 'live' : 'plain';
+  const mode = progressMode(request.verbosity === 'quiet', io.isTTY, io.statusStream);
   let progress: ProgressDisplay | undefined;
   let unlisten: (() => void) | undefined;
   let result: RunResult;
+  let complete = false;
   try {
     progress = await ProgressDisplay.create(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => run.stateCounts(), () => run.inFlight());
     const shown = progress;
@@ -73,6 +75,8 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     run.events.subscribe((event) => {
       switch (event.type) {
         case 'notice':
+          // A resume with nothing to fetch says so instead of printing a report of zero pages.
+          if (event.notice.kind === 'complete') complete = true;
           say(formatNotice(event.notice, request.dbPath));
           break;
         case 'started':
@@ -99,16 +103,19 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     unlisten?.();
     log?.close();
   }
-  if (result.report) io.stdout(`${formatReport(request.dbPath, result.report, 'run')}\n`);
+  if (result.report && !complete) io.stdout(`${formatReport(request.dbPath, result.report, 'run')}\n`);
   if (result.endedBy === 'limit') say(`stopped at --max-pages ${result.options.maxPages}; crawlite resume ${request.dbPath} --max-pages <more> goes on`);
   if (result.endedBy === 'interrupted') {
     say(`stopped; continue with: crawlite resume ${request.dbPath}`);
     return EXIT_INTERRUPTED;
   }
-  // An exhausted frontier is a success only if some root answered; a typo or a dead host is not.
-  if (result.rootStates.every((root) => root.state === 'failed' || root.state === 'skipped')) {
-    for (const root of result.rootStates) io.stderr(`crawlite: no root could be fetched: ${root.url}: ${root.state}${root.error ? `: ${root.error}` : ''}\n`);
+  // An exhausted frontier is a success only if some root answered with a page; a typo, a 404 or a dead host is not.
+  const answers = result.rootStates.map(rootAnswer);
+  const unanswered = answers.filter((root) => root.answer === 'none');
+  if (unanswered.length > 0 && unanswered.length === answers.length) {
+    for (const root of unanswered) io.stderr(`crawlite: no root could be fetched: ${root.root}: ${root.why}\n`);
     return EXIT_FAILURE;
   }
+  for (const root of unanswered) io.stderr(`crawlite: warning: root did not answer with a page: ${root.root}: ${root.why}\n`);
   return EXIT_OK;
 }

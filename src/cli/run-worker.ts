@@ -2,7 +2,7 @@ import { crawlWorker } from '../library/worker.js';
 import { formatFetch } from './fetch-log.js';
 import { FrontierTotals } from './frontier-totals.js';
 import { EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
-import { ProgressDisplay, type ProgressMode } from './progress-display.js';
+import { progressMode, ProgressDisplay } from './progress-display.js';
 import type { Verbosity } from './run-crawl.js';
 
 export interface WorkerCliRequest {
@@ -26,7 +26,7 @@ export async function runWorker(request: WorkerCliRequest, io: CliIo): Promise<n
     userAgent: `crawlite/${io.version}`,
   });
   // The crawl's line, as `crawl` draws it: done, queued and failed over all workers; in flight, fetched and the rate this worker's.
-  const mode: ProgressMode = request.verbosity === 'quiet' ? 'none' : io.isTTY && io.statusStream ? 'live' : 'plain';
+  const mode = progressMode(request.verbosity === 'quiet', io.isTTY, io.statusStream);
   const totals = new FrontierTotals(() => worker.totals());
   const progress = await ProgressDisplay.create(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => totals.current(), () => worker.inFlight());
   progress.start();

@@ -7,6 +7,7 @@ import { ImportSink } from '../storage/import-sink.js';
 import { openCrawlArchive } from '../storage/open-crawl-archive.js';
 import { WarcFileError } from './import-errors.js';
 import { importWarcs, type ImportHooks, type ImportTally } from './import-warcs.js';
+import { readWarc } from './warc-reader.js';
 
 export interface ImportRequest {
   files: string[];
@@ -31,12 +32,42 @@ function checkFiles(files: string[]): void {
 }
 
 /**
+ * Reads the files up to their first WARC record. Without one in any file (none is a WARC), the problems
+ * found are reported and the tally returned, so the import touches no archive; with one, nothing is
+ * reported here: the import reads the files again and reports as it goes.
+ */
+async function withoutRecords(files: string[], maxContentBytes: number, hooks: ImportHooks): Promise<ImportTally | undefined> {
+  const tally: ImportTally = { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false };
+  const problems: [string, number, string][] = [];
+  for (const file of files) {
+    tally.files++;
+    for await (const entry of readWarc(file, maxContentBytes)) {
+      if (!('problem' in entry)) return undefined;
+      problems.push([file, entry.problem.offset, entry.problem.message]);
+      if (hooks.stopRequested?.()) {
+        tally.stopped = true;
+        break;
+      }
+    }
+    if (tally.stopped) break;
+  }
+  for (const [file, offset, message] of problems) hooks.onProblem(file, offset, message);
+  tally.problems = problems.length;
+  return tally;
+}
+
+/**
  * Imports WARC files into an archive, new or existing, under the archive's
  * lock like a crawl, as a run of its own (its options say `import` and name
- * the files), so `stats` counts it.
+ * the files), so `stats` counts it. Files without a single WARC record leave
+ * the archive as it was, or uncreated (`runId` is then absent).
  */
-export async function runImport(request: ImportRequest, hooks: ImportHooks): Promise<ImportTally & { runId: number }> {
+export async function runImport(request: ImportRequest, hooks: ImportHooks): Promise<ImportTally & { runId?: number }> {
   checkFiles(request.files);
+  const maxBodyBytes = request.maxBodyBytes ?? DEFAULT_OPTIONS.maxBodyBytes;
+  // A record over the size limit is still a record.
+  const nothing = await withoutRecords(request.files, maxBodyBytes, hooks);
+  if (nothing) return nothing;
   const archive = await openCrawlArchive(request.dbPath, 'create', request.owner, request.onWait ? { onWait: request.onWait } : {});
   try {
     const record = new CrawlRecord(archive.db);
@@ -46,7 +77,7 @@ export async function runImport(request: ImportRequest, hooks: ImportHooks): Pro
       const sink = new ImportSink(archive.db, request.dbPath, runId);
       const settings = {
         maxRedirects: DEFAULT_OPTIONS.maxRedirects,
-        maxBodyBytes: request.maxBodyBytes ?? DEFAULT_OPTIONS.maxBodyBytes,
+        maxBodyBytes,
         maxLinksPerPage: DEFAULT_OPTIONS.maxLinksPerPage,
       };
       const tally = await importWarcs(request.files, sink, settings, hooks);

@@ -25,8 +25,7 @@ const byKey: NameOption = (key, value) => (value === undefined ? key : `${key}: 
 const UNIT_WORDS = { count: '', ms: ' of ms', bytes: ' of bytes' } as const;
 
 function shown(value: unknown): string {
-  // The command line turns text that is no number into NaN: the text itself is gone by then.
-  if (typeof value === 'number') return Number.isNaN(value) ? 'something else' : String(value);
+  if (typeof value === 'number') return String(value);
   return JSON.stringify(value) ?? String(value);
 }
 

@@ -21,6 +21,8 @@ export type RunNotice =
   | { kind: 'recrawling'; crawl: number; queued: number }
   /** An archive with a crawl in it: its counts, and the URLs the last run left in flight, queued again. */
   | { kind: 'resuming'; done: number; queued: number; requeued: number }
+  /** A resume of a crawl with nothing left to fetch: the run fetches nothing (`recrawl` fetches again). */
+  | { kind: 'complete'; done: number; failed: number; skipped: number }
   /** Options given that differ from the stored ones; they are stored from now on. */
   | { kind: 'options-changed'; changes: OptionChange[] }
   /** Session settings the last run used and this one lacks (they are never stored). */

@@ -3,6 +3,22 @@ import type { ArchiveReport, RootState } from './reader-types.js';
 
 export type { ArchiveReport, RootState };
 
+/**
+ * The time the runs covered: the union of their [start, end] intervals. Runs side by side (the workers of a
+ * merged crawl) are counted once, and the time between runs (a crawl stopped, resumed the next day) not at
+ * all: what is left is the time spent crawling.
+ */
+function coveredMs(intervals: (readonly [number, number])[]): number {
+  let total = 0;
+  let reach = -Infinity;
+  for (const [start, end] of [...intervals].sort((a, b) => a[0] - b[0])) {
+    if (end <= reach) continue;
+    total += end - Math.max(start, reach);
+    reach = end;
+  }
+  return total;
+}
+
 const HTML = "(r.content_type LIKE 'text/html%' OR r.content_type LIKE 'application/xhtml+xml%')";
 
 /** The end-of-run report, computed from the archive alone so `stats` can print it again. */
@@ -33,11 +49,13 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
        WHERE ? IS NULL OR run.id = ? GROUP BY run.id`,
     )
     .all(runId ?? null, runId ?? null);
-  const elapsedMs = runs.reduce((sum, run) => {
-    // A run killed without a chance to record its end lasted until its last page.
-    const end = run.ended_at ?? (run.id === runId ? now.toISOString() : run.last) ?? run.started_at;
-    return sum + Math.max(0, Date.parse(end) - Date.parse(run.started_at));
-  }, 0);
+  const elapsedMs = coveredMs(
+    runs.map((run) => {
+      // A run killed without a chance to record its end lasted until its last page.
+      const end = run.ended_at ?? (run.id === runId ? now.toISOString() : run.last) ?? run.started_at;
+      return [Date.parse(run.started_at), Date.parse(end)] as const;
+    }),
+  );
   return {
     urls: {
       done: count('done'),
@@ -71,15 +89,40 @@ export function urlStateCounts(db: Database): Record<'queued' | 'fetching' | 'do
   return counts;
 }
 
-/** How each root (by its archive key) ended, to tell a crawl that fetched nothing from one that did. */
+/** Redirect chains are bounded by --max-redirects (at most 100); a cycle stops at the first URL seen again. */
+const MAX_CHAIN = 101;
+
+interface UrlRow {
+  id: number;
+  url: string;
+  state: NonNullable<RootState['state']>;
+  error: string | null;
+  error_code: string | null;
+  status: number | null;
+}
+
+/** How each root (by its archive key) ended, and where its redirects led, to tell a crawl that fetched a page from one that did not. */
 export function rootStates(db: Database, roots: { url: string; key: string }[]): RootState[] {
-  const lookup = db.prepare<[string], { state: RootState['state']; error: string | null; error_code: string | null }>(
-    'SELECT state, error, error_code FROM url WHERE url = ?',
+  const lookup = db.prepare<[string], UrlRow>(
+    'SELECT u.id, coalesce(u.fetch_url, u.url) AS url, u.state, u.error, u.error_code, r.status FROM url u LEFT JOIN response r ON r.url_id = u.id WHERE u.url = ?',
   );
+  const target = db.prepare<[number], { to_url: string }>("SELECT to_url FROM link WHERE from_id = ? AND kind = 'redirect' LIMIT 1");
+  const describe = (url: string, row: UrlRow): Omit<RootState, 'redirectedTo'> => {
+    const error = row.error ?? row.error_code ?? undefined;
+    return { url, state: row.state, ...(error ? { error } : {}), ...(row.status !== null ? { status: row.status } : {}) };
+  };
   return roots.map(({ url, key }) => {
     const row = lookup.get(key);
     if (!row) return { url };
-    const error = row.error ?? row.error_code ?? undefined;
-    return { url, state: row.state, ...(error ? { error } : {}) };
+    let last = row;
+    const seen = new Set([row.id]);
+    while (last.status !== null && last.status >= 300 && last.status < 400 && seen.size < MAX_CHAIN) {
+      const next = target.get(last.id);
+      const nextRow = next && lookup.get(next.to_url);
+      if (!nextRow || seen.has(nextRow.id)) break;
+      seen.add(nextRow.id);
+      last = nextRow;
+    }
+    return { ...describe(url, row), ...(last !== row ? { redirectedTo: describe(last.url, last) } : {}) };
   });
 }

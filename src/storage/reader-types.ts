@@ -16,6 +16,7 @@ export interface ArchiveReport {
   fetched: number;
   /** Of those, responses to URLs of kind `page`: what --max-pages counts. */
   pagesFetched: number;
+  /** The time the runs covered: runs at the same time (merged workers) counted once, the gaps between runs not at all. */
   elapsedMs: number;
   runs: number;
   /** The archive is one worker's shard of a crawl on a shared frontier: URLs queued here may be done in other shards. */
@@ -27,6 +28,10 @@ export interface RootState {
   /** Absent when the root is not in the archive at all. */
   state?: 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
   error?: string;
+  /** The HTTP status of the root's latest response, if it has one. */
+  status?: number;
+  /** Where the root's redirects led: the last URL of the chain the archive holds, when the root redirected. */
+  redirectedTo?: Omit<RootState, 'redirectedTo'>;
 }
 
 export interface SearchHit {

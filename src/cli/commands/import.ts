@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { EXIT_INTERRUPTED } from '../io.js';
 import { UsageError } from '../usage-error.js';
@@ -54,7 +55,10 @@ export function importCommand(context: CommandContext): CommandModule {
             stopRequested: () => stop,
           },
         );
-        if (verbosity !== 'quiet') io.stdout(`${formatImportReport(db, tally)}\n`);
+        if (tally.runId === undefined) {
+          // Not one WARC record: the archive is not created (or, if it existed, not touched).
+          if (verbosity !== 'quiet') io.stdout(`nothing imported: no WARC record in ${files.length === 1 ? 'the file' : `the ${files.length} files`}; ${db} ${existsSync(db) ? 'left as it was' : 'not created'}\n`);
+        } else if (verbosity !== 'quiet') io.stdout(`${formatImportReport(db, tally)}\n`);
         if (tally.stopped) context.exitCode = EXIT_INTERRUPTED;
         else if (tally.problems > 0) context.exitCode = EXIT_DAMAGED_INPUT;
       } finally {
