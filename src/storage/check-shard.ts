@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Database as Db } from 'better-sqlite3';
 import { NotAShardError, ShardOfOtherCrawlError } from './archive-errors.js';
+import { readMetaValue as metaValue } from './meta-value.js';
 
 /** The shared crawl a worker writes for, as its frontier holds it. */
 export interface ShardOf {
@@ -11,12 +12,6 @@ export interface ShardOf {
 }
 
 const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
-
-function metaValue(db: Db, key: string): unknown {
-  if (!hasTable(db, 'meta')) return undefined;
-  const row = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key);
-  return row ? JSON.parse(row.value) : undefined;
-}
 
 /**
  * Refuses, before a worker writes anything, a file that is not a shard of

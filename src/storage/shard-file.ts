@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
+import { readMetaValue } from './meta-value.js';
 import { explainOpenError } from './open-archive.js';
 
 /**
@@ -36,19 +37,9 @@ export interface ShardDefinition {
 
 /** Reads the roots, options and worker mark of a shard whose schema was checked. */
 export function readShardDefinition(db: Db): ShardDefinition {
-  const read = (key: string): unknown => {
-    const row = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key);
-    if (row === undefined) return undefined;
-    try {
-      return JSON.parse(row.value) as unknown;
-    } catch {
-      // Not JSON: the checks that follow refuse it as a value of the wrong kind.
-      return row.value;
-    }
-  };
-  const roots = read('roots');
-  const options = read('options');
-  return { ...(roots === undefined ? {} : { roots }), ...(options === undefined ? {} : { options }), workerShard: read('shardOf') !== undefined };
+  const roots = readMetaValue(db, 'roots');
+  const options = readMetaValue(db, 'options');
+  return { ...(roots === undefined ? {} : { roots }), ...(options === undefined ? {} : { options }), workerShard: readMetaValue(db, 'shardOf') !== undefined };
 }
 
 /** The shard's schema version (PRAGMA user_version). */
