@@ -115,4 +115,33 @@ describe('crawlite reindex', () => {
     const bulk = await runCli(['search', path, 'word42', '--limit', '5000', '-f', 'ndjson']);
     expect(bulk.stdout.trim().split('\n')).toHaveLength(2000);
   }, 30_000);
+  it("extracts again the text an older crawlite made (text_version 1, navigation included): search snippets start at the content", async () => {
+    const nav = '<div class="related" role="navigation"><h3>Navigation</h3><a href="/">index</a> <a href="/p">modules</a></div>';
+    const site = await startServer(
+      routes({
+        '/robots.txt': { status: 404 },
+        '/': html(`${nav}<a href="/p">p</a>`, 'Home'),
+        '/p': html(`${nav}<div role="main"><h1>sys.path<a class="headerlink" href="#p">¶</a></h1><p>A list of strings for the module search path.</p></div>`, 'sys'),
+      }),
+    );
+    try {
+      const path = tmp.path('text-version-1.sqlite');
+      expect((await runCli(['crawl', site.url, '--db', path, '-q'])).code).toBe(0);
+      // What a crawlite before version 2 stored: every visible word, the marks of the navigation and permalinks included.
+      new Database(path)
+        .exec("UPDATE page_text SET text_version = 1, body = 'Navigation index modules ' || body || ' ¶'")
+        .close();
+      const snippet = async () => (JSON.parse((await runCli(['search', path, 'strings', '-f', 'ndjson'])).stdout) as { snippet: string }).snippet;
+      expect(await snippet()).toMatch(/^Navigation index modules/);
+      const reindex = await runCli(['reindex', path]);
+      expect(reindex).toMatchObject({ code: 0 });
+      expect(reindex.stdout).toMatch(/^indexed 2 pages/);
+      expect(await snippet()).toMatch(/^sys\.path A list of \[strings\]/);
+      expect(readArchive(path, 'SELECT DISTINCT text_version FROM page_text')).toEqual([{ text_version: 2 }]);
+      expect((await runCli(['reindex', path])).stdout).toMatch(/^indexed 0 pages/);
+      ftsIntegrity(path);
+    } finally {
+      await site.close();
+    }
+  });
 });

@@ -133,6 +133,8 @@ export interface PageText {
   headings: string;
   /** The page's `<meta name="description">`. */
   description?: string;
+  /** Which version of text extraction made it: `reindex` extracts again what an older one made. */
+  version: number;
 }
 
 /** A machine-readable code and a sentence for people, for a failure or a skip. */

@@ -1,13 +1,15 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { PageText } from '../pipeline/ports.js';
 import { PageTextWriter } from './page-text-writer.js';
-import { UNINDEXED_PAGES_FROM } from './search-archive.js';
+import { unindexedPagesFrom } from './search-archive.js';
 
 /** What extraction makes of a stored HTML body (the crawl's own code, passed in: storage parses no HTML). */
 export type ExtractText = (body: Buffer, contentType: string | null) => { title: string | null; text: PageText };
 
 export interface ReindexOptions {
   extract: ExtractText;
+  /** The version of text extraction `extract` is: pages whose text an older one made are extracted again. */
+  version: number;
   /** Pages per transaction: a kill loses at most one batch, and a rerun starts where the last one ended. */
   batchSize?: number;
   /** Told after each batch commits. */
@@ -18,7 +20,7 @@ export interface ReindexOptions {
 
 export interface ReindexResult {
   indexed: number;
-  /** HTML pages that had no text when the run began. */
+  /** HTML pages that had no text, or text of an older extraction, when the run began. */
   total: number;
   stopped: boolean;
 }
@@ -34,16 +36,18 @@ interface Pending {
 
 /**
  * Builds `page_text` (and so both search indexes, through its triggers) for
- * the HTML pages that have none: those stored before the archive had search,
- * or crawled with --no-text. Only rows still missing are read, in url id
+ * the HTML pages that have none (those stored before the archive had search,
+ * or crawled with --no-text) or whose text an older version of extraction made
+ * (`options.version`). Only rows still to do are read, in url id
  * order, a batch per transaction, so an interrupted run loses at most one
  * batch and a second run finishes the job. Each batch is handed back to the
  * event loop so that Ctrl-C is heard between batches.
  */
 export async function reindexText(db: Database, options: ReindexOptions): Promise<ReindexResult> {
   const batchSize = options.batchSize ?? BATCH_SIZE;
-  const total = (db.prepare(`${UNINDEXED_PAGES_FROM} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
-  const next: Statement<[number, number], Pending> = db.prepare(`${UNINDEXED_PAGES_FROM}
+  const unindexed = unindexedPagesFrom(options.version);
+  const total = (db.prepare(`${unindexed} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
+  const next: Statement<[number, number], Pending> = db.prepare(`${unindexed}
     SELECT un.url_id, un.url, un.content_type, b.data FROM unindexed un JOIN body b ON b.id = un.body_id
     WHERE un.url_id > ? ORDER BY un.url_id LIMIT ?`);
   const writer = new PageTextWriter(db);

@@ -86,15 +86,23 @@ export function searchArchive(db: Database /* better-sqlite3, may be read-only *
  */
 export function pagesWithoutText(db: Database): number {
   if (!hasSearchTables(db)) return -1;
-  return (db.prepare(`${UNINDEXED_PAGES_FROM} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
+  return (db.prepare(`${unindexedPagesFrom()} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
 }
 
-/** The responses that should have a page_text row and have none, as a CTE `unindexed(url_id, url, content_type, body_id)`. */
-export const UNINDEXED_PAGES_FROM = `
+/**
+ * The responses that should have a page_text row and have none, as a CTE `unindexed(url_id, url,
+ * content_type, body_id)`; with `version`, also those whose text an older extraction made.
+ */
+export function unindexedPagesFrom(version?: number): string {
+  // Written into the SQL: a CTE prefix takes no parameters of its own; an integer cannot inject anything.
+  if (version !== undefined && !Number.isSafeInteger(version)) throw new TypeError(`text version must be an integer, got ${version}`);
+  const missing = version === undefined ? 'NOT EXISTS (SELECT 1 FROM page_text t WHERE t.url_id = r.url_id)' : `NOT EXISTS (SELECT 1 FROM page_text t WHERE t.url_id = r.url_id AND t.text_version >= ${version})`;
+  return `
   WITH unindexed AS (
     SELECT r.url_id, u.url, r.content_type, r.body_id
     FROM response r JOIN url u ON u.id = r.url_id
     WHERE u.kind = 'page' AND r.status BETWEEN 200 AND 299
       AND (lower(trim(r.content_type)) LIKE 'text/html%' OR lower(trim(r.content_type)) LIKE 'application/xhtml+xml%')
-      AND NOT EXISTS (SELECT 1 FROM page_text t WHERE t.url_id = r.url_id)
+      AND ${missing}
   )`;
+}

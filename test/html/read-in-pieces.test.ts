@@ -13,7 +13,8 @@ const PAGE = [
   '<style>body { background: url("/bg.png") } .x { background: url(/x&amp;y.png) }</style>',
   '<script>var a = "<a href=/not-a-link>"; if (a < b) {}</script>',
   '</head><body>',
-  '<h1>Heading  one</h1><p>First para with <b>bold</b>words &copy; and &#x4e2d;文 text.</p>',
+  '<nav><a href="/nav">Nav words</a></nav><div role="navigation"><div>inner</div>side words</div>',
+  '<h1>Heading  one<a class="headerlink" href="#h">¶</a></h1><p>First para with <b>bold</b>words &copy; and &#x4e2d;文 text.</p>',
   '<!-- <a href="/in-comment">x</a> -->',
   '<a href="/a?x=1&amp;y=2" rel="nofollow">link a</a><img src="/i.png" srcset="/i1.png 1x, /i2.png 2x">',
   '<div style="background-image: url(/div.png)">styled</div><textarea><a href="/in-textarea"></a></textarea>',
@@ -32,6 +33,7 @@ describe('extractPage in pieces', () => {
   it('reads a page cut in two anywhere as it reads it whole', () => {
     const whole = read(PAGE);
     expect(whole.links.length).toBeGreaterThan(8);
+    expect(whole.facts.text!.body).toMatch(/^Heading one First para/);
     for (let cut = 0; cut <= PAGE.length; cut++) {
       expect(read([PAGE.slice(0, cut), PAGE.slice(cut)]), `cut at ${cut}`).toEqual(whole);
       expect(findBase([PAGE.slice(0, cut), PAGE.slice(cut)])).toBe('https://example.com/dir/');

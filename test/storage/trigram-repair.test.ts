@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from '../../src/storage/migrate.js';
 import { APPLICATION_ID, closeArchive, openArchive } from '../../src/storage/open-archive.js';
-import { PageTextWriter } from '../../src/storage/page-text-writer.js';
+import { CJK } from '../../src/storage/page-text-writer.js';
 import { searchArchive } from '../../src/storage/search-archive.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { runCli } from '../support/cli.js';
@@ -36,14 +36,17 @@ function archiveOfSchema7(file: string): void {
     migrate(db, loadMigrations().filter((migration) => migration.version <= 7));
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.prepare('INSERT INTO run (started_at, options) VALUES (?, ?)').run('2026-01-01T00:00:00.000Z', '{}');
-    db.prepare("INSERT INTO body (hash, size, data) VALUES (randomblob(32), 0, x'')").run();
-    const writer = new PageTextWriter(db);
+    // As that crawlite's writer did: page_text had no text_version then.
+    const text = db.prepare('INSERT INTO page_text (url_id, url, title, headings, description, body, cjk) VALUES (?, ?, ?, ?, NULL, ?, ?)');
     PAGES.forEach(([name, title, body], index) => {
       const id = index + 1;
+      // The page itself, so that reindex (which extracts again the text schema 7 made) finds the same words.
+      const html = Buffer.from(`<title>${title}</title><p>${body}</p>`);
+      db.prepare('INSERT INTO body (id, hash, size, data) VALUES (?, randomblob(32), ?, ?)').run(id, html.length, html);
       db.prepare("INSERT INTO url (id, url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, 'page', 'done', 1, 0)").run(id, SITE + name, SITE.slice(0, -1));
       db.prepare(`INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
-        VALUES (?, 1, 200, 'text/html', 'utf-8', '{}', 1, '2026-01-01T00:00:00.000Z', 1, 0, 0)`).run(id);
-      writer.store(id, SITE + name, title, { body, headings: '' });
+        VALUES (?, 1, 200, 'text/html', 'utf-8', '{}', ?, '2026-01-01T00:00:00.000Z', 1, 0, 0)`).run(id, id);
+      text.run(id, SITE + name, title, '', body, CJK.test(body) || CJK.test(title) ? 1 : 0);
     });
   } finally {
     db.close();

@@ -1,6 +1,7 @@
 import { closeArchive, openArchive } from '../../src/storage/open-archive.js';
 import { PageTextWriter } from '../../src/storage/page-text-writer.js';
 import { mulberry32 } from './prng.js';
+import { TEXT_EXTRACTION_VERSION } from '../../src/pipeline/html/extract-page.js';
 
 /** Where the pages of textArchive live, and when they were fetched (their replay timestamp). */
 export const TEXT_SITE = 'http://text.test/';
@@ -27,7 +28,7 @@ export function textArchive(path: string, pages: number): string {
     db.transaction(() => {
       for (let id = 1; id <= pages; id += 1) {
         const body = Array.from({ length: 150 }, () => words[Math.floor(rand() * words.length)]).join(' ');
-        writer.store(id, `${TEXT_SITE}p/${id}`, `page ${id}`, { body, headings: '' });
+        writer.store(id, `${TEXT_SITE}p/${id}`, `page ${id}`, { body, headings: '', version: TEXT_EXTRACTION_VERSION });
       }
     })();
   } finally {

@@ -8,13 +8,13 @@ const LOG_EVERY = 5000;
 export function reindexCommand(context: CommandContext): CommandModule {
   return {
     command: 'reindex <db>',
-    describe: "build the search index for pages stored without text (archives from before search, or crawled with --no-text)",
+    describe: 'build the search index for pages stored without text (archives from before search, or crawled with --no-text), and again for pages whose text an older crawlite extracted',
     builder: (yargs) =>
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
         .example('$0 reindex old.sqlite', 'make an older archive searchable; interrupted, run it again to go on'),
     handler: async (args) => {
-      const [{ checkArchiveFile }, { openCrawlArchive }, { NotAnArchiveError }, { reindexText }, { extractPageText }] = await Promise.all([
+      const [{ checkArchiveFile }, { openCrawlArchive }, { NotAnArchiveError }, { reindexText }, { extractPageText, TEXT_EXTRACTION_VERSION }] = await Promise.all([
         import('../../storage/open-archive.js'),
         import('../../storage/open-crawl-archive.js'),
         import('../../storage/archive-errors.js'),
@@ -36,6 +36,7 @@ export function reindexCommand(context: CommandContext): CommandModule {
       try {
         const result = await reindexText(archive.db, {
           extract: extractPageText,
+          version: TEXT_EXTRACTION_VERSION,
           stopped: () => interrupted,
           onProgress: (done, total) => {
             if (quiet || (!io.isTTY && done - logged < LOG_EVERY && done < total)) return;

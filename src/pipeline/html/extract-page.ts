@@ -32,6 +32,8 @@ export interface ExtractedText {
   headings: string;
   /** The first non-empty `<meta name="description">`. */
   description?: string;
+  /** The TEXT_EXTRACTION_VERSION that made it. */
+  version: number;
 }
 
 /** Text kept per page at most: 1 MiB of characters, far past any real article, so a huge page cannot bloat the index. */
@@ -138,7 +140,10 @@ export function mentionsBase(body: Uint8Array, encoding: string): boolean {
 }
 
 /** The only attributes any scanner reads; others are skipped without being sliced or stored. */
-const READ_ATTRIBUTES = byLength(['href', 'src', 'srcset', 'rel', 'data', 'poster', 'type', 'content', 'name', 'http-equiv', 'style']);
+const LINK_ATTRIBUTES = ['href', 'src', 'srcset', 'rel', 'data', 'poster', 'type', 'content', 'name', 'http-equiv', 'style'];
+const READ_ATTRIBUTES = byLength(LINK_ATTRIBUTES);
+/** Collecting text also reads what marks navigation boilerplate; `class` is on most tags, so only then. */
+const TEXT_READ_ATTRIBUTES = byLength([...LINK_ATTRIBUTES, 'role', 'aria-hidden', 'class']);
 /** The only tag names any scanner reads; other tags get an empty name. */
 const READ_TAGS = byLength(['a', 'area', 'iframe', 'frame', 'link', 'meta', 'img', 'image', 'source', 'video', 'script', 'audio', 'track', 'embed', 'object', 'input', 'title', 'style', 'svg', 'math', 'base']);
 
@@ -209,7 +214,10 @@ abstract class TagScanner implements TokenizerCallbacks {
   private attribName = '';
   private attribValue = '';
 
-  constructor(protected readonly doc: DocumentWindow) {}
+  constructor(
+    protected readonly doc: DocumentWindow,
+    private readonly readAttributes: string[][] = READ_ATTRIBUTES,
+  ) {}
 
   protected abstract startTag(selfClosing: boolean): void;
 
@@ -222,7 +230,7 @@ abstract class TagScanner implements TokenizerCallbacks {
 
   onattribname(start: number, endIndex: number): void {
     this.attribValue = '';
-    this.attribName = nameAt(this.doc, start, endIndex, READ_ATTRIBUTES);
+    this.attribName = nameAt(this.doc, start, endIndex, this.readAttributes);
   }
 
   onattribdata(start: number, endIndex: number): void {
@@ -294,7 +302,7 @@ class PageScanner extends TagScanner {
     private readonly onLink: OnLink,
     private readonly text: TextCollector | undefined,
   ) {
-    super(doc);
+    super(doc, text ? TEXT_READ_ATTRIBUTES : READ_ATTRIBUTES);
   }
 
   /** The end of a piece: what was kept of it is copied out, so the piece can go. */
@@ -396,7 +404,7 @@ class PageScanner extends TagScanner {
     }
     const style = a.get('style');
     if (style !== undefined) extractCssUrls(style, this.addRequisite);
-    if (this.text) this.text.startTag(selfClosing);
+    if (this.text) this.text.startTag(selfClosing, a);
   }
 
   private startLink(a: Attributes): void {
@@ -469,6 +477,23 @@ const TextRole = {
 } as const;
 type TextRole = (typeof TextRole)[keyof typeof TextRole];
 
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+
+/**
+ * Elements that can mark their content as boilerplate: those whose end tag is required (an element
+ * whose end is implied, like `<li>` or `<p>`, could not be told closed without an element stack).
+ */
+const BOILERPLATE_CAPABLE = new Set(['nav', 'header', 'footer', 'aside', 'div', 'section', 'ul', 'ol', 'menu', 'form', 'table', 'dl', 'figure', 'details', 'button', 'span', 'a', 'i', ...HEADINGS]);
+
+/** ARIA landmarks that are not the page's content: its navigation, its search box, its banner and footer. */
+const BOILERPLATE_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo']);
+
+/** The class Sphinx, Python-Markdown and MkDocs give a heading's permalink (its `¶`). */
+const HEADER_LINK_CLASS = 'headerlink';
+
+/** Marks a permalink to a heading shows, dropped from the text of an `<a href="#...">`. */
+const PERMALINK_MARKS = /¶/g;
+
 const TEXT_ROLES = new Map<string, TextRole>([
   ...['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr'].map(
     (name) => [name, TextRole.Inline] as const,
@@ -476,31 +501,69 @@ const TEXT_ROLES = new Map<string, TextRole>([
   ...['template', 'noscript', 'svg', 'math'].map((name) => [name, TextRole.Hidden] as const),
   // The first title and every style sheet are read apart (the title is its own column).
   ...['script', 'style', 'title', 'textarea', 'iframe', 'noembed', 'noframes'].map((name) => [name, TextRole.RawHidden] as const),
-  ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((name) => [name, TextRole.Heading] as const),
+  ...HEADINGS.map((name) => [name, TextRole.Heading] as const),
+  // Named so that the elements that mark boilerplate, and main/article around a header or footer, are known.
+  ...[...BOILERPLATE_CAPABLE, 'main', 'article'].filter((name) => !HEADINGS.includes(name) && !['span', 'a', 'i'].includes(name)).map((name) => [name, TextRole.Block] as const),
 ]);
 const TEXT_TAGS = byLength([...TEXT_ROLES.keys()]);
 
 /**
+ * Which version of text extraction made a page's text: `reindex` extracts again the text of pages
+ * an older version made. 1: every visible word. 2: the boilerplate a page marks is left out.
+ */
+export const TEXT_EXTRACTION_VERSION = 2;
+
+/**
+ * Whether an element's content is boilerplate as the page marks it: navigation (`<nav>`, or an ARIA
+ * role of navigation, search, banner or contentinfo), a page-level `<header>`/`<footer>` (not one of
+ * a `<main>` or `<article>`), `aria-hidden="true"`, or a heading's permalink.
+ */
+function marksBoilerplate(name: string, attributes: Attributes, inContent: boolean): boolean {
+  if (name === 'nav') return true;
+  if ((name === 'header' || name === 'footer') && !inContent) return true;
+  if ((attributes.get('aria-hidden') ?? '').trim().toLowerCase() === 'true') return true;
+  const role = attributes.get('role');
+  if (role !== undefined && hasAny(tokens(role), BOILERPLATE_ROLES)) return true;
+  const className = attributes.get('class');
+  return className !== undefined && tokens(className).has(HEADER_LINK_CLASS);
+}
+
+/**
  * Collects a page's text from the scanner's events: pieces gathered, joined and collapsed once at
  * the end, so a page costs one pass and one join. Stops taking text once well past the cap.
+ *
+ * Boilerplate the page marks (see `marksBoilerplate`) is kept apart, and used only when the page has
+ * no other text: a page that is all navigation (a site map, say) is still found. Its extent is
+ * counted by tag name (`<div role="navigation">` ends at the `</div>` that balances it), since the
+ * scanner keeps no element stack.
  */
 class TextCollector {
   private readonly body = new CappedText(2 * MAX_TEXT_CHARS);
+  private readonly boilerplate = new CappedText(2 * MAX_TEXT_CHARS);
   private headings: string[] = [];
   private heading: CappedText | undefined;
   private description: string | undefined;
+  private name = '';
   private role: TextRole = TextRole.Block;
   private hiddenDepth = 0;
   private rawHidden = false;
+  /** The boilerplate element being passed over, and how many of its name are open. */
+  private skipping: { name: string; depth: number } | undefined;
+  /** Open `<main>` and `<article>` elements: a header or footer inside one is content. */
+  private contentDepth = 0;
+  /** Inside `<a href="#...">`, where a `¶` is a permalink's mark. */
+  private inFragmentLink = false;
   /** Whether text events now are visible text. */
   reading = true;
 
   /** An element's name (from TEXT_TAGS, '' for others) as its start tag begins; its role applies when the tag ends. */
   openTag(name: string): void {
+    this.name = name;
     this.role = name === '' ? TextRole.Block : TEXT_ROLES.get(name)!;
   }
 
-  startTag(selfClosing: boolean): void {
+  startTag(selfClosing: boolean, attributes: Attributes): void {
+    this.startRegion(selfClosing, attributes);
     switch (this.role) {
       case TextRole.Inline:
         return;
@@ -523,6 +586,7 @@ class TextCollector {
 
   closeTag(name: string): void {
     const role = name === '' ? TextRole.Block : TEXT_ROLES.get(name)!;
+    if (!this.rawHidden) this.endRegion(name);
     if (role === TextRole.Inline) return;
     if (this.rawHidden) {
       // In raw text the only end tag the tokenizer reports is the one that ends it.
@@ -537,6 +601,11 @@ class TextCollector {
   }
 
   add(text: string): void {
+    if (this.inFragmentLink) text = text.replace(PERMALINK_MARKS, '');
+    if (this.skipping !== undefined) {
+      if (this.boilerplate.length < 2 * MAX_TEXT_CHARS) this.boilerplate.add(text);
+      return;
+    }
     if (this.body.length >= 2 * MAX_TEXT_CHARS) return;
     this.body.add(text);
     this.heading?.add(text);
@@ -544,6 +613,7 @@ class TextCollector {
 
   settle(): void {
     this.body.settle();
+    this.boilerplate.settle();
     this.heading?.settle();
   }
 
@@ -555,12 +625,39 @@ class TextCollector {
 
   finish(): ExtractedText {
     this.endHeading();
-    const text: ExtractedText = { body: collapse(this.body.toString()).slice(0, MAX_TEXT_CHARS), headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS) };
+    let body = collapse(this.body.toString());
+    if (body === '') body = collapse(this.boilerplate.toString());
+    const text: ExtractedText = { body: body.slice(0, MAX_TEXT_CHARS), headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS), version: TEXT_EXTRACTION_VERSION };
     if (this.description !== undefined) text.description = this.description;
     return text;
   }
 
+  /** Boilerplate regions, main/article, and fragment links, as a start tag ends. */
+  private startRegion(selfClosing: boolean, attributes: Attributes): void {
+    const { name } = this;
+    // `/>` on a non-void HTML element is ignored by browsers; counting it as opening nothing keeps an odd page from hiding the rest.
+    if (name === '' || selfClosing) return;
+    if (this.skipping !== undefined) {
+      if (name === this.skipping.name) this.skipping.depth++;
+    } else if (BOILERPLATE_CAPABLE.has(name) && marksBoilerplate(name, attributes, this.contentDepth > 0)) {
+      this.skipping = { name, depth: 1 };
+    }
+    if (name === 'main' || name === 'article') this.contentDepth++;
+    else if (name === 'a') this.inFragmentLink = trimUrl(attributes.get('href') ?? '').startsWith('#');
+  }
+
+  private endRegion(name: string): void {
+    if (name === '') return;
+    if (this.skipping !== undefined && name === this.skipping.name && --this.skipping.depth === 0) this.skipping = undefined;
+    if ((name === 'main' || name === 'article') && this.contentDepth > 0) this.contentDepth--;
+    else if (name === 'a') this.inFragmentLink = false;
+  }
+
   private separate(): void {
+    if (this.skipping !== undefined) {
+      if (this.boilerplate.length > 0 && !this.boilerplate.endsWithSpace) this.boilerplate.add(' ');
+      return;
+    }
     if (this.body.length > 0 && !this.body.endsWithSpace) this.body.add(' ');
     if (this.heading && this.heading.length > 0) this.heading.add(' ');
   }
@@ -586,8 +683,12 @@ const NO_TOKENS: ReadonlySet<string> = new Set();
 
 function relTokens(a: Attributes): ReadonlySet<string> {
   const rel = a.get('rel');
-  if (rel === undefined) return NO_TOKENS;
-  return new Set(rel.toLowerCase().split(/[\t\n\f\r ]+/));
+  return rel === undefined ? NO_TOKENS : tokens(rel);
+}
+
+/** An attribute's space-separated tokens, lower-cased (rel, role, class). */
+function tokens(value: string): ReadonlySet<string> {
+  return new Set(value.toLowerCase().split(/[\t\n\f\r ]+/));
 }
 
 function hasAny(tokens: ReadonlySet<string>, wanted: ReadonlySet<string>): boolean {

@@ -11,6 +11,8 @@ import { LinkBudget, smallestLimit } from '../link-budget.js';
 import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
 import { extractSitemap, isGzip } from '../sitemap/extract-sitemap.js';
 
+export { TEXT_EXTRACTION_VERSION } from '../html/extract-page.js';
+
 export interface ParseSettings {
   maxRedirects: number;
   maxBodyBytes: number;
