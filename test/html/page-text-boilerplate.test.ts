@@ -58,7 +58,8 @@ describe('page text leaves out the boilerplate a page marks', () => {
     expect(body('<p>Close <span aria-hidden="true">×</span>dialog</p>')).toBe('Close dialog');
     expect(body('<p aria-hidden="false">shown</p>')).toBe('shown');
     expect(body('<h2 id="x">Install<a href="#x">¶</a></h2><p>¶ 12 of the contract</p>')).toBe('Install ¶ 12 of the contract');
-    expect(textOf('<h2 id="x">Install<a class="headerlink" href="#x">#</a></h2>').headings).toBe('Install');
+    expect(textOf('<h2 id="x">Install<a class="headerlink" href="#x" title="Permalink">¶</a></h2>').headings).toBe('Install');
+    expect(body('<p>See <a href="/p">¶ 12</a></p>')).toBe('See ¶ 12');
   });
 
   it('keeps the text of a page that is all navigation, a site map say', () => {

@@ -142,8 +142,11 @@ export function mentionsBase(body: Uint8Array, encoding: string): boolean {
 /** The only attributes any scanner reads; others are skipped without being sliced or stored. */
 const LINK_ATTRIBUTES = ['href', 'src', 'srcset', 'rel', 'data', 'poster', 'type', 'content', 'name', 'http-equiv', 'style'];
 const READ_ATTRIBUTES = byLength(LINK_ATTRIBUTES);
-/** Collecting text also reads what marks navigation boilerplate; `class` is on most tags, so only then. */
-const TEXT_READ_ATTRIBUTES = byLength([...LINK_ATTRIBUTES, 'role', 'aria-hidden', 'class']);
+/**
+ * Collecting text also reads what marks boilerplate. Not `class` (Sphinx's `headerlink`, say): it is on
+ * most tags, and reading it cost a fifth of the extraction; a permalink is known by its `¶` and `href="#..."`.
+ */
+const TEXT_READ_ATTRIBUTES = byLength([...LINK_ATTRIBUTES, 'role', 'aria-hidden']);
 /** The only tag names any scanner reads; other tags get an empty name. */
 const READ_TAGS = byLength(['a', 'area', 'iframe', 'frame', 'link', 'meta', 'img', 'image', 'source', 'video', 'script', 'audio', 'track', 'embed', 'object', 'input', 'title', 'style', 'svg', 'math', 'base']);
 
@@ -488,10 +491,7 @@ const BOILERPLATE_CAPABLE = new Set(['nav', 'header', 'footer', 'aside', 'div', 
 /** ARIA landmarks that are not the page's content: its navigation, its search box, its banner and footer. */
 const BOILERPLATE_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo']);
 
-/** The class Sphinx, Python-Markdown and MkDocs give a heading's permalink (its `¶`). */
-const HEADER_LINK_CLASS = 'headerlink';
-
-/** Marks a permalink to a heading shows, dropped from the text of an `<a href="#...">`. */
+/** The mark of a heading's permalink (Sphinx, Python-Markdown, MkDocs), dropped from the text of an `<a href="#...">`. */
 const PERMALINK_MARKS = /¶/g;
 
 const TEXT_ROLES = new Map<string, TextRole>([
@@ -516,16 +516,14 @@ export const TEXT_EXTRACTION_VERSION = 2;
 /**
  * Whether an element's content is boilerplate as the page marks it: navigation (`<nav>`, or an ARIA
  * role of navigation, search, banner or contentinfo), a page-level `<header>`/`<footer>` (not one of
- * a `<main>` or `<article>`), `aria-hidden="true"`, or a heading's permalink.
+ * a `<main>` or `<article>`), or `aria-hidden="true"`.
  */
 function marksBoilerplate(name: string, attributes: Attributes, inContent: boolean): boolean {
   if (name === 'nav') return true;
   if ((name === 'header' || name === 'footer') && !inContent) return true;
   if ((attributes.get('aria-hidden') ?? '').trim().toLowerCase() === 'true') return true;
   const role = attributes.get('role');
-  if (role !== undefined && hasAny(tokens(role), BOILERPLATE_ROLES)) return true;
-  const className = attributes.get('class');
-  return className !== undefined && tokens(className).has(HEADER_LINK_CLASS);
+  return role !== undefined && hasAny(tokens(role), BOILERPLATE_ROLES);
 }
 
 /**
