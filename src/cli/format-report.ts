@@ -19,6 +19,7 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
   const { urls } = report;
   const statuses = report.byStatus.map((row) => `${row.status}: ${row.count}`).join(', ') || 'none';
   const time = scope === 'run' ? 'this run' : `${report.runs} run${report.runs === 1 ? '' : 's'}`;
+  const fetched = report.runs > 0 || report.importRuns === 0;
   return [
     `Archive   ${path}`,
     `URLs      ${urls.total} seen: ${urls.done} done, ${urls.failed} failed, ${urls.skipped} skipped, ${urls.queued + urls.fetching} queued${report.shard ? ' here (a shard: other workers fetch those; crawlite merge the shards for the whole crawl)' : ''}`,
@@ -28,7 +29,15 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
     `Skipped   ${counts(report.skips)}`,
     `Not read  ${notRead(report.linksDropped)}`,
     // Pages are what --max-pages counts; responses add requisites, robots.txt and sitemaps.
-    `Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}: ${report.pagesFetched} pages (${pagesPerSecond(report)}/s), ${report.fetched} responses in all (${responsesPerSecond(report)}/s)`,
+    ...(fetched
+      ? [`Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}: ${report.pagesFetched} pages (${pagesPerSecond(report)}/s), ${report.fetched} responses in all (${responsesPerSecond(report)}/s)`]
+      : []),
+    // Read from WARC files, not fetched: no fetch rate.
+    ...(report.importRuns > 0
+      ? [
+          `Imported  ${report.imported} responses (${report.pagesImported} pages) from WARC files in ${scope === 'run' ? 'this run' : `${report.importRuns} import${report.importRuns === 1 ? '' : 's'}`}, ${(report.importMs / 1000).toFixed(1)} s`,
+        ]
+      : []),
   ].join('\n');
 }
 

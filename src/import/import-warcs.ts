@@ -1,3 +1,4 @@
+import { normalizeUrl } from '../pipeline/normalize-url.js';
 import type { ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ImportSink } from '../storage/import-sink.js';
 import { exchangePage } from './exchange-page.js';
@@ -20,6 +21,8 @@ export interface ImportTally {
   problems: number;
   /** Ended early by a stop. */
   stopped: boolean;
+  /** The crawl's roots, as a warcinfo record names them (crawlite's `crawlite-roots`), as archive keys. */
+  roots: string[];
 }
 
 export interface ImportHooks {
@@ -39,6 +42,22 @@ export interface ImportSettings extends ParseSettings {
 }
 
 const BATCH_RECORDS = 200;
+/** Roots read from warcinfo records at most: a hostile WARC cannot make the walk start everywhere. */
+const MAX_ROOTS = 10_000;
+
+/** The roots a warcinfo names (`crawlite-roots: URL URL...`), as archive keys; lines of other fields are passed over. */
+function warcinfoRoots(block: Buffer): string[] {
+  const roots: string[] = [];
+  for (const line of block.toString('utf8').split(/\r?\n/)) {
+    const match = /^crawlite-roots:\s*(.*)$/i.exec(line);
+    if (!match) continue;
+    for (const url of match[1]!.split(/\s+/)) {
+      const normalized = url === '' ? undefined : normalizeUrl(url);
+      if (normalized && !('error' in normalized) && roots.length < MAX_ROOTS) roots.push(normalized.key);
+    }
+  }
+  return roots;
+}
 /** Body bytes per transaction, so a batch of large records is committed sooner. */
 const BATCH_BYTES = 32 * 1024 * 1024;
 
@@ -59,7 +78,7 @@ const bump = (counts: Record<string, number>, key: string) => {
  * is reported and passed over; what was read before it stays committed.
  */
 export async function importWarcs(files: string[], sink: ImportSink, settings: ImportSettings, hooks: ImportHooks): Promise<ImportTally> {
-  const tally: ImportTally = { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false };
+  const tally: ImportTally = { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
   const batchRecords = settings.batchRecords ?? BATCH_RECORDS;
   let inBatch = 0;
   let batchBytes = 0;
@@ -83,6 +102,7 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
           hooks.onSkip?.(file, entry.skipped.offset, 'body_too_large', `a ${entry.skipped.type} record of ${entry.skipped.length} bytes (--max-body)`);
         } else if ('other' in entry) {
           bump(tally.otherRecords, entry.other.type || 'untyped');
+          if (entry.other.type === 'warcinfo') tally.roots.push(...warcinfoRoots(entry.other.content));
         } else {
           const result = await exchangePage(entry.exchange, sink, settings);
           if ('code' in result) {

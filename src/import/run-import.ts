@@ -37,7 +37,7 @@ function checkFiles(files: string[]): void {
  * reported here: the import reads the files again and reports as it goes.
  */
 async function withoutRecords(files: string[], maxContentBytes: number, hooks: ImportHooks): Promise<ImportTally | undefined> {
-  const tally: ImportTally = { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false };
+  const tally: ImportTally = { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
   const problems: [string, number, string][] = [];
   for (const file of files) {
     tally.files++;
@@ -81,6 +81,7 @@ export async function runImport(request: ImportRequest, hooks: ImportHooks): Pro
         maxLinksPerPage: DEFAULT_OPTIONS.maxLinksPerPage,
       };
       const tally = await importWarcs(request.files, sink, settings, hooks);
+      sink.rebuildKindsAndDepths(tally.roots);
       endedBy = tally.stopped ? 'interrupted' : 'finished';
       return { ...tally, runId };
     } finally {

@@ -42,20 +42,29 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     )
     .get()!;
   const runs = db
-    .prepare<[number | null, number | null], { id: number; started_at: string; ended_at: string | null; last: string | null; fetched: number; pages: number }>(
+    .prepare<
+      [number | null, number | null],
+      { id: number; started_at: string; ended_at: string | null; last: string | null; fetched: number; pages: number; imported: number }
+    >(
+      // CASE, not AND: json_type would fail on options that are not JSON (an archive someone else made).
       `SELECT run.id, run.started_at, run.ended_at, max(r.fetched_at) AS last, count(r.url_id) AS fetched,
-              count(CASE WHEN u.kind = 'page' THEN 1 END) AS pages
+              count(CASE WHEN u.kind = 'page' THEN 1 END) AS pages,
+              CASE WHEN json_valid(run.options) THEN json_type(run.options, '$.import') IS NOT NULL ELSE 0 END AS imported
        FROM run LEFT JOIN response r ON r.run_id = run.id LEFT JOIN url u ON u.id = r.url_id
        WHERE ? IS NULL OR run.id = ? GROUP BY run.id`,
     )
     .all(runId ?? null, runId ?? null);
-  const elapsedMs = coveredMs(
-    runs.map((run) => {
-      // A run killed without a chance to record its end lasted until its last page.
-      const end = run.ended_at ?? (run.id === runId ? now.toISOString() : run.last) ?? run.started_at;
-      return [Date.parse(run.started_at), Date.parse(end)] as const;
-    }),
-  );
+  const timeOf = (of: typeof runs) =>
+    coveredMs(
+      of.map((run) => {
+        // A run killed without a chance to record its end lasted until its last page.
+        const end = run.ended_at ?? (run.id === runId ? now.toISOString() : run.last) ?? run.started_at;
+        return [Date.parse(run.started_at), Date.parse(end)] as const;
+      }),
+    );
+  // An import stores responses it did not fetch: its time and counts are reported apart.
+  const crawls = runs.filter((run) => run.imported !== 1);
+  const imports = runs.filter((run) => run.imported === 1);
   return {
     urls: {
       done: count('done'),
@@ -72,10 +81,14 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     htmlBytes: bytes.html ?? 0,
     otherBytes: bytes.other ?? 0,
     linksDropped: { links: bytes.dropped ?? 0, responses: bytes.capped ?? 0 },
-    fetched: runs.reduce((sum, run) => sum + run.fetched, 0),
-    pagesFetched: runs.reduce((sum, run) => sum + run.pages, 0),
-    elapsedMs,
-    runs: runs.length,
+    fetched: crawls.reduce((sum, run) => sum + run.fetched, 0),
+    pagesFetched: crawls.reduce((sum, run) => sum + run.pages, 0),
+    elapsedMs: timeOf(crawls),
+    runs: crawls.length,
+    imported: imports.reduce((sum, run) => sum + run.fetched, 0),
+    pagesImported: imports.reduce((sum, run) => sum + run.pages, 0),
+    importMs: timeOf(imports),
+    importRuns: imports.length,
     shard: db.prepare("SELECT 1 FROM meta WHERE key = 'shardOf'").get() !== undefined,
   };
 }

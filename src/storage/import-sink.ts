@@ -3,6 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from './archive-errors.js';
 import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
+import { rebuildLinkDepths } from './rebuild-link-depths.js';
 import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../pipeline/ports.js';
 
 /** What the archive knows of a URL before a response for it is imported. */
@@ -75,6 +76,8 @@ export class ImportSink {
   private readonly byUri: Statement<[string], StoredPayload>;
   private readonly bodyData: Statement<[number], { data: Buffer }>;
   private readonly responseStmt: Statement<[number], StoredResponseRow>;
+  private readonly latestAt: Statement<[number], { fetched_at: string }>;
+  private readonly insertEarlier: Statement<[Record<string, unknown>]>;
   private readonly text: PageTextWriter;
 
   constructor(
@@ -127,6 +130,17 @@ export class ImportSink {
     this.bodyData = db.prepare('SELECT data FROM body WHERE id = ?');
     this.responseStmt = db.prepare(`SELECT status, headers, http_version AS httpVersion, reason, raw_headers AS rawHeaders
                                   FROM response WHERE url_id = ?`);
+    this.latestAt = db.prepare('SELECT fetched_at FROM response WHERE url_id = ?');
+    // The same capture (time, status, payload, method) already kept is not kept twice: a WARC imported again.
+    this.insertEarlier = db.prepare(`
+      INSERT INTO capture (url_id, run_id, status, content_type, charset, location, headers, body_id, fetched_at, elapsed_ms,
+                           links_found, links_new, title, canonical, robots, links_dropped, http_version, reason, raw_headers,
+                           request_method, request_target, request_headers, remote_ip, started_at)
+      SELECT @urlId, @runId, @status, @contentType, @charset, @location, @headers, @bodyId, @fetchedAt, @elapsedMs,
+             @linksFound, @linksNew, @title, @canonical, @robots, @linksDropped, @httpVersion, @reason, @rawHeaders,
+             @requestMethod, @requestTarget, @requestHeaders, @remoteIp, @startedAt
+      WHERE NOT EXISTS (SELECT 1 FROM capture WHERE url_id = @urlId AND fetched_at = @fetchedAt AND status = @status
+                          AND body_id = @bodyId AND request_method IS @requestMethod)`);
     this.text = new PageTextWriter(db);
   }
 
@@ -139,6 +153,8 @@ export class ImportSink {
   write(page: ImportedPage): StoredPayload & { newUrls: number } {
     try {
       if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+      const earlier = this.earlierThanLatest(page);
+      if (earlier !== undefined) return earlier;
       const urlId = this.upsertPage.get({
         url: page.key,
         fetchUrl: page.url === page.key ? null : page.url,
@@ -162,6 +178,21 @@ export class ImportSink {
     } catch (error) {
       throw asWriteError(this.path, error);
     }
+  }
+
+  /**
+   * A capture older than the one the URL already has (a WARC whose records are not in time order, or
+   * an older WARC imported after a newer one) is kept among the URL's earlier captures; the latest
+   * stays the URL's page, with its links and text. Same time: the later record is the later capture.
+   */
+  private earlierThanLatest(page: ImportedPage): (StoredPayload & { newUrls: number }) | undefined {
+    const known = this.knownStmt.get(page.key);
+    if (known === undefined) return undefined;
+    const latest = this.latestAt.get(known.id);
+    if (latest === undefined || latest.fetched_at <= page.response.fetchedAt) return undefined;
+    const bodyId = this.storeBody(page.response.body);
+    this.insertEarlier.run(this.responseRow(known.id, bodyId, page.response, page.discovered.length, 0));
+    return { urlId: known.id, bodyId, newUrls: 0 };
   }
 
   /** Notes which record stored which payload, for the revisits that come later. */
@@ -191,6 +222,15 @@ export class ImportSink {
   commit(): void {
     try {
       if (this.db.inTransaction) this.db.exec('COMMIT');
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
+  }
+
+  /** After the last record: kinds and depths from the link graph, as a crawl would have them (see rebuildLinkDepths). */
+  rebuildKindsAndDepths(rootKeys: string[]): void {
+    try {
+      rebuildLinkDepths(this.db, this.runId, rootKeys);
     } catch (error) {
       throw asWriteError(this.path, error);
     }
@@ -235,7 +275,11 @@ export class ImportSink {
   }
 
   private storeResponse(urlId: number, bodyId: number, response: ImportedResponse, linksFound: number, linksNew: number): void {
-    this.upsertResponse.run({
+    this.upsertResponse.run(this.responseRow(urlId, bodyId, response, linksFound, linksNew));
+  }
+
+  private responseRow(urlId: number, bodyId: number, response: ImportedResponse, linksFound: number, linksNew: number): Record<string, unknown> {
+    return {
       urlId,
       runId: this.runId,
       status: response.status,
@@ -260,7 +304,7 @@ export class ImportSink {
       requestHeaders: response.requestHeaders,
       remoteIp: response.remoteIp,
       startedAt: response.startedAt,
-    });
+    };
   }
 }
 

@@ -12,13 +12,20 @@ export interface ArchiveReport {
   otherBytes: number;
   /** Link references left unread by the per-response cap (--max-links-per-page), and on how many responses. */
   linksDropped: { links: number; responses: number };
-  /** Responses stored (pages, requisites, robots.txt, sitemaps) and time spent, in the run asked for or in all runs. */
+  /** Responses fetched and stored (pages, requisites, robots.txt, sitemaps), in the run asked for or in all crawl runs (imports not included). */
   fetched: number;
   /** Of those, responses to URLs of kind `page`: what --max-pages counts. */
   pagesFetched: number;
-  /** The time the runs covered: runs at the same time (merged workers) counted once, the gaps between runs not at all. */
+  /** The time the crawl runs covered: runs at the same time (merged workers) counted once, the gaps between runs not at all. */
   elapsedMs: number;
+  /** Crawl runs (crawl, resume, recrawl, workers). */
   runs: number;
+  /** Responses stored by `import` runs (read from WARC files, not fetched), and of those the ones of kind `page`. */
+  imported: number;
+  pagesImported: number;
+  /** The time the import runs covered, counted as `elapsedMs` is. */
+  importMs: number;
+  importRuns: number;
   /** The archive is one worker's shard of a crawl on a shared frontier: URLs queued here may be done in other shards. */
   shard: boolean;
 }

@@ -1,0 +1,84 @@
+import type { Database } from 'better-sqlite3';
+
+export interface RebuiltDepths {
+  /** URLs whose kind or depth changed. */
+  changed: number;
+  /** Where the walk started: the roots named, or the pages found to be roots. */
+  roots: string[];
+}
+
+/** The link graph is walked a level at a time; a chain of redirects in one level is at most this long (the redirect budget's ceiling). */
+const MAX_SAME_LEVEL_STEPS = 101;
+
+/**
+ * Gives the URLs an import stored (and the URLs its pages link to that no record answered) the kind and
+ * depth a crawl of the same pages would have given them. A WARC's records come in the order its writer
+ * wrote them, so an image or a stylesheet whose record precedes the page that uses it was taken for a
+ * page at depth 0; here the link graph decides, as in a crawl: walked breadth-first from the roots, a URL
+ * gets the depth of its shortest path and the kind of the link that first reached it (a page's `<a>` makes
+ * a page one level deeper, `<img>`/CSS/script a requisite one level deeper, a redirect or refresh keeps
+ * the level, a redirect keeps the kind). Links are read in the archive's order, `<a>` before requisites
+ * at one level, so a URL linked both ways is a page, as a crawl that meets the link first would have it.
+ *
+ * The roots are those given (a crawlite WARC names them in its warcinfo), else the HTML pages of the
+ * import that no other page links to, else its first HTML page. URLs the walk does not reach keep what
+ * they had; robots.txt and sitemaps keep their kinds.
+ */
+export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[]): RebuiltDepths {
+  return db.transaction((): RebuiltDepths => {
+    db.exec(`DROP TABLE IF EXISTS temp.imported; DROP TABLE IF EXISTS temp.reach;
+      CREATE TEMP TABLE imported (id INTEGER PRIMARY KEY);
+      CREATE TEMP TABLE reach (id INTEGER PRIMARY KEY, depth INTEGER NOT NULL, kind TEXT NOT NULL);
+      CREATE INDEX temp.reach_depth ON reach (depth);`);
+    db.prepare(`INSERT OR IGNORE INTO temp.imported (id)
+      SELECT url_id FROM response WHERE run_id = :run UNION SELECT url_id FROM capture WHERE run_id = :run
+      UNION SELECT id FROM url WHERE state = 'skipped' AND error_code = 'not_in_warc'`).run({ run: runId });
+    const roots = pickRoots(db, runId, rootKeys);
+    const addRoot = db.prepare("INSERT OR IGNORE INTO temp.reach (id, depth, kind) SELECT id, 0, 'page' FROM url WHERE url = ?");
+    for (const root of roots) addRoot.run(root);
+    // Redirects and refreshes keep the level: followed until nothing new comes at this level.
+    const sameLevel = db.prepare(`INSERT OR IGNORE INTO temp.reach (id, depth, kind)
+      SELECT t.id, r.depth, CASE l.kind WHEN 'redirect' THEN r.kind ELSE 'page' END
+      FROM temp.reach r JOIN link l ON l.from_id = r.id JOIN url t ON t.url = l.to_url
+      WHERE r.depth = ? AND l.kind IN ('redirect', 'refresh')
+      ORDER BY r.id, l.kind`);
+    const nextLevel = db.prepare(`INSERT OR IGNORE INTO temp.reach (id, depth, kind)
+      SELECT t.id, r.depth + 1, CASE l.kind WHEN 'requisite' THEN 'requisite' ELSE 'page' END
+      FROM temp.reach r JOIN link l ON l.from_id = r.id JOIN url t ON t.url = l.to_url
+      WHERE r.depth = ? AND l.kind IN ('link', 'requisite')
+      ORDER BY l.kind = 'requisite', r.id`);
+    // Every level adds at least one URL or ends the walk, so it ends within the number of URLs.
+    for (let depth = 0; ; depth++) {
+      for (let step = 0; step < MAX_SAME_LEVEL_STEPS && sameLevel.run(depth).changes > 0; step++);
+      if (nextLevel.run(depth).changes === 0) break;
+    }
+    const changed = db.prepare(`UPDATE url SET depth = r.depth, kind = r.kind
+      FROM temp.reach r JOIN temp.imported i ON i.id = r.id
+      WHERE url.id = r.id AND url.kind IN ('page', 'requisite') AND (url.depth <> r.depth OR url.kind <> r.kind)`).run().changes;
+    db.exec('DROP TABLE temp.imported; DROP TABLE temp.reach;');
+    return { changed, roots };
+  })();
+}
+
+const HTML_RESPONSE = `(lower(trim(r.content_type)) LIKE 'text/html%' OR lower(trim(r.content_type)) LIKE 'application/xhtml+xml%')`;
+
+function pickRoots(db: Database, runId: number, rootKeys: string[]): string[] {
+  const known = db.prepare('SELECT url FROM url WHERE url = ?').pluck();
+  const named = rootKeys.filter((key) => known.get(key) !== undefined);
+  if (named.length > 0) return named;
+  const unlinked = db
+    .prepare(
+      `SELECT u.url FROM response r JOIN url u ON u.id = r.url_id
+       WHERE r.run_id = ? AND ${HTML_RESPONSE} AND u.kind = 'page'
+         AND NOT EXISTS (SELECT 1 FROM link l WHERE l.to_url = u.url AND l.from_id <> u.id)
+       ORDER BY u.id`,
+    )
+    .pluck()
+    .all(runId) as string[];
+  if (unlinked.length > 0) return unlinked;
+  const first = db
+    .prepare(`SELECT u.url FROM response r JOIN url u ON u.id = r.url_id WHERE r.run_id = ? AND ${HTML_RESPONSE} ORDER BY u.id LIMIT 1`)
+    .pluck()
+    .get(runId) as string | undefined;
+  return first === undefined ? [] : [first];
+}
