@@ -1,4 +1,5 @@
--- A capture is kept whenever it is not the same capture: another time, status, payload or method.
+-- A capture is kept whenever it is not the same capture: another time, status or payload (the method
+-- of a URL's response is always a GET: other methods' answers are kept in capture only).
 -- 0007 kept one only for another time, so two responses of one URL in the same second (WARC-Date has
 -- seconds) were merged into the later one and the earlier was lost. The same capture written twice
 -- (a WARC imported again) is still kept once.
@@ -6,7 +7,6 @@ DROP TRIGGER response_keeps_captures;
 
 CREATE TRIGGER response_keeps_captures BEFORE UPDATE ON response
 WHEN new.fetched_at IS NOT old.fetched_at OR new.status IS NOT old.status OR new.body_id IS NOT old.body_id
-  OR new.request_method IS NOT old.request_method
 BEGIN
   INSERT INTO capture (url_id, run_id, status, content_type, charset, location, headers, body_id, fetched_at,
                        elapsed_ms, links_found, links_new, title, canonical, robots, links_dropped, http_version,

@@ -1,8 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { runCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
+import { readWarc } from './support/warc-read.js';
+import { openArchive } from '../src/storage/archive-reader.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 
 // An import keeps every capture a WARC holds, in time order, and gives URLs the kind and depth a crawl would.
@@ -140,5 +143,113 @@ describe('crawl, export, import', () => {
     expect(expected.filter((row) => row.kind === 'requisite').length).toBe(6);
     expect(Math.max(...expected.map((row) => row.depth))).toBe(4);
     expect(kinds(imported)).toEqual(expected);
+  });
+});
+
+/** A WARC record written out by hand, as any writer may: the fields given, then the block. */
+function rawRecord(type: string, url: string, date: string, block: string | Buffer, extra: Record<string, string> = {}): Buffer {
+  const body = typeof block === 'string' ? Buffer.from(block, 'latin1') : block;
+  const fields = {
+    'WARC-Type': type,
+    'WARC-Record-ID': `<urn:uuid:${randomUUID()}>`,
+    'WARC-Date': date,
+    'WARC-Target-URI': url,
+    'Content-Type': `application/http; msgtype=${type}`,
+    ...extra,
+    'Content-Length': String(body.byteLength),
+  };
+  const head = `WARC/1.1\r\n${Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body, Buffer.from('\r\n\r\n')]);
+}
+
+const httpResponse = (contentType: string, body: string) =>
+  `HTTP/1.1 200 OK\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const httpRequest = (method: string, target: string, body = '', contentType?: string) =>
+  `${method} ${target} HTTP/1.1\r\nHost: site.example\r\n${contentType ? `Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n` : ''}\r\n${body}`;
+
+describe('requests other than GET, and truncated records', () => {
+  const FORM_BODY = 'q=crawl+archive&lang=en';
+  const JSON_BODY = '{"op":"list"}';
+  let imported: string;
+
+  beforeAll(async () => {
+    const file = tmp.path('methods.warc');
+    writeFileSync(
+      file,
+      Buffer.concat([
+        rawRecord('request', `${SITE}/search`, '2024-06-01T00:00:00Z', httpRequest('GET', '/search')),
+        rawRecord('response', `${SITE}/search`, '2024-06-01T00:00:00Z', httpResponse('text/html', '<form method=post><input name=q></form>')),
+        // Later than the GET: still not the page.
+        rawRecord('request', `${SITE}/search`, '2024-06-01T00:00:05Z', httpRequest('POST', '/search', FORM_BODY, 'application/x-www-form-urlencoded')),
+        rawRecord('response', `${SITE}/search`, '2024-06-01T00:00:05Z', httpResponse('text/html', '<p>results for crawl archive</p>')),
+        rawRecord('request', `${SITE}/api`, '2024-06-01T00:00:06Z', httpRequest('POST', '/api', JSON_BODY, 'application/json')),
+        rawRecord('response', `${SITE}/api`, '2024-06-01T00:00:06Z', httpResponse('application/json', '{"items":[]}')),
+        rawRecord('response', `${SITE}/big.bin`, '2024-06-01T00:00:07Z', httpResponse('application/octet-stream', 'only the start'), { 'WARC-Truncated': 'length' }),
+      ]),
+    );
+    imported = tmp.path('methods.sqlite');
+    await importWarc(file, imported);
+  });
+
+  it("keeps a POST's answer as a capture with its request body, never as the URL's page", () => {
+    expect(readArchive(imported, 'SELECT request_method, body FROM pages WHERE url = ?', `${SITE}/search`)).toEqual([
+      { request_method: 'GET', body: Buffer.from('<form method=post><input name=q></form>') },
+    ]);
+    const captures = readArchive<{ request_method: string; request_body: Buffer | null; latest: number }>(
+      imported,
+      'SELECT request_method, request_body, latest FROM captures WHERE url = ? ORDER BY fetched_at',
+      `${SITE}/search`,
+    );
+    expect(captures.map((row) => [row.request_method, row.request_body?.toString() ?? null, row.latest])).toEqual([
+      ['GET', null, 1],
+      ['POST', FORM_BODY, 0],
+    ]);
+    // A URL only POSTed to has no page: it is skipped, and its capture kept.
+    expect(readArchive(imported, 'SELECT state, error FROM urls WHERE url = ?', `${SITE}/api`)).toEqual([
+      { state: 'skipped', error: expect.stringMatching(/only answers to requests other than GET/) },
+    ]);
+    expect(readArchive(imported, 'SELECT count(*) AS n FROM pages WHERE url = ?', `${SITE}/api`)).toEqual([{ n: 0 }]);
+    expect(readArchive(imported, 'SELECT request_body FROM captures WHERE url = ?', `${SITE}/api`)).toEqual([{ request_body: Buffer.from(JSON_BODY) }]);
+  });
+
+  it("never replays a POST's answer for its URL: the URL's timeline and captures by time are its GETs", () => {
+    const archive = openArchive(imported);
+    try {
+      expect(archive.captureTimes(`${SITE}/search`).map((capture) => capture.fetchedAt)).toEqual(['2024-06-01T00:00:00.000Z']);
+      expect(archive.captureAt(`${SITE}/search`, '2024-06-01T00:00:05.000Z')).toBeUndefined();
+      expect(archive.captureTimes(`${SITE}/api`)).toEqual([]);
+    } finally {
+      archive.close();
+    }
+  });
+
+  it('keeps WARC-Truncated', () => {
+    expect(readArchive(imported, 'SELECT truncated FROM pages WHERE url = ?', `${SITE}/big.bin`)).toEqual([{ truncated: 'length' }]);
+  });
+
+  it('exports them faithfully: the request body, WARC-Truncated, CDXJ keys of their own; imported again, the same captures', async () => {
+    const warc = tmp.path('methods-out.warc.gz');
+    const cdxj = tmp.path('methods-out.cdxj');
+    expect((await runCli(['export', imported, '--warc', warc, '--cdxj', cdxj, '-q'])).code).toBe(0);
+    const records = await readWarc(warc);
+    const postRequests = records.filter((record) => record.type === 'request' && record.httpHead?.toString('latin1').startsWith('POST '));
+    // The URL's own captures first, then the URLs that have no page.
+    expect(postRequests.map((record) => [record.field('WARC-Target-URI'), record.payload?.toString()])).toEqual([
+      [`${SITE}/search`, FORM_BODY],
+      [`${SITE}/api`, JSON_BODY],
+    ]);
+    const big = records.find((record) => record.type === 'response' && record.field('WARC-Target-URI') === `${SITE}/big.bin`);
+    expect(big?.field('WARC-Truncated')).toBe('length');
+    const keys = readFileSync(cdxj, 'utf8').trim().split('\n').map((line) => line.split(' ')[0]);
+    expect(keys).toContain('example,site)/search');
+    expect(keys).toContain('example,site)/search?__wb_method=post&lang=en&q=crawl%20archive');
+    expect(keys).toContain(`example,site)/api?__wb_method=post&__wb_post_data=${Buffer.from(JSON_BODY).toString('base64').toLowerCase()}`);
+    expect(keys.filter((key) => key === 'example,site)/search')).toHaveLength(1);
+
+    const again = tmp.path('methods-again.sqlite');
+    await importWarc(warc, again);
+    // A record without its request comes back with the GET request an export writes for it.
+    const captures = (db: string) => readArchive(db, "SELECT url, fetched_at, coalesce(request_method, 'GET') AS method, request_body, truncated, latest, sha256 FROM captures ORDER BY url, fetched_at");
+    expect(captures(again)).toEqual(captures(imported));
   });
 });

@@ -42,6 +42,11 @@ export interface WrittenCapture {
   digest: string;
   offset: number;
   length: number;
+  /** The request's method when it is not GET (an imported POST): the CDXJ key is then not the GET's. */
+  method?: string;
+  /** That request's body, and its Content-Type. */
+  requestBody?: Buffer;
+  requestContentType?: string;
 }
 
 export interface WarcEvents {
@@ -112,7 +117,12 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
         ['WARC-Refers-To-Date', original?.date],
       );
     }
-    fields.push(['WARC-Payload-Digest', digest], ['Content-Type', 'application/http; msgtype=response'], ['Crawlite-Headers', head.rebuilt ? 'rebuilt' : undefined]);
+    fields.push(
+      ['WARC-Payload-Digest', digest],
+      ['WARC-Truncated', page.truncated ?? undefined],
+      ['Content-Type', 'application/http; msgtype=response'],
+      ['Crawlite-Headers', head.rebuilt ? 'rebuilt' : undefined],
+    );
     const written = await file.write(warcRecord(revisit ? 'revisit' : 'response', fields, revisit ? [head.bytes] : [head.bytes, page.body]));
     const self: Original = { url: page.fetchUrl, date, id: responseId };
     if (!revisit && page.body.length > 0 && shared.has(page.sha256) && !firstWritten.has(page.sha256)) firstWritten.set(page.sha256, self);
@@ -126,6 +136,7 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
       status: page.revalidated ? 304 : page.status,
       digest,
       ...written,
+      ...otherMethod(page),
     });
 
     const request = requestHead(page, userAgent);
@@ -139,7 +150,7 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
           ['Content-Type', 'application/http; msgtype=request'],
           ['Crawlite-Headers', request.rebuilt ? 'rebuilt' : undefined],
         ],
-        [request.bytes],
+        page.requestBody ? [request.bytes, page.requestBody] : [request.bytes],
       ),
     );
     // A 304's payload is its original's; a revisit carries on pointing at the record that holds it.
@@ -151,13 +162,22 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
     let previous: Previous | undefined;
     for (const earlier of archive.earlierCaptures(page.url)) {
       options.signal?.throwIfAborted();
-      ({ previous } = await writeCapture({ ...earlier, fetchUrl: page.fetchUrl }, previous));
+      const written = await writeCapture({ ...earlier, fetchUrl: page.fetchUrl }, previous);
+      // A POST's answer is no earlier version of the page: the next GET capture compares with the last GET one.
+      if (isGet(earlier)) previous = written.previous;
     }
     const { responseId, date } = await writeCapture(page, previous);
     if (isHtml(page)) {
       await file.write(outlinksRecord(page, date, responseId));
       if (isListedPage(page)) await events.page?.({ url: page.fetchUrl, date, title: page.title });
     }
+    events.progress?.(file.offset, summary.responses);
+  }
+
+  // URLs only requests other than GET were captured for (imported POSTs): no page, their captures all the same.
+  for (const capture of archive.capturesWithoutPage()) {
+    options.signal?.throwIfAborted();
+    await writeCapture(capture, undefined);
     events.progress?.(file.offset, summary.responses);
   }
 
@@ -187,6 +207,25 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
   }
   summary.bytes = file.offset;
   return summary;
+}
+
+const isGet = (page: ArchivedPage): boolean => (page.requestMethod ?? 'GET').toUpperCase() === 'GET';
+
+/** What a CDXJ line needs of a capture of a request other than GET. */
+function otherMethod(page: ArchivedPage): Pick<WrittenCapture, 'method' | 'requestBody' | 'requestContentType'> {
+  if (isGet(page)) return {};
+  const method = page.requestMethod!.toUpperCase();
+  const contentType = page.requestHeaders ? headerValue(page.requestHeaders, 'content-type') : undefined;
+  return { method, ...(page.requestBody ? { requestBody: page.requestBody } : {}), ...(contentType ? { requestContentType: contentType } : {}) };
+}
+
+/** One header's value in a header block as received ('Name: value' lines), the first if repeated. */
+function headerValue(block: Buffer, name: string): string | undefined {
+  for (const line of block.toString('latin1').split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === name) return line.slice(colon + 1).trim();
+  }
+  return undefined;
 }
 
 const isHtml = (page: ArchivedPage): boolean => HTML_TYPES.has(mimeOf(page.contentType) ?? '');

@@ -21,6 +21,9 @@ export interface ExchangePage {
   revisit: boolean;
 }
 
+/** WARC-Truncated names a reason in a word; a longer value is cut, so a hostile record cannot bloat every row. */
+const MAX_TRUNCATED_CHARS = 64;
+
 const NEVER_EXPIRES = { token: 'import', expiresAt: Number.POSITIVE_INFINITY };
 
 const isTooLarge = (message: HttpMessage | HeadTooLarge | undefined): message is HeadTooLarge => message !== undefined && 'headTooLarge' in message;
@@ -176,6 +179,9 @@ export async function exchangePage(exchange: Exchange, sink: ImportSink, setting
     requestHeaders: requestMessage?.rawHeaders ?? null,
     remoteIp: record.fields.get('warc-ip-address') ?? null,
     startedAt: (request && isoDate(request.fields.get('warc-date'))) ?? fetchedAt,
+    truncated: record.fields.get('warc-truncated')?.trim().slice(0, MAX_TRUNCATED_CHARS) || null,
+    // A GET's body is nothing a replay or an export needs; another method's is what it sent.
+    requestBody: requestMessage && requestMessage.startLine[0].toUpperCase() !== 'GET' && requestMessage.body.byteLength > 0 ? requestMessage.body : null,
   };
   const page: ImportedPage = {
     url: normalized.url,

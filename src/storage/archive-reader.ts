@@ -1,9 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { archiveReport } from './archive-report.js';
 import {
-  CAPTURE_AT_SQL,
+  captureAtSql,
   CAPTURE_TIMES_SQL,
-  EARLIER_CAPTURES_SQL,
+  CAPTURES_WITHOUT_PAGE_SQL,
+  earlierCapturesSql,
   LINKS_FROM_SQL,
   LINKS_SQL,
   pageSql,
@@ -58,6 +59,8 @@ export interface ArchiveReader {
    * replaced. None in an archive of one crawl, or of a schema before 7.
    */
   earlierCaptures(url: string): IterableIterator<ArchivedPage>;
+  /** Captures of URLs with no page (all of requests other than GET, as an imported POST), by URL then time. */
+  capturesWithoutPage(): IterableIterator<ArchivedPage>;
   /** Every capture of one URL, oldest first, without bodies; the latest alone in an archive of a schema before 7. */
   captureTimes(url: string): CaptureTime[];
   /** The URL's capture made at `fetchedAt` (as in captureTimes), if there is one. */
@@ -130,7 +133,12 @@ class SqliteArchiveReader implements ArchiveReader {
 
   earlierCaptures(url: string): IterableIterator<ArchivedPage> {
     if (!this.pageViewColumns().has('revalidated')) return [][Symbol.iterator]();
-    return this.rows(EARLIER_CAPTURES_SQL, [url], toPage);
+    return this.rows(earlierCapturesSql(this.pageViewColumns()), [url], toPage);
+  }
+
+  capturesWithoutPage(): IterableIterator<ArchivedPage> {
+    if (!this.pageViewColumns().has('truncated')) return [][Symbol.iterator]();
+    return this.rows(CAPTURES_WITHOUT_PAGE_SQL, [], toPage);
   }
 
   captureTimes(url: string): CaptureTime[] {
@@ -146,7 +154,7 @@ class SqliteArchiveReader implements ArchiveReader {
       const page = this.page(url);
       return page?.fetchedAt === fetchedAt ? page : undefined;
     }
-    const row = this.explained(() => this.db.prepare<[string, string], PageRow>(CAPTURE_AT_SQL).get(url, fetchedAt));
+    const row = this.explained(() => this.db.prepare<[string, string], PageRow>(captureAtSql(this.pageViewColumns())).get(url, fetchedAt));
     return row && toPage(row);
   }
 

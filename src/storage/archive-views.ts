@@ -60,6 +60,10 @@ export interface ArchivedPage {
    * confirmed; httpVersion, reason, rawHeaders and the request are the 304 exchange's.
    */
   revalidated: boolean;
+  /** WARC-Truncated of an imported capture whose payload is not whole ('length', 'time', 'disconnect', ...); null when whole (schema 11 on). */
+  truncated: string | null;
+  /** What a request other than GET sent (an imported POST's body); only captures have one (schema 11 on). */
+  requestBody: Buffer | null;
   /** The page's links, in order of target; only when asked for (`pages(filter, { outlinks: true })`). */
   outlinks?: Array<{ url: string; kind: LinkKind }>;
 }
@@ -114,7 +118,10 @@ export const WIRE_COLUMNS = [
 /** The columns to select from the pages view, given the columns it has. */
 export function pageColumns(viewColumns: ReadonlySet<string>): string {
   const wire = WIRE_COLUMNS.map((name) => (viewColumns.has(name) ? name : `NULL AS ${name}`));
-  return `${PAGE_COLUMNS}, ${wire.join(', ')}, ${viewColumns.has('revalidated') ? 'revalidated' : '0 AS revalidated'}`;
+  // A URL's page is never a request other than GET: its request body is always NULL.
+  return `${PAGE_COLUMNS}, ${wire.join(', ')}, ${viewColumns.has('revalidated') ? 'revalidated' : '0 AS revalidated'}, ${
+    viewColumns.has('truncated') ? 'truncated' : 'NULL AS truncated'
+  }, NULL AS request_body`;
 }
 
 /** A page's links as a JSON array of [to_url, kind], in order of target (one statement: a read streams pages and links together). */
@@ -128,7 +135,7 @@ export interface PagesQueryOptions {
   outlinks?: boolean;
 }
 
-const ALL_COLUMNS: ReadonlySet<string> = new Set([...WIRE_COLUMNS, 'revalidated']);
+const ALL_COLUMNS: ReadonlySet<string> = new Set([...WIRE_COLUMNS, 'revalidated', 'truncated']);
 
 /** Pages in URL order (the url index: streamed, no sort), narrowed by `filter`. */
 export function pagesQuery(
@@ -161,17 +168,29 @@ export const pageSql = (viewColumns: ReadonlySet<string> = ALL_COLUMNS) => `SELE
  * Captures of the captures view (schema 7 on) as pages rows: the URL's fetch_url and depth are
  * its page's; canonical and robots are not kept per capture.
  */
-const CAPTURE_ROWS = `SELECT c.url, p.fetch_url, c.kind, p.depth, c.status, c.content_type, c.charset, c.location,
+const captureColumns = (schema11: boolean) => `c.status, c.content_type, c.charset, c.location,
   c.headers, c.body, c.size, c.sha256, c.fetched_at, c.elapsed_ms, c.title, NULL AS canonical, NULL AS robots,
   0 AS links_dropped, c.http_version, c.reason, c.raw_headers, c.request_method, c.request_target, c.request_headers,
-  c.remote_ip, c.started_at, c.sha1, c.revalidated
-  FROM captures c JOIN pages p ON p.url = c.url`;
+  c.remote_ip, c.started_at, c.sha1, c.revalidated, ${schema11 ? 'c.truncated, c.request_body' : 'NULL AS truncated, NULL AS request_body'}`;
+const captureRows = (schema11: boolean) => `SELECT c.url, p.fetch_url, c.kind, p.depth, ${captureColumns(schema11)} FROM captures c JOIN pages p ON p.url = c.url`;
 
-/** A URL's captures before its latest, oldest first. */
-export const EARLIER_CAPTURES_SQL = `${CAPTURE_ROWS} WHERE c.url = ? AND c.latest = 0 ORDER BY c.fetched_at`;
+/** A capture a replay may show for a URL: one of a GET (or of an archive that did not record the method), never a POST's answer. */
+const REPLAYABLE = "coalesce(c.request_method, 'GET') = 'GET'";
 
-/** A URL's capture made at one time (fetched_at). */
-export const CAPTURE_AT_SQL = `${CAPTURE_ROWS} WHERE c.url = ? AND c.fetched_at = ? ORDER BY c.latest DESC LIMIT 1`;
+/** A URL's captures before its latest, oldest first, POSTs and other methods included (an export writes them all). */
+export const earlierCapturesSql = (viewColumns: ReadonlySet<string>) =>
+  `${captureRows(viewColumns.has('truncated'))} WHERE c.url = ? AND c.latest = 0 ORDER BY c.fetched_at`;
+
+/**
+ * Captures of URLs that have no page: every capture of the URL was of a request other than GET (an
+ * imported POST), kept in `capture` only (schema 11 on). By URL, then time.
+ */
+export const CAPTURES_WITHOUT_PAGE_SQL = `SELECT c.url, c.url AS fetch_url, c.kind, 0 AS depth, ${captureColumns(true)}
+  FROM captures c WHERE c.latest = 0 AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.url = c.url) ORDER BY c.url, c.fetched_at`;
+
+/** A URL's GET capture made at one time (fetched_at). */
+export const captureAtSql = (viewColumns: ReadonlySet<string>) =>
+  `${captureRows(viewColumns.has('truncated'))} WHERE c.url = ? AND c.fetched_at = ? AND ${REPLAYABLE} ORDER BY c.latest DESC LIMIT 1`;
 
 /** One capture on a URL's timeline: what it was, without its body. */
 export interface CaptureTime {
@@ -186,9 +205,9 @@ export interface CaptureTime {
   latest: boolean;
 }
 
-/** A URL's captures oldest first, without bodies (on the capture_url index; sha1 would read each body, sha256 does not). */
+/** A URL's GET captures oldest first, without bodies (on the capture_url index; sha1 would read each body, sha256 does not). */
 export const CAPTURE_TIMES_SQL = `SELECT crawl, fetched_at AS fetchedAt, status, revalidated, sha256, latest
-  FROM captures WHERE url = ? ORDER BY fetched_at, latest`;
+  FROM captures c WHERE url = ? AND ${REPLAYABLE} ORDER BY fetched_at, latest`;
 
 export const toCaptureTime = (row: Omit<CaptureTime, 'revalidated' | 'latest'> & { revalidated: number; latest: number }): CaptureTime => ({
   ...row,
@@ -238,6 +257,8 @@ export interface PageRow {
   started_at: string | null;
   sha1: string | null;
   revalidated: number;
+  truncated: string | null;
+  request_body: Buffer | null;
   outlinks?: string;
 }
 
@@ -271,6 +292,8 @@ export function toPage(row: PageRow): ArchivedPage {
     startedAt: row.started_at,
     sha1: row.sha1,
     revalidated: row.revalidated === 1,
+    truncated: row.truncated,
+    requestBody: row.request_body,
   };
   if (row.outlinks !== undefined) {
     const pairs = JSON.parse(row.outlinks) as Array<[string, LinkKind]>;

@@ -24,6 +24,10 @@ export interface ImportedResponse extends StoredResponse {
   requestHeaders: Buffer | null;
   remoteIp: string | null;
   startedAt: string | null;
+  /** WARC-Truncated: why the record's payload is not whole. */
+  truncated: string | null;
+  /** The request's body, for a request other than GET. */
+  requestBody: Buffer | null;
 }
 
 export interface ImportedPage {
@@ -39,6 +43,12 @@ export interface ImportedPage {
   response: ImportedResponse;
   discovered: DiscoveredUrl[];
 }
+
+/** A URL whose only records are answers to requests other than GET: kept in `captures`, never its page. */
+export const NOT_GET: Reason = { code: 'not_get', message: 'the WARC files imported hold only answers to requests other than GET for it (in captures)' };
+
+/** A request whose answer may be a URL's page: a GET, or one the WARC did not record. */
+const isPageRequest = (method: string | null): boolean => method === null || method.toUpperCase() === 'GET';
 
 /** Where an imported payload went, so a revisit record can point at it. */
 export interface StoredPayload {
@@ -78,6 +88,7 @@ export class ImportSink {
   private readonly responseStmt: Statement<[number], StoredResponseRow>;
   private readonly latestAt: Statement<[number], { fetched_at: string }>;
   private readonly insertEarlier: Statement<[Record<string, unknown>]>;
+  private readonly insertOtherMethodUrl: Statement<[Record<string, unknown>]>;
   private readonly text: PageTextWriter;
 
   constructor(
@@ -111,10 +122,10 @@ export class ImportSink {
     this.upsertResponse = db.prepare(`
       INSERT INTO response (url_id, run_id, status, content_type, charset, location, headers, body_id, fetched_at, elapsed_ms,
                             links_found, links_new, title, canonical, robots, links_dropped, http_version, reason, raw_headers,
-                            request_method, request_target, request_headers, remote_ip, started_at)
+                            request_method, request_target, request_headers, remote_ip, started_at, truncated, request_body)
       VALUES (@urlId, @runId, @status, @contentType, @charset, @location, @headers, @bodyId, @fetchedAt, @elapsedMs,
               @linksFound, @linksNew, @title, @canonical, @robots, @linksDropped, @httpVersion, @reason, @rawHeaders,
-              @requestMethod, @requestTarget, @requestHeaders, @remoteIp, @startedAt)
+              @requestMethod, @requestTarget, @requestHeaders, @remoteIp, @startedAt, @truncated, @requestBody)
       ON CONFLICT (url_id) DO UPDATE SET
         run_id = excluded.run_id, status = excluded.status, content_type = excluded.content_type, charset = excluded.charset,
         location = excluded.location, headers = excluded.headers, body_id = excluded.body_id, fetched_at = excluded.fetched_at,
@@ -122,7 +133,8 @@ export class ImportSink {
         title = excluded.title, canonical = excluded.canonical, robots = excluded.robots, links_dropped = excluded.links_dropped,
         http_version = excluded.http_version, reason = excluded.reason, raw_headers = excluded.raw_headers,
         request_method = excluded.request_method, request_target = excluded.request_target,
-        request_headers = excluded.request_headers, remote_ip = excluded.remote_ip, started_at = excluded.started_at`);
+        request_headers = excluded.request_headers, remote_ip = excluded.remote_ip, started_at = excluded.started_at,
+        truncated = excluded.truncated, request_body = excluded.request_body`);
     this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id) VALUES (?, ?, ?, ?, ?)');
     this.byRecordId = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE record_id = ? LIMIT 1');
     this.byDigest = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE digest = ? ORDER BY rowid DESC LIMIT 1');
@@ -135,12 +147,18 @@ export class ImportSink {
     this.insertEarlier = db.prepare(`
       INSERT INTO capture (url_id, run_id, status, content_type, charset, location, headers, body_id, fetched_at, elapsed_ms,
                            links_found, links_new, title, canonical, robots, links_dropped, http_version, reason, raw_headers,
-                           request_method, request_target, request_headers, remote_ip, started_at)
+                           request_method, request_target, request_headers, remote_ip, started_at, truncated, request_body)
       SELECT @urlId, @runId, @status, @contentType, @charset, @location, @headers, @bodyId, @fetchedAt, @elapsedMs,
              @linksFound, @linksNew, @title, @canonical, @robots, @linksDropped, @httpVersion, @reason, @rawHeaders,
-             @requestMethod, @requestTarget, @requestHeaders, @remoteIp, @startedAt
+             @requestMethod, @requestTarget, @requestHeaders, @remoteIp, @startedAt, @truncated, @requestBody
       WHERE NOT EXISTS (SELECT 1 FROM capture WHERE url_id = @urlId AND fetched_at = @fetchedAt AND status = @status
+                          AND body_id = @bodyId AND request_method IS @requestMethod AND request_body IS @requestBody)
+        AND NOT EXISTS (SELECT 1 FROM response WHERE url_id = @urlId AND fetched_at = @fetchedAt AND status = @status
                           AND body_id = @bodyId AND request_method IS @requestMethod)`);
+    this.insertOtherMethodUrl = db.prepare(`
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, tries, error_code, error, path_key)
+      VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, 1, @code, @message, @pathKey)
+      ON CONFLICT (url) DO NOTHING`);
     this.text = new PageTextWriter(db);
   }
 
@@ -153,6 +171,7 @@ export class ImportSink {
   write(page: ImportedPage): StoredPayload & { newUrls: number } {
     try {
       if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+      if (!isPageRequest(page.response.requestMethod)) return this.otherMethod(page);
       const earlier = this.earlierThanLatest(page);
       if (earlier !== undefined) return earlier;
       const urlId = this.upsertPage.get({
@@ -193,6 +212,29 @@ export class ImportSink {
     const bodyId = this.storeBody(page.response.body);
     this.insertEarlier.run(this.responseRow(known.id, bodyId, page.response, page.discovered.length, 0));
     return { urlId: known.id, bodyId, newUrls: 0 };
+  }
+
+  /**
+   * The answer to a request other than GET (a POST's, say) is kept as a capture of its URL, with the
+   * request's body, and never becomes the URL's page: a replay of the URL is a GET, and must not be
+   * answered with what a form submission got. A URL no GET record answered is `skipped` (not_get).
+   */
+  private otherMethod(page: ImportedPage): StoredPayload & { newUrls: number } {
+    this.insertOtherMethodUrl.run({
+      url: page.key,
+      fetchUrl: page.url === page.key ? null : page.url,
+      origin: page.origin,
+      kind: page.kind,
+      depth: page.depth,
+      redirectHops: page.redirectHops,
+      pathKey: page.pathKey ?? null,
+      code: NOT_GET.code,
+      message: NOT_GET.message,
+    });
+    const urlId = this.knownStmt.get(page.key)!.id;
+    const bodyId = this.storeBody(page.response.body);
+    this.insertEarlier.run(this.responseRow(urlId, bodyId, page.response, 0, 0));
+    return { urlId, bodyId, newUrls: 0 };
   }
 
   /** Notes which record stored which payload, for the revisits that come later. */
@@ -304,6 +346,8 @@ export class ImportSink {
       requestHeaders: response.requestHeaders,
       remoteIp: response.remoteIp,
       startedAt: response.startedAt,
+      truncated: response.truncated,
+      requestBody: response.requestBody,
     };
   }
 }

@@ -19,12 +19,20 @@ import { hardenShardConnection } from './shard-file.js';
 const CAPTURE_COLUMNS = [
   'status', 'content_type', 'charset', 'location', 'headers', 'fetched_at', 'elapsed_ms', 'links_found', 'links_new',
   'title', 'canonical', 'robots', 'links_dropped', 'http_version', 'reason', 'raw_headers', 'request_method',
-  'request_target', 'request_headers', 'remote_ip', 'started_at', 'revalidated',
+  'request_target', 'request_headers', 'remote_ip', 'started_at', 'revalidated', 'truncated', 'request_body',
 ];
 const from = (alias: string) => CAPTURE_COLUMNS.map((column) => `${alias}.${column}`).join(', ');
 
 /** done beats failed beats skipped beats queued (and fetching, which nothing fetches in the output). */
 const rank = (state: string) => `CASE ${state} WHEN 'done' THEN 0 WHEN 'failed' THEN 1 WHEN 'skipped' THEN 2 ELSE 3 END`;
+
+/**
+ * The same capture in the output (x) and the shard (c): same time, status, payload and method. Two
+ * captures of one second that differ are both kept (imported WARCs have seconds only).
+ */
+const sameCapture = (x: string, c: string) =>
+  `${x}.fetched_at = ${c}.fetched_at AND ${x}.status = ${c}.status AND ${x}.request_method IS ${c}.request_method
+   AND (SELECT hash FROM main.body WHERE id = ${x}.body_id) = (SELECT hash FROM shard.body WHERE id = ${c}.body_id)`;
 
 /** A shard's earlier captures (or its latest, where the output holds a later one) as capture rows, each once. */
 const insertCaptures = (source: string, join: string) => `
@@ -36,8 +44,8 @@ const insertCaptures = (source: string, join: string) => `
   JOIN shard.body sb ON sb.id = c.body_id
   JOIN main.body mb ON mb.hash = sb.hash
   WHERE c.url_id BETWEEN :lo AND :hi
-    AND NOT EXISTS (SELECT 1 FROM main.capture x WHERE x.url_id = m.out_id AND x.fetched_at = c.fetched_at)
-    AND NOT EXISTS (SELECT 1 FROM main.response x WHERE x.url_id = m.out_id AND x.fetched_at = c.fetched_at)
+    AND NOT EXISTS (SELECT 1 FROM main.capture x WHERE x.url_id = m.out_id AND ${sameCapture('x', 'c')})
+    AND NOT EXISTS (SELECT 1 FROM main.response x WHERE x.url_id = m.out_id AND ${sameCapture('x', 'c')})
   ORDER BY c.url_id, c.fetched_at`;
 
 const BATCH_SQL = [
@@ -77,7 +85,8 @@ const BATCH_SQL = [
   'DELETE FROM temp.merge_win',
   `INSERT INTO temp.merge_win (shard_id, out_id, cmp)
    SELECT r.url_id, m.out_id,
-          CASE WHEN o.url_id IS NULL OR o.fetched_at < r.fetched_at THEN 1 WHEN o.fetched_at = r.fetched_at THEN 0 ELSE -1 END
+          CASE WHEN o.url_id IS NULL OR o.fetched_at < r.fetched_at THEN 1 WHEN ${sameCapture('o', 'r')} THEN 0
+               WHEN o.fetched_at = r.fetched_at THEN 1 ELSE -1 END
    FROM shard.response r JOIN temp.merge_url m ON m.shard_id = r.url_id LEFT JOIN main.response o ON o.url_id = m.out_id
    WHERE r.url_id BETWEEN :lo AND :hi`,
   insertCaptures('response', 'JOIN temp.merge_win m ON m.shard_id = c.url_id AND m.cmp = -1'),
