@@ -1,9 +1,9 @@
-import type { Database } from 'better-sqlite3';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
 import type { NormalizedUrl } from '../pipeline/normalize-url.js';
 import { NothingToRecrawlError, NothingToResumeError, UnfinishedCrawlError } from '../storage/archive-errors.js';
 import { urlStateCounts } from '../storage/archive-report.js';
 import { CrawlRecord } from '../storage/crawl-record.js';
+import type { ArchiveConnection } from '../storage/open-archive.js';
 import { latestCrawl, queueRecrawl, unfinishedUrls } from '../storage/queue-recrawl.js';
 import { requeueFailed } from '../storage/requeue-failed.js';
 import { SqliteFrontier } from '../storage/sqlite-frontier.js';
@@ -33,7 +33,7 @@ function changes(stored: Record<string, unknown>, given: Partial<CrawlOptions>):
 }
 
 /** Stores the roots and options, queues what the crawl starts from, and tells what it found. */
-export function prepareArchive(db: Database, request: CheckedRequest, notify: (notice: RunNotice) => void): PreparedArchive {
+export function prepareArchive(db: ArchiveConnection, request: CheckedRequest, notify: (notice: RunNotice) => void): PreparedArchive {
   const record = new CrawlRecord(db);
   const storedRoots = record.roots();
   const storedOptions = record.options();

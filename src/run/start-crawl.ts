@@ -1,7 +1,7 @@
-import type { Database } from 'better-sqlite3';
 import { httpFetcher } from '../http/http-fetcher.js';
 import { crawl, type Crawl } from '../pipeline/crawl.js';
 import type { CrawlStop } from '../pipeline/crawl-stop.js';
+import type { ArchiveConnection } from '../storage/open-archive.js';
 import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
 import type { PreparedArchive } from './prepare-archive.js';
 import type { RunSession } from './session.js';
@@ -13,7 +13,7 @@ export interface StartedCrawl {
 }
 
 /** Records the run's start and builds the pipeline over the archive's frontier, a sink for this run and an HTTP client with the session's settings. */
-export function startCrawl(db: Database, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
+export function startCrawl(db: ArchiveConnection, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
   const { record, frontier, options } = prepared;
   const roots = prepared.seeds.map((seed) => seed.url);
   const runId = prepared.runId ?? record.startRun(options, new Date(), prepared.crawl);

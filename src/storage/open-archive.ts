@@ -7,6 +7,9 @@ import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaErr
 import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 
+/** An open archive's connection. Other rooms hold it and hand it back to storage under this name, never the driver's. */
+export type ArchiveConnection = Db;
+
 /** 'crwl': marks a SQLite file as a crawlite archive (PRAGMA application_id). */
 export const APPLICATION_ID = 0x6372776c;
 

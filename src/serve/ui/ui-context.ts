@@ -1,11 +1,11 @@
-import type { Database } from 'better-sqlite3';
 import type { ArchiveReader } from '../../storage/archive-reader.js';
+import type { ArchiveConnection } from '../../storage/open-archive.js';
 import type { SearchArchive } from '../search-mount.js';
 
 /** What every UI page reads from: the archive (through its reader and a read-only connection) and where replay lives. */
 export interface UiContext {
   archive: ArchiveReader;
-  db: Database;
+  db: ArchiveConnection;
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   replayOrigin: string;
   search: SearchArchive | undefined;
