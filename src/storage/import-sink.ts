@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from './archive-errors.js';
-import { PageTextWriter } from './page-text-writer.js';
-import { payloadDigest } from './payload-digest.js';
+import { CaptureWriter, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
 import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../pipeline/ports.js';
 
@@ -47,9 +45,6 @@ export interface ImportedPage {
 /** A URL whose only records are answers to requests other than GET: kept in `captures`, never its page. */
 export const NOT_GET: Reason = { code: 'not_get', message: 'the WARC files imported hold only answers to requests other than GET for it (in captures)' };
 
-/** A request whose answer may be a URL's page: a GET, or one the WARC did not record. */
-const isPageRequest = (method: string | null): boolean => method === null || method.toUpperCase() === 'GET';
-
 /** Where an imported payload went, so a revisit record can point at it. */
 export interface StoredPayload {
   urlId: number;
@@ -74,22 +69,15 @@ export class ImportSink {
   private readonly insertFound: Statement<[Record<string, unknown>]>;
   private readonly lowerDepth: Statement<[{ depth: number; url: string }]>;
   private readonly countVariant: Statement<[string]>;
-  private readonly deleteLinks: Statement<[number]>;
-  private readonly insertLink: Statement<[number, string, string, number]>;
-  private readonly bodyByHash: Statement<[Buffer], { id: number }>;
-  private readonly insertBody: Statement<[Buffer, number, Uint8Array, string]>;
-  private readonly fillSha1: Statement<[string, number]>;
-  private readonly upsertResponse: Statement<[Record<string, unknown>]>;
+  private readonly insertOtherMethodUrl: Statement<[Record<string, unknown>]>;
+  private readonly latestAt: Statement<[number], { fetched_at: string }>;
   private readonly remember: Statement<[string | null, string | null, string, number, number]>;
   private readonly byRecordId: Statement<[string], StoredPayload>;
   private readonly byDigest: Statement<[string], StoredPayload>;
   private readonly byUri: Statement<[string], StoredPayload>;
   private readonly bodyData: Statement<[number], { data: Buffer }>;
   private readonly responseStmt: Statement<[number], StoredResponseRow>;
-  private readonly latestAt: Statement<[number], { fetched_at: string }>;
-  private readonly insertEarlier: Statement<[Record<string, unknown>]>;
-  private readonly insertOtherMethodUrl: Statement<[Record<string, unknown>]>;
-  private readonly text: PageTextWriter;
+  private readonly writer: CaptureWriter;
 
   constructor(
     private readonly db: Database,
@@ -114,27 +102,11 @@ export class ImportSink {
       ON CONFLICT (url) DO NOTHING`);
     this.lowerDepth = db.prepare('UPDATE url SET depth = @depth WHERE url = @url AND depth > @depth');
     this.countVariant = db.prepare('INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1');
-    this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
-    this.insertLink = db.prepare('INSERT INTO link (from_id, to_url, kind, nofollow) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING');
-    this.bodyByHash = db.prepare('SELECT id FROM body WHERE hash = ?');
-    this.insertBody = db.prepare('INSERT INTO body (hash, size, data, sha1) VALUES (?, ?, ?, ?)');
-    this.fillSha1 = db.prepare('UPDATE body SET sha1 = ? WHERE id = ? AND sha1 IS NULL');
-    this.upsertResponse = db.prepare(`
-      INSERT INTO response (url_id, run_id, status, content_type, charset, location, headers, body_id, fetched_at, elapsed_ms,
-                            links_found, links_new, title, canonical, robots, links_dropped, http_version, reason, raw_headers,
-                            request_method, request_target, request_headers, remote_ip, started_at, truncated, request_body)
-      VALUES (@urlId, @runId, @status, @contentType, @charset, @location, @headers, @bodyId, @fetchedAt, @elapsedMs,
-              @linksFound, @linksNew, @title, @canonical, @robots, @linksDropped, @httpVersion, @reason, @rawHeaders,
-              @requestMethod, @requestTarget, @requestHeaders, @remoteIp, @startedAt, @truncated, @requestBody)
-      ON CONFLICT (url_id) DO UPDATE SET
-        run_id = excluded.run_id, status = excluded.status, content_type = excluded.content_type, charset = excluded.charset,
-        location = excluded.location, headers = excluded.headers, body_id = excluded.body_id, fetched_at = excluded.fetched_at,
-        elapsed_ms = excluded.elapsed_ms, links_found = excluded.links_found, links_new = excluded.links_new,
-        title = excluded.title, canonical = excluded.canonical, robots = excluded.robots, links_dropped = excluded.links_dropped,
-        http_version = excluded.http_version, reason = excluded.reason, raw_headers = excluded.raw_headers,
-        request_method = excluded.request_method, request_target = excluded.request_target,
-        request_headers = excluded.request_headers, remote_ip = excluded.remote_ip, started_at = excluded.started_at,
-        truncated = excluded.truncated, request_body = excluded.request_body`);
+    this.insertOtherMethodUrl = db.prepare(`
+      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, tries, error_code, error, path_key)
+      VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, 1, @code, @message, @pathKey)
+      ON CONFLICT (url) DO NOTHING`);
+    this.latestAt = db.prepare('SELECT fetched_at FROM response WHERE url_id = ?');
     this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id) VALUES (?, ?, ?, ?, ?)');
     this.byRecordId = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE record_id = ? LIMIT 1');
     this.byDigest = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE digest = ? ORDER BY rowid DESC LIMIT 1');
@@ -142,24 +114,7 @@ export class ImportSink {
     this.bodyData = db.prepare('SELECT data FROM body WHERE id = ?');
     this.responseStmt = db.prepare(`SELECT status, headers, http_version AS httpVersion, reason, raw_headers AS rawHeaders
                                   FROM response WHERE url_id = ?`);
-    this.latestAt = db.prepare('SELECT fetched_at FROM response WHERE url_id = ?');
-    // The same capture (time, status, payload, method) already kept is not kept twice: a WARC imported again.
-    this.insertEarlier = db.prepare(`
-      INSERT INTO capture (url_id, run_id, status, content_type, charset, location, headers, body_id, fetched_at, elapsed_ms,
-                           links_found, links_new, title, canonical, robots, links_dropped, http_version, reason, raw_headers,
-                           request_method, request_target, request_headers, remote_ip, started_at, truncated, request_body)
-      SELECT @urlId, @runId, @status, @contentType, @charset, @location, @headers, @bodyId, @fetchedAt, @elapsedMs,
-             @linksFound, @linksNew, @title, @canonical, @robots, @linksDropped, @httpVersion, @reason, @rawHeaders,
-             @requestMethod, @requestTarget, @requestHeaders, @remoteIp, @startedAt, @truncated, @requestBody
-      WHERE NOT EXISTS (SELECT 1 FROM capture WHERE url_id = @urlId AND fetched_at = @fetchedAt AND status = @status
-                          AND body_id = @bodyId AND request_method IS @requestMethod AND request_body IS @requestBody)
-        AND NOT EXISTS (SELECT 1 FROM response WHERE url_id = @urlId AND fetched_at = @fetchedAt AND status = @status
-                          AND body_id = @bodyId AND request_method IS @requestMethod)`);
-    this.insertOtherMethodUrl = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, tries, error_code, error, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, 1, @code, @message, @pathKey)
-      ON CONFLICT (url) DO NOTHING`);
-    this.text = new PageTextWriter(db);
+    this.writer = new CaptureWriter(db);
   }
 
   known(key: string): KnownUrl | undefined {
@@ -172,7 +127,7 @@ export class ImportSink {
     try {
       if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
       if (!isPageRequest(page.response.requestMethod)) return this.otherMethod(page);
-      const earlier = this.earlierThanLatest(page);
+      const earlier = this.earlierThanPage(page);
       if (earlier !== undefined) return earlier;
       const urlId = this.upsertPage.get({
         url: page.key,
@@ -188,11 +143,10 @@ export class ImportSink {
       })!.id;
       let newUrls = 0;
       for (const found of page.discovered) if (!found.linkOnly) newUrls += this.addFound(found, urlId);
-      this.deleteLinks.run(urlId);
-      for (const found of page.discovered) this.insertLink.run(urlId, found.key, found.kind, found.nofollow ? 1 : 0);
-      const bodyId = this.storeBody(page.response.body);
-      this.storeResponse(urlId, bodyId, page.response, page.discovered.length, newUrls);
-      this.text.write(urlId, page.key, page.response);
+      const bodyId = this.writer.body(page.response.body);
+      this.writer.capture(urlId, this.runId, bodyId, importedCapture(page.response), { found: page.discovered.length, new: newUrls });
+      this.writer.replaceLinks(urlId, page.discovered);
+      this.writer.pageText(urlId, page.key, page.response);
       return { urlId, bodyId, newUrls };
     } catch (error) {
       throw asWriteError(this.path, error);
@@ -200,17 +154,17 @@ export class ImportSink {
   }
 
   /**
-   * A capture older than the one the URL already has (a WARC whose records are not in time order, or
-   * an older WARC imported after a newer one) is kept among the URL's earlier captures; the latest
-   * stays the URL's page, with its links and text. Same time: the later record is the later capture.
+   * A capture older than the URL's page (a WARC whose records are not in time order, or an older WARC
+   * imported after a newer one) is kept among the URL's earlier captures; the page stays, with its
+   * links and text. Same time: the later record is the later capture.
    */
-  private earlierThanLatest(page: ImportedPage): (StoredPayload & { newUrls: number }) | undefined {
+  private earlierThanPage(page: ImportedPage): (StoredPayload & { newUrls: number }) | undefined {
     const known = this.knownStmt.get(page.key);
     if (known === undefined) return undefined;
     const latest = this.latestAt.get(known.id);
     if (latest === undefined || latest.fetched_at <= page.response.fetchedAt) return undefined;
-    const bodyId = this.storeBody(page.response.body);
-    this.insertEarlier.run(this.responseRow(known.id, bodyId, page.response, page.discovered.length, 0));
+    const bodyId = this.writer.body(page.response.body);
+    this.writer.capture(known.id, this.runId, bodyId, importedCapture(page.response), { found: page.discovered.length, new: 0 });
     return { urlId: known.id, bodyId, newUrls: 0 };
   }
 
@@ -232,8 +186,8 @@ export class ImportSink {
       message: NOT_GET.message,
     });
     const urlId = this.knownStmt.get(page.key)!.id;
-    const bodyId = this.storeBody(page.response.body);
-    this.insertEarlier.run(this.responseRow(urlId, bodyId, page.response, 0, 0));
+    const bodyId = this.writer.body(page.response.body);
+    this.writer.capture(urlId, this.runId, bodyId, importedCapture(page.response), { found: 0, new: 0 });
     return { urlId, bodyId, newUrls: 0 };
   }
 
@@ -304,52 +258,33 @@ export class ImportSink {
     this.lowerDepth.run({ depth: found.depth, url: found.key });
     return 0;
   }
+}
 
-  private storeBody(body: Uint8Array): number {
-    const hash = createHash('sha256').update(body).digest();
-    const sha1 = payloadDigest(body);
-    const existing = this.bodyByHash.get(hash)?.id;
-    if (existing !== undefined) {
-      this.fillSha1.run(sha1, existing);
-      return existing;
-    }
-    return Number(this.insertBody.run(hash, body.byteLength, body, sha1).lastInsertRowid);
-  }
-
-  private storeResponse(urlId: number, bodyId: number, response: ImportedResponse, linksFound: number, linksNew: number): void {
-    this.upsertResponse.run(this.responseRow(urlId, bodyId, response, linksFound, linksNew));
-  }
-
-  private responseRow(urlId: number, bodyId: number, response: ImportedResponse, linksFound: number, linksNew: number): Record<string, unknown> {
-    return {
-      urlId,
-      runId: this.runId,
-      status: response.status,
-      contentType: response.contentType,
-      charset: response.charset,
-      location: response.location,
-      headers: JSON.stringify(response.headers),
-      bodyId,
-      fetchedAt: response.fetchedAt,
-      elapsedMs: Math.round(response.elapsedMs),
-      linksFound,
-      linksNew,
-      title: response.title ?? null,
-      canonical: response.canonical ?? null,
-      robots: response.robots ?? null,
-      linksDropped: response.linksDropped ?? 0,
-      httpVersion: response.httpVersion,
-      reason: response.reason,
-      rawHeaders: response.rawHeaders,
-      requestMethod: response.requestMethod,
-      requestTarget: response.requestTarget,
-      requestHeaders: response.requestHeaders,
-      remoteIp: response.remoteIp,
-      startedAt: response.startedAt,
-      truncated: response.truncated,
-      requestBody: response.requestBody,
-    };
-  }
+/** An imported response as a capture row: the wire as the WARC holds it. */
+function importedCapture(response: ImportedResponse): CaptureRow {
+  return {
+    status: response.status,
+    contentType: response.contentType,
+    charset: response.charset,
+    location: response.location,
+    headers: JSON.stringify(response.headers),
+    fetchedAt: response.fetchedAt,
+    elapsedMs: response.elapsedMs,
+    title: response.title ?? null,
+    canonical: response.canonical ?? null,
+    robots: response.robots ?? null,
+    linksDropped: response.linksDropped ?? 0,
+    httpVersion: response.httpVersion,
+    reason: response.reason,
+    rawHeaders: response.rawHeaders,
+    requestMethod: response.requestMethod,
+    requestTarget: response.requestTarget,
+    requestHeaders: response.requestHeaders,
+    remoteIp: response.remoteIp,
+    startedAt: response.startedAt,
+    truncated: response.truncated,
+    requestBody: response.requestBody,
+  };
 }
 
 export interface StoredResponseRow {

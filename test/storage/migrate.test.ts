@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from '../../src/storage/migrate.js';
 import { APPLICATION_ID, openArchive } from '../../src/storage/open-archive.js';
-import { tempDir } from '../support/archive.js';
+import { tempDir, UNDO_SCHEMA_8 } from '../support/archive.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -36,5 +36,21 @@ describe('migrations', () => {
     writeFileSync(`${dir}/0001_first.sql`, 'SELECT 1;');
     writeFileSync(`${dir}/0003_third.sql`, 'SELECT 1;');
     expect(() => loadMigrations(dir)).toThrow(/out of sequence/);
+  });
+
+  it('takes an archive of schema 7 to exactly the schema a new archive has (migrations 8 to the last)', () => {
+    const schema = (db: Database.Database) => db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name').all();
+    const fresh = openArchive(tmp.path('fresh.sqlite'), 'create');
+    const expected = schema(fresh);
+    fresh.close();
+    const path = tmp.path('schema7.sqlite');
+    const old = openArchive(path, 'create');
+    old.exec(UNDO_SCHEMA_8);
+    expect(old.pragma('user_version', { simple: true })).toBe(7);
+    expect(schema(old)).not.toEqual(expected);
+    old.close();
+    const upgraded = openArchive(path, 'create');
+    expect(schema(upgraded)).toEqual(expected);
+    upgraded.close();
   });
 });

@@ -43,8 +43,40 @@ export const PAGES_VIEW_OF_SCHEMA_4 = `DROP VIEW pages;
   FROM response r JOIN url u ON u.id = r.url_id JOIN body b ON b.id = r.body_id;
   PRAGMA user_version = 4;`;
 
+/** A statement of a shipped migration, as it wrote it (the views and trigger a schema had). */
+function statementOf(migration: string, start: RegExp, end: RegExp): string {
+  const text = readFileSync(new URL(`../../migrations/${migration}`, import.meta.url), 'utf8');
+  const from = text.search(start);
+  const rest = text.slice(from);
+  const match = end.exec(rest);
+  if (from < 0 || !match) throw new Error(`no ${start} in ${migration}`);
+  return rest.slice(0, match.index + match[0].length);
+}
+const VIEWS_OF_7 = ['pages', 'captures', 'changes'].map((view) => statementOf('0007_captures.sql', new RegExp(`CREATE VIEW ${view} AS`), /;\n/)).join('\n');
+const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
+
+/** Takes a current archive back to schema 10: no truncated or request_body columns. */
+export const UNDO_SCHEMA_11 = `DROP VIEW changes; DROP VIEW captures; DROP VIEW pages; DROP TRIGGER response_keeps_captures;
+  ALTER TABLE response DROP COLUMN truncated; ALTER TABLE response DROP COLUMN request_body;
+  ALTER TABLE capture DROP COLUMN truncated; ALTER TABLE capture DROP COLUMN request_body;
+  ${VIEWS_OF_7}
+  ${TRIGGER_OF('0010_capture_identity.sql')}
+  PRAGMA user_version = 10;`;
+
+/** ... schema 9: captures told apart by time only. */
+export const UNDO_SCHEMA_10 = `${UNDO_SCHEMA_11}
+  DROP TRIGGER response_keeps_captures;
+  ${TRIGGER_OF('0007_captures.sql')}
+  PRAGMA user_version = 9;`;
+
+/** ... schema 8: page text without its extraction version. */
+export const UNDO_SCHEMA_9 = `${UNDO_SCHEMA_10}
+  ALTER TABLE page_text DROP COLUMN text_version;
+  PRAGMA user_version = 8;`;
+
 /** Takes a current archive back to schema 7: its trigram index as migration 6 made it, which only SQLite 3.45+ opens. */
-export const UNDO_SCHEMA_8 = `DROP TABLE page_text_trigram;
+export const UNDO_SCHEMA_8 = `${UNDO_SCHEMA_9}
+  DROP TABLE page_text_trigram;
   CREATE VIRTUAL TABLE page_text_trigram USING fts5(
     title, body,
     content="page_text_cjk", content_rowid="url_id",

@@ -1,0 +1,213 @@
+import { createHash } from 'node:crypto';
+import type { Database, Statement } from 'better-sqlite3';
+import type { DiscoveredUrl, StoredResponse } from '../pipeline/ports.js';
+import { PageTextWriter } from './page-text-writer.js';
+import { payloadDigest } from './payload-digest.js';
+
+/** One capture as the archive keeps it: a response, the exchange it came in, and what its page said. */
+export interface CaptureRow {
+  status: number;
+  contentType: string | null;
+  charset: string | null;
+  location: string | null;
+  /** Lower-case names, as JSON. */
+  headers: string;
+  fetchedAt: string;
+  elapsedMs: number;
+  title: string | null;
+  canonical: string | null;
+  robots: string | null;
+  linksDropped: number;
+  httpVersion: string | null;
+  reason: string | null;
+  rawHeaders: Buffer | null;
+  requestMethod: string | null;
+  requestTarget: string | null;
+  requestHeaders: Buffer | null;
+  remoteIp: string | null;
+  startedAt: string | null;
+  /** WARC-Truncated of an imported record. */
+  truncated: string | null;
+  /** What a request other than GET sent. */
+  requestBody: Buffer | null;
+}
+
+/** Where a capture went: the URL's page (its latest GET), or among its earlier captures. */
+export type CaptureFate = 'page' | 'earlier';
+
+/** Links written per statement: one call into SQLite for many rows, since a page has dozens. */
+const LINKS_PER_INSERT = 32;
+
+const COLUMNS = [
+  'status', 'content_type', 'charset', 'location', 'headers', 'fetched_at', 'elapsed_ms', 'title', 'canonical', 'robots',
+  'links_dropped', 'http_version', 'reason', 'raw_headers', 'request_method', 'request_target', 'request_headers',
+  'remote_ip', 'started_at', 'truncated', 'request_body',
+];
+/** url_id, run_id, body_id, links_found, links_new, then COLUMNS. */
+const PLACEHOLDERS = Array.from({ length: 5 + COLUMNS.length }, () => '?').join(', ');
+
+/** A request whose answer may be a URL's page: a GET, or one whose method was not recorded. */
+export const isPageRequest = (method: string | null): boolean => method === null || method.toUpperCase() === 'GET';
+
+/**
+ * The one door every capture goes through, whoever made it (a crawl, a worker's shard, an import):
+ * bodies by hash, the response row of a URL's latest capture, its earlier captures, its links and its
+ * text. Which capture is a URL's page is decided here, once:
+ * - a capture of a request other than GET (a POST's answer) is only ever an earlier capture;
+ * - a capture older than the page (by fetched_at) is an earlier capture; the page stays;
+ * - otherwise it becomes the page, and the trigger on `response` keeps the one it replaces, unless it
+ *   is the same capture (same time, status and payload: a WARC imported twice);
+ * - an earlier capture already kept (same time, status, payload, method and request body) is not kept twice.
+ * Every statement runs in the caller's transaction.
+ */
+export class CaptureWriter {
+  private readonly bodyByHash: Statement<[Buffer], { id: number; sha1: string | null }>;
+  private readonly insertBody: Statement<[Buffer, number, Uint8Array, string]>;
+  private readonly fillSha1: Statement<[string, number]>;
+  private readonly upsertPage: Statement<unknown[]>;
+  private readonly insertEarlier: Statement<unknown[]>;
+  private readonly revalidate: Statement<unknown[]>;
+  private readonly deleteLinks: Statement<[number]>;
+  /** Multi-row link inserts, by row count, prepared once each when first needed. */
+  private readonly insertLinks = new Map<number, Statement<unknown[]>>();
+  private readonly text: PageTextWriter;
+
+  constructor(private readonly db: Database) {
+    this.bodyByHash = db.prepare('SELECT id, sha1 FROM body WHERE hash = ?');
+    this.insertBody = db.prepare('INSERT INTO body (hash, size, data, sha1) VALUES (?, ?, ?, ?)');
+    // A body stored before the archive kept SHA-1s gets one when it is stored again.
+    this.fillSha1 = db.prepare('UPDATE body SET sha1 = ? WHERE id = ?');
+    // The page only moves forward in time: an older capture leaves it as it is (no change), and is kept as an earlier one.
+    this.upsertPage = db.prepare(`
+      INSERT INTO response (url_id, run_id, body_id, links_found, links_new, ${COLUMNS.join(', ')}) VALUES (${PLACEHOLDERS})
+      ON CONFLICT (url_id) DO UPDATE SET run_id = excluded.run_id, body_id = excluded.body_id,
+        links_found = excluded.links_found, links_new = excluded.links_new,
+        ${COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}, revalidated = 0
+      WHERE excluded.fetched_at >= response.fetched_at`);
+    this.insertEarlier = db.prepare(`
+      INSERT INTO capture (url_id, run_id, body_id, links_found, links_new, ${COLUMNS.join(', ')})
+      SELECT ${PLACEHOLDERS}
+      WHERE NOT EXISTS (SELECT 1 FROM capture WHERE url_id = ? AND fetched_at = ? AND status = ? AND body_id = ?
+                          AND request_method IS ? AND request_body IS ?)
+        AND NOT EXISTS (SELECT 1 FROM response WHERE url_id = ? AND fetched_at = ? AND status = ? AND body_id = ?
+                          AND request_method IS ?)`);
+    // A 304 confirms the stored capture: it keeps its status, headers, body and what its page said; the
+    // exchange's time and wire columns are the 304's (the trigger moves the confirmed capture into capture).
+    this.revalidate = db.prepare(`
+      UPDATE response SET run_id = ?, fetched_at = ?, elapsed_ms = ?, http_version = ?, reason = ?, raw_headers = ?,
+        request_method = ?, request_target = ?, request_headers = ?, remote_ip = ?, started_at = ?, revalidated = 1
+      WHERE url_id = ?`);
+    this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
+    this.text = new PageTextWriter(db);
+  }
+
+  /** The id of the body with these bytes, stored if new; the hashes are computed only when not given and needed. */
+  body(bytes: Uint8Array, known: { sha256?: Buffer | undefined; sha1?: Buffer | undefined } = {}): number {
+    const hash = known.sha256 ?? createHash('sha256').update(bytes).digest();
+    const stored = this.bodyByHash.get(hash);
+    if (!stored) return Number(this.insertBody.run(hash, bytes.byteLength, bytes, payloadDigest(bytes, known.sha1)).lastInsertRowid);
+    if (stored.sha1 === null) this.fillSha1.run(payloadDigest(bytes, known.sha1), stored.id);
+    return stored.id;
+  }
+
+  /** Records a capture of a URL (its body stored first, see `body`). */
+  capture(urlId: number, runId: number, bodyId: number, row: CaptureRow, links: { found: number; new: number }): CaptureFate {
+    const values = [
+      urlId, runId, bodyId, links.found, links.new,
+      row.status, row.contentType, row.charset, row.location, row.headers, row.fetchedAt, Math.round(row.elapsedMs), row.title,
+      row.canonical, row.robots, row.linksDropped, row.httpVersion, row.reason, row.rawHeaders, row.requestMethod,
+      row.requestTarget, row.requestHeaders, row.remoteIp, row.startedAt, row.truncated, row.requestBody,
+    ];
+    if (isPageRequest(row.requestMethod) && this.upsertPage.run(values).changes > 0) return 'page';
+    // The identity of the capture, for the two checks that it is not kept already.
+    const identity = [urlId, row.fetchedAt, row.status, bodyId, row.requestMethod];
+    this.insertEarlier.run([...values, ...identity, row.requestBody, ...identity]);
+    return 'earlier';
+  }
+
+  /** Records a 304 as a new capture of the stored page; false when there is none to confirm. */
+  revalidated(urlId: number, runId: number, response: StoredResponse): boolean {
+    const wire = response.wire;
+    return (
+      this.revalidate.run(
+        runId,
+        response.fetchedAt,
+        Math.round(response.elapsedMs),
+        wire?.httpVersion ?? null,
+        wire?.reason ?? null,
+        wire?.rawHeaders ?? null,
+        wire?.requestMethod ?? null,
+        wire?.requestTarget ?? null,
+        wire?.requestHeaders ?? null,
+        wire?.remoteIp ?? null,
+        wire?.startedAt ?? null,
+        urlId,
+      ).changes > 0
+    );
+  }
+
+  /** A page's links are those of its latest capture: the ones stored before go. */
+  replaceLinks(from: number, discovered: readonly DiscoveredUrl[]): void {
+    this.deleteLinks.run(from);
+    this.addLinks(from, discovered);
+  }
+
+  /** Links of a page, added to those it has (each once). */
+  addLinks(from: number, discovered: readonly DiscoveredUrl[]): void {
+    for (let start = 0; start < discovered.length; start += LINKS_PER_INSERT) {
+      const end = Math.min(start + LINKS_PER_INSERT, discovered.length);
+      const values: unknown[] = new Array(4 * (end - start));
+      for (let i = start, at = 0; i < end; i++, at += 4) {
+        const found = discovered[i]!;
+        values[at] = from;
+        values[at + 1] = found.key;
+        values[at + 2] = found.kind;
+        values[at + 3] = found.nofollow ? 1 : 0;
+      }
+      this.linkInsert(end - start).run(values);
+    }
+  }
+
+  /** The page's text for search, or none (the response had none: an error, not HTML, --no-text). */
+  pageText(urlId: number, url: string, response: Pick<StoredResponse, 'title' | 'text'>): void {
+    this.text.write(urlId, url, response);
+  }
+
+  private linkInsert(rows: number): Statement<unknown[]> {
+    let statement = this.insertLinks.get(rows);
+    if (!statement) {
+      const placeholders = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ');
+      statement = this.db.prepare(`INSERT INTO link (from_id, to_url, kind, nofollow) VALUES ${placeholders} ON CONFLICT DO NOTHING`);
+      this.insertLinks.set(rows, statement);
+    }
+    return statement;
+  }
+}
+
+/** A fetched response as a capture row. */
+export function fetchedCapture(response: StoredResponse): CaptureRow {
+  const wire = response.wire;
+  return {
+    status: response.status,
+    contentType: response.contentType,
+    charset: response.charset,
+    location: response.location,
+    headers: JSON.stringify(response.headers),
+    fetchedAt: response.fetchedAt,
+    elapsedMs: response.elapsedMs,
+    title: response.title ?? null,
+    canonical: response.canonical ?? null,
+    robots: response.robots ?? null,
+    linksDropped: response.linksDropped ?? 0,
+    httpVersion: wire?.httpVersion ?? null,
+    reason: wire?.reason ?? null,
+    rawHeaders: wire?.rawHeaders ?? null,
+    requestMethod: wire?.requestMethod ?? null,
+    requestTarget: wire?.requestTarget ?? null,
+    requestHeaders: wire?.requestHeaders ?? null,
+    remoteIp: wire?.remoteIp ?? null,
+    startedAt: wire?.startedAt ?? null,
+    truncated: null,
+    requestBody: null,
+  };
+}
