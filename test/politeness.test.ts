@@ -151,10 +151,21 @@ describe('429 with Retry-After', () => {
       '/limited': html('finally'),
       ...Object.fromEntries(aPages.map((path) => [path, { ...html(path), delayMs: 150 }])),
     });
+    // The 429 goes out once A's other slot holds a page, and that page is answered 800 ms after it came: until
+    // the crawler has heard of the 429 (however late a busy machine lets it), A has no free slot, so no request
+    // of A's goes out in between; and well before the pause ends, so a pause not kept shows.
+    let pageArrived!: () => void;
+    const pageHeld = new Promise<void>((resolve) => (pageArrived = resolve));
+    let held = false;
     const a = await servers.serve(async (req, res, path) => {
+      if (aPages.includes(path) && !held) {
+        held = true;
+        pageArrived();
+        await sleep(800);
+        return aTable(req, res, path);
+      }
       if (path !== '/limited' || answered429At > 0) return aTable(req, res, path);
-      // Answered after 200 ms, so by then A's other slot has moved on to a page on its warm connection.
-      await sleep(200);
+      await Promise.race([pageHeld, sleep(10_000)]);
       // Noted before the answer goes out: the crawler hears of it later, and pauses from then.
       answered429At = Date.now();
       res.writeHead(429, { 'retry-after': '2' }).end('slow down');
