@@ -143,7 +143,8 @@ describe.skipIf(process.platform !== 'linux')('a crawl killed with kill -9 and n
       const resumed = await execCli(['resume', db, '-q']);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toBe('');
-      expect(performance.now() - started).toBeLessThan(8_000);
+      // At once, not once the zombie is gone (it is still there, below): about a second on a quiet machine.
+      expect(performance.now() - started).toBeLessThan(20_000);
       expect(state(pid)).toBe('Z');
       expect(lockRow(db)).toBeUndefined();
       expect(existsSync(`${db}-lock`)).toBe(false);

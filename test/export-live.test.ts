@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli } from './support/cli.js';
-import { html, routes, startServer, type Route, type TestServer } from './support/test-server.js';
+import { startGatedSite } from './support/gated-site.js';
+import type { TestServer } from './support/test-server.js';
 import { waitFor } from './support/wait.js';
 import { readWarc } from './support/warc-read.js';
 
@@ -19,11 +20,11 @@ afterAll(async () => {
 
 describe('crawlite export during a crawl', () => {
   it('exports a consistent snapshot while the crawl writes, and the crawl ends cleanly', async () => {
-    // 60 pages at 100 ms, two at a time: the crawl runs ~3 s, longer than an export takes on a busy machine.
+    // 60 pages at 50 ms, two at a time: the crawl writes while the export starts, and from /p/40 on its pages
+    // wait for the gate, so it is surely still running when the export is done, however busy the machine.
     const PAGES = 60;
-    const table: Record<string, Route> = { '/': html(Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i}">${i}</a>`).join('')) };
-    for (let i = 0; i < PAGES; i++) table[`/p/${i}`] = { ...html(`page ${i}`), delayMs: 100 };
-    server = await startServer(routes(table));
+    const site = await startGatedSite({ pages: PAGES, gatedFrom: 40, delayMs: 50, gateLimitMs: 120_000 });
+    server = site.server;
     const db = tmp.path('live.sqlite');
     const child = spawnCli(['crawl', server.url, '--db', db, '-q', '--concurrency', '2']);
     try {
@@ -33,12 +34,13 @@ describe('crawlite export during a crawl', () => {
         } catch {
           return false;
         }
-      }, 10_000);
+      }, 60_000);
       const warc = tmp.path('live.warc.gz');
       const cdxj = tmp.path('live.cdxj');
       const exported = await execCli(['export', db, '--warc', warc, '--cdxj', cdxj, '-q']);
       expect(exported).toEqual({ code: 0, stdout: '', stderr: '' });
       expect(child.exitCode).toBeNull();
+      site.openGate();
 
       const records = await readWarc(warc);
       const captures = records.filter((r) => r.type === 'response' || r.type === 'revisit');
@@ -51,6 +53,7 @@ describe('crawlite export during a crawl', () => {
       const result = await child.exited;
       expect(result.code, result.stderr).toBe(0);
     } finally {
+      site.openGate();
       child.kill('SIGKILL');
     }
   });

@@ -94,7 +94,7 @@ async function killAfter(argv: string[], pages: number): Promise<void> {
   const before = server.totalHits();
   const child = spawnCli(argv);
   children.push(child);
-  await waitForHits(server, before + pages, child, 15_000);
+  await waitForHits(server, before + pages, child, 60_000);
   expect(child.exitCode, 'the crawl ended before it could be killed').toBeNull();
   child.kill('SIGKILL');
   const run = await child.exited;
@@ -158,7 +158,7 @@ it('resumes after kill -9 without losing or duplicating pages, re-fetching only 
   const refetched = ALL_PATHS.filter((path) => server.hitCount(path) > 1);
   expect(refetched.length).toBeLessThanOrEqual(CONCURRENCY);
   for (const path of ALL_PATHS) expect(server.hitCount(path), path).toBeLessThanOrEqual(2);
-});
+}, 240_000);
 
 it('survives two kill -9 / resume cycles in a row', async () => {
   server.hits.clear();
@@ -183,4 +183,4 @@ it('survives two kill -9 / resume cycles in a row', async () => {
   expect(report.runs).toBe(3);
   expect(report.pages).toBe(ALL_PATHS.length);
   expect(report.urls).toMatchObject({ done: ALL_PATHS.length, total: ALL_PATHS.length });
-});
+}, 240_000);

@@ -24,7 +24,7 @@ beforeAll(async () => {
     const run = await runCli(['crawl', site.url, '--db', db, '-q', '--exclude', exclude]);
     expect(run.code, run.stderr).toBe(0);
   }
-}, 30_000);
+}, 120_000);
 
 afterEach(() => killAll(children));
 
@@ -53,7 +53,7 @@ async function interrupt(args: string[], signal: NodeJS.Signals, ready: (stderr:
   children.push(child);
   await waitFor(what, () => ready(child.output().stderr), 20_000, () => child.output().stderr);
   child.kill(signal);
-  return within(child.exited, 10_000, `the merge after ${signal}`, () => child.kill('SIGKILL'));
+  return within(child.exited, 30_000, `the merge after ${signal}`, () => child.kill('SIGKILL'));
 }
 
 it('interrupted while it checks the shards, then while it copies, the merge stops with exit 130 each time and the same command finishes it', async () => {
@@ -79,4 +79,4 @@ it('interrupted while it checks the shards, then while it copies, the merge stop
   expect(again.code, again.stderr).toBe(0);
   expect(again.stderr).toMatch(/going on after URL id \d+/);
   expect(contents(output)).toEqual(contents(whole));
-}, 60_000);
+}, 180_000);

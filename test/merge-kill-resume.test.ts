@@ -30,7 +30,7 @@ beforeAll(async () => {
     const run = await execCli(['crawl', server.url, '--db', db, '-c', '4', '-q', '--exclude', exclude]);
     expect(run.code, run.stderr).toBe(0);
   }
-}, 30_000);
+}, 120_000);
 
 afterEach(() => {
   killAll(children);
@@ -73,9 +73,9 @@ it('a merge killed with SIGKILL part-way and run again ends as an uninterrupted 
   const killed = tmp.path('killed.sqlite');
   const child = spawnCli(['merge', shardA, shardB, '--db', killed, '--batch', '1', '--pause-ms', '10']);
   children.push(child);
-  await waitFor('the merge to pass 20 URLs', () => mergedUpTo(killed) >= 20, 15_000, () => child.output().stderr);
+  await waitFor('the merge to pass 20 URLs', () => mergedUpTo(killed) >= 20, 60_000, () => child.output().stderr);
   child.kill('SIGKILL');
-  const end = await within(child.exited, 5000, 'the killed merge');
+  const end = await within(child.exited, 20_000, 'the killed merge');
   expect(end.stdout).not.toContain('Archive');
   const partial = mergedUpTo(killed);
   expect(partial).toBeGreaterThanOrEqual(20);
@@ -86,4 +86,4 @@ it('a merge killed with SIGKILL part-way and run again ends as an uninterrupted 
   expect(again.stderr).toMatch(/going on after URL id \d+/);
   expect(contents(killed)).toEqual(contents(whole));
   expect(integrity(killed)).toBe('ok');
-}, 30_000);
+}, 120_000);

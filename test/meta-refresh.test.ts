@@ -44,9 +44,9 @@ beforeAll(async () => {
     }),
   );
   // A crawl must end on its own; this fails the test long before the hook's own timeout.
-  const result = await within(runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots', '--max-redirects', '3']), 15_000, 'crawl');
+  const result = await within(runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots', '--max-redirects', '3']), 60_000, 'crawl');
   expect(result).toMatchObject({ code: 0 });
-});
+}, 90_000);
 
 afterAll(async () => {
   await server.close();

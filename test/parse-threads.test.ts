@@ -91,7 +91,7 @@ it('a crawl parses on its own threads and ends them when it ends; the archive ke
   await watch;
   expect(result.code).toBe(0);
   expect(most).toBeGreaterThanOrEqual(1);
-  await waitFor('the parse threads to end', () => parseThreadsRunning() === 0, 5_000);
+  await waitFor('the parse threads to end', () => parseThreadsRunning() === 0, 20_000);
   const bodies = readArchive<{ hash: Buffer; data: Buffer }>(tmp.path('threads.sqlite'), 'SELECT hash, data FROM body');
   expect(bodies.length).toBeGreaterThanOrEqual(PAGES);
   for (const { hash, data } of bodies) expect(hash.equals(sha256(data))).toBe(true);

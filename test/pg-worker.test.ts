@@ -11,7 +11,10 @@ noticeIfMissing('pg-worker');
 
 const PAGES = 200;
 
-describe.skipIf(!POSTGRES_INSTALLED)('one worker on a PostgreSQL frontier', () => {
+/** Each test runs workers to their end: seconds on a quiet machine, with room for a loaded one. */
+const WORKER_TEST_MS = 240_000;
+
+describe.skipIf(!POSTGRES_INSTALLED)('one worker on a PostgreSQL frontier', { timeout: WORKER_TEST_MS }, () => {
   const pg = useCluster();
   let site: TestServer;
   const tmp = tempDir();
@@ -53,7 +56,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('one worker on a PostgreSQL frontier', () =
   });
 });
 
-describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
+describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', { timeout: WORKER_TEST_MS }, () => {
   const pg = useCluster();
   let site: TestServer;
   const tmp = tempDir();
@@ -71,11 +74,11 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
     expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);
     const shard = tmp.path('outage.sqlite');
     const worker = spawnCli(['worker', url, '--db', shard, '-c', '2']);
-    await waitForHits(site, 60, worker);
+    await waitForHits(site, 60, worker, 60_000);
     await pg.stop();
     await sleep(1_500);
     await pg.restart();
-    const end = await within(worker.exited, 25_000, 'the worker', () => worker.kill('SIGKILL'));
+    const end = await within(worker.exited, 120_000, 'the worker', () => worker.kill('SIGKILL'));
     expect(end.code, end.stderr).toBe(0);
     expect(end.stderr.match(/lost the connection to the frontier/g)).toHaveLength(1);
 
@@ -142,7 +145,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', () => {
     const url = await pg.createDatabase('limited');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-pages', '20'])).code).toBe(0);
     const worker = spawnCli(['worker', url, '--db', tmp.path('limited.sqlite')]);
-    const end = await within(worker.exited, 15_000, 'the worker', () => worker.kill('SIGKILL'));
+    const end = await within(worker.exited, 60_000, 'the worker', () => worker.kill('SIGKILL'));
     expect([end.code, end.stderr]).toEqual([0, expect.stringContaining("stopped at the crawl's --max-pages")]);
     const pages = await pg.query<{ n: string }>("SELECT count(*) AS n FROM url WHERE state = 'done' AND kind = 'page'", [], 'limited');
     expect(Number(pages[0]!.n)).toBe(20);

@@ -75,7 +75,7 @@ async function streamQuery(format: RowFormat, pauseMs = 0) {
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   let duringPause: { before: number; after: number } | undefined;
   if (pauseMs) {
-    await waitFor('the first rows', () => bytes > 0, 10_000, () => stderr);
+    await waitFor('the first rows', () => bytes > 0, 60_000, () => stderr);
     child.stdout.pause();
     await sleep(100);
     const before = memoryKb(child.pid!, 'VmRSS')!;
@@ -89,7 +89,10 @@ async function streamQuery(format: RowFormat, pauseMs = 0) {
   return { code, stderr, bytes, sha256: hash.digest('hex'), peakMb, processes: peaks.size, duringPause };
 }
 
-describe.concurrent('query streams its rows', () => {
+/** Five queries of 200 MB at once, on two cores: about 30 s on a quiet machine (of the default 60 s); room for a loaded one. */
+const STREAM_TEST_MS = 240_000;
+
+describe.concurrent('query streams its rows', { timeout: STREAM_TEST_MS }, () => {
   for (const format of ['ndjson', 'csv', 'json', 'table'] as const) {
     it(`-f ${format}: ${ROWS} rows of 4 KB, the exact output, memory under ${MAX_RSS_MB} MB`, async ({ expect }) => {
       const run = await streamQuery(format);

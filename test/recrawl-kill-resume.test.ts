@@ -90,7 +90,7 @@ it('a re-crawl killed with SIGKILL and resumed ends as an uninterrupted one, fet
   server.hits.clear();
   const child = spawnCli(['recrawl', killed, '-c', String(CONCURRENCY)]);
   children.push(child);
-  await waitForHits(server, 40, child, 15_000);
+  await waitForHits(server, 40, child, 60_000);
   expect(child.exitCode, 'the re-crawl ended before it could be killed').toBeNull();
   child.kill('SIGKILL');
   await child.exited;
@@ -122,4 +122,4 @@ it('a re-crawl killed with SIGKILL and resumed ends as an uninterrupted one, fet
     if (doneInCrawl2.has(path)) expect(hits, `${path} was captured before the kill and fetched again`).toBe(atKill.get(path));
   }
   expect(new Set(server.hits.keys())).toEqual(new Set(PATHS));
-});
+}, 240_000);

@@ -55,7 +55,7 @@ describe.concurrent('search stops', () => {
     expect(run.code).toBe(130);
     expect(run.stdout).toBe('');
     expect(workers).toHaveLength(1);
-    await waitFor('the search process to be gone', () => !isRunning(workers[0]!), 2000);
+    await waitFor('the search process to be gone', () => !isRunning(workers[0]!), 20_000);
   });
 
   it('after --timeout 500: exit 1, one line saying it stopped and what to do', async ({ expect }) => {

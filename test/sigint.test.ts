@@ -108,10 +108,9 @@ async function gracefulStop(signal: 'SIGINT' | 'SIGTERM', name: string): Promise
   expect(child.exitCode, 'the crawl ended before the signal').toBeNull();
 
   child.kill(signal);
-  const signalled = Date.now();
-  const run = await exitWithin(child.exited, 10_000);
-  expect(run, `no exit within 10 s of ${signal}`).not.toBeNull();
-  expect(Date.now() - signalled).toBeLessThan(10_000);
+  // Requests in flight answer in 40 ms: the stop takes well under a second on a quiet machine, and the grace period is 5 s.
+  const run = await exitWithin(child.exited, 20_000);
+  expect(run, `no exit within 20 s of ${signal}`).not.toBeNull();
   expect(run!.code, run!.stderr).toBe(130);
   // The partial report of this run, and how to go on.
   expect(run!.stdout).toContain(`Archive   ${db}`);
@@ -153,17 +152,17 @@ it('quits at once on a second SIGINT even while a request hangs, and resume stil
   // The first SIGINT waits for the hanging request (up to the grace period): still running, and says so at once.
   expect(await exitWithin(child.exited, 500), 'exited on the first SIGINT while a request was in flight').toBeNull();
   expect(hang.waiting).toBe(1);
-  expect(child.output().stderr).toMatch(/^stopping: finishing [1-4] requests? in flight \(Ctrl-C again to quit now; resume continues\)$/m);
+  const stopping = /^stopping: finishing [1-4] requests? in flight \(Ctrl-C again to quit now; resume continues\)$/m;
+  await waitFor('the line saying the crawl is stopping', () => stopping.test(child.output().stderr), 20_000, () => child.output().stderr);
 
   child.kill('SIGINT');
-  const second = Date.now();
-  const run = await exitWithin(child.exited, 10_000);
-  expect(run, 'no exit within 10 s of the second SIGINT').not.toBeNull();
-  // At once: well before the 5 s grace period of the first SIGINT would have run out.
-  expect(Date.now() - second).toBeLessThan(3_000);
+  // Bounded far short of the hanging request's --timeout (60 s); that it did not wait for the 5 s grace period
+  // is told by the last line below, which only the second Ctrl-C prints, however long a busy machine took.
+  const run = await exitWithin(child.exited, 20_000);
+  expect(run, 'no exit within 20 s of the second SIGINT').not.toBeNull();
   expect(run!.code, run!.stderr).toBe(130);
   expect(run!.stderr).toContain('stopping');
-  // The last line says how to go on.
+  // The last line says how to go on, and that the crawl quit at once.
   expect(run!.stderr.trimEnd().split('\n').at(-1)).toBe(`crawlite: stopped at once; continue with: crawlite resume ${db}`);
 
   const before = checkPartial(db);

@@ -111,7 +111,8 @@ describe('claimFrontier', () => {
     }, 50);
     const done = await lastValueFrom(claimFrontier(scheduler, 2, control, (task) => of(task)).pipe(toArray()));
     expect(done).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Far short of the 60 s delay, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
     db.close();
   });
 

@@ -61,7 +61,7 @@ describe('search in serve', () => {
       expect(page.status).toBe(503);
       expect(searchError(page)).toBe('search stopped after 500 ms: narrow the query (or raise serve --search-timeout)');
       expect(page.body).toContain('<form id="search"');
-      await waitFor('the stopped search process to be gone', () => childPids(serve.pid).length === 0, 5000);
+      await waitFor('the stopped search process to be gone', () => childPids(serve.pid).length === 0, 20_000);
     } finally {
       await serve.stop();
     }
@@ -81,7 +81,7 @@ describe('search in serve', () => {
   });
 
   it(`runs at most ${SEARCHES_RUNNING} searches at once, queues ${SEARCHES_WAITING}, and refuses the rest with 503`, async () => {
-    // Long enough that no search ends before all the requests are in.
+    // Long enough that no search ends before all the requests are in (they take a fraction of a second on a loaded machine).
     const serve = await startServe(db, ['--search-timeout', '2000']);
     try {
       const flood = 20;

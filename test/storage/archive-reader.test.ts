@@ -8,6 +8,7 @@ import { tempDir } from '../support/archive.js';
 import { runCli, spawnCli } from '../support/cli.js';
 import { emptyArchive } from '../support/query-archive.js';
 import { html, routes, startServer, type Route, type TestServer } from '../support/test-server.js';
+import { startGatedSite } from '../support/gated-site.js';
 import { waitFor } from '../support/wait.js';
 
 // The archive reader gives back what a real crawl stored, through the stable
@@ -263,9 +264,13 @@ describe('streaming', () => {
 describe('reading while a crawl writes', () => {
   it('reads consistent pages from an archive a running crawl holds, and the crawl ends cleanly', async () => {
     const PAGES = 30;
-    const table: Record<string, Route> = { '/': html(Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i}">${i}</a>`).join('')) };
-    for (let i = 0; i < PAGES; i++) table[`/p/${i}`] = { ...html(`page ${i}`), delayMs: 40 };
-    const server = await serve(table);
+    // Pages from /p/10 on wait for the gate, so the crawl is surely still running while the test reads.
+    const { server, openGate } = await startGatedSite({ pages: PAGES, gatedFrom: 10, delayMs: 10, gateLimitMs: 60_000 });
+    servers.push(server);
+    const bodyOf = (url: string) => {
+      const i = new URL(url).pathname.slice('/p/'.length);
+      return html(`<p>page ${i}</p>`, `page ${i}`).body;
+    };
     const path = tmp.path('live.sqlite');
     const child = spawnCli(['crawl', server.url, '--db', path, '-q', '--concurrency', '1']);
     try {
@@ -277,17 +282,19 @@ describe('reading while a crawl writes', () => {
         } catch {
           return false;
         }
-      }, 10_000);
+      }, 60_000);
       expect(child.exitCode).toBeNull();
       const during = [...reader!.pages({ urlPrefix: new URL('/p/', server.url).href })];
       expect(during.length).toBeGreaterThan(0);
       expect(during.length).toBeLessThan(PAGES);
-      for (const page of during) expect(page.body.toString()).toBe(table[new URL(page.url).pathname]!.body);
+      for (const page of during) expect(page.body.toString()).toBe(bodyOf(page.url));
+      openGate();
       const result = await child.exited;
       expect(result.code, result.stderr).toBe(0);
       expect([...reader!.pages({ urlPrefix: new URL('/p/', server.url).href })]).toHaveLength(PAGES);
       reader!.close();
     } finally {
+      openGate();
       child.kill('SIGKILL');
     }
   });

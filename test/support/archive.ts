@@ -105,3 +105,24 @@ export const pageRows = (db: string) => readArchive<{ url: string; status: numbe
 
 /** ... and every link, in order. */
 export const linkRows = (db: string) => readArchive<{ from_url: string; to_url: string; kind: string }>(db, 'SELECT from_url, to_url, kind FROM links ORDER BY from_url, to_url, kind');
+
+/** A stored request: its URL, and when the crawler sent its head (its own clock, ms since the epoch). */
+export interface SentRequest {
+  url: string;
+  at: number;
+}
+
+/**
+ * When the crawler sent each request kept in these archives (`started_at`, the last try of each URL), in
+ * order. Taken where the request was made, and no later than what it paces from, so a busy test process
+ * cannot shorten a gap between two of them, as it can between the times a test server notes arrivals.
+ */
+export function sentRequests(...dbs: string[]): SentRequest[] {
+  return dbs
+    .flatMap((db) => readArchive<{ url: string; started_at: string }>(db, 'SELECT url, started_at FROM pages WHERE started_at IS NOT NULL'))
+    .map((row) => ({ url: row.url, at: Date.parse(row.started_at) }))
+    .sort((a, b) => a.at - b.at);
+}
+
+/** The gaps between consecutive times, in ms. */
+export const gapsBetween = (times: number[]): number[] => times.slice(1).map((time, i) => time - times[i]!);

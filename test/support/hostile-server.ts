@@ -27,9 +27,10 @@ export const FOLLOW_UPS = { nested: '/nested-target', badUtf8: '/bad-utf8-target
  * next until what the wave needs was requested and no other request has been
  * open for QUIET_MS, at most WAIT_HOPS hops; then it links to the wave's pages.
  * That also keeps /many-links' 100,000 queued links from pushing the other
- * pages past --max-pages.
+ * pages past --max-pages. A wave takes a few hops on a quiet machine; the
+ * rest are room for a loaded one (two timed-out tries can take seconds there).
  */
-export const WAIT_HOPS = 10;
+export const WAIT_HOPS = 30;
 export const WAIT_HOLD_MS = 1000;
 export const QUIET_MS = 300;
 /**

@@ -13,18 +13,21 @@ export function noticeIfMissing(file: string): void {
 /** The frontier schema version this crawlite migrates to: its newest numbered file in migrations/pg. */
 export const NEWEST_PG_SCHEMA = Math.max(...readdirSync(new URL('../../migrations/pg/', import.meta.url)).map((name) => Number(name.slice(0, 4))));
 
+const CLUSTER_HOOK_MS = 120_000;
+
 /**
  * Within a describe (or a file): a throwaway cluster started before its tests and destroyed after them,
  * as a Postgres whose members reach the running cluster. Starts nothing where PostgreSQL is not installed.
  */
 export function useCluster(options?: Parameters<typeof startPostgres>[0]): Postgres {
   let cluster: Postgres | undefined;
+  // initdb and a server start take seconds on a quiet machine, many more on a loaded one.
   beforeAll(async () => {
     if (POSTGRES_INSTALLED) cluster = await startPostgres(options);
-  });
+  }, CLUSTER_HOOK_MS);
   afterAll(async () => {
     await cluster?.destroy();
-  });
+  }, CLUSTER_HOOK_MS);
   const running = (): Postgres => {
     if (!cluster) throw new Error('the PostgreSQL cluster of this test file is not running');
     return cluster;
