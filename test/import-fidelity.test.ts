@@ -62,6 +62,22 @@ describe('crawlite import keeps every capture', () => {
     expect(readArchive(db, 'SELECT body FROM pages WHERE url = ?', `${SITE}/news`)).toEqual([{ body: Buffer.from('<p>second edition</p>') }]);
   });
 
+  it('merges two archives with different captures of one URL in the same second into both captures; merged again, nothing more', async () => {
+    const one = tmp.path('edition-1.sqlite');
+    const two = tmp.path('edition-2.sqlite');
+    await importWarc(await writeWarc('edition-1.warc.gz', [response(`${SITE}/news`, '2024-05-01T10:00:00Z', '<p>first edition</p>')]), one);
+    await importWarc(await writeWarc('edition-2.warc.gz', [response(`${SITE}/news`, '2024-05-01T10:00:00Z', '<p>second edition</p>')]), two);
+    const merged = tmp.path('editions.sqlite');
+    expect((await runCli(['merge', one, two, '--db', merged, '-q'])).code).toBe(0);
+    const both = [
+      ['2024-05-01T10:00:00.000Z', '<p>first edition</p>', 0],
+      ['2024-05-01T10:00:00.000Z', '<p>second edition</p>', 1],
+    ];
+    expect(capturesOf(merged, `${SITE}/news`)).toEqual(both);
+    expect((await runCli(['merge', one, two, '--db', merged, '-q'])).code).toBe(0);
+    expect(capturesOf(merged, `${SITE}/news`)).toEqual(both);
+  });
+
   it('keeps records out of time order in time order: the latest capture is the page, with its links', async () => {
     const file = await writeWarc('out-of-order.warc.gz', [
       response(`${SITE}/`, '2024-03-01T00:00:00Z', '<a href="/new">new</a>'),

@@ -35,7 +35,7 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
     // Read from WARC files, not fetched: no fetch rate.
     ...(report.importRuns > 0
       ? [
-          `Imported  ${report.imported} responses (${report.pagesImported} pages) from WARC files in ${scope === 'run' ? 'this run' : `${report.importRuns} import${report.importRuns === 1 ? '' : 's'}`}, ${(report.importMs / 1000).toFixed(1)} s`,
+          `Imported  ${report.imported} response${report.imported === 1 ? '' : 's'} (${report.pagesImported} page${report.pagesImported === 1 ? '' : 's'}) from WARC files in ${scope === 'run' ? 'this run' : `${report.importRuns} import${report.importRuns === 1 ? '' : 's'}`}, ${(report.importMs / 1000).toFixed(1)} s`,
         ]
       : []),
   ].join('\n');
