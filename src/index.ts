@@ -21,7 +21,7 @@ export type { FetchEventType, OptionChange, RunNotice as CrawlNotice, StateCount
 export type { FetchReport } from './pipeline/crawl-item.js';
 export type { CrawlOptions } from './pipeline/crawl-options.js';
 export type { Reason } from './pipeline/ports.js';
-export type { RootState, SearchMode } from './storage/reader-types.js';
+export type { RootState, SearchMode } from './storage/public.js';
 export {
   openArchive,
   type ArchivedLink,
@@ -37,7 +37,7 @@ export {
   type SearchOptions,
   type UrlKind,
   type UrlState,
-} from './storage/archive-reader.js';
+} from './storage/public.js';
 export { CrawliteError } from './crawlite-error.js';
 export { InvalidOptionError } from './pipeline/validate-crawl-options.js';
 export { InvalidRootError } from './run/resolve-roots.js';
@@ -61,4 +61,4 @@ export {
   ShardArchiveError,
   ShardOfOtherCrawlError,
   UnfinishedCrawlError,
-} from './storage/archive-errors.js';
+} from './storage/public.js';

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { hostname } from 'node:os';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArchiveLock } from '../src/storage/archive-lock.js';
-import { CrawlRecord } from '../src/storage/crawl-record.js';
-import { openCrawlArchive } from '../src/storage/open-crawl-archive.js';
+import { ArchiveLock } from '../src/storage/archive/archive-lock.js';
+import { CrawlRecord } from '../src/storage/crawl-state/crawl-record.js';
+import { openCrawlArchive } from '../src/storage/archive/open-crawl-archive.js';
 import { tempDir, testOwner } from './support/archive.js';
 import { BIN, execCli } from './support/cli.js';
 import { html, startServer, type TestServer } from './support/test-server.js';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawlChanges } from '../src/storage/crawl-changes.js';
+import { crawlChanges } from '../src/storage/reader/crawl-changes.js';
 import { readArchive, tempDir, UNDO_SCHEMA_7 } from './support/archive.js';
 import { execCli } from './support/cli.js';
 import { makeHistoryArchive, type HistoryArchive } from './support/history-site.js';

@@ -5,7 +5,7 @@ import { WARCRecord, WARCSerializer } from 'warcio';
 import { runCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { readWarc } from './support/warc-read.js';
-import { openArchive } from '../src/storage/archive-reader.js';
+import { openArchive } from '../src/storage/reader/archive-reader.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 
 // An import keeps every capture a WARC holds, in time order, and gives URLs the kind and depth a crawl would.

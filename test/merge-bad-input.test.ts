@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ArchiveLock } from '../src/storage/archive-lock.js';
+import { ArchiveLock } from '../src/storage/archive/archive-lock.js';
 import { copyArchive } from './support/copy-archive.js';
 import { fileSha256, tempDir, UNDO_SCHEMA_7 } from './support/archive.js';
 import { runCli } from './support/cli.js';

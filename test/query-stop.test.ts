@@ -108,7 +108,7 @@ describe.concurrent('query stops', () => {
     // was still loading, when the worker's own parent is already the one that adopted it.
     const gone = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => gone.on('exit', resolve));
-    const worker = fork(fileURLToPath(new URL('../dist/storage/query-worker.js', import.meta.url)), [String(gone.pid)], {
+    const worker = fork(fileURLToPath(new URL('../dist/storage/query/query-worker.js', import.meta.url)), [String(gone.pid)], {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'advanced',
     });

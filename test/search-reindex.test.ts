@@ -1,7 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latestSchemaVersion, loadMigrations } from '../src/storage/migrate.js';
+import { latestSchemaVersion, loadMigrations } from '../src/storage/archive/migrate.js';
 import { execCli, runCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir, UNDO_SCHEMA_7 } from './support/archive.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';

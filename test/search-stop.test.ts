@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SEARCH_WORDS } from '../src/storage/search-limits.js';
+import { MAX_SEARCH_WORDS } from '../src/storage/query/search-limits.js';
 import { tempDir } from './support/archive.js';
 import { spawnCli, type CliRun } from './support/cli.js';
 import { childPids, isRunning, killAll } from './support/process-tree.js';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive } from '../src/index.js';
-import { searchArchive, type SearchHit, type SearchMode } from '../src/storage/search-archive.js';
+import { searchArchive, type SearchHit, type SearchMode } from '../src/storage/query/search-archive.js';
 import { execCli, runCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';

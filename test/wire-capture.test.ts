@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { PageRow } from '../src/storage/archive-views.js';
+import type { PageRow } from '../src/storage/reader/archive-views.js';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrations, migrate } from '../src/storage/migrate.js';
-import { APPLICATION_ID } from '../src/storage/open-archive.js';
+import { loadMigrations, migrate } from '../src/storage/archive/migrate.js';
+import { APPLICATION_ID } from '../src/storage/archive/open-archive.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { startRawServer, type RawHttpServer } from './support/raw-http-server.js';

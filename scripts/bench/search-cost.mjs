@@ -25,7 +25,7 @@ function bytesOf(db, like) {
 
 export async function measureTextCost(repo, dir, { pages, seed, log }) {
   const { extractPage } = await dist(repo, 'pipeline/html/extract-page.js');
-  const { openArchive, closeArchive } = await dist(repo, 'storage/open-archive.js');
+  const { openArchive, closeArchive } = await dist(repo, 'storage/archive/open-archive.js');
   const origin = 'http://127.0.0.1:8080';
   const htmls = Array.from({ length: pages }, (_, i) => pageHtml(i, pages, seed, origin));
   const htmlBytes = htmls.reduce((sum, html) => sum + Buffer.byteLength(html), 0);
@@ -45,7 +45,7 @@ export async function measureTextCost(repo, dir, { pages, seed, log }) {
   }
   const texts = htmls.map((html) => extractPage(html, noop, { text: true }));
 
-  const { PageTextWriter } = await dist(repo, 'storage/page-text-writer.js');
+  const { PageTextWriter } = await dist(repo, 'storage/writer/page-text-writer.js');
   const db = openArchive(join(dir, 'text-cost.sqlite'), 'create');
   const writer = new PageTextWriter(db);
   const write = db.transaction((from, to) => {
@@ -100,8 +100,8 @@ function vocabulary(rand) {
 const CJK = '数据搜索引擎网页存档中文检索系统文本分析信息世界历史科学技术语言城市';
 
 export async function measureSearch(repo, dir, { pages, log }) {
-  const { openArchive, closeArchive } = await dist(repo, 'storage/open-archive.js');
-  const { searchArchive } = await dist(repo, 'storage/search-archive.js');
+  const { openArchive, closeArchive } = await dist(repo, 'storage/archive/open-archive.js');
+  const { searchArchive } = await dist(repo, 'storage/query/search-archive.js');
   const path = join(dir, 'search.sqlite');
   const db = openArchive(path, 'create');
   const rand = prng(7);
@@ -115,7 +115,7 @@ export async function measureSearch(repo, dir, { pages, log }) {
            INSERT INTO url (id, url, origin, kind, state, depth, redirect_hops) SELECT i, 'http://bench.test/p/' || i, 'http://bench.test', 'page', 'done', 1, 0 FROM n`);
   db.prepare(`INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
               SELECT id, 1, 200, 'text/html', 'utf-8', '{}', ?, '2026-01-01T00:00:00.000Z', 1, 0, 0 FROM url`).run(bodyId);
-  const { PageTextWriter } = await dist(repo, 'storage/page-text-writer.js');
+  const { PageTextWriter } = await dist(repo, 'storage/writer/page-text-writer.js');
   const writer = new PageTextWriter(db);
   const write = db.transaction((from, to) => {
     for (let i = from; i <= to; i += 1) {

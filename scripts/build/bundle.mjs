@@ -24,7 +24,7 @@ const result = await build({
   entryPoints: {
     crawlite: 'dist/cli/bin.js',
     'parse-worker': 'dist/pipeline/parse/parse-worker.js',
-    'query-worker': 'dist/storage/query-worker.js',
+    'query-worker': 'dist/storage/query/query-worker.js',
   },
   outdir: OUT,
   bundle: true,

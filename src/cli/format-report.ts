@@ -1,5 +1,5 @@
 import { formatBytes } from '../format-bytes.js';
-import type { ArchiveReport } from '../storage/archive-report.js';
+import type { ArchiveReport } from '../storage/reader/index.js';
 
 export { formatBytes };
 

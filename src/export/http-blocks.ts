@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { ArchivedPage } from '../storage/archive-reader.js';
+import type { ArchivedPage } from '../storage/reader/index.js';
 
 // The HTTP messages inside request and response records. The payload written
 // is the stored body, with Content-Encoding already undone, so the response's

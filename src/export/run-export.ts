@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { openArchive, type ArchiveReader } from '../storage/archive-reader.js';
+import { openArchive, type ArchiveReader } from '../storage/reader/index.js';
 import { AppendFile } from './append-file.js';
 import { cdxjLine, cdxjLineStart, timestamp14 } from './cdxj.js';
 import { ExportFiles, type ExportTargets } from './export-files.js';

@@ -1,4 +1,4 @@
-import type { ArchiveReader } from '../storage/archive-reader.js';
+import type { ArchiveReader } from '../storage/reader/index.js';
 import { newRecordId, warcFields, warcRecord } from './warc-record.js';
 
 export interface WarcinfoOptions {

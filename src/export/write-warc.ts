@@ -1,4 +1,4 @@
-import type { ArchivedPage, ArchiveReader } from '../storage/archive-reader.js';
+import type { ArchivedPage, ArchiveReader } from '../storage/reader/index.js';
 import { requestHead, responseHead, type HttpHead } from './http-blocks.js';
 import { sha1Digest } from './warc-digest.js';
 import type { AppendFile } from './append-file.js';

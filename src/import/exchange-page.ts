@@ -7,7 +7,7 @@ import { redirectTarget } from '../pipeline/operators/follow-redirects.js';
 import { needsParse, parseResponse, type ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../pipeline/ports.js';
 import type { PageFacts } from '../pipeline/crawl-item.js';
-import type { ImportedPage, ImportedResponse, ImportSink } from '../storage/import-sink.js';
+import type { ImportedPage, ImportedResponse, ImportSink } from '../storage/writer/index.js';
 import { dechunk, headerLines, headersObject, parseHttpMessage, type HeadTooLarge, type HttpMessage } from './http-message.js';
 import { originalHeaderBlock } from './original-headers.js';
 import { targetUri, type Exchange } from './pair-exchanges.js';

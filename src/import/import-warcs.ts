@@ -1,6 +1,6 @@
 import { normalizeUrl } from '../pipeline/normalize-url.js';
 import type { ParseSettings } from '../pipeline/parse/parse-response.js';
-import type { ImportSink } from '../storage/import-sink.js';
+import type { ImportSink } from '../storage/writer/index.js';
 import { exchangePage } from './exchange-page.js';
 import { pairExchanges } from './pair-exchanges.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';

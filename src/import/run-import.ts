@@ -1,10 +1,10 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { DEFAULT_OPTIONS } from '../pipeline/crawl-options.js';
-import { asWriteError } from '../storage/archive-errors.js';
-import type { LockOwner } from '../storage/archive-lock.js';
-import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
-import { ImportSink } from '../storage/import-sink.js';
-import { openCrawlArchive } from '../storage/open-crawl-archive.js';
+import { asWriteError } from '../storage/archive/index.js';
+import type { LockOwner } from '../storage/archive/index.js';
+import { CrawlRecord, type RunEnd } from '../storage/crawl-state/index.js';
+import { ImportSink } from '../storage/writer/index.js';
+import { openCrawlArchive } from '../storage/archive/index.js';
 import { WarcFileError } from './import-errors.js';
 import { importWarcs, type ImportHooks, type ImportTally } from './import-warcs.js';
 import { readWarc } from './warc-reader.js';

@@ -6,7 +6,7 @@ import { InvalidOptionError, validateCrawlOptions } from '../pipeline/validate-c
 import { startCrawlRun } from '../run/crawl-run.js';
 import type { RunEvent } from '../run/run-events.js';
 import { checkRunRequest, type RunRequest } from '../run/run-request.js';
-import type { ArchiveReport, RootState } from '../storage/reader-types.js';
+import type { ArchiveReport, RootState } from '../storage/public.js';
 import { sessionFromOptions, type SessionOptions } from './session-options.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

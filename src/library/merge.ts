@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { mergeArchives, type MergeEvent } from '../merge/run-merge.js';
 import { InvalidOptionError } from '../pipeline/validate-crawl-options.js';
-import { openArchive } from '../storage/archive-reader.js';
-import type { ArchiveReport } from '../storage/reader-types.js';
+import { openArchive } from '../storage/public.js';
+import type { ArchiveReport } from '../storage/public.js';
 
 /** What merge() tells onProgress: the merge's own events (the command line alone shows the checks before them). */
 export type MergeProgress = Exclude<MergeEvent, { type: 'checking' }>;

@@ -2,7 +2,7 @@ import { CrawliteError } from '../crawlite-error.js';
 import { checkCrawlOptions } from '../pipeline/validate-crawl-options.js';
 import type { CrawlOptions } from '../pipeline/option-definitions.js';
 import { resolveRoots } from '../run/resolve-roots.js';
-import type { ShardDefinition } from '../storage/shard-file.js';
+import type { ShardDefinition } from '../storage/archive/index.js';
 import { ShardDefinitionError, ShardRootsDifferError } from './merge-errors.js';
 
 /** A shard's roots and options once checked as `crawl` checks its own. */

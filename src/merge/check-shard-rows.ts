@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startShardTableCheck } from '../storage/shard-table-check.js';
+import { startShardTableCheck } from '../storage/merge/index.js';
 import { ShardAlteredError } from './merge-errors.js';
 
 /** How often a running check looks at Ctrl-C. */

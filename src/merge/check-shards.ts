@@ -1,11 +1,11 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { NotAnArchiveError } from '../storage/archive-errors.js';
-import { readShardProgress, type ShardProgress } from '../storage/merge-progress.js';
-import { latestSchemaVersion, loadMigrations } from '../storage/migrate.js';
-import { checkArchiveFile, openArchive } from '../storage/open-archive.js';
-import { openShardFile, readShardDefinition, schemaVersionOf } from '../storage/shard-file.js';
-import { schemaDifference } from '../storage/shard-schema.js';
+import { NotAnArchiveError } from '../storage/archive/index.js';
+import { readShardProgress, type ShardProgress } from '../storage/merge/index.js';
+import { latestSchemaVersion, loadMigrations } from '../storage/archive/index.js';
+import { checkArchiveFile, openArchive } from '../storage/archive/index.js';
+import { openShardFile, readShardDefinition, schemaVersionOf } from '../storage/archive/index.js';
+import { schemaDifference } from '../storage/merge/index.js';
 import { checkDefinition, checkSameCrawl, type CheckedDefinition } from './check-definitions.js';
 import { MergeIntoInputError, ShardAlteredError, ShardSchemaError } from './merge-errors.js';
 

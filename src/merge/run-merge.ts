@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { ArchiveBusyError } from '../storage/archive-errors.js';
-import { ArchiveLock, type LockOwner } from '../storage/archive-lock.js';
-import { describeHolder } from '../storage/lock-holder.js';
-import { ArchiveMerger } from '../storage/merge-archive.js';
-import { hasMergeProgress, readShardProgress, writeShardProgress, type ShardIdentity } from '../storage/merge-progress.js';
-import { openCrawlArchive } from '../storage/open-crawl-archive.js';
+import { ArchiveBusyError } from '../storage/archive/index.js';
+import { ArchiveLock } from '../storage/archive/index.js';
+import type { LockOwner } from '../storage/public.js';
+import { describeHolder } from '../storage/archive/index.js';
+import { ArchiveMerger } from '../storage/merge/index.js';
+import { hasMergeProgress, readShardProgress, writeShardProgress, type ShardIdentity } from '../storage/merge/index.js';
+import { openCrawlArchive } from '../storage/archive/index.js';
 import { checkShards, inspectShards, readOutputState } from './check-shards.js';
 import { checkShardRows } from './check-shard-rows.js';
 import { ShardChangedError } from './merge-errors.js';

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { ShardBodyCheck } from '../storage/shard-bodies.js';
-import { openShardFile } from '../storage/shard-file.js';
+import { ShardBodyCheck } from '../storage/merge/index.js';
+import { openShardFile } from '../storage/archive/index.js';
 import { ShardBodyError } from './merge-errors.js';
 
 /** Time spent hashing between two looks at Ctrl-C: short enough that an interruption is heard at once. */

@@ -1,10 +1,10 @@
 import { lastValueFrom, Observable, Subject, tap } from 'rxjs';
 import type { CrawlOptions } from '../pipeline/crawl-options.js';
 import { CrawlStop } from '../pipeline/crawl-stop.js';
-import { asWriteError, NothingToRecrawlError, NothingToResumeError } from '../storage/archive-errors.js';
-import { archiveReport, rootStates, urlStateCounts, type ArchiveReport, type RootState } from '../storage/archive-report.js';
-import type { RunEnd } from '../storage/crawl-record.js';
-import { openCrawlArchive, type CrawlArchive } from '../storage/open-crawl-archive.js';
+import { asWriteError, NothingToRecrawlError, NothingToResumeError } from '../storage/archive/index.js';
+import { archiveReport, rootStates, urlStateCounts, type ArchiveReport, type RootState } from '../storage/reader/index.js';
+import type { RunEnd } from '../storage/crawl-state/index.js';
+import { openCrawlArchive, type CrawlArchive } from '../storage/archive/index.js';
 import { prepareArchive } from './prepare-archive.js';
 import type { RunEvent, StateCounts } from './run-events.js';
 import type { CheckedRequest } from './run-request.js';

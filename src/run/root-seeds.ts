@@ -1,5 +1,5 @@
 import { normalizeUrl, type NormalizedUrl } from '../pipeline/normalize-url.js';
-import type { Root } from '../storage/sqlite-frontier.js';
+import type { Root } from '../storage/crawl-state/index.js';
 import { resolveRoots } from './resolve-roots.js';
 
 /** The stored roots, then the given ones not among them: each root resolved once. */

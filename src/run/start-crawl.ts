@@ -1,8 +1,8 @@
 import { httpFetcher } from '../http/http-fetcher.js';
 import { crawl, type Crawl } from '../pipeline/crawl.js';
 import type { CrawlStop } from '../pipeline/crawl-stop.js';
-import type { ArchiveConnection } from '../storage/open-archive.js';
-import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
+import type { ArchiveConnection } from '../storage/archive/index.js';
+import { SqlitePageSink } from '../storage/crawl-state/index.js';
 import type { PreparedArchive } from './prepare-archive.js';
 import type { RunSession } from './session.js';
 

@@ -14,11 +14,11 @@ import { PgShardSink } from '../pg/pg-shard-sink.js';
 import { robotsRules } from '../pipeline/robots/robots-rules.js';
 import { isConnectionError } from '../pg/pg-errors.js';
 import { Outage } from './outage.js';
-import type { LockOwner } from '../storage/archive-lock.js';
-import { CrawlRecord, type RunEnd } from '../storage/crawl-record.js';
-import { openCrawlArchive } from '../storage/open-crawl-archive.js';
-import { ShardPageSink } from '../storage/shard-page-sink.js';
-import { SqlitePageSink } from '../storage/sqlite-page-sink.js';
+import type { LockOwner } from '../storage/archive/index.js';
+import { CrawlRecord, type RunEnd } from '../storage/crawl-state/index.js';
+import { openCrawlArchive } from '../storage/archive/index.js';
+import { ShardPageSink } from '../storage/crawl-state/index.js';
+import { SqlitePageSink } from '../storage/crawl-state/index.js';
 import { STOP_GRACE_MS } from './crawl-run.js';
 
 export const DEFAULT_LEASE_MS = 60_000;

@@ -1,7 +1,7 @@
-import type { RunningQuery } from '../storage/query-worker-client.js';
-import type { SearchHit, SearchOptions } from '../storage/search-archive.js';
-import { startSearch } from '../storage/search-in-worker.js';
-import { checkSearchSize } from '../storage/search-limits.js';
+import type { RunningQuery } from '../storage/query/index.js';
+import type { SearchHit, SearchOptions } from '../storage/query/index.js';
+import { startSearch } from '../storage/query/index.js';
+import { checkSearchSize } from '../storage/query/index.js';
 import { SearchSlots } from './search-slots.js';
 
 // Where the UI's search comes from: full-text search over the archive (src/storage/search-archive.ts),

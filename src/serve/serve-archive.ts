@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CrawliteError } from '../crawlite-error.js';
-import { openArchive as openReader } from '../storage/archive-reader.js';
-import { openArchive as openDatabase } from '../storage/open-archive.js';
+import { openArchive as openReader } from '../storage/reader/index.js';
+import { openArchive as openDatabase } from '../storage/archive/index.js';
 import { createReplayHandler } from './replay-mount.js';
 import { uiSearch } from './search-mount.js';
 import { createUiHandler } from './ui/ui-handler.js';

@@ -16,7 +16,7 @@ describe('the import graph of src/', () => {
     expect(graph.imports.filter((edge) => edge.to === undefined).map((edge) => `src/${edge.from}:${edge.line} '${edge.specifier}'`)).toEqual([]);
     expect(graph.files.length).toBeGreaterThan(100);
     const seen = (from: string, to: string) => graph.imports.some((edge) => edge.from === from && edge.to === to);
-    expect(seen('storage/sqlite-frontier.ts', 'pipeline/ports.ts')).toBe(true);
+    expect(seen('storage/crawl-state/sqlite-frontier.ts', 'pipeline/ports.ts')).toBe(true);
     expect([...new Set(graph.imports.map((edge) => edge.kind))]).toEqual(expect.arrayContaining(['import', 'export', 'dynamic', 'type']));
     expect(graph.packages.some((use) => use.name === 'robots-parser' && use.kind === 'require')).toBe(true);
   });
@@ -34,6 +34,15 @@ describe('the import graph of src/', () => {
   it('only src/storage imports better-sqlite3 (a type-only import too)', () => {
     expect(found.filter((v) => v.toPackage).map(describeViolation)).toEqual([]);
     expect(graph.packages.some((use) => use.name === 'better-sqlite3' && use.fromRoom === 'storage')).toBe(true);
+  });
+
+  it("storage is entered through its doors only: a room's index.ts, or public.ts for the package's API", () => {
+    const door = /^storage\/([a-z-]+\/index|public)\.ts$/;
+    const stray = graph.imports.filter((edge) => edge.to?.startsWith('storage/') && !edge.from.startsWith('storage/') && !door.test(edge.to));
+    expect(stray.map((edge) => `src/${edge.from}:${edge.line} imports src/${edge.to}`)).toEqual([]);
+    // The rooms themselves: what a newcomer can name.
+    const rooms = new Set(graph.files.filter((file) => file.file.startsWith('storage/')).map((file) => file.file.split('/')[1]));
+    expect([...rooms].sort()).toEqual(['archive', 'crawl-state', 'merge', 'public.ts', 'query', 'reader', 'writer']);
   });
 
   it('each exception still matches an import that breaks the rule, and says why', () => {

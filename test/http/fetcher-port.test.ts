@@ -6,10 +6,10 @@ import { DEFAULT_OPTIONS, type CrawlOptions } from '../../src/pipeline/crawl-opt
 import { CrawlStop } from '../../src/pipeline/crawl-stop.js';
 import type { Fetcher, FetcherFactory } from '../../src/pipeline/fetcher.js';
 import { resolveRoots } from '../../src/run/resolve-roots.js';
-import { CrawlRecord } from '../../src/storage/crawl-record.js';
-import { closeArchive, openArchive } from '../../src/storage/open-archive.js';
-import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
-import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
+import { CrawlRecord } from '../../src/storage/crawl-state/crawl-record.js';
+import { closeArchive, openArchive } from '../../src/storage/archive/open-archive.js';
+import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js';
+import { SqlitePageSink } from '../../src/storage/crawl-state/sqlite-page-sink.js';
 import { tempDir } from '../support/archive.js';
 import { html, routes, startServer, text, type TestServer } from '../support/test-server.js';
 

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HostScheduler, type NextTask, type Task } from '../../src/pipeline/politeness/host-scheduler.js';
 import { RobotsBook, ROBOTS_RETRY_MS } from '../../src/pipeline/robots/robots-book.js';
 import { robotsRules } from '../../src/pipeline/robots/robots-rules.js';
-import { openArchive } from '../../src/storage/open-archive.js';
-import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
+import { openArchive } from '../../src/storage/archive/open-archive.js';
+import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js';
 import { tempDir } from '../support/archive.js';
 
 const tmp = tempDir();

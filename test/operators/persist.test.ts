@@ -3,11 +3,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CommitQueue } from '../../src/pipeline/commit-queue.js';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { persist } from '../../src/pipeline/operators/persist.js';
-import { CrawlRecord } from '../../src/storage/crawl-record.js';
-import { openArchive } from '../../src/storage/open-archive.js';
+import { CrawlRecord } from '../../src/storage/crawl-state/crawl-record.js';
+import { openArchive } from '../../src/storage/archive/open-archive.js';
 import type { PageOutcome } from '../../src/pipeline/ports.js';
-import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
-import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
+import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js';
+import { SqlitePageSink } from '../../src/storage/crawl-state/sqlite-page-sink.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { discovered } from '../support/crawl-items.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openArchive } from '../../src/storage/open-archive.js';
-import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
+import { openArchive } from '../../src/storage/archive/open-archive.js';
+import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js';
 import { tempDir } from '../support/archive.js';
 
 const tmp = tempDir();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SEARCH_WORDS } from '../../src/storage/search-limits.js';
+import { MAX_SEARCH_WORDS } from '../../src/storage/query/search-limits.js';
 import { SEARCHES_RUNNING, SEARCHES_WAITING } from '../../src/serve/search-mount.js';
 import { tempDir } from '../support/archive.js';
 import { childPids, isRunning } from '../support/process-tree.js';

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openArchive as openDatabase } from '../../src/storage/open-archive.js';
-import { openArchive } from '../../src/storage/archive-reader.js';
+import { openArchive as openDatabase } from '../../src/storage/archive/open-archive.js';
+import { openArchive } from '../../src/storage/reader/archive-reader.js';
 import { serveArchive, type ServingArchive } from '../../src/serve/serve-archive.js';
 import { CrawliteError } from '../../src/crawlite-error.js';
 import type { SearchArchive } from '../../src/serve/search-mount.js';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrations, migrate } from '../../src/storage/migrate.js';
-import { listUrls, urlListingQuery, type UrlListingFilter } from '../../src/storage/url-listing.js';
+import { loadMigrations, migrate } from '../../src/storage/archive/migrate.js';
+import { listUrls, urlListingQuery, type UrlListingFilter } from '../../src/storage/reader/url-listing.js';
 import { tempDir } from '../support/archive.js';
 
 // The URL list's query on an archive built row by row: keyset pages along the url

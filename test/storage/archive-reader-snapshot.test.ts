@@ -1,7 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openArchive, type ArchiveReader } from '../../src/storage/archive-reader.js';
+import { openArchive, type ArchiveReader } from '../../src/storage/reader/archive-reader.js';
 import { tempDir, PAGES_VIEW_OF_SCHEMA_4 } from '../support/archive.js';
 import { runCli } from '../support/cli.js';
 import { html, routes, startServer, type TestServer } from '../support/test-server.js';

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openArchive, type ArchivedPage, type ArchiveReader } from '../../src/storage/archive-reader.js';
+import { openArchive, type ArchivedPage, type ArchiveReader } from '../../src/storage/reader/archive-reader.js';
 import { tempDir } from '../support/archive.js';
 import { runCli, spawnCli } from '../support/cli.js';
 import { emptyArchive } from '../support/query-archive.js';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { ArchiveWriteError, asWriteError, NothingToResumeError } from '../../src/storage/archive-errors.js';
+import { ArchiveWriteError, asWriteError, NothingToResumeError } from '../../src/storage/archive/archive-errors.js';
 
 // The disk can fill during any write, not only a page's commit: a claim, the run's end.
 it('turns a full database met by any statement into an ArchiveWriteError naming the file', () => {

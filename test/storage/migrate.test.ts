@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadMigrations, migrate } from '../../src/storage/migrate.js';
-import { APPLICATION_ID, openArchive } from '../../src/storage/open-archive.js';
+import { loadMigrations, migrate } from '../../src/storage/archive/migrate.js';
+import { APPLICATION_ID, openArchive } from '../../src/storage/archive/open-archive.js';
 import { tempDir, UNDO_SCHEMA_8 } from '../support/archive.js';
 
 const tmp = tempDir();

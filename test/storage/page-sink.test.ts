@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openArchive } from '../../src/storage/open-archive.js';
-import { CrawlRecord } from '../../src/storage/crawl-record.js';
-import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
-import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
+import { openArchive } from '../../src/storage/archive/open-archive.js';
+import { CrawlRecord } from '../../src/storage/crawl-state/crawl-record.js';
+import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js';
+import { SqlitePageSink } from '../../src/storage/crawl-state/sqlite-page-sink.js';
 import type { PageOutcome } from '../../src/pipeline/ports.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { discovered } from '../support/crawl-items.js';

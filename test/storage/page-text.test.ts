@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openArchive } from '../../src/storage/open-archive.js';
-import { CrawlRecord } from '../../src/storage/crawl-record.js';
-import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
-import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
-import { searchArchive } from '../../src/storage/search-archive.js';
+import { openArchive } from '../../src/storage/archive/open-archive.js';
+import { CrawlRecord } from '../../src/storage/crawl-state/crawl-record.js';
+import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js';
+import { SqlitePageSink } from '../../src/storage/crawl-state/sqlite-page-sink.js';
+import { searchArchive } from '../../src/storage/query/search-archive.js';
 import type { PageOutcome, StoredResponse } from '../../src/pipeline/ports.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { TEXT_EXTRACTION_VERSION } from '../../src/pipeline/html/extract-page.js';

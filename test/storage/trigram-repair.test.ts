@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrations, migrate } from '../../src/storage/migrate.js';
-import { APPLICATION_ID, closeArchive, openArchive } from '../../src/storage/open-archive.js';
-import { CJK } from '../../src/storage/page-text-writer.js';
-import { searchArchive } from '../../src/storage/search-archive.js';
+import { loadMigrations, migrate } from '../../src/storage/archive/migrate.js';
+import { APPLICATION_ID, closeArchive, openArchive } from '../../src/storage/archive/open-archive.js';
+import { CJK } from '../../src/storage/writer/page-text-writer.js';
+import { searchArchive } from '../../src/storage/query/search-archive.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { runCli } from '../support/cli.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCrawlArchive } from '../../src/storage/open-crawl-archive.js';
+import { openCrawlArchive } from '../../src/storage/archive/open-crawl-archive.js';
 import { tempDir, testOwner } from '../support/archive.js';
 import { waitFor } from '../support/wait.js';
 

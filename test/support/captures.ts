@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { base32 } from '../../src/storage/payload-digest.js';
+import { base32 } from '../../src/storage/writer/payload-digest.js';
 
 // Later captures, made the way a re-crawl leaves them in the archive (schema 7):
 // a run row with the next crawl number, the new body stored once by hash, and

@@ -1,4 +1,4 @@
-import { closeArchive, openArchive } from '../../src/storage/open-archive.js';
+import { closeArchive, openArchive } from '../../src/storage/archive/open-archive.js';
 
 /** An empty crawlite archive: enough for queries that make their own rows (recursive CTEs). */
 export function emptyArchive(path: string): string {

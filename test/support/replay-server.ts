@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createReplayHandler } from '../../src/serve/replay/replay-handler.js';
-import { openArchive, type ArchiveReader } from '../../src/storage/archive-reader.js';
+import { openArchive, type ArchiveReader } from '../../src/storage/reader/archive-reader.js';
 
 export interface ReplayServer {
   /** http://127.0.0.1:PORT, no trailing slash. */

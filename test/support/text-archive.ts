@@ -1,5 +1,5 @@
-import { closeArchive, openArchive } from '../../src/storage/open-archive.js';
-import { PageTextWriter } from '../../src/storage/page-text-writer.js';
+import { closeArchive, openArchive } from '../../src/storage/archive/open-archive.js';
+import { PageTextWriter } from '../../src/storage/writer/page-text-writer.js';
 import { mulberry32 } from './prng.js';
 import { TEXT_EXTRACTION_VERSION } from '../../src/pipeline/html/extract-page.js';
 

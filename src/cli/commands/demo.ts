@@ -20,7 +20,7 @@ export function demoCommand(context: CommandContext): CommandModule {
         .example('$0 demo', 'crawl the sample site, then try the queries it prints'),
     handler: async (args) => {
       const [{ removeDemoArchive }, { startSampleSite }, { runCrawl }] = await Promise.all([
-        import('../../storage/demo-archive.js'),
+        import('../../storage/archive/index.js'),
         import('../demo/sample-site.js'),
         import('../run-crawl.js'),
       ]);

@@ -28,7 +28,7 @@ export function diffCommand(context: CommandContext): CommandModule {
         .example('$0 diff site.sqlite --from 1 --to 3 -f csv', 'the first crawl against the third, as CSV')
         .example('$0 diff site.sqlite --url https://example.com/about', "the page's text, crawl before against latest"),
     handler: async (args) => {
-      const [{ openArchive, explainOpenError }, changes] = await Promise.all([import('../../storage/open-archive.js'), import('../../storage/crawl-changes.js')]);
+      const [{ openArchive, explainOpenError }, changes] = await Promise.all([import('../../storage/archive/index.js'), import('../../storage/reader/index.js')]);
       const path = String(args.db);
       const db = openArchive(path, 'readonly');
       try {
@@ -65,7 +65,7 @@ export function diffCommand(context: CommandContext): CommandModule {
   };
 }
 
-type Capture = import('../../storage/crawl-changes.js').CapturedContent;
+type Capture = import('../../storage/reader/index.js').CapturedContent;
 
 /** A unified diff of one page's text in two crawls. */
 async function pageDiff(
@@ -80,7 +80,7 @@ async function pageDiff(
     import('../../pipeline/normalize-url.js'),
     import('../capture-text.js'),
     import('diff'),
-    import('../../storage/crawl-changes.js'),
+    import('../../storage/reader/index.js'),
   ]);
   // The archive's key for a URL is its normalised form, as the crawl stored it.
   const normalized = normalizeUrl(asked);

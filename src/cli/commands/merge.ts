@@ -20,7 +20,7 @@ export function mergeCommand(context: CommandContext): CommandModule {
     handler: async (args) => {
       const [{ mergeArchives }, { openArchive }, { formatReport }, { UsageError }] = await Promise.all([
         import('../../merge/run-merge.js'),
-        import('../../storage/archive-reader.js'),
+        import('../../storage/reader/index.js'),
         import('../format-report.js'),
         import('../usage-error.js'),
       ]);

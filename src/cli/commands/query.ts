@@ -19,7 +19,7 @@ export function queryCommand(context: CommandContext): CommandModule {
         .example('$0 query site.sqlite "select url, state, error from urls where state = \'failed\'" -f csv', 'failures as CSV')
         .example('$0 query site.sqlite "select url, title from pages" -f ndjson --timeout 60000 | head', 'stream rows, give up after a minute'),
     handler: async (args) => {
-      const { startQuery } = await import('../../storage/query-worker-client.js');
+      const { startQuery } = await import('../../storage/query/index.js');
       const { io } = context;
       let output: RowStream | undefined;
       let readerGone = false;

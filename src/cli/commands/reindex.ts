@@ -15,10 +15,10 @@ export function reindexCommand(context: CommandContext): CommandModule {
         .example('$0 reindex old.sqlite', 'make an older archive searchable; interrupted, run it again to go on'),
     handler: async (args) => {
       const [{ checkArchiveFile }, { openCrawlArchive }, { NotAnArchiveError }, { reindexText }, { extractPageText, TEXT_EXTRACTION_VERSION }] = await Promise.all([
-        import('../../storage/open-archive.js'),
-        import('../../storage/open-crawl-archive.js'),
-        import('../../storage/archive-errors.js'),
-        import('../../storage/reindex-text.js'),
+        import('../../storage/archive/index.js'),
+        import('../../storage/archive/index.js'),
+        import('../../storage/archive/index.js'),
+        import('../../storage/writer/index.js'),
         import('../../pipeline/parse/parse-response.js'),
       ]);
       const { io } = context;

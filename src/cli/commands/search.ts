@@ -36,9 +36,9 @@ export function searchCommand(context: CommandContext): CommandModule {
         .example('$0 search site.sqlite --fts "arch* OR lib*" --timeout 10000', 'give up after 10 seconds'),
     handler: async (args) => {
       const [{ openArchive }, { pagesWithoutText }, { startSearch }] = await Promise.all([
-        import('../../storage/open-archive.js'),
-        import('../../storage/search-archive.js'),
-        import('../../storage/search-in-worker.js'),
+        import('../../storage/archive/index.js'),
+        import('../../storage/query/index.js'),
+        import('../../storage/query/index.js'),
       ]);
       const { io } = context;
       const path = String(args.db);

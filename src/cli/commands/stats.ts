@@ -13,7 +13,7 @@ export function statsCommand(context: CommandContext): CommandModule {
         .example('$0 stats site.sqlite --json', 'the same, for scripts'),
     handler: async (args) => {
       const [{ openArchive }, { formatReport, reportJson }] = await Promise.all([
-        import('../../storage/archive-reader.js'),
+        import('../../storage/reader/index.js'),
         import('../format-report.js'),
       ]);
       const path = String(args.db);

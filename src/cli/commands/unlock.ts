@@ -10,7 +10,7 @@ export function unlockCommand(context: CommandContext): CommandModule {
         .positional('db', { type: 'string', describe: 'archive file' })
         .example('$0 unlock example.sqlite', 'remove a stale lock, e.g. before an older crawlite opens the file'),
     handler: async (args) => {
-      const [{ formatHolder }, { unlockArchive }] = await Promise.all([import('../../storage/lock-holder.js'), import('../../storage/unlock-archive.js')]);
+      const [{ formatHolder }, { unlockArchive }] = await Promise.all([import('../../storage/archive/index.js'), import('../../storage/archive/index.js')]);
       const path = String(args.db);
       const result = unlockArchive(path);
       if (!result.staleHolder && !result.removedLockFile) {

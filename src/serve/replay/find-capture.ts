@@ -1,5 +1,5 @@
 import { normalizeUrl } from '../../pipeline/normalize-url.js';
-import type { ArchivedPage, ArchiveReader, CaptureTime } from '../../storage/archive-reader.js';
+import type { ArchivedPage, ArchiveReader, CaptureTime } from '../../storage/reader/index.js';
 import { captureTimestamp } from '../replay-url.js';
 
 /** 14 digits (`YYYYMMDDhhmmss`, UTC) as milliseconds since the epoch; NaN for a date that does not exist. */

@@ -1,5 +1,5 @@
-import type { ArchivedPage, CaptureTime } from '../../storage/archive-reader.js';
-import { linksTo } from '../../storage/links-to.js';
+import type { ArchivedPage, CaptureTime } from '../../storage/reader/index.js';
+import { linksTo } from '../../storage/reader/index.js';
 import { captureOf, nearestCapture } from '../replay/find-capture.js';
 import { REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp, replayPath } from '../replay-url.js';

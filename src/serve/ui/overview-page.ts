@@ -1,4 +1,4 @@
-import { archiveOverview } from '../../storage/archive-overview.js';
+import { archiveOverview } from '../../storage/reader/index.js';
 import { html } from './html.js';
 import { formatBytes, formatCount } from './format.js';
 import type { UiContext, UiPage } from './ui-context.js';

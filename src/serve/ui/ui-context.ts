@@ -1,5 +1,5 @@
-import type { ArchiveReader } from '../../storage/archive-reader.js';
-import type { ArchiveConnection } from '../../storage/open-archive.js';
+import type { ArchiveReader } from '../../storage/reader/index.js';
+import type { ArchiveConnection } from '../../storage/archive/index.js';
 import type { SearchArchive } from '../search-mount.js';
 
 /** What every UI page reads from: the archive (through its reader and a read-only connection) and where replay lives. */

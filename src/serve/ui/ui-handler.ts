@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
-import { fetchTimeline } from '../../storage/archive-overview.js';
+import { fetchTimeline } from '../../storage/reader/index.js';
 import { sendReply } from '../send-reply.js';
 import { capturePage, requestedCapture } from './capture-page.js';
 import { html } from './html.js';

@@ -1,4 +1,4 @@
-import { listUrls, SCAN_ROWS, STATUS_CLASSES, type StatusClass, type UrlListingFilter } from '../../storage/url-listing.js';
+import { listUrls, SCAN_ROWS, STATUS_CLASSES, type StatusClass, type UrlListingFilter } from '../../storage/reader/index.js';
 import { html } from './html.js';
 import { captureHref, formatBytes, formatCount } from './format.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';

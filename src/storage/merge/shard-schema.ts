@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { loadMigrations, migrate } from './migrate.js';
+import { loadMigrations, migrate } from '../archive/migrate.js';
 
 /** One row of sqlite_schema. */
 interface SchemaObject {

@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { asWriteError } from './archive-errors.js';
+import { asWriteError } from '../archive/archive-errors.js';
 import { CaptureWriter, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
-import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../pipeline/ports.js';
+import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../../pipeline/ports.js';
 
 /** What the archive knows of a URL before a response for it is imported. */
 export interface KnownUrl {

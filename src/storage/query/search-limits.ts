@@ -1,4 +1,4 @@
-import { CrawliteError } from '../crawlite-error.js';
+import { CrawliteError } from '../../crawlite-error.js';
 
 // A search's cost grows with its terms (each prefix* reads every word it starts), and any web
 // page can send one to `serve` in an <img> URL: a query is capped far above what a person types.

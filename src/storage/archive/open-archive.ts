@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { CrawliteError } from '../crawlite-error.js';
+import { CrawliteError } from '../../crawlite-error.js';
 import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError, NothingToResumeError, ShardArchiveError } from './archive-errors.js';
 import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';

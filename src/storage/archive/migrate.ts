@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
 
@@ -8,7 +8,13 @@ export interface Migration {
   sql: string;
 }
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+/**
+ * The package's migrations/: two folders up from a chunk of the bundle (dist/bundle/), three from this
+ * module unbundled (src/storage/archive/, dist/storage/archive/).
+ */
+const MIGRATIONS_DIR = ['../../migrations/', '../../../migrations/']
+  .map((up) => fileURLToPath(new URL(up, import.meta.url)))
+  .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('../../migrations/', import.meta.url));
 const FILE_NAME = /^(\d{4})_[\w-]+\.sql$/;
 
 /** The numbered SQL files in migrations/, in order. */

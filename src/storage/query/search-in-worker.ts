@@ -1,4 +1,4 @@
-import { CrawliteError } from '../crawlite-error.js';
+import { CrawliteError } from '../../crawlite-error.js';
 import { startWorker, type RunningQuery } from './query-worker-client.js';
 import type { SearchHit, SearchOptions } from './search-archive.js';
 import { checkSearchSize } from './search-limits.js';

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { PageText, StoredResponse } from '../pipeline/ports.js';
+import type { PageText, StoredResponse } from '../../pipeline/ports.js';
 
 /** Han, kana, Hangul and CJK punctuation: the text the trigram index is for; searchArchive picks that index for queries with it. */
 export const CJK = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[\u{20000}-\u{3134f}]/u;

@@ -25,12 +25,12 @@ import {
   type PageRow,
   type UrlState,
 } from './archive-views.js';
-import { CrawlRecord } from './crawl-record.js';
-import { explainOpenError, openArchive as openArchiveFile } from './open-archive.js';
-import { prepareReadOnlyQuery } from './read-only-query.js';
+import { CrawlRecord } from '../crawl-state/crawl-record.js';
+import { explainOpenError, openArchive as openArchiveFile } from '../archive/open-archive.js';
+import { prepareReadOnlyQuery } from '../query/read-only-query.js';
 // Types from reader-types.ts, not from the modules above: the published declarations must not reach the driver's.
 import type { ArchiveReport, QueryParams, ReadOnlyQuery, SearchHit, SearchOptions } from './reader-types.js';
-import { searchArchive } from './search-archive.js';
+import { searchArchive } from '../query/search-archive.js';
 
 export type { ArchiveReport, QueryParams, ReadOnlyQuery, SearchHit, SearchOptions };
 export type { ArchivedLink, ArchivedPage, ArchivedUrl, CaptureTime, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import type { DiscoveredUrl, StoredResponse } from '../pipeline/ports.js';
+import type { DiscoveredUrl, StoredResponse } from '../../pipeline/ports.js';
 import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
 

@@ -1,7 +1,7 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type { PageText } from '../pipeline/ports.js';
+import type { PageText } from '../../pipeline/ports.js';
 import { PageTextWriter } from './page-text-writer.js';
-import { unindexedPagesFrom } from './search-archive.js';
+import { unindexedPagesFrom } from '../query/search-archive.js';
 
 /** What extraction makes of a stored HTML body (the crawl's own code, passed in: storage parses no HTML). */
 export type ExtractText = (body: Buffer, contentType: string | null) => { title: string | null; text: PageText };

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import { NothingToSearchError, SearchNotIndexedError, SearchQueryError } from './archive-errors.js';
-import { CJK } from './page-text-writer.js';
-import type { SearchHit, SearchMode, SearchOptions } from './reader-types.js';
+import { NothingToSearchError, SearchNotIndexedError, SearchQueryError } from '../archive/archive-errors.js';
+import { CJK } from '../writer/page-text-writer.js';
+import type { SearchHit, SearchMode, SearchOptions } from '../reader/reader-types.js';
 import { matchAsTyped } from './search-as-typed.js';
 import { checkSearchSize } from './search-limits.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database as Db, Statement } from 'better-sqlite3';
-import { payloadDigest } from './payload-digest.js';
+import { payloadDigest } from '../writer/payload-digest.js';
 
 /** SQLite's own limit on a blob (SQLITE_MAX_LENGTH), and so crawlite's on a stored body (--max-body at most). */
 export const MAX_BODY_BYTES = 1_000_000_000;

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { CrawliteError } from '../crawlite-error.js';
+import { CrawliteError } from '../../crawlite-error.js';
 
 // What changed between two crawls of an archive: the `changes` view's logic
 // (migrations/0007_captures.sql) with the two crawls as parameters. Keep the

@@ -1,8 +1,8 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import { asWriteError } from './archive-errors.js';
-import { CaptureWriter, fetchedCapture } from './capture-writer.js';
-import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort } from '../pipeline/ports.js';
-import { queryVariantsReason } from '../pipeline/trap-guards.js';
+import { asWriteError } from '../archive/archive-errors.js';
+import { CaptureWriter, fetchedCapture } from '../writer/capture-writer.js';
+import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort } from '../../pipeline/ports.js';
+import { queryVariantsReason } from '../../pipeline/trap-guards.js';
 
 const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
 // A page fetched at the depth limit had its links cut; found within the limit, it is fetched again.

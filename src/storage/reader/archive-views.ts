@@ -1,4 +1,4 @@
-import type { LinkKind, UrlKind, UrlState } from '../pipeline/ports.js';
+import type { LinkKind, UrlKind, UrlState } from '../../pipeline/ports.js';
 
 // The rows of the stable views (pages, links, urls) as typed objects, and the
 // one SELECT each is read with. Only the views are read, never the tables

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { QueryRefusedError } from './archive-errors.js';
-import type { QueryParams, ReadOnlyQuery } from './reader-types.js';
+import { QueryRefusedError } from '../archive/archive-errors.js';
+import type { QueryParams, ReadOnlyQuery } from '../reader/reader-types.js';
 
 export type { QueryParams, ReadOnlyQuery };
 

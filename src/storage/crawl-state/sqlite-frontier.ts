@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
+import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../../pipeline/ports.js';
 
 interface ClaimRow {
   id: number;

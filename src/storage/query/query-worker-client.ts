@@ -1,8 +1,8 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CrawliteError } from '../crawlite-error.js';
-import { QueryRefusedError } from './archive-errors.js';
-import { openArchive } from './archive-reader.js';
+import { CrawliteError } from '../../crawlite-error.js';
+import { QueryRefusedError } from '../archive/archive-errors.js';
+import { openArchive } from '../reader/archive-reader.js';
 import type { FromWorker, ToWorker, WorkerTask } from './query-worker-protocol.js';
 
 export class QueryTimeoutError extends CrawliteError {
@@ -35,7 +35,7 @@ export interface RunningQuery {
 
 // From sources (the tests' in-process CLI) the worker is the compiled one: Node runs only JavaScript in a child.
 const WORKER = fileURLToPath(
-  import.meta.url.endsWith('.ts') ? new URL('../../dist/storage/query-worker.js', import.meta.url) : new URL('./query-worker.js', import.meta.url),
+  import.meta.url.endsWith('.ts') ? new URL('../../../dist/storage/query/query-worker.js', import.meta.url) : new URL('./query-worker.js', import.meta.url),
 );
 
 /**

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { UrlKind, UrlState } from '../pipeline/ports.js';
+import type { UrlKind, UrlState } from '../../pipeline/ports.js';
 
 // One page of the archive's URLs, in URL order, for browsing. Paging is by key
 // (`url > after`) on the url table's UNIQUE index: page 10,000 costs what page 1

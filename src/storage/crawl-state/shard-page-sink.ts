@@ -1,6 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
-import type { ClaimedUrl, CommitResult, PageOutcome, PageSinkPort } from '../pipeline/ports.js';
-import { asWriteError } from './archive-errors.js';
+import type { ClaimedUrl, CommitResult, PageOutcome, PageSinkPort } from '../../pipeline/ports.js';
+import { asWriteError } from '../archive/archive-errors.js';
 import type { SqlitePageSink } from './sqlite-page-sink.js';
 
 /**

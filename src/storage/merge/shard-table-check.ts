@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { explainOpenError } from './open-archive.js';
+import { explainOpenError } from '../archive/open-archive.js';
 
 /** Shards up to this size get SQLite's whole quick_check, as an archive does before a crawl writes it. */
 const FULL_CHECK_MAX_BYTES = 64 * 1024 * 1024;

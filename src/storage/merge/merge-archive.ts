@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
-import { CrawlRecord } from './crawl-record.js';
-import { hardenShardConnection } from './shard-file.js';
+import { CrawlRecord } from '../crawl-state/crawl-record.js';
+import { hardenShardConnection } from '../archive/shard-file.js';
 
 /*
  * Copies one archive (a shard) into another, as if both had been one crawl. The shard is attached

@@ -1,4 +1,4 @@
-import { CrawliteError } from '../crawlite-error.js';
+import { CrawliteError } from '../../crawlite-error.js';
 
 /** The file is missing, unreadable, or cannot be created where asked. */
 export class ArchivePathError extends CrawliteError {

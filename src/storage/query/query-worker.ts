@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { CrawliteError } from '../crawlite-error.js';
-import { openArchive, type ArchiveReader, type ReadOnlyQuery } from './archive-reader.js';
+import { CrawliteError } from '../../crawlite-error.js';
+import { openArchive, type ArchiveReader, type ReadOnlyQuery } from '../reader/archive-reader.js';
 import { BATCH_MAX_BYTES, BATCH_MAX_ROWS, BATCHES_IN_FLIGHT, SEARCH_COLUMNS, type FromWorker, type ToWorker, type WorkerTask } from './query-worker-protocol.js';
 
 // The process `query` runs one statement in, and `search` (the command, and each

@@ -1,0 +1,5 @@
+// The query room's door: what the rest of crawlite uses of it.
+export * from './query-worker-client.js';
+export * from './search-archive.js';
+export * from './search-in-worker.js';
+export * from './search-limits.js';

@@ -1,0 +1,8 @@
+// The reader room's door: what the rest of crawlite uses of it.
+export * from './archive-overview.js';
+export * from './archive-reader.js';
+export * from './archive-report.js';
+export * from './crawl-changes.js';
+export * from './links-to.js';
+export * from './reader-types.js';
+export * from './url-listing.js';

@@ -1,0 +1,4 @@
+// The writer room's door: what the rest of crawlite uses of it.
+export * from './import-sink.js';
+export * from './payload-digest.js';
+export * from './reindex-text.js';
