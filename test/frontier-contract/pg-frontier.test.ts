@@ -31,6 +31,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
     capabilities: { expiringLeases: true, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true },
     disagrees: {
       newUrlsCountsRevised: 'counts only the URLs it inserted, not known ones it queued again or moved closer',
+      storedPage: 'keeps only robots.txt answers in the frontier (pages are in the shards), so it answers nothing for a page',
       robotsRequeueNoOutage: 'queues the refused URLs again over all origins whether or not a robots.txt failed',
     },
     async make(limits) {

@@ -68,6 +68,7 @@ export const RULES = {
   claimOrder: 'claimFrom hands out queued URLs of one origin, oldest first, up to the limit',
   claimZero: 'claimFrom with a limit of 0 claims nothing',
   noDoubleClaim: 'a claimed URL is not handed out again until it is released',
+  releaseCommitted: 'releasing a claim already committed changes nothing',
   concurrentClaims: 'concurrent claims (of one worker or two) never hand one URL out twice',
   queuedOrigins: 'queuedOrigins lists only the origins that have queued URLs',
   requisitesOnly: "claimFrom(origin, n, 'requisite') claims only requisites",
@@ -76,6 +77,7 @@ export const RULES = {
   leaseTakeover: 'a lease run out lets another claim take the URL; the old holder can neither renew, release nor commit it',
   leaseRunOutUntaken: 'a lease run out that no other claim took is still held: renew and commit keep it',
   dedupe: 'a URL found several times, in one commit or in several, is added once and counted once in newUrls',
+  dedupeOneCommitAll: 'a URL found by two pages of one commitAll is added once, counted for the first of them',
   linkOnly: 'a link-only URL (rel=canonical) is recorded as a link, never queued',
   skippedKept: 'a URL found with a skip reason is kept as skipped with its code, and never claimed',
   skippedUpgrade: 'a URL skipped for its depth or a nofollow is queued when found by a way that allows it; other skips stay',
@@ -87,6 +89,8 @@ export const RULES = {
   robotsRequeueAll: 'requeueRobotsUnavailable() queues them again over all origins once some robots.txt failed',
   robotsRequeueNoOutage: 'requeueRobotsUnavailable() queues nothing while no robots.txt has failed',
   pagesFetched: 'pagesFetched counts pages done or failed, never requisites, robots.txt, skipped or queued URLs (--max-pages)',
+  storedRobots: 'storedResponse answers the stored robots.txt of an origin, not due while it is done',
+  storedPage: 'storedResponse answers the stored response of any URL, a page as well as a robots.txt',
   doneWithBody: 'a page committed done is stored with its body and all its links',
   allOrNothing: 'a commitAll that fails stores nothing of any of its pages: no state, body, link or new URL',
 } as const;
@@ -174,6 +178,16 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.row(at('/1'))).toMatchObject({ state: 'queued' });
         expect(keys(await s.frontier.claimFrom(SITE, 2))).toEqual([at('/1')]);
         expect(second!.key).toBe(at('/2'));
+      });
+
+      rule('releaseCommitted', [], async () => {
+        const s = await subject();
+        await s.seed([at('/1')]);
+        const [claim] = await s.frontier.claimFrom(SITE, 1);
+        await s.sink.commit(done(claim!));
+        await s.frontier.release(claim!);
+        expect(await s.row(at('/1'))).toMatchObject({ state: 'done' });
+        expect(await s.frontier.claimFrom(SITE, 1)).toEqual([]);
       });
 
       rule('concurrentClaims', [], async () => {
@@ -270,6 +284,15 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         const [root, side] = await s.frontier.claimFrom(SITE, 2);
         expect(await s.sink.commit(done(root!, [discovered(at('/a')), discovered(at('/a')), discovered(at('/b'))]))).toEqual({ newUrls: 2 });
         expect(await s.sink.commit(done(side!, [discovered(at('/a')), discovered(at('/b'))]))).toEqual({ newUrls: 0 });
+        expect(keys(await s.frontier.claimFrom(SITE, 10))).toEqual([at('/a'), at('/b')]);
+      });
+
+      rule('dedupeOneCommitAll', [], async () => {
+        const s = await subject();
+        await s.seed([at('/'), at('/side')]);
+        const [root, side] = await s.frontier.claimFrom(SITE, 2);
+        const results = await s.sink.commitAll([done(root!, [discovered(at('/a'))]), done(side!, [discovered(at('/a')), discovered(at('/b'))])]);
+        expect(results).toEqual([{ newUrls: 1 }, { newUrls: 1 }]);
         expect(keys(await s.frontier.claimFrom(SITE, 10))).toEqual([at('/a'), at('/b')]);
       });
 
@@ -412,6 +435,25 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         const robots = await s.frontier.claimOwn({ url: at('/robots.txt'), key: at('/robots.txt'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 0 });
         await s.sink.commit(done(robots!, [], 'User-agent: *'));
         expect(await s.frontier.pagesFetched()).toBe(2);
+      });
+
+      const robotsOf = { url: at('/robots.txt'), key: at('/robots.txt'), origin: SITE, kind: 'robots' as const, depth: 0, redirectHops: 0 };
+
+      rule('storedRobots', ['storesPages'], async () => {
+        const s = await subject();
+        expect(await s.frontier.storedResponse(robotsOf.key)).toBeUndefined();
+        await s.sink.commit(done((await s.frontier.claimOwn(robotsOf))!, [], 'User-agent: *\nDisallow: /x'));
+        const stored = await s.frontier.storedResponse(robotsOf.key);
+        expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({ status: 200, body: 'User-agent: *\nDisallow: /x', location: null });
+      });
+
+      rule('storedPage', ['storesPages'], async () => {
+        const s = await subject();
+        await s.seed([at('/')]);
+        const [root] = await s.frontier.claimFrom(SITE, 1);
+        await s.sink.commit(done(root!, [], 'the page'));
+        const stored = await s.frontier.storedResponse(at('/'));
+        expect(stored && Buffer.from(stored.body).toString()).toBe('the page');
       });
 
       rule('doneWithBody', ['storesPages'], async () => {
