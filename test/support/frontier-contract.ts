@@ -69,6 +69,8 @@ export const RULES = {
   claimZero: 'claimFrom with a limit of 0 claims nothing',
   noDoubleClaim: 'a claimed URL is not handed out again until it is released',
   releaseCommitted: 'releasing a claim already committed changes nothing',
+  commitAfterRelease: 'a claim released and then committed is stored: a lease given back is not a lease lost',
+  triesCarried: 'a URL claimed again carries the attempts its earlier commit recorded',
   concurrentClaims: 'concurrent claims (of one worker or two) never hand one URL out twice',
   queuedOrigins: 'queuedOrigins lists only the origins that have queued URLs',
   requisitesOnly: "claimFrom(origin, n, 'requisite') claims only requisites",
@@ -188,6 +190,22 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         await s.frontier.release(claim!);
         expect(await s.row(at('/1'))).toMatchObject({ state: 'done' });
         expect(await s.frontier.claimFrom(SITE, 1)).toEqual([]);
+      });
+
+      rule('commitAfterRelease', [], async () => {
+        const s = await subject();
+        await s.seed([at('/1')]);
+        const [claim] = await s.frontier.claimFrom(SITE, 1);
+        await s.frontier.release(claim!);
+        expect(await s.sink.commit(done(claim!, [discovered(at('/2'))]))).toEqual({ newUrls: 1 });
+        expect(await s.row(at('/1'))).toMatchObject({ state: 'done' });
+      });
+
+      rule('triesCarried', [], async () => {
+        const s = await subject();
+        const robots = { url: at('/robots.txt'), key: at('/robots.txt'), origin: SITE, kind: 'robots' as const, depth: 0, redirectHops: 0 };
+        await s.sink.commit({ ...ended((await s.frontier.claimOwn(robots))!, 'failed', { code: 'http_503', message: '503' }), tries: 3 });
+        expect(await s.frontier.claimOwn(robots)).toMatchObject({ key: robots.key, tries: 3 });
       });
 
       rule('concurrentClaims', [], async () => {
