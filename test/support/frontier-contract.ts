@@ -77,6 +77,7 @@ export const RULES = {
   claimOwn: 'claimOwn adds and claims a new URL, and answers nothing for a URL done or in flight',
   renewHeld: 'renew keeps a held claim and its commit stores the page',
   leaseTakeover: 'a lease run out lets another claim take the URL; the old holder can neither renew, release nor commit it',
+  claimOwnRunOut: 'claimOwn takes a URL whose holder let its lease run out',
   leaseRunOutUntaken: 'a lease run out that no other claim took is still held: renew and commit keep it',
   dedupe: 'a URL found several times, in one commit or in several, is added once and counted once in newUrls',
   dedupeOneCommitAll: 'a URL found by two pages of one commitAll is added once, counted for the first of them',
@@ -281,6 +282,17 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await other.sink.commit(done(theirs!, [], 'taken over'))).toEqual({ newUrls: 0 });
         expect(await s.row(at('/1'))).toMatchObject({ state: 'done' });
         if (impl.capabilities.storesPages) expect(await s.pages(at('/1'))).toEqual([{ status: 200, body: 'taken over' }]);
+      });
+
+      rule('claimOwnRunOut', ['expiringLeases'], async () => {
+        const s = await subject();
+        const robots = { url: at('/robots.txt'), key: at('/robots.txt'), origin: SITE, kind: 'robots' as const, depth: 0, redirectHops: 0 };
+        const other = await s.second();
+        const mine = await s.frontier.claimOwn(robots);
+        await s.expireLeases();
+        const theirs = await other.frontier.claimOwn(robots);
+        expect(theirs).toMatchObject({ key: robots.key, kind: 'robots' });
+        expect(theirs!.lease.token).not.toBe(mine!.lease.token);
       });
 
       rule('leaseRunOutUntaken', ['expiringLeases'], async () => {
