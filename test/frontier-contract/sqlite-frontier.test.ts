@@ -1,8 +1,8 @@
 import { afterAll } from 'vitest';
-import { CrawlRecord } from '../../src/storage/crawl-record.js';
-import { openArchive } from '../../src/storage/open-archive.js';
-import { SqliteFrontier } from '../../src/storage/sqlite-frontier.js';
-import { SqlitePageSink } from '../../src/storage/sqlite-page-sink.js';
+import { CrawlRecord } from '../../src/storage/crawl-state/crawl-record.js';
+import { openArchive } from '../../src/storage/archive/open-archive.js';
+import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js';
+import { SqlitePageSink } from '../../src/storage/crawl-state/sqlite-page-sink.js';
 import type { UrlState } from '../../src/pipeline/ports.js';
 import { tempDir } from '../support/archive.js';
 import { describeFrontierContract } from '../support/frontier-contract.js';
