@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { parsePage } from '../../src/pipeline/operators/parse-page.js';
 import { ParsePool } from '../../src/pipeline/parse/parse-pool.js';
+import { TEXT_EXTRACTION_VERSION } from '../../src/pipeline/html/extract-page.js';
 
 const fetched = (body: string | Buffer, contentType: string, kind: CrawlItem['claim']['kind'] = 'page', status = 200): CrawlItem => ({
   claim: { id: 1, url: 'http://site/dir/page.html', key: 'http://site/dir/page.html', origin: 'http://site', kind, depth: 1, redirectHops: 2, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
@@ -38,7 +39,7 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
       ['requisite', 'requisite', 'http://site/dir/i.png', 2, 0],
     ]);
     expect(out.discovered[1]!.linkOnly).toBe(true);
-    expect(out.page).toEqual({ charset: 'utf-8', title: 'A page', canonical: 'http://site/canon', text: { body: 'x m', headings: '' } });
+    expect(out.page).toEqual({ charset: 'utf-8', title: 'A page', canonical: 'http://site/canon', text: { body: 'x m', headings: '', version: TEXT_EXTRACTION_VERSION } });
   });
 
   it('marks every link of a nofollow page, and records its meta robots', async () => {
