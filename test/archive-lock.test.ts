@@ -123,18 +123,18 @@ describe.skipIf(process.platform !== 'linux')('a crawl killed with kill -9 and n
   it('leaves the archive free: resume starts at once', async () => {
     const db = tmp.path('zombie.sqlite');
     // sh starts the crawl in the background, prints its pid, then becomes `sleep`, which never waits for it.
-    const crawl = `"${process.execPath}" "${BIN}" crawl ${server.url} --db "${db}" -q --ignore-robots -c 2 >/dev/null 2>&1 & echo $!; exec sleep 30`;
+    const crawl = `"${process.execPath}" "${BIN}" crawl ${server.url} --db "${db}" -q --ignore-robots -c 2 >/dev/null 2>&1 & echo $!; exec sleep 300`;
     parent = spawn('sh', ['-c', crawl], { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     parent.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await waitFor('the crawl pid', () => /^\d+\n/.test(out), 5_000);
+    await waitFor('the crawl pid', () => /^\d+\n/.test(out), 30_000);
     const pid = Number(out.trim());
     try {
-      await waitFor('the crawl to hold the archive and fetch', () => server.totalHits() >= 2, 10_000, () => `hits ${server.totalHits()}`);
+      await waitFor('the crawl to hold the archive and fetch', () => server.totalHits() >= 2, 60_000, () => `hits ${server.totalHits()}`);
       expect(existsSync(`${db}-lock`)).toBe(true);
       expect(JSON.parse(lockRow(db)!)).toMatchObject({ pid, host: hostname() });
       process.kill(pid, 'SIGKILL');
-      await waitFor('the killed crawl to be a zombie', () => state(pid) === 'Z', 5_000, () => `state ${state(pid)}`);
+      await waitFor('the killed crawl to be a zombie', () => state(pid) === 'Z', 30_000, () => `state ${state(pid)}`);
       // A zombie still answers kill(pid, 0): a pid-based lock would call it alive.
       expect(() => process.kill(pid, 0)).not.toThrow();
 
@@ -155,7 +155,7 @@ describe.skipIf(process.platform !== 'linux')('a crawl killed with kill -9 and n
         // Already dead.
       }
     }
-  });
+  }, 180_000);
 });
 
 describe('crawlite unlock', () => {

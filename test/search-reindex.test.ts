@@ -114,7 +114,7 @@ describe('crawlite reindex', () => {
     ftsIntegrity(path);
     const bulk = await runCli(['search', path, 'word42', '--limit', '5000', '-f', 'ndjson']);
     expect(bulk.stdout.trim().split('\n')).toHaveLength(2000);
-  }, 30_000);
+  }, 120_000);
   it("extracts again the text an older crawlite made (text_version 1, navigation included): search snippets start at the content", async () => {
     const nav = '<div class="related" role="navigation"><h3>Navigation</h3><a href="/">index</a> <a href="/p">modules</a></div>';
     const site = await startServer(
