@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
-import type { NormalizedUrl } from '../pipeline/normalize-url.js';
+import type { NormalizedUrl } from '../url/index.js';
 import { NothingToRecrawlError, NothingToResumeError, UnfinishedCrawlError } from '../storage/archive-errors.js';
 import { urlStateCounts } from '../storage/archive-report.js';
 import { CrawlRecord } from '../storage/crawl-record.js';

@@ -1,4 +1,4 @@
-import { normalizeUrl, type NormalizedUrl } from '../pipeline/normalize-url.js';
+import { normalizeUrl, type NormalizedUrl } from '../url/index.js';
 import type { Root } from '../storage/sqlite-frontier.js';
 import { resolveRoots } from './resolve-roots.js';
 

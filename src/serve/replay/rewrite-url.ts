@@ -1,4 +1,4 @@
-import { trimUrl } from '../../pipeline/html/extract-page.js';
+import { trimUrl } from '../../html/index.js';
 import { replayPath, type ReplayModifier } from '../replay-url.js';
 
 /** Turns a URL as a page writes it into the URL that replays it; anything else comes back unchanged. */
