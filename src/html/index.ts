@@ -1,19 +1,18 @@
 /** The HTML toolkit: pure parsing of pages and stylesheets, and decoding of their bytes. Nothing here knows about crawling or storage. */
+export { extractPage } from './extract-page.js';
+export { findBase, mentionsBase } from './find-base.js';
+export { trimUrl } from './trim-url.js';
+export { TEXT_EXTRACTION_VERSION } from './text-collector.js';
 export {
-  extractPage,
-  findBase,
-  mentionsBase,
-  trimUrl,
   MAX_TEXT_CHARS,
   MAX_ATTRIBUTE_CHARS,
-  TEXT_EXTRACTION_VERSION,
   type FoundKind,
   type FoundLink,
   type PageFacts,
   type ExtractedText,
   type OnLink,
   type HtmlSource,
-} from './extract-page.js';
+} from './page-facts.js';
 export { extractCssUrls } from './extract-css-urls.js';
 export { baseOf } from './resolve-base.js';
 export { charsetOf, decodeText, isHtml, isCss } from './decode-text.js';
