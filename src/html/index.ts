@@ -14,6 +14,8 @@ export {
   type HtmlSource,
 } from './page-facts.js';
 export { extractCssUrls } from './extract-css-urls.js';
+export { parseSrcset } from './srcset.js';
+export { parseRefresh, findRefreshUrl } from './meta-refresh.js';
 export { baseOf } from './resolve-base.js';
 export { charsetOf, decodeText, isHtml, isCss } from './decode-text.js';
 export { sniffCharset, decodeHtml, decodeHtmlPieces, type CharsetSource, type SniffedCharset } from './sniff-charset.js';

@@ -8,6 +8,12 @@ const COMMA = 0x2c;
  * Undefined when there is no URL (a plain reload) or the content is not a refresh at all.
  */
 export function parseRefresh(content: string): string | undefined {
+  const url = findRefreshUrl(content);
+  return url && content.slice(url.start, url.end);
+}
+
+/** Where the URL of a refresh content is (see `parseRefresh`), so that replay can rewrite it in place. */
+export function findRefreshUrl(content: string): { start: number; end: number } | undefined {
   const end = content.length;
   let i = 0;
   const skipSpace = () => {
@@ -44,7 +50,7 @@ export function parseRefresh(content: string): string | undefined {
   if (quote === 0x22 || quote === 0x27) {
     i++;
     const close = content.indexOf(String.fromCharCode(quote), i);
-    return content.slice(i, close === -1 ? end : close);
+    return { start: i, end: close === -1 ? end : close };
   }
-  return content.slice(i);
+  return { start: i, end };
 }

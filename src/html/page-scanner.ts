@@ -180,7 +180,7 @@ export class PageScanner extends TagScanner {
   }
 
   private addSrcset(srcset: string | undefined): void {
-    if (srcset !== undefined) for (const url of parseSrcset(srcset)) this.add(url, 'requisite', false);
+    if (srcset !== undefined) parseSrcset(srcset, this.addRequisite);
   }
 
   private readonly addRequisite = (url: string): void => this.add(url, 'requisite', false);

@@ -5,15 +5,15 @@ const COMMA = 0x2c;
 /**
  * The URLs of a `srcset`, per HTML's "parse a srcset attribute": a URL runs to whitespace and loses
  * trailing commas, so `a.jpg?x=1,2 1x` keeps its comma but `a.jpg, b.jpg` is two URLs; descriptors
- * run to the next comma outside parentheses.
+ * run to the next comma outside parentheses. Each URL goes to `onUrl` with where it is in `srcset`,
+ * so that replay can rewrite it in place; the crawl and replay read a srcset alike.
  */
-export function parseSrcset(srcset: string): string[] {
-  const urls: string[] = [];
+export function parseSrcset(srcset: string, onUrl: (url: string, start: number, end: number) => void): void {
   const end = srcset.length;
   let i = 0;
   for (;;) {
     while (i < end && (isAsciiWhitespace(srcset.charCodeAt(i)) || srcset.charCodeAt(i) === COMMA)) i++;
-    if (i >= end) return urls;
+    if (i >= end) return;
     const urlStart = i;
     while (i < end && !isAsciiWhitespace(srcset.charCodeAt(i))) i++;
     let urlEnd = i;
@@ -23,7 +23,7 @@ export function parseSrcset(srcset: string): string[] {
     } else {
       i = skipDescriptors(srcset, i);
     }
-    if (urlEnd > urlStart) urls.push(srcset.slice(urlStart, urlEnd));
+    if (urlEnd > urlStart) onUrl(srcset.slice(urlStart, urlEnd), urlStart, urlEnd);
   }
 }
 
