@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { fastNormalize, LinkResolver } from '../src/pipeline/fast-resolve.js';
-import { normalizeUrl } from '../src/pipeline/normalize-url.js';
+import { fastNormalize, LinkResolver } from '../src/url/fast-resolve.js';
+import { normalizeUrl } from '../src/url/normalize-url.js';
 import { mulberry32 } from './support/prng.js';
 
 /** [base, hrefs] groups: the Python docs' links (bases on 127.0.0.1:8000), the tests' links, tricky spellings (scripts/links/collect-hrefs.mjs). */

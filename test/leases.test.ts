@@ -4,7 +4,7 @@ import type { FetchReport } from '../src/pipeline/crawl-item.js';
 import { crawl } from '../src/pipeline/crawl.js';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../src/pipeline/crawl-options.js';
 import { CrawlStop } from '../src/pipeline/crawl-stop.js';
-import { normalizeUrl, type NormalizedUrl } from '../src/pipeline/normalize-url.js';
+import { normalizeUrl, type NormalizedUrl } from '../src/url/normalize-url.js';
 import { httpFetcher } from '../src/http/http-fetcher.js';
 import { MemoryFrontier } from './support/memory-frontier.js';
 import { serverPool } from './support/test-server.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { urlKey } from '../src/pipeline/url-key.js';
+import { urlKey } from '../src/url/url-key.js';
 
 /** Keys are taken of WHATWG output, as the crawler does. */
 const key = (input: string) => urlKey(new URL(input).href);

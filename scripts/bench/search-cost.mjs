@@ -24,7 +24,8 @@ function bytesOf(db, like) {
 }
 
 export async function measureTextCost(repo, dir, { pages, seed, log }) {
-  const { extractPage } = await dist(repo, 'pipeline/html/extract-page.js');
+  // Builds before the HTML toolkit had a room of its own kept it under pipeline/.
+  const { extractPage } = await dist(repo, 'html/index.js').catch(() => dist(repo, 'pipeline/html/extract-page.js'));
   const { openArchive, closeArchive } = await dist(repo, 'storage/archive/open-archive.js');
   const origin = 'http://127.0.0.1:8080';
   const htmls = Array.from({ length: pages }, (_, i) => pageHtml(i, pages, seed, origin));

@@ -8,9 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { extractPage } from '../../dist/pipeline/html/extract-page.js';
-import { LinkResolver } from '../../dist/pipeline/fast-resolve.js';
-import { normalizeUrl } from '../../dist/pipeline/normalize-url.js';
+import { extractPage } from '../../dist/html/index.js';
+import { LinkResolver, normalizeUrl } from '../../dist/url/index.js';
 import { walk } from './walk-files.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -43,7 +42,9 @@ const rows = {
   },
 };
 if (OTHER) {
-  const other = await import(pathToFileURL(join(resolve(OTHER), 'pipeline', 'normalize-url.js')).href);
+  // Builds before the URL toolkit had a room of its own kept it under pipeline/.
+  const entry = existsSync(join(resolve(OTHER), 'url')) ? join('url', 'index.js') : join('pipeline', 'normalize-url.js');
+  const other = await import(pathToFileURL(join(resolve(OTHER), entry)).href);
   rows[`normalizeUrl of ${OTHER}`] = (base, hrefs) => {
     for (const href of hrefs) other.normalizeUrl(href, base);
   };

@@ -5,7 +5,7 @@
 // charset. Run after `npm run build`:
 //   node scripts/links/bench-parse.mjs [html-dir] [other-dist-dir]
 // other-dist-dir (a build of another commit) is measured in the same interleaved rounds.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { walk } from './walk-files.mjs';
@@ -20,8 +20,11 @@ const pages = walk(DOCS, '.html').map((file) => ({ url: 'http://127.0.0.1:8000/'
 const megabytes = pages.reduce((n, page) => n + page.body.length, 0) / 1e6;
 
 async function load(dist) {
-  const imp = (path) => import(pathToFileURL(join(dist, 'pipeline', path)).href);
-  const [{ decodeHtml }, { extractPage, findBase }, { LinkBudget }] = await Promise.all([imp('html/sniff-charset.js'), imp('html/extract-page.js'), imp('link-budget.js')]);
+  const imp = (path) => import(pathToFileURL(join(dist, path)).href);
+  // Builds before the HTML toolkit had a room of its own kept it under pipeline/.
+  const html = existsSync(join(dist, 'html')) ? 'html/index.js' : 'pipeline/html/extract-page.js';
+  const sniff = existsSync(join(dist, 'html')) ? 'html/index.js' : 'pipeline/html/sniff-charset.js';
+  const [{ decodeHtml }, { extractPage, findBase }, { LinkBudget }] = await Promise.all([imp(sniff), imp(html), imp('pipeline/link-budget.js')]);
   return { decodeHtml, extractPage, findBase, LinkBudget };
 }
 

@@ -1,6 +1,4 @@
-import { decodeText, isHtml } from '../pipeline/html/decode-text.js';
-import { extractPage } from '../pipeline/html/extract-page.js';
-import { decodeHtml } from '../pipeline/html/sniff-charset.js';
+import { decodeText, isHtml, extractPage, decodeHtml } from '../html/index.js';
 
 /** What a capture's text is made of: its body, and how to read it. */
 export interface CaptureBody {

@@ -1,8 +1,8 @@
 import { decodeContent, DecodedTooLargeError } from '../http/decode-content.js';
 import { discover } from '../pipeline/discover.js';
-import { charsetOf } from '../pipeline/html/decode-text.js';
+import { charsetOf } from '../html/index.js';
 import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
-import { normalizeUrl } from '../pipeline/normalize-url.js';
+import { normalizeUrl } from '../url/index.js';
 import { redirectTarget } from '../pipeline/operators/follow-redirects.js';
 import { needsParse, parseResponse, type ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../pipeline/ports.js';

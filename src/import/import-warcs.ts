@@ -1,4 +1,4 @@
-import { normalizeUrl } from '../pipeline/normalize-url.js';
+import { normalizeUrl } from '../url/index.js';
 import type { ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ImportSink } from '../storage/writer/index.js';
 import { exchangePage } from './exchange-page.js';

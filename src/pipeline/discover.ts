@@ -1,5 +1,5 @@
 import type { DiscoveredUrl, LinkKind, UrlKind } from './ports.js';
-import type { NormalizedUrl } from './normalize-url.js';
+import type { NormalizedUrl } from '../url/index.js';
 
 /** A discovered URL, from its normalised form and how it was found. */
 export function discover(

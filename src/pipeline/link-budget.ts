@@ -1,5 +1,4 @@
-import { LinkResolver } from './fast-resolve.js';
-import type { NormalizedUrl } from './normalize-url.js';
+import { LinkResolver, type NormalizedUrl } from '../url/index.js';
 
 /** Positive limits combine to the smallest; 0 or absent means no limit. */
 export function smallestLimit(...limits: (number | undefined)[]): number {

@@ -1,5 +1,5 @@
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
-import type { NormalizedUrl } from '../pipeline/normalize-url.js';
+import type { NormalizedUrl } from '../url/index.js';
 import { NothingToRecrawlError, NothingToResumeError, UnfinishedCrawlError } from '../storage/archive/index.js';
 import { urlStateCounts } from '../storage/reader/index.js';
 import { CrawlRecord } from '../storage/crawl-state/index.js';

@@ -1,5 +1,5 @@
 import { CrawliteError } from '../crawlite-error.js';
-import { normalizeUrl, withDefaultScheme, type NormalizedUrl } from '../pipeline/normalize-url.js';
+import { normalizeUrl, withDefaultScheme, type NormalizedUrl } from '../url/index.js';
 
 export class InvalidRootError extends CrawliteError {
   constructor(input: string, why: string) {

@@ -1,4 +1,4 @@
-import { normalizeUrl, type NormalizedUrl } from '../pipeline/normalize-url.js';
+import { normalizeUrl, type NormalizedUrl } from '../url/index.js';
 import type { Root } from '../storage/crawl-state/index.js';
 import { resolveRoots } from './resolve-roots.js';
 

@@ -1,6 +1,6 @@
 import { CrawliteError } from '../crawlite-error.js';
 import type { CrawlOptions } from '../pipeline/crawl-options.js';
-import type { NormalizedUrl } from '../pipeline/normalize-url.js';
+import type { NormalizedUrl } from '../url/index.js';
 import type { LockOwner } from '../storage/public.js';
 import { resolveRoots } from './resolve-roots.js';
 import type { RunSession } from './session.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractCssUrls as forEachCssUrl } from '../../src/pipeline/html/extract-css-urls.js';
+import { extractCssUrls as forEachCssUrl } from '../../src/html/extract-css-urls.js';
 
 const extractCssUrls = (css: string) => {
   const urls: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractPage, findBase, type FoundKind, type FoundLink } from '../../src/pipeline/html/extract-page.js';
+import { extractPage, findBase, type FoundKind, type FoundLink } from '../../src/html/index.js';
 
 /** The page's facts with its links collected in document order. */
 const scan = (html: string) => {

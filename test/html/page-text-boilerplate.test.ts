@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractPage, TEXT_EXTRACTION_VERSION } from '../../src/pipeline/html/extract-page.js';
+import { extractPage, TEXT_EXTRACTION_VERSION } from '../../src/html/index.js';
 
 const textOf = (html: string) => extractPage(html, () => {}, { text: true }).text!;
 const body = (html: string) => textOf(html).body;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodePieces, PIECE_BYTES } from '../../src/pipeline/html/decode-pieces.js';
-import { extractPage, findBase, MAX_ATTRIBUTE_CHARS, MAX_TEXT_CHARS, mentionsBase, type FoundLink } from '../../src/pipeline/html/extract-page.js';
-import { decodeHtml, decodeHtmlPieces } from '../../src/pipeline/html/sniff-charset.js';
+import { decodePieces, PIECE_BYTES } from '../../src/html/decode-pieces.js';
+import { extractPage, findBase, MAX_ATTRIBUTE_CHARS, MAX_TEXT_CHARS, mentionsBase, type FoundLink } from '../../src/html/index.js';
+import { decodeHtml, decodeHtmlPieces } from '../../src/html/sniff-charset.js';
 
 /** A page with every construct the scanner reads, and a few that cross any cut: entities, multi-byte text, raw text. */
 const PAGE = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHtml, sniffCharset } from '../../src/pipeline/html/sniff-charset.js';
+import { decodeHtml, sniffCharset } from '../../src/html/sniff-charset.js';
 import { bytes } from '../support/bytes.js';
 
 const NI_HAO_GBK = [0xc4, 0xe3, 0xba, 0xc3]; // 你好

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { parsePage } from '../../src/pipeline/operators/parse-page.js';
 import { ParsePool } from '../../src/pipeline/parse/parse-pool.js';
-import { TEXT_EXTRACTION_VERSION } from '../../src/pipeline/html/extract-page.js';
+import { TEXT_EXTRACTION_VERSION } from '../../src/html/index.js';
 
 const fetched = (body: string | Buffer, contentType: string, kind: CrawlItem['claim']['kind'] = 'page', status = 200): CrawlItem => ({
   claim: { id: 1, url: 'http://site/dir/page.html', key: 'http://site/dir/page.html', origin: 'http://site', kind, depth: 1, redirectHops: 2, tries: 0, lease: { token: 'test', expiresAt: Infinity } },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { extractPage } from '../../src/html/index.js';
 import { rewriteCss } from '../../src/serve/replay/rewrite-css.js';
 import { rewriteHtml } from '../../src/serve/replay/rewrite-html.js';
 import { rewriteRefresh, rewriteSrcset, urlRewriter } from '../../src/serve/replay/rewrite-url.js';
@@ -33,6 +34,18 @@ describe('rewriteSrcset', () => {
     );
     expect(rewriteSrcset('data:image/png;base64,AA 1x', rewrite)).toBe('data:image/png;base64,AA 1x');
   });
+
+  it('finds the candidates the crawl finds: a ")" ends a parenthesis however many "(" opened it', () => {
+    // HTML's srcset parser does not nest parentheses, so the comma after ")" starts b.jpg, which a browser loads.
+    expect(rewriteSrcset('a.jpg (( ) 1x, b.jpg 2x', rewrite)).toBe(`${at('http://site.example/dir/a.jpg')} (( ) 1x, ${at('http://site.example/dir/b.jpg')} 2x`);
+    for (const srcset of ['a.jpg (( ) 1x, b.jpg 2x', 'a.jpg 1x,b.jpg,, c.jpg (a,b) 3x , d.jpg', ' a.jpg?x=1,2 1x,\tb.jpg,', 'a.jpg (1x, b.jpg 2x']) {
+      const rewritten: string[] = [];
+      rewriteSrcset(srcset, (url) => (rewritten.push(url), url));
+      const crawled: string[] = [];
+      extractPage(`<img srcset="${srcset}">`, (href) => crawled.push(href));
+      expect(rewritten).toEqual(crawled);
+    }
+  });
 });
 
 describe('rewriteRefresh', () => {
@@ -40,6 +53,12 @@ describe('rewriteRefresh', () => {
     expect(rewriteRefresh('5; url=/next', rewrite)).toBe(`5; url=${at('http://site.example/next')}`);
     expect(rewriteRefresh("0;URL='next.html'", rewrite)).toBe(`0;URL='${at('http://site.example/dir/next.html')}'`);
     expect(rewriteRefresh('30', rewrite)).toBe('30');
+  });
+
+  it('reads a refresh as the crawl and the browser do: ASCII whitespace only, and nothing from content that is no refresh', () => {
+    // A no-break space is not whitespace to HTML: the URL starts at it, and a browser goes to ".../%C2%A0url=/next".
+    expect(rewriteRefresh('0;\u00a0url=/next', rewrite)).toBe(`0;${at('http://site.example/dir/%C2%A0url=/next')}`);
+    for (const content of ['1e3; url=/next', '; url=/next', 'url=/next']) expect(rewriteRefresh(content, rewrite)).toBe(content);
   });
 });
 

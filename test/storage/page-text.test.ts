@@ -7,7 +7,7 @@ import { SqlitePageSink } from '../../src/storage/crawl-state/sqlite-page-sink.j
 import { searchArchive } from '../../src/storage/query/search-archive.js';
 import type { PageOutcome, StoredResponse } from '../../src/pipeline/ports.js';
 import { readArchive, tempDir } from '../support/archive.js';
-import { TEXT_EXTRACTION_VERSION } from '../../src/pipeline/html/extract-page.js';
+import { TEXT_EXTRACTION_VERSION } from '../../src/html/index.js';
 
 // The search indexes follow a URL's latest response: a page fetched again leaves no trace of its old text.
 

@@ -1,7 +1,7 @@
 import { closeArchive, openArchive } from '../../src/storage/archive/open-archive.js';
 import { PageTextWriter } from '../../src/storage/writer/page-text-writer.js';
 import { mulberry32 } from './prng.js';
-import { TEXT_EXTRACTION_VERSION } from '../../src/pipeline/html/extract-page.js';
+import { TEXT_EXTRACTION_VERSION } from '../../src/html/index.js';
 
 /** Where the pages of textArchive live, and when they were fetched (their replay timestamp). */
 export const TEXT_SITE = 'http://text.test/';

@@ -77,7 +77,7 @@ async function pageDiff(
   capture: (url: string, crawl: number) => Capture | undefined,
 ): Promise<void> {
   const [{ normalizeUrl }, { captureText }, { createTwoFilesPatch }, { NotCapturedError }] = await Promise.all([
-    import('../../pipeline/normalize-url.js'),
+    import('../../url/index.js'),
     import('../capture-text.js'),
     import('diff'),
     import('../../storage/reader/index.js'),

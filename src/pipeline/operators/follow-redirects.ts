@@ -2,7 +2,7 @@ import { map, type OperatorFunction } from 'rxjs';
 import type { Reason } from '../ports.js';
 import type { CrawlItem } from '../crawl-item.js';
 import { discover } from '../discover.js';
-import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
+import { normalizeUrl, type NormalizedUrl } from '../../url/index.js';
 
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 

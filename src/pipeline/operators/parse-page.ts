@@ -1,6 +1,6 @@
 import { from, map, mergeMap, of, type OperatorFunction } from 'rxjs';
 import type { CrawlItem } from '../crawl-item.js';
-import { charsetOf } from '../html/decode-text.js';
+import { charsetOf } from '../../html/index.js';
 import type { ParsePool } from '../parse/parse-pool.js';
 import { needsParse, parseResponse, type ParseResult, type ParseSettings } from '../parse/parse-response.js';
 

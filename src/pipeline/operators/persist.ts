@@ -2,7 +2,7 @@ import { from, map, mergeMap, type OperatorFunction } from 'rxjs';
 import type { DiscoveredUrl, FrontierPort, PageOutcome, StoredResponse } from '../ports.js';
 import type { CommitQueue } from '../commit-queue.js';
 import type { CrawlItem, FetchReport } from '../crawl-item.js';
-import { charsetOf } from '../html/decode-text.js';
+import { charsetOf } from '../../html/index.js';
 import type { HttpResponse } from '../fetcher.js';
 
 /** What is kept of the item's response: the response, what its page says, its digests if a parse thread made them. */

@@ -2,16 +2,12 @@ import { gunzipSync } from 'node:zlib';
 import type { ClaimedUrl, DiscoveredUrl, PageText, Reason } from '../ports.js';
 import type { PageFacts } from '../crawl-item.js';
 import { discover } from '../discover.js';
-import { extractCssUrls } from '../html/extract-css-urls.js';
-import { extractPage, findBase, mentionsBase, type FoundKind } from '../html/extract-page.js';
-import { charsetOf, decodeText, isCss, isHtml } from '../html/decode-text.js';
-import { decodeHtmlPieces } from '../html/sniff-charset.js';
-import { baseOf } from '../html/resolve-base.js';
+import { extractCssUrls, extractPage, findBase, mentionsBase, type FoundKind, charsetOf, decodeText, isCss, isHtml, decodeHtmlPieces, baseOf } from '../../html/index.js';
 import { LinkBudget, smallestLimit } from '../link-budget.js';
-import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
+import { normalizeUrl, type NormalizedUrl } from '../../url/index.js';
 import { extractSitemap, isGzip } from '../sitemap/extract-sitemap.js';
 
-export { TEXT_EXTRACTION_VERSION } from '../html/extract-page.js';
+export { TEXT_EXTRACTION_VERSION } from '../../html/index.js';
 
 export interface ParseSettings {
   maxRedirects: number;

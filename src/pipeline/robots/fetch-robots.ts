@@ -5,7 +5,7 @@ import { MAX_ROBOTS_REDIRECTS } from '../crawl-options.js';
 import { discover } from '../discover.js';
 import { LinkBudget } from '../link-budget.js';
 import { followRedirects, redirectTarget } from '../operators/follow-redirects.js';
-import { normalizeUrl, type NormalizedUrl } from '../normalize-url.js';
+import { normalizeUrl, type NormalizedUrl } from '../../url/index.js';
 import type { RobotsBook } from './robots-book.js';
 import { robotsRules } from './robots-rules.js';
 

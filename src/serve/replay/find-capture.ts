@@ -1,4 +1,4 @@
-import { normalizeUrl } from '../../pipeline/normalize-url.js';
+import { normalizeUrl } from '../../url/index.js';
 import type { ArchivedPage, ArchiveReader, CaptureTime } from '../../storage/reader/index.js';
 import { captureTimestamp } from '../replay-url.js';
 

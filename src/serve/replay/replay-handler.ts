@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { decodeText, isCss, isHtml } from '../../pipeline/html/decode-text.js';
-import { decodeHtml } from '../../pipeline/html/sniff-charset.js';
+import { decodeText, isCss, isHtml, decodeHtml } from '../../html/index.js';
 import type { ArchivedPage, ArchiveReader } from '../../storage/reader/index.js';
 import { RAW_SANDBOX, REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp, parseReplayPath, replayPath, type ReplayTarget } from '../replay-url.js';

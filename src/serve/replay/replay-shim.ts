@@ -67,10 +67,29 @@ export const SHIM_SOURCE = String.raw`(function () {
       return replayOrigin + '/' + timestamp + '/' + url.href;
     }
 
+    // HTML's "parse a srcset attribute", as parseSrcset (src/html/srcset.ts) reads it for the crawl and the
+    // server: a URL runs to whitespace and loses trailing commas; descriptors run to a comma outside parentheses.
     function srcsetToReplay(value) {
-      return String(value).split(',').map(function (candidate) {
-        return candidate.replace(/^(\s*)(\S+)/, function (all, space, url) { return space + toReplay(url); });
-      }).join(',');
+      var s = String(value), end = s.length, i = 0, copied = 0, out = '';
+      function space(c) { return c === ' ' || c === '\t' || c === '\n' || c === '\f' || c === '\r'; }
+      for (;;) {
+        while (i < end && (space(s[i]) || s[i] === ',')) i++;
+        if (i >= end) return out + s.slice(copied);
+        var start = i;
+        while (i < end && !space(s[i])) i++;
+        var stop = i;
+        if (s[stop - 1] === ',') {
+          while (stop > start && s[stop - 1] === ',') stop--;
+        } else {
+          for (var inParens = false; i < end; i++) {
+            if (inParens) { if (s[i] === ')') inParens = false; }
+            else if (s[i] === '(') inParens = true;
+            else if (s[i] === ',') { i++; break; }
+          }
+        }
+        out += s.slice(copied, start) + toReplay(s.slice(start, stop));
+        copied = stop;
+      }
     }
 
     function wrapMethod(owner, name, wrap) {

@@ -1,4 +1,4 @@
-import { extractCssUrls } from '../../pipeline/html/extract-css-urls.js';
+import { extractCssUrls } from '../../html/index.js';
 import type { RewriteUrl } from './rewrite-url.js';
 
 /**

@@ -1,6 +1,5 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import { findBase } from '../../pipeline/html/extract-page.js';
-import { baseOf } from '../../pipeline/html/resolve-base.js';
+import { findBase, baseOf } from '../../html/index.js';
 import { rewriteCss } from './rewrite-css.js';
 import { rewriteRefresh, rewriteSrcset, rewriteUrlList, urlRewriter, type RewriteUrl } from './rewrite-url.js';
 

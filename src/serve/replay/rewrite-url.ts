@@ -1,4 +1,4 @@
-import { trimUrl } from '../../pipeline/html/extract-page.js';
+import { findRefreshUrl, parseSrcset, trimUrl } from '../../html/index.js';
 import { replayPath, type ReplayModifier } from '../replay-url.js';
 
 /** Turns a URL as a page writes it into the URL that replays it; anything else comes back unchanged. */
@@ -30,40 +30,19 @@ export function urlRewriter(base: string, timestamp: string, replayOrigin: strin
   };
 }
 
-const isAsciiWhitespace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
-
 /**
- * Rewrites each URL of a `srcset` (or `imagesrcset`), keeping descriptors and separators: a URL
- * runs to whitespace and loses trailing commas, as in HTML's "parse a srcset attribute".
+ * Rewrites each URL of a `srcset` (or `imagesrcset`) in place, keeping descriptors and separators.
+ * The URLs are those the crawl fetched for it (HTML's "parse a srcset attribute"), so a candidate a
+ * browser loads is never left pointing at the live site.
  */
 export function rewriteSrcset(srcset: string, rewrite: RewriteUrl): string {
   let out = '';
-  let i = 0;
-  const end = srcset.length;
-  while (i < end) {
-    const skipStart = i;
-    while (i < end && (isAsciiWhitespace(srcset.charCodeAt(i)) || srcset.charCodeAt(i) === 0x2c)) i++;
-    out += srcset.slice(skipStart, i);
-    if (i >= end) break;
-    const urlStart = i;
-    while (i < end && !isAsciiWhitespace(srcset.charCodeAt(i))) i++;
-    let urlEnd = i;
-    while (urlEnd > urlStart && srcset.charCodeAt(urlEnd - 1) === 0x2c) urlEnd--;
-    out += rewrite(srcset.slice(urlStart, urlEnd)) + srcset.slice(urlEnd, i);
-    if (urlEnd < i) continue; // A trailing comma ended this candidate: no descriptors.
-    // Descriptors run to the next comma outside parentheses.
-    const descStart = i;
-    let depth = 0;
-    while (i < end) {
-      const c = srcset.charCodeAt(i);
-      if (c === 0x28) depth++;
-      else if (c === 0x29 && depth > 0) depth--;
-      else if (c === 0x2c && depth === 0) break;
-      i++;
-    }
-    out += srcset.slice(descStart, i);
-  }
-  return out;
+  let copied = 0;
+  parseSrcset(srcset, (url, start, end) => {
+    out += srcset.slice(copied, start) + rewrite(url);
+    copied = end;
+  });
+  return out + srcset.slice(copied);
 }
 
 /** Rewrites each space-separated URL of a `ping` attribute. */
@@ -72,16 +51,12 @@ export function rewriteUrlList(list: string, rewrite: RewriteUrl): string {
 }
 
 /**
- * Rewrites the URL of a `<meta http-equiv="refresh">` content (`5; url=/next`), keeping the delay;
- * a content with no URL comes back unchanged.
+ * Rewrites the URL of a `<meta http-equiv="refresh">` content (`5; url=/next`), keeping the delay
+ * and any quotes; read as the crawl reads it (HTML's "shared declarative refresh steps"). A content
+ * with no URL, or that is no refresh at all, comes back unchanged: a browser goes nowhere with it.
  */
 export function rewriteRefresh(content: string, rewrite: RewriteUrl): string {
-  const match = /^(\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?)(.*)$/is.exec(content);
-  if (!match) return content;
-  const [, prefix, rest] = match as unknown as [string, string, string];
-  if (rest.trim() === '') return content;
-  const quote = rest[0] === '"' || rest[0] === "'" ? rest[0] : '';
-  const close = quote ? rest.indexOf(quote, 1) : -1;
-  const url = quote ? rest.slice(1, close < 0 ? undefined : close) : rest;
-  return `${prefix}${quote}${rewrite(url)}${quote}${quote && close >= 0 ? rest.slice(close + 1) : ''}`;
+  const url = findRefreshUrl(content);
+  if (url === undefined) return content;
+  return content.slice(0, url.start) + rewrite(content.slice(url.start, url.end)) + content.slice(url.end);
 }
