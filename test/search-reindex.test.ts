@@ -99,7 +99,7 @@ describe('crawlite reindex', () => {
 
     const child = spawnCli(['reindex', path]);
     const indexed = () => readArchive<{ n: number }>(path, 'SELECT count(*) AS n FROM page_text')[0]!.n;
-    await waitFor('a first batch committed', () => indexed() >= 200, 8000);
+    await waitFor('a first batch committed', () => indexed() >= 200, 60_000);
     child.kill('SIGKILL');
     await child.exited;
     const kept = indexed();
