@@ -1,6 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { PageText } from '../../pipeline/ports.js';
-import { PageTextWriter } from './page-text-writer.js';
+import { CaptureWriter } from './capture-writer.js';
 import { unindexedPagesFrom } from '../query/search-archive.js';
 
 /** What extraction makes of a stored HTML body (the crawl's own code, passed in: storage parses no HTML). */
@@ -50,11 +50,11 @@ export async function reindexText(db: Database, options: ReindexOptions): Promis
   const next: Statement<[number, number], Pending> = db.prepare(`${unindexed}
     SELECT un.url_id, un.url, un.content_type, b.data FROM unindexed un JOIN body b ON b.id = un.body_id
     WHERE un.url_id > ? ORDER BY un.url_id LIMIT ?`);
-  const writer = new PageTextWriter(db);
+  const writer = new CaptureWriter(db);
   const store: Transaction<(rows: Pending[]) => void> = db.transaction((rows: Pending[]) => {
     for (const row of rows) {
       const { title, text } = options.extract(row.data, row.content_type);
-      writer.store(row.url_id, row.url, title, text);
+      writer.pageText(row.url_id, row.url, { title, text });
     }
   });
   let indexed = 0;
