@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from '../archive/archive-errors.js';
-import { CaptureWriter, isPageRequest, type CaptureRow } from './capture-writer.js';
+import { CaptureWriter, fetchedCapture, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
 import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../../pipeline/ports.js';
 
@@ -262,18 +262,9 @@ export class ImportSink {
 
 /** An imported response as a capture row: the wire as the WARC holds it. */
 function importedCapture(response: ImportedResponse): CaptureRow {
+  // The response as a crawl's, then the exchange as the WARC recorded it (fields may be missing there).
   return {
-    status: response.status,
-    contentType: response.contentType,
-    charset: response.charset,
-    location: response.location,
-    headers: JSON.stringify(response.headers),
-    fetchedAt: response.fetchedAt,
-    elapsedMs: response.elapsedMs,
-    title: response.title ?? null,
-    canonical: response.canonical ?? null,
-    robots: response.robots ?? null,
-    linksDropped: response.linksDropped ?? 0,
+    ...fetchedCapture(response),
     httpVersion: response.httpVersion,
     reason: response.reason,
     rawHeaders: response.rawHeaders,
