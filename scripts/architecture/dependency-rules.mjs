@@ -12,7 +12,7 @@ export const FLOORS = [
   { name: 'library', rooms: ['library'], independent: true, does: 'crawl(), resume(), crawlWorker(), merge(): the API the CLI and programs call' },
   { name: 'commands', rooms: ['serve', 'export', 'import', 'merge'], independent: true, does: 'the work of one command each, over an archive' },
   { name: 'run', rooms: ['run'], independent: true, does: 'one crawl run: open, lock and prepare the archive, fill the ports, run the pipeline' },
-  { name: 'adapters', rooms: ['storage', 'http', 'pg'], independent: true, does: "implement the pipeline's ports: SQLite, HTTP, PostgreSQL" },
+  { name: 'adapters', rooms: ['storage', 'http', 'pg', 'browser'], independent: true, does: "implement the pipeline's ports: SQLite, HTTP, PostgreSQL, a browser" },
   { name: 'pipeline', rooms: ['pipeline'], independent: true, does: 'the crawl itself, and its ports (src/pipeline/ports.ts)' },
   { name: 'toolkits', rooms: ['html', 'url', 'crawlite-error.ts', 'format-bytes.ts'], independent: false, does: 'pure helpers any room may use; they may use one another' },
 ];

@@ -32,7 +32,8 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3'],
+  // playwright-core loads its own files at run time; it is imported only by crawl --browser.
+  external: ['better-sqlite3', 'playwright-core'],
   chunkNames: 'chunk-[hash]',
   // Packages written as CommonJS call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __crawliteRequire } from 'node:module'; const require = __crawliteRequire(import.meta.url);" },

@@ -55,8 +55,13 @@ function statementOf(migration: string, start: RegExp, end: RegExp): string {
 const VIEWS_OF_7 = ['pages', 'captures', 'changes'].map((view) => statementOf('0007_captures.sql', new RegExp(`CREATE VIEW ${view} AS`), /;\n/)).join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 10: no truncated or request_body columns. */
-export const UNDO_SCHEMA_11 = `DROP VIEW changes; DROP VIEW captures; DROP VIEW pages; DROP TRIGGER response_keeps_captures;
+/** Takes a current archive back to schema 11: no screenshots. */
+export const UNDO_SCHEMA_12 = `DROP VIEW screenshots; DROP TABLE screenshot;
+  PRAGMA user_version = 11;`;
+
+/** ... schema 10: no truncated or request_body columns. */
+export const UNDO_SCHEMA_11 = `${UNDO_SCHEMA_12}
+  DROP VIEW changes; DROP VIEW captures; DROP VIEW pages; DROP TRIGGER response_keeps_captures;
   ALTER TABLE response DROP COLUMN truncated; ALTER TABLE response DROP COLUMN request_body;
   ALTER TABLE capture DROP COLUMN truncated; ALTER TABLE capture DROP COLUMN request_body;
   ${VIEWS_OF_7}

@@ -1,0 +1,57 @@
+import type { HttpResponse } from './fetcher.js';
+
+/**
+ * The crawl's browser port: a page the crawl fetched is loaded in a browser, which is answered
+ * with the fetched document (the site sees the document once) and fetches the rest itself.
+ * Everything else the page fetched comes back as exchanges, committed with the page.
+ */
+
+/** One exchange a rendered page made, as the browser saw it (never the document itself). */
+export interface BrowserExchange {
+  /** The URL requested, absolute. */
+  url: string;
+  /** What the browser fetched it as: 'Stylesheet', 'Script', 'Image', 'Font', 'XHR', 'Fetch', 'Document' (a frame), 'Media', 'Other'. */
+  resourceType: string;
+  method: string;
+  /** What a request other than GET sent (a POST's body), when it sent one. */
+  requestBody?: Uint8Array;
+  /** The response: headers as received, body exactly as the browser received it (after Content-Encoding). */
+  response: HttpResponse;
+}
+
+/** A page to render. */
+export interface RenderJob {
+  /** The document's URL (after the redirects the crawl followed). */
+  url: string;
+  /** The document as the crawl fetched it: the browser is answered with it and never requests it itself. */
+  document: HttpResponse;
+  /**
+   * Whether the page may fetch a URL (the crawl's rules for requisites). A request refused fails in the
+   * page as blocked by the client, and is listed in `blocked`.
+   */
+  admits(url: string): boolean;
+}
+
+/** A bound the load ran into: the page is captured as it was then. */
+export type RenderCap = 'network-idle' | 'scroll' | 'time';
+
+export interface RenderedPage {
+  /** The DOM once scripts ran, serialised as HTML: read for links and text, never stored as the body. */
+  html: string;
+  exchanges: BrowserExchange[];
+  /** URLs the page asked for and was refused. */
+  blocked: string[];
+  /** What the page looked like once loaded (the viewport). */
+  screenshot?: { type: 'image/webp' | 'image/png'; data: Uint8Array };
+  capped: RenderCap[];
+}
+
+export interface PageRenderer {
+  /** Rejects with CrawlStoppedError once `signal` aborts; with a RenderError when the page cannot be rendered. */
+  render(job: RenderJob, signal: AbortSignal): Promise<RenderedPage>;
+  /** Closes the browser; no browser process outlives it. */
+  close(): Promise<void>;
+}
+
+/** Opens the crawl's renderer when the crawl starts; it is closed when the crawl ends. */
+export type RendererFactory = () => PageRenderer;
