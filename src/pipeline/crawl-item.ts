@@ -1,5 +1,6 @@
 import type { HttpResponse } from './fetcher.js';
-import type { ClaimedUrl, DiscoveredUrl, PageText, Reason } from './ports.js';
+import type { ClaimedUrl, DiscoveredUrl, PageExchange, PageText, Reason } from './ports.js';
+import type { RenderedPage } from './renderer.js';
 
 /** What a parsed page says of itself, kept beside its response. */
 export interface PageFacts {
@@ -35,6 +36,10 @@ export interface CrawlItem {
   /** The body's SHA-1, computed with the SHA-256. */
   bodySha1?: Buffer;
   discovered: DiscoveredUrl[];
+  /** The page as a browser rendered it (crawl --browser); its html is dropped once parsed. */
+  rendered?: RenderedPage;
+  /** What the rendered page fetched, keyed for the archive. */
+  exchanges?: PageExchange[];
 }
 
 /** What became of one claimed URL: the seed crawler's per-fetch statistics. */

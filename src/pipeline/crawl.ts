@@ -6,6 +6,7 @@ import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
 import type { CrawlStop } from './crawl-stop.js';
 import type { FetcherFactory } from './fetcher.js';
+import type { RendererFactory } from './renderer.js';
 import { claimFrontier } from './operators/claim-frontier.js';
 import { fetchWithRetry, type Fetch } from './operators/fetch-with-retry.js';
 import { followRedirects } from './operators/follow-redirects.js';
@@ -14,12 +15,14 @@ import { obeyRobots } from './operators/obey-robots.js';
 import { parsePage, type ParseSettings } from './operators/parse-page.js';
 import { ParsePool } from './parse/parse-pool.js';
 import { persist } from './operators/persist.js';
+import { renderPage } from './operators/render-page.js';
+import { renderedExchanges } from './operators/rendered-exchanges.js';
 import { SeenCache, seen } from './operators/seen.js';
 import { withinLimits } from './operators/within-limits.js';
 import { HostScheduler, type Task } from './politeness/host-scheduler.js';
 import { fetchRobots } from './robots/fetch-robots.js';
 import { RobotsBook } from './robots/robots-book.js';
-import { compilePatterns } from './scope.js';
+import { compilePatterns, outOfScope } from './scope.js';
 import { smallestLimit } from './link-budget.js';
 import { LeaseKeeper } from './lease-keeper.js';
 
@@ -28,6 +31,8 @@ export interface CrawlPorts {
   sink: PageSinkPort;
   /** Opened when the crawl starts, closed when it ends. */
   fetcher: FetcherFactory;
+  /** With crawl --browser: opened when the crawl starts, closed when it ends. */
+  renderer?: RendererFactory;
 }
 
 /** Recently committed URLs remembered to skip their insert; a fixed size, so memory stays flat. */
@@ -134,6 +139,10 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     const robotsRules = obeyRobots(book);
     const redirects = followRedirects(options.maxRedirects);
     const parse = parsePage(parseSettings, parsers);
+    const renderer = ports.renderer?.();
+    // What a rendered page may fetch follows the rules for requisites (--requisites-any-host lets CDNs in).
+    const render = renderer ? renderPage(renderer, (url) => outOfScope(url, scope, 'requisite') === undefined, stop.signal) : undefined;
+    const captured = renderedExchanges();
     const processTask = (task: Task): Observable<FetchReport> =>
       task.type === 'robots'
         ? fetchRobots(task.origin, {
@@ -150,7 +159,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
             robotsRules,
             fetchStage,
             redirects,
-            parse,
+            render ? pipe(render, parse, captured) : parse,
             commit,
           );
     // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.
@@ -160,6 +169,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
         leases.stop();
         void client.close();
         void parsers.close();
+        void renderer?.close();
       }),
     );
   });

@@ -38,11 +38,12 @@ export interface PatternsDefinition extends Documented {
   default: readonly string[];
 }
 
-/** Text without a default: the caller supplies it (the CLI names its own version). */
+/** Text without a default: the caller supplies it (the CLI names its own version), or it may be left out (`optional`). */
 export interface TextDefinition extends Documented {
   kind: 'text';
   placeholder: string;
   noDefault: string;
+  optional?: true;
 }
 
 export type OptionDefinition = IntegerDefinition | SwitchDefinition | PatternsDefinition | TextDefinition;
@@ -183,6 +184,18 @@ export const CRAWL_OPTION_DEFINITIONS = {
     help: "keep each HTML page's text for full-text search (crawlite search); --no-text to skip it",
     doc: "keep each HTML page's text in `page_text` for full-text search (`crawlite search`); `--no-text` to skip it (`crawlite reindex` adds it later)",
     example: { command: 'crawl https://example.com --no-text', comment: 'no search index: a smaller, faster archive' },
+  },
+  browser: {
+    kind: 'boolean', flag: 'browser', default: false,
+    help: 'render each HTML page in headless Chromium and archive every exchange it makes, and a screenshot',
+    doc: 'render each HTML page in headless Chromium: the scripts, stylesheets, fonts, images and `fetch`/XHR answers the page loads are archived with it, links and text are read from the rendered page, and a screenshot is kept (see [Capturing what a browser sees](#capturing-what-a-browser-sees))',
+    example: { command: 'crawl https://app.example.com --browser', comment: 'a site built by scripts' },
+  },
+  chromium: {
+    kind: 'text', flag: 'chromium', placeholder: 'PATH', optional: true, noDefault: '$CRAWLITE_CHROMIUM, else /usr/bin/chromium',
+    help: 'the Chromium that --browser runs',
+    doc: 'the Chromium (or Chrome) executable `--browser` runs; default `$CRAWLITE_CHROMIUM`, else `/usr/bin/chromium`',
+    example: { command: 'crawl https://app.example.com --browser --chromium /opt/chrome/chrome', comment: 'another Chromium' },
   },
   userAgent: {
     kind: 'text', flag: 'user-agent', placeholder: 'UA', noDefault: 'crawlite/<version>',

@@ -143,6 +143,24 @@ export interface Reason {
   message: string;
 }
 
+/** A resource a page fetched while it rendered in a browser (crawl --browser), committed with the page. */
+export interface PageExchange {
+  /** As requested, and its archive identity. */
+  url: string;
+  key: string;
+  origin: string;
+  /** The response, and in its wire the request's method and headers. */
+  response: StoredResponse;
+  /** What a request other than GET sent. */
+  requestBody?: Uint8Array;
+}
+
+/** What a rendered page looked like. */
+export interface Screenshot {
+  type: 'image/webp' | 'image/png';
+  data: Uint8Array;
+}
+
 /** Everything learnt about one claimed URL, committed in one transaction. */
 export interface PageOutcome {
   claim: ClaimedUrl;
@@ -154,6 +172,10 @@ export interface PageOutcome {
   /** The latest HTTP response, if any came. */
   response?: StoredResponse;
   discovered: DiscoveredUrl[];
+  /** Everything else the page fetched as it rendered in a browser: all of it is stored with the page, or none. */
+  exchanges?: PageExchange[];
+  /** The rendered page, as it looked. */
+  screenshot?: Screenshot;
 }
 
 export interface CommitResult {

@@ -1,4 +1,5 @@
 import type { HttpResponse } from './fetcher.js';
+import type { Screenshot } from './ports.js';
 
 /**
  * The crawl's browser port: a page the crawl fetched is loaded in a browser, which is answered
@@ -42,7 +43,7 @@ export interface RenderedPage {
   /** URLs the page asked for and was refused. */
   blocked: string[];
   /** What the page looked like once loaded (the viewport). */
-  screenshot?: { type: 'image/webp' | 'image/png'; data: Uint8Array };
+  screenshot?: Screenshot;
   capped: RenderCap[];
 }
 

@@ -64,6 +64,10 @@ export function checkConflicts(given: Partial<CrawlOptions>, name: NameOption = 
   if (given.requisites === false && given.requisitesAnyHost === true) {
     throw new InvalidOptionError('requisitesAnyHost', `${name('requisitesAnyHost', true)} conflicts with ${name('requisites', false)}`);
   }
+  // A rendered page loads its requisites itself: without them it would not render as readers see it.
+  if (given.requisites === false && given.browser === true) {
+    throw new InvalidOptionError('browser', `${name('browser', true)} conflicts with ${name('requisites', false)}: a page renders with its requisites`);
+  }
 }
 
 /** Checks each option given (absent ones are left absent) and the conflicts between them. */

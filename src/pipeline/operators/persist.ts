@@ -84,6 +84,8 @@ export function persist(
     const outcome: PageOutcome = { claim: item.claim, state: unasked ? 'failed' : fetched.state, tries, discovered: item.discovered };
     if (item.response && !unasked) outcome.response = stored(item.response, item);
     if (item.error) outcome.error = item.error;
+    if (item.exchanges?.length && !unasked) outcome.exchanges = item.exchanges;
+    if (item.rendered?.screenshot && outcome.response) outcome.screenshot = item.rendered.screenshot;
     return from(queue.commit(outcome)).pipe(
       map(({ newUrls, leaseLost, revisitedOrigins = [] }) => {
         if (leaseLost) return { ...report(item, item.claim.tries, 0), state: 'stopped' as const, error: LEASE_LOST };

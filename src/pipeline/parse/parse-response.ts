@@ -25,6 +25,8 @@ export interface ParseJob {
   claim: ClaimedUrl;
   contentType: string | null;
   body: Uint8Array;
+  /** The page's DOM once a browser ran its scripts (crawl --browser): its links are read too, and its text is the page's. */
+  rendered?: string;
 }
 
 /** What a response says: its facts and what it links to, or why it cannot be read. */
@@ -66,7 +68,7 @@ function baseOfPage(body: Uint8Array, html: ReturnType<typeof decodeHtmlPieces>,
   return baseOf(mentionsBase(body, html.encoding) ? findBase(html.pieces()) : undefined, pageUrl);
 }
 
-function parseHtml({ claim, body, contentType }: ParseJob, settings: ParseSettings): ParseResult {
+function parseHtml({ claim, body, contentType, rendered }: ParseJob, settings: ParseSettings): ParseResult {
   // Decoded a piece at a time: a page is never one string, so its size does not multiply in memory.
   const html = decodeHtmlPieces(body, contentType);
   const { encoding } = html;
@@ -75,14 +77,18 @@ function parseHtml({ claim, body, contentType }: ParseJob, settings: ParseSettin
   const budget = new LinkBudget(base, settings.maxLinksPerPage ?? 0);
   const found: DiscoveredUrl[] = [];
   const links: { kind: FoundKind; nofollow: boolean; target: NormalizedUrl }[] = [];
-  const facts = extractPage(
-    html.pieces(),
-    (href, kind, nofollow) => {
-      const target = budget.admit(href, HTML_VARIANT[kind] + (nofollow ? 1 : 0));
-      if (target) links.push({ kind, nofollow, target });
-    },
-    { text: settings.text !== false },
-  );
+  const onLink = (href: string, kind: FoundKind, nofollow: boolean) => {
+    const target = budget.admit(href, HTML_VARIANT[kind] + (nofollow ? 1 : 0));
+    if (target) links.push({ kind, nofollow, target });
+  };
+  // With a rendered DOM, the text is what a reader saw; the bytes as served are still read for their links.
+  const facts = extractPage(html.pieces(), onLink, { text: settings.text !== false && rendered === undefined });
+  if (rendered !== undefined) {
+    const dom = renderedFacts(rendered, base, onLink, settings);
+    if (dom.title !== undefined) facts.title = dom.title;
+    if (dom.text !== undefined) facts.text = dom.text;
+    for (const directive of ['noindex', 'nofollow', 'noarchive'] as const) facts.robots[directive] ||= dom.robots[directive];
+  }
   // <meta name="robots" content="nofollow"> may come after the links it covers, so they are built at the end.
   for (const { kind, nofollow, target } of links) found.push(fromHtmlLink(kind, facts.robots.nofollow || nofollow, target, claim, settings));
   const page: PageFacts = { charset: encoding };
@@ -95,6 +101,25 @@ function parseHtml({ claim, body, contentType }: ParseJob, settings: ParseSettin
   const robots = (['noindex', 'nofollow', 'noarchive'] as const).filter((directive) => facts.robots[directive]);
   if (robots.length) page.robots = robots;
   return withFound(page, found, budget);
+}
+
+/** What the rendered DOM says; its links go to `onLink`, resolved against the DOM's own <base> where a script set one. */
+function renderedFacts(rendered: string, base: string, onLink: (href: string, kind: FoundKind, nofollow: boolean) => void, settings: ParseSettings) {
+  const bytes = new TextEncoder().encode(rendered);
+  // The browser serialises the DOM as text: it is UTF-8 here whatever the page's own charset was.
+  const dom = decodeHtmlPieces(bytes, 'text/html; charset=utf-8');
+  const domBase = mentionsBase(bytes, dom.encoding) ? baseOf(findBase(dom.pieces()), base) : base;
+  const relative = (href: string) => (domBase === base ? href : resolveAgainst(href, domBase));
+  return extractPage(dom.pieces(), (href, kind, nofollow) => onLink(relative(href), kind, nofollow), { text: settings.text !== false });
+}
+
+/** An href resolved against a base other than the page's, so the budget (which resolves against the page's) reads it right. */
+function resolveAgainst(href: string, base: string): string {
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return href;
+  }
 }
 
 function parseCss({ claim, body, contentType }: ParseJob, settings: ParseSettings): ParseResult {

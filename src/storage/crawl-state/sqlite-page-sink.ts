@@ -1,6 +1,7 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { asWriteError } from '../archive/archive-errors.js';
 import { CaptureWriter, fetchedCapture } from '../writer/capture-writer.js';
+import { PageExchanges } from './page-exchanges.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort } from '../../pipeline/ports.js';
 import { queryVariantsReason } from '../../pipeline/trap-guards.js';
 
@@ -27,6 +28,7 @@ export class SqlitePageSink implements PageSinkPort {
   private readonly finish: Statement<unknown[]>;
   private readonly revisitLinked: Statement<[number], { origin: string }>;
   private readonly writer: CaptureWriter;
+  private readonly exchanges: PageExchanges;
   private readonly commitTx: Transaction<(outcomes: PageOutcome[]) => CommitResult[]>;
 
   private readonly variants: Statement<[string], { count: number }>;
@@ -65,6 +67,7 @@ export class SqlitePageSink implements PageSinkPort {
     this.countVariant = db.prepare('INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1');
     this.finish = db.prepare('UPDATE url SET state = ?, tries = ?, error_code = ?, error = ? WHERE id = ?');
     this.writer = new CaptureWriter(db);
+    this.exchanges = new PageExchanges(db, this.writer);
     this.commitTx = db.transaction((outcomes: PageOutcome[]) => outcomes.map((outcome) => this.write(outcome)));
   }
 
@@ -88,6 +91,10 @@ export class SqlitePageSink implements PageSinkPort {
       this.finish.run(outcome.state, outcome.tries, null, null, from);
       return { newUrls: 0, revisitedOrigins: [...new Set(revisited.map((row) => row.origin))] };
     }
+    // What the page fetched as it rendered comes first: those URLs are done, not new ones to fetch.
+    if (outcome.exchanges?.length) {
+      this.exchanges.write({ urlId: from, runId: this.runId, depth: outcome.claim.depth, crawl: this.limits.crawl ?? 1 }, outcome.exchanges);
+    }
     let newUrls = 0;
     for (const found of outcome.discovered) {
       if (!found.known && !found.linkOnly) newUrls += this.addUrl(found, from);
@@ -101,6 +108,7 @@ export class SqlitePageSink implements PageSinkPort {
         this.writer.replaceLinks(from, outcome.discovered);
         this.writer.pageText(from, outcome.claim.key, response);
       }
+      if (outcome.screenshot) this.writer.screenshot(from, response.fetchedAt, outcome.screenshot);
     } else {
       // A fetch that stored no response (it failed) leaves the capture stored before as the page, and its links with it.
       this.writer.addLinks(from, outcome.discovered);

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { CrawlRecord } from '../crawl-state/crawl-record.js';
 import { hardenShardConnection } from '../archive/shard-file.js';
+import { COPY_CAPTURES_SQL, COPY_CAPTURES_TEMP_TABLES } from '../writer/index.js';
 
 /*
  * Copies one archive (a shard) into another, as if both had been one crawl. The shard is attached
@@ -15,38 +16,8 @@ import { hardenShardConnection } from '../archive/shard-file.js';
  * or the same shard merged twice, ends as a single merge does.
  */
 
-/** Columns a response and a capture share, besides url_id, run_id and body_id. */
-const CAPTURE_COLUMNS = [
-  'status', 'content_type', 'charset', 'location', 'headers', 'fetched_at', 'elapsed_ms', 'links_found', 'links_new',
-  'title', 'canonical', 'robots', 'links_dropped', 'http_version', 'reason', 'raw_headers', 'request_method',
-  'request_target', 'request_headers', 'remote_ip', 'started_at', 'revalidated', 'truncated', 'request_body',
-];
-const from = (alias: string) => CAPTURE_COLUMNS.map((column) => `${alias}.${column}`).join(', ');
-
 /** done beats failed beats skipped beats queued (and fetching, which nothing fetches in the output). */
 const rank = (state: string) => `CASE ${state} WHEN 'done' THEN 0 WHEN 'failed' THEN 1 WHEN 'skipped' THEN 2 ELSE 3 END`;
-
-/**
- * The same capture in the output (x) and the shard (c): same time, status, payload and method. Two
- * captures of one second that differ are both kept (imported WARCs have seconds only).
- */
-const sameCapture = (x: string, c: string) =>
-  `${x}.fetched_at = ${c}.fetched_at AND ${x}.status = ${c}.status AND ${x}.request_method IS ${c}.request_method
-   AND (SELECT hash FROM main.body WHERE id = ${x}.body_id) = (SELECT hash FROM shard.body WHERE id = ${c}.body_id)`;
-
-/** A shard's earlier captures (or its latest, where the output holds a later one) as capture rows, each once. */
-const insertCaptures = (source: string, join: string) => `
-  INSERT INTO main.capture (url_id, run_id, body_id, ${CAPTURE_COLUMNS.join(', ')})
-  SELECT m.out_id, rm.out_id, mb.id, ${from('c')}
-  FROM shard.${source} c
-  ${join}
-  JOIN temp.merge_run rm ON rm.shard_id = c.run_id
-  JOIN shard.body sb ON sb.id = c.body_id
-  JOIN main.body mb ON mb.hash = sb.hash
-  WHERE c.url_id BETWEEN :lo AND :hi
-    AND NOT EXISTS (SELECT 1 FROM main.capture x WHERE x.url_id = m.out_id AND ${sameCapture('x', 'c')})
-    AND NOT EXISTS (SELECT 1 FROM main.response x WHERE x.url_id = m.out_id AND ${sameCapture('x', 'c')})
-  ORDER BY c.url_id, c.fetched_at`;
 
 const BATCH_SQL = [
   // URLs: one row per URL text; the better state wins (its tries and error with it), the least depth.
@@ -72,51 +43,7 @@ const BATCH_SQL = [
      JOIN main.url fo ON fo.url = sf.url
      WHERE m.out_id = main.url.id)
    WHERE found_from IS NULL AND id IN (SELECT out_id FROM temp.merge_url)`,
-  // Bodies by hash: read from the shard only when the output lacks them.
-  `INSERT INTO main.body (hash, size, data, sha1)
-   SELECT b.hash, b.size, b.data, b.sha1 FROM shard.body b
-   WHERE b.id IN (SELECT body_id FROM shard.response WHERE url_id BETWEEN :lo AND :hi
-                  UNION SELECT body_id FROM shard.capture WHERE url_id BETWEEN :lo AND :hi)
-     AND NOT EXISTS (SELECT 1 FROM main.body x WHERE x.hash = b.hash)
-   -- Two rows of one hash (a shard whose index was bypassed) hold the same bytes: the body check hashed both.
-   ON CONFLICT (hash) DO NOTHING`,
-  insertCaptures('capture', 'JOIN temp.merge_url m ON m.shard_id = c.url_id'),
-  // Each shard response against the output's: 1 later (it becomes the latest), 0 the same capture, -1 earlier.
-  'DELETE FROM temp.merge_win',
-  `INSERT INTO temp.merge_win (shard_id, out_id, cmp)
-   SELECT r.url_id, m.out_id,
-          CASE WHEN o.url_id IS NULL OR o.fetched_at < r.fetched_at THEN 1 WHEN ${sameCapture('o', 'r')} THEN 0
-               WHEN o.fetched_at = r.fetched_at THEN 1 ELSE -1 END
-   FROM shard.response r JOIN temp.merge_url m ON m.shard_id = r.url_id LEFT JOIN main.response o ON o.url_id = m.out_id
-   WHERE r.url_id BETWEEN :lo AND :hi`,
-  insertCaptures('response', 'JOIN temp.merge_win m ON m.shard_id = c.url_id AND m.cmp = -1'),
-  // A page's links and text are those of its latest capture, as a crawl keeps them.
-  'DELETE FROM main.link WHERE from_id IN (SELECT out_id FROM temp.merge_win WHERE cmp = 1)',
-  `INSERT INTO main.link (from_id, to_url, kind, nofollow)
-   SELECT w.out_id, l.to_url, l.kind, l.nofollow FROM shard.link l JOIN temp.merge_win w ON w.shard_id = l.from_id AND w.cmp >= 0
-   WHERE l.from_id BETWEEN :lo AND :hi
-   ON CONFLICT DO NOTHING`,
-  `DELETE FROM main.page_text WHERE url_id IN (
-     SELECT out_id FROM temp.merge_win w WHERE cmp = 1 AND NOT EXISTS (SELECT 1 FROM shard.page_text t WHERE t.url_id = w.shard_id))`,
-  // An upsert, not a replace: the update trigger tells the search indexes which text to remove.
-  `INSERT INTO main.page_text (url_id, url, title, headings, description, body, cjk, text_version)
-   SELECT w.out_id, t.url, t.title, t.headings, t.description, t.body, t.cjk, t.text_version
-   FROM shard.page_text t JOIN temp.merge_win w ON w.shard_id = t.url_id AND w.cmp >= 0
-   WHERE t.url_id BETWEEN :lo AND :hi
-   ON CONFLICT (url_id) DO UPDATE SET url = excluded.url, title = excluded.title, headings = excluded.headings,
-     description = excluded.description, body = excluded.body, cjk = excluded.cjk, text_version = excluded.text_version
-   WHERE (SELECT cmp FROM temp.merge_win WHERE out_id = excluded.url_id) = 1`,
-  // The later capture takes the response row; the trigger on response moves the one it replaces into capture.
-  `INSERT INTO main.response (url_id, run_id, body_id, ${CAPTURE_COLUMNS.join(', ')})
-   SELECT w.out_id, rm.out_id, mb.id, ${from('r')}
-   FROM shard.response r
-   JOIN temp.merge_win w ON w.shard_id = r.url_id AND w.cmp = 1
-   JOIN temp.merge_run rm ON rm.shard_id = r.run_id
-   JOIN shard.body sb ON sb.id = r.body_id
-   JOIN main.body mb ON mb.hash = sb.hash
-   WHERE r.url_id BETWEEN :lo AND :hi
-   ON CONFLICT (url_id) DO UPDATE SET run_id = excluded.run_id, body_id = excluded.body_id,
-     ${CAPTURE_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}`,
+  ...COPY_CAPTURES_SQL,
 ];
 
 export interface ShardSize {
@@ -151,8 +78,7 @@ export class ArchiveMerger {
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS merge_url (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);
              CREATE INDEX IF NOT EXISTS temp.merge_url_out ON merge_url (out_id);
              CREATE TEMP TABLE IF NOT EXISTS merge_run (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL);
-             CREATE TEMP TABLE IF NOT EXISTS merge_win (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL, cmp INTEGER NOT NULL);
-             CREATE INDEX IF NOT EXISTS temp.merge_win_out ON merge_win (out_id);`);
+             ${COPY_CAPTURES_TEMP_TABLES}`);
   }
 
   attach(path: string): void {

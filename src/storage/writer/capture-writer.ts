@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import type { DiscoveredUrl, StoredResponse } from '../../pipeline/ports.js';
+import type { DiscoveredUrl, Screenshot, StoredResponse } from '../../pipeline/ports.js';
 import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
 
@@ -38,11 +38,13 @@ export type CaptureFate = 'page' | 'earlier';
 /** Links written per statement: one call into SQLite for many rows, since a page has dozens. */
 const LINKS_PER_INSERT = 32;
 
-const COLUMNS = [
+/** The columns of a capture row that CaptureRow fills (besides url_id, run_id, body_id and the link counts). */
+export const CAPTURE_ROW_COLUMNS = [
   'status', 'content_type', 'charset', 'location', 'headers', 'fetched_at', 'elapsed_ms', 'title', 'canonical', 'robots',
   'links_dropped', 'http_version', 'reason', 'raw_headers', 'request_method', 'request_target', 'request_headers',
   'remote_ip', 'started_at', 'truncated', 'request_body',
-];
+] as const;
+const COLUMNS = CAPTURE_ROW_COLUMNS;
 /** url_id, run_id, body_id, links_found, links_new, then COLUMNS. */
 const PLACEHOLDERS = Array.from({ length: 5 + COLUMNS.length }, () => '?').join(', ');
 
@@ -68,6 +70,7 @@ export class CaptureWriter {
   private readonly insertEarlier: Statement<unknown[]>;
   private readonly revalidate: Statement<unknown[]>;
   private readonly deleteLinks: Statement<[number]>;
+  private readonly insertScreenshot: Statement<[number, string, string, Uint8Array]>;
   /** Multi-row link inserts, by row count, prepared once each when first needed. */
   private readonly insertLinks = new Map<number, Statement<unknown[]>>();
   private readonly text: PageTextWriter;
@@ -98,6 +101,8 @@ export class CaptureWriter {
         request_method = ?, request_target = ?, request_headers = ?, remote_ip = ?, started_at = ?, revalidated = 1
       WHERE url_id = ?`);
     this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
+    this.insertScreenshot = db.prepare(`INSERT INTO screenshot (url_id, fetched_at, type, data) VALUES (?, ?, ?, ?)
+      ON CONFLICT (url_id, fetched_at) DO UPDATE SET type = excluded.type, data = excluded.data`);
     this.text = new PageTextWriter(db);
   }
 
@@ -171,6 +176,11 @@ export class CaptureWriter {
   /** The page's text for search, or none (the response had none: an error, not HTML, --no-text). */
   pageText(urlId: number, url: string, response: Pick<StoredResponse, 'title' | 'text'>): void {
     this.text.write(urlId, url, response);
+  }
+
+  /** What the page captured at `fetchedAt` looked like, rendered. */
+  screenshot(urlId: number, fetchedAt: string, shot: Screenshot): void {
+    this.insertScreenshot.run(urlId, fetchedAt, shot.type, shot.data);
   }
 
   private linkInsert(rows: number): Statement<unknown[]> {
