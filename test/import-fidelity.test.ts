@@ -18,7 +18,8 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3
 
 /** A response record as any WARC writer makes it. */
 function response(url: string, date: string, body: string | Buffer, contentType = 'text/html'): WARCRecord {
-  return WARCRecord.create({ url, date, type: 'response', httpHeaders: { 'Content-Type': contentType } }, [typeof body === 'string' ? new TextEncoder().encode(body) : body]);
+  // WARC/1.1, whose dates may have a fraction of a second (warcio cuts it off a WARC/1.0 record's).
+  return WARCRecord.create({ url, date, type: 'response', warcVersion: 'WARC/1.1', httpHeaders: { 'Content-Type': contentType } }, [typeof body === 'string' ? new TextEncoder().encode(body) : body]);
 }
 
 async function writeWarc(name: string, records: WARCRecord[]): Promise<string> {
@@ -76,6 +77,23 @@ describe('crawlite import keeps every capture', () => {
     expect(capturesOf(merged, `${SITE}/news`)).toEqual(both);
     expect((await runCli(['merge', one, two, '--db', merged, '-q'])).code).toBe(0);
     expect(capturesOf(merged, `${SITE}/news`)).toEqual(both);
+  });
+
+  it('keeps the fraction of a second a WARC-Date gives: records a microsecond apart stay two captures, and export writes the dates back as read', async () => {
+    const file = await writeWarc('microseconds.warc.gz', [
+      response(`${SITE}/ticker`, '2024-05-01T10:00:00.123457Z', '<p>later</p>'),
+      response(`${SITE}/ticker`, '2024-05-01T10:00:00.123456Z', '<p>earlier</p>'),
+    ]);
+    const db = tmp.path('microseconds.sqlite');
+    await importWarc(file, db);
+    expect(capturesOf(db, `${SITE}/ticker`)).toEqual([
+      ['2024-05-01T10:00:00.123456Z', '<p>earlier</p>', 0],
+      ['2024-05-01T10:00:00.123457Z', '<p>later</p>', 1],
+    ]);
+    const warc = tmp.path('microseconds-out.warc.gz');
+    expect((await runCli(['export', db, '--warc', warc, '-q'])).code).toBe(0);
+    const dates = (await readWarc(warc)).filter((record) => record.type === 'response').map((record) => record.field('WARC-Date')).sort();
+    expect(dates).toEqual(['2024-05-01T10:00:00.123456Z', '2024-05-01T10:00:00.123457Z']);
   });
 
   it('keeps records out of time order in time order: the latest capture is the page, with its links', async () => {

@@ -27,8 +27,11 @@ export function warcRecord(type: WarcType, fields: WarcField[], block: Buffer[])
   return gzipSync(Buffer.concat([head, ...block, Buffer.from(CRLF + CRLF)]));
 }
 
-/** A WARC-Date: ISO 8601 UTC, with the milliseconds WARC 1.1 allows. */
-export const warcDate = (iso: string): string => new Date(iso).toISOString();
+/** A WARC-Date: ISO 8601 UTC, with the fraction of a second WARC 1.1 allows (ms from a crawl, as read from an imported WARC). */
+export const warcDate = (iso: string): string => (STORED_DATE.test(iso) ? iso : new Date(iso).toISOString());
+
+/** A time as the archive stores it: an imported WARC's fraction of a second is kept, up to 9 digits. */
+const STORED_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3,9}Z$/;
 
 /** application/warc-fields: 'name: value' lines; a value's line breaks would start a new field, so they become spaces. */
 export function warcFields(fields: Array<[string, string | undefined]>): Buffer {

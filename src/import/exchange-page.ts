@@ -30,7 +30,14 @@ const isTooLarge = (message: HttpMessage | HeadTooLarge | undefined): message is
 
 const HEAD_TOO_LARGE: ImportSkip = { code: 'headers_too_large', message: `an HTTP response whose status line and headers are longer than ${MAX_RESPONSE_HEAD_BYTES} bytes` };
 
+/** A WARC-Date as WARC writers spell it: UTC, seconds, an optional fraction of up to 9 digits. */
+const WARC_DATE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
+
 function isoDate(value: string | undefined): string | null {
+  // WARC 1.1 dates may carry any fraction of a second: it is kept, so two records a microsecond apart stay
+  // apart and an export writes the date back as read. Fewer than 3 digits are padded to the crawl's ms.
+  const exact = value === undefined ? null : WARC_DATE.exec(value.trim());
+  if (exact && !Number.isNaN(Date.parse(`${exact[1]}Z`))) return `${exact[1]}.${(exact[2] ?? '').padEnd(3, '0')}Z`;
   const time = value ? Date.parse(value) : NaN;
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }

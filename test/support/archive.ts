@@ -55,8 +55,14 @@ function statementOf(migration: string, start: RegExp, end: RegExp): string {
 const VIEWS_OF_7 = ['pages', 'captures', 'changes'].map((view) => statementOf('0007_captures.sql', new RegExp(`CREATE VIEW ${view} AS`), /;\n/)).join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 11: no screenshots. */
-export const UNDO_SCHEMA_12 = `DROP VIEW screenshots; DROP TABLE screenshot;
+/** Takes a current archive back to schema 12: changes counted over captures of any method. */
+export const UNDO_SCHEMA_13 = `DROP VIEW changes;
+  ${VIEWS_OF_7.slice(VIEWS_OF_7.indexOf('CREATE VIEW changes AS'))}
+  PRAGMA user_version = 12;`;
+
+/** ... schema 11: no screenshots. */
+export const UNDO_SCHEMA_12 = `${UNDO_SCHEMA_13}
+  DROP VIEW screenshots; DROP TABLE screenshot;
   PRAGMA user_version = 11;`;
 
 /** ... schema 10: no truncated or request_body columns. */
