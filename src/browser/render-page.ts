@@ -1,0 +1,94 @@
+import type { Page } from 'playwright-core';
+import { CrawliteError } from '../crawlite-error.js';
+import { CrawlStoppedError } from '../pipeline/fetch-errors.js';
+import type { RenderedPage, RenderJob } from '../pipeline/renderer.js';
+import { bounded, TIMED_OUT } from './bounded.js';
+import { RenderError } from './browser-errors.js';
+import { PageCapture } from './capture-exchanges.js';
+import type { ChromiumInstance } from './chromium-instance.js';
+import { type BehaviourCaps, loadLikeAReader } from './page-behaviours.js';
+import { takeScreenshot } from './take-screenshot.js';
+
+export interface RenderSettings extends BehaviourCaps {
+  maxBodyBytes: number;
+  screenshot: boolean;
+}
+
+/** How long a page is given for each last step: its HTML, its picture, closing. */
+const STEP_MS = 5000;
+
+async function serialise(page: Page, url: string): Promise<string> {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const html = await bounded(
+      page.content().catch(() => undefined),
+      STEP_MS,
+      TIMED_OUT,
+    );
+    if (html === TIMED_OUT) throw new RenderError(url, `the page did not answer within ${STEP_MS} ms`);
+    if (html !== undefined) return html;
+    // Navigating at that moment (a script moved it on): read it once it is there.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new RenderError(url, 'the page kept navigating');
+}
+
+/**
+ * Renders one job in a new page of `instance`: loads it as a reader would, with every exchange
+ * captured, then reads its DOM and its picture. Rejects with CrawlStoppedError once `signal`
+ * aborts, with RenderError if the page or the browser crashes; the page is closed either way.
+ */
+export async function renderPage(instance: ChromiumInstance, job: RenderJob, signal: AbortSignal, settings: RenderSettings): Promise<RenderedPage> {
+  if (signal.aborted) throw new CrawlStoppedError(job.url);
+  const { browser, context } = instance.launched;
+  let fail: (error: Error) => void = () => undefined;
+  const failed = new Promise<never>((_resolve, reject) => {
+    fail = reject;
+  });
+  failed.catch(() => undefined);
+  const onAbort = () => fail(new CrawlStoppedError(job.url));
+  const onDisconnect = () => fail(new RenderError(job.url, 'the browser crashed'));
+  signal.addEventListener('abort', onAbort, { once: true });
+  browser.on('disconnected', onDisconnect);
+  if (!browser.isConnected()) onDisconnect();
+
+  let page: Page | undefined;
+  let capture: PageCapture | undefined;
+  let over = false;
+  const work = async (): Promise<RenderedPage> => {
+    page = await context.newPage();
+    // Opened after the render was given up: nobody else will close it.
+    if (over) void page.close({ runBeforeUnload: false }).catch(() => undefined);
+    page.on('crash', () => fail(new RenderError(job.url, 'the page crashed')));
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    const session = await context.newCDPSession(page);
+    const { frameTree } = await session.send('Page.getFrameTree');
+    capture = new PageCapture(session, { job, mainFrameId: frameTree.frame.id, captured: instance.captured, maxBodyBytes: settings.maxBodyBytes });
+    await capture.start();
+    const capped = await loadLikeAReader(page, job.url, settings);
+    // The picture shows the page as it opens, not its bottom.
+    await bounded(page.evaluate('window.scrollTo(0, 0)').catch(() => undefined), STEP_MS, undefined);
+    const html = await serialise(page, job.url);
+    const screenshot = settings.screenshot ? await takeScreenshot(session, STEP_MS) : undefined;
+    const exchanges = capture.finish();
+    return { html, exchanges, blocked: [...capture.blocked], ...(screenshot ? { screenshot } : {}), capped };
+  };
+
+  try {
+    return await Promise.race([work(), failed]);
+  } catch (error) {
+    // Nothing of this page is stored: what it captured may be captured again.
+    capture?.forget();
+    if (signal.aborted) throw new CrawlStoppedError(job.url);
+    if (error instanceof CrawliteError) throw error;
+    throw new RenderError(job.url, browser.isConnected() ? (error instanceof Error ? error.message.split('\n', 1)[0]! : String(error)) : 'the browser crashed', { cause: error });
+  } finally {
+    over = true;
+    capture?.finish();
+    signal.removeEventListener('abort', onAbort);
+    browser.off('disconnected', onDisconnect);
+    const open = page as Page | undefined;
+    const closed = open ? await bounded(open.close({ runBeforeUnload: false }).then(() => true, () => true), STEP_MS, false) : true;
+    // A page that would not close holds its process: the browser goes once its other pages are done.
+    if (!closed) instance.retiring = true;
+  }
+}

@@ -1,0 +1,62 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRenderer, resolveChromium } from '../../src/browser/index.js';
+import { HAS_CHROMIUM, noticeIfNoBrowser } from '../support/browser.js';
+import { isRunning } from '../support/process-tree.js';
+import { renderJob } from '../support/render-job.js';
+import { serverPool, type TestServer } from '../support/test-server.js';
+import { waitFor } from '../support/wait.js';
+
+noticeIfNoBrowser('renderer-lifecycle.test.ts');
+
+describe('finding Chromium', () => {
+  it('refuses a path with no Chromium, with its code and what to install', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlite-chromium-'));
+    const notExecutable = join(dir, 'chromium');
+    writeFileSync(notExecutable, '#!/bin/sh\n');
+    chmodSync(notExecutable, 0o644);
+    for (const path of [join(dir, 'missing'), notExecutable, dir]) {
+      expect(() => createRenderer({ chromium: path })).toThrow(expect.objectContaining({ code: 'browser_missing', message: expect.stringContaining('apt-get install chromium') }));
+    }
+    expect(() => resolveChromium(undefined, { CRAWLITE_CHROMIUM: join(dir, 'missing') })).toThrow(expect.objectContaining({ code: 'browser_missing', message: expect.stringContaining(join(dir, 'missing')) }));
+  });
+});
+
+(HAS_CHROMIUM ? describe : describe.skip)('the browser between pages', () => {
+  const pool = serverPool();
+  let site: TestServer;
+
+  beforeAll(async () => {
+    site = await pool.serve((_req, res, path) => {
+      if (path === '/style.css') return res.writeHead(200, { 'content-type': 'text/css' }).end('p { color: red }');
+      res.writeHead(404).end();
+    });
+  });
+  afterAll(() => pool.closeAll());
+
+  it('is replaced after restartAfterPages pages, every page rendered whole, and none of its processes outlives close()', async () => {
+    const renderer = createRenderer({ restartAfterPages: 2, tabs: 2, networkIdleMs: 1000, scrollMs: 1000, screenshot: false });
+    const pids: number[] = [];
+    const rss: number[] = [];
+    try {
+      const pages = [];
+      for (let i = 0; i < 5; i += 1) {
+        pages.push(await renderer.render(renderJob(`${site.url}page-${i}.html`, `<!doctype html><link rel="stylesheet" href="/style.css"><p>page number ${i}</p>`), new AbortController().signal));
+        pids.push(renderer.browserPid()!);
+        rss.push(renderer.browserRssBytes());
+      }
+      pages.forEach((page, i) => expect(page.html).toContain(`page number ${i}`));
+      // Each new browser has its own cache and capture set: the stylesheet is captured once per browser.
+      expect(pages.map((page) => page.exchanges.filter((exchange) => exchange.url.endsWith('/style.css')).length)).toEqual([1, 0, 1, 0, 1]);
+      expect(new Set(pids).size).toBe(3);
+      expect(pids.every((pid) => Number.isInteger(pid))).toBe(true);
+      console.log(`Chromium resident after each page (MiB): ${rss.map((bytes) => Math.round(bytes / 1048576)).join(', ')}`);
+    } finally {
+      await renderer.close();
+    }
+    await waitFor('every Chromium of the renderer to be gone', () => pids.every((pid) => !isRunning(pid)), 15_000);
+    expect(renderer.browserPid()).toBeUndefined();
+  });
+});
