@@ -5,6 +5,7 @@ import { asWriteError, NothingToRecrawlError, NothingToResumeError } from '../st
 import { archiveReport, rootStates, urlStateCounts, type ArchiveReport, type RootState } from '../storage/reader/index.js';
 import type { RunEnd } from '../storage/crawl-state/index.js';
 import { openCrawlArchive, type CrawlArchive } from '../storage/archive/index.js';
+import { checkBrowser } from './page-renderer.js';
 import { prepareArchive } from './prepare-archive.js';
 import type { RunEvent, StateCounts } from './run-events.js';
 import type { CheckedRequest } from './run-request.js';
@@ -54,6 +55,7 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
 
   async function run(): Promise<RunResult> {
     const notify = (notice: Extract<RunEvent, { type: 'notice' }>['notice']) => events.next({ type: 'notice', notice });
+    checkBrowser(request.given);
     archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, { onWait: (message) => notify({ kind: 'waiting-for-reader', message }), refuseShard: true }).catch(
       (error: unknown) => {
         throw request.recrawl && error instanceof NothingToResumeError ? new NothingToRecrawlError(request.dbPath) : error;
@@ -62,7 +64,9 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
     const { db } = archive;
     try {
       const prepared = prepareArchive(db, request, notify);
-      const { runId, roots, running } = startCrawl(db, request.dbPath, prepared, stop, request.session);
+      // A resume of a --browser crawl needs its browser as much as the crawl did.
+      checkBrowser(prepared.options);
+      const { runId, roots, running, renderer } = startCrawl(db, request.dbPath, prepared, stop, request.session);
       inFlight = () => running.inFlight();
       events.next({ type: 'started', runId, roots, options: prepared.options });
       const fetches = running.reports.pipe(
@@ -75,6 +79,8 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
         await lastValueFrom(withProgress(fetches, request.progressEveryMs, () => events.next({ type: 'progress', counts: urlStateCounts(db), inFlight: running.inFlight() })), { defaultValue: undefined });
         endedBy = stop.stopping ? 'interrupted' : running.limitReached() ? 'limit' : 'finished';
       } finally {
+        // No browser process outlives the run, however it ends.
+        await renderer?.close().catch(() => undefined);
         try {
           prepared.record.endRun(runId, endedBy, new Date());
         } catch {

@@ -3,6 +3,8 @@ import { crawl, type Crawl } from '../pipeline/crawl.js';
 import type { CrawlStop } from '../pipeline/crawl-stop.js';
 import type { ArchiveConnection } from '../storage/archive/index.js';
 import { SqlitePageSink } from '../storage/crawl-state/index.js';
+import type { PageRenderer } from '../pipeline/renderer.js';
+import { openRenderer } from './page-renderer.js';
 import type { PreparedArchive } from './prepare-archive.js';
 import type { RunSession } from './session.js';
 
@@ -10,13 +12,17 @@ export interface StartedCrawl {
   runId: number;
   roots: string[];
   running: Crawl;
+  /** The crawl's browser (--browser): closed by the caller once the crawl is over. */
+  renderer?: PageRenderer;
 }
 
-/** Records the run's start and builds the pipeline over the archive's frontier, a sink for this run and an HTTP client with the session's settings. */
+/** Records the run's start and builds the pipeline over the archive's frontier, a sink for this run, an HTTP client with the session's settings and, with --browser, Chromium. */
 export function startCrawl(db: ArchiveConnection, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
   const { record, frontier, options } = prepared;
   const roots = prepared.seeds.map((seed) => seed.url);
   const runId = prepared.runId ?? record.startRun(options, new Date(), prepared.crawl);
   const sink = new SqlitePageSink(db, dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth, crawl: prepared.crawl });
-  return { runId, roots, running: crawl({ frontier, sink, fetcher: httpFetcher(options, session?.build(roots)) }, roots, options, stop) };
+  const renderer = openRenderer(options);
+  const ports = { frontier, sink, fetcher: httpFetcher(options, session?.build(roots)), ...(renderer ? { renderer: () => renderer } : {}) };
+  return { runId, roots, running: crawl(ports, roots, options, stop), ...(renderer ? { renderer } : {}) };
 }

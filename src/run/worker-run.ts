@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { lastValueFrom, tap } from 'rxjs';
 import type pg from 'pg';
+import type { PageRenderer } from '../pipeline/renderer.js';
+import { checkBrowser, openRenderer } from './page-renderer.js';
 import { httpFetcher } from '../http/http-fetcher.js';
 import { crawl } from '../pipeline/crawl.js';
 import type { FetchReport } from '../pipeline/crawl-item.js';
@@ -78,6 +80,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
 
   async function run(pool: pg.Pool): Promise<WorkerResult> {
     const stored = await readCrawl(pool, request.connection);
+    checkBrowser(stored.options as Partial<CrawlOptions>);
     // The shard is checked first, before anything is written to it or to the frontier: a crawl's archive, or another frontier's shard, is refused.
     const shardOf = { frontier: stored.made, roots: stored.roots, options: stored.options };
     const archive = await openCrawlArchive(request.dbPath, 'create', request.owner, { shardOf });
@@ -93,6 +96,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
     let runId: number | undefined;
     let finished = 0;
     let limited = false;
+    let renderer: PageRenderer | undefined;
     try {
       await upgradeFrontier(pool);
       await heartbeat(pool, id, request.name);
@@ -111,8 +115,10 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       const limits = { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth };
       const sink = new PgShardSink(pool, worker, new ShardPageSink(archive.db, request.dbPath, pages), limits, crawlDelayMs);
       const outage = new Outage(stop.stopRequested, request.onOutage);
+      renderer = openRenderer(options);
+      const rendering = renderer ? { renderer: () => renderer! } : {};
       for (;;) {
-        const running = crawl({ frontier, sink, fetcher: httpFetcher(options) }, stored.roots, options, stop);
+        const running = crawl({ frontier, sink, fetcher: httpFetcher(options), ...rendering }, stored.roots, options, stop);
         current = running;
         try {
           // Nothing of this process is in flight between rounds: what it still leases (an outage cut it off) goes back at once.
@@ -143,6 +149,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       return { endedBy, finished };
     } finally {
       clearInterval(beat);
+      await renderer?.close().catch(() => undefined);
       try {
         if (runId !== undefined) record.endRun(runId, endedBy, new Date());
       } finally {
