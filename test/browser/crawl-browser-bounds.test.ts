@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from '../support/archive.js';
 import { execCli, runCli, spawnCli } from '../support/cli.js';
@@ -86,4 +87,22 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser, bounded', () => {
       await site.close();
     }
   }, 180_000);
+});
+
+describe('crawl --browser without a browser', () => {
+  it('says so in one line and exits 1 before the archive is made', async () => {
+    const db = tmp.path('no-browser.sqlite');
+    const result = await execCli(['crawl', 'http://127.0.0.1:9/', '--db', db, '--browser', '--chromium', tmp.path('no-such-chromium')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('no Chromium at');
+    expect(result.stderr).toContain('apt-get install chromium');
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('refuses --browser with --no-requisites: a page renders with its requisites', async () => {
+    const result = await execCli(['crawl', 'http://127.0.0.1:9/', '--db', tmp.path('conflict.sqlite'), '--browser', '--no-requisites']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('--browser conflicts with --no-requisites');
+  });
 });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from '../support/archive.js';
 import { runCli } from '../support/cli.js';
-import { HAS_CHROMIUM, noticeIfNoBrowser } from '../support/browser.js';
+import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, recordRequests } from '../support/browser.js';
+import { startServe } from '../support/serve.js';
+import { captureTimestamp, replayPath } from '../../src/serve/replay-url.js';
 import { startScriptSite, type ScriptSite } from '../support/script-site.js';
 
 noticeIfNoBrowser('browser/crawl-browser');
@@ -89,4 +91,30 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser', () => {
     expect(site.hitCount('/clicked-only')).toBe(0);
     expect(urlsOf(rendered)).not.toContain('/clicked-only');
   });
+
+  it('replays offline in Chromium with what the scripts built: their fetch() answered from the archive', async () => {
+    const origin = new URL(site.url).origin;
+    await site.close();
+    const serve = await startServe(rendered);
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext();
+      const requests = recordRequests(context);
+      const page = await context.newPage();
+      const [root] = readArchive<{ fetched_at: string }>(rendered, 'SELECT fetched_at FROM pages WHERE url = ?', site.url);
+      await page.goto(serve.replay + replayPath(site.url, captureTimestamp(root!.fetched_at)));
+      // Locators run in Playwright's own world: the replay's CSP forbids the page's eval that waitForFunction needs.
+      // The replay opens in the UI's frame: the page is inside it.
+      const replayed = page.frameLocator('#replay');
+      await replayed.locator('#app a').nth(2).waitFor({ timeout: 15_000 });
+      expect(await replayed.locator('#app a').allTextContents()).toEqual(['Item 1', 'Item 2', 'Item 3']);
+      expect(await replayed.locator('h1').textContent()).toBe('Zanzibar catalogue');
+      await context.close();
+      expect(requests.outside([serve.ui, serve.replay])).toEqual([]);
+      expect(requests.urls.some((url) => url.startsWith(origin))).toBe(false);
+    } finally {
+      await browser.close();
+      await serve.stop();
+    }
+  }, 60_000);
 });
