@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { sleep } from './wait.js';
 
 /** A process's children (Linux /proc), or none once it is gone. */
@@ -9,6 +9,27 @@ export function childPids(pid: number): number[] {
   } catch {
     return [];
   }
+}
+
+/** A process and every process below it, whichever of its threads started them (Chromium forks from several). */
+export function processTree(pid: number): number[] {
+  const found = [pid];
+  for (let i = 0; i < found.length && found.length < 10_000; i += 1) {
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${found[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        found.push(...readFileSync(`/proc/${found[i]}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+      } catch {
+        // The thread ended while being read.
+      }
+    }
+  }
+  return found;
 }
 
 /** Whether a process still runs: not gone, not a zombie waiting to be reaped. */
