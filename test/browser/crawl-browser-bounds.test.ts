@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from '../support/archive.js';
 import { execCli, runCli, spawnCli } from '../support/cli.js';
 import { HAS_CHROMIUM, noticeIfNoBrowser } from '../support/browser.js';
-import { descendantPids, isRunning } from '../support/process-tree.js';
+import { isRunning, processTree } from '../support/process-tree.js';
 import { startScriptSite } from '../support/script-site.js';
 import { startServer } from '../support/test-server.js';
 import { waitFor } from '../support/wait.js';
@@ -67,7 +67,7 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser, bounded', () => {
         }
       };
       await waitFor('three item pages committed', () => itemsDone() >= 3, 60_000, () => child.output().stderr);
-      const browser = descendantPids(child.pid!);
+      const browser = processTree(child.pid!).slice(1);
       expect(browser.length, 'the crawl runs a browser').toBeGreaterThan(0);
       child.kill('SIGKILL');
       await child.exited;

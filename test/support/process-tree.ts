@@ -89,15 +89,3 @@ export function killAll(children: ChildProcess[]): void {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 }
-
-/** Every process below `pid` (children, theirs, ...), while they run. */
-export function descendantPids(pid: number): number[] {
-  const found: number[] = [];
-  const stack = childPids(pid);
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    found.push(next);
-    stack.push(...childPids(next));
-  }
-  return found;
-}
