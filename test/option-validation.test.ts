@@ -39,6 +39,7 @@ describe('validateCrawlOptions', () => {
       requisites: true,
       requisitesAnyHost: false,
       text: true,
+      browser: false,
       userAgent: 'test/1',
     });
   });

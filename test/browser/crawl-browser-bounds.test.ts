@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from '../support/archive.js';
+import { crawl, resume } from '../../src/index.js';
 import { execCli, runCli, spawnCli } from '../support/cli.js';
 import { HAS_CHROMIUM, noticeIfNoBrowser } from '../support/browser.js';
 import { isRunning, processTree } from '../support/process-tree.js';
@@ -87,6 +88,24 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser, bounded', () => {
       await site.close();
     }
   }, 180_000);
+});
+
+describe.skipIf(!HAS_CHROMIUM)('browser: true from code', () => {
+  it('is stored with the crawl: resume() renders too', async () => {
+    const site = await startScriptSite(2);
+    try {
+      const db = tmp.path('library.sqlite');
+      // The root alone: the item pages its script links are left queued.
+      const first = await crawl({ roots: [site.url], db, browser: true, maxPages: 1, concurrency: 1 }).done;
+      expect(first.endedBy).toBe('limit');
+      const resumed = await resume({ db, maxPages: 10 }).done;
+      expect(resumed.endedBy).toBe('finished');
+      const json = readArchive<{ url: string }>(db, "SELECT url FROM pages WHERE url LIKE '%/api/item/%' ORDER BY url").map((row) => new URL(row.url).pathname);
+      expect(json).toEqual(['/api/item/1.json', '/api/item/2.json']);
+    } finally {
+      await site.close();
+    }
+  }, 120_000);
 });
 
 describe('crawl --browser without a browser', () => {
