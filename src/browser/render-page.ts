@@ -6,6 +6,7 @@ import { bounded, TIMED_OUT } from './bounded.js';
 import { RenderError } from './browser-errors.js';
 import { PageCapture } from './capture-exchanges.js';
 import type { ChromiumInstance } from './chromium-instance.js';
+import { servedFromLocalNetwork } from './local-network.js';
 import { type BehaviourCaps, loadLikeAReader } from './page-behaviours.js';
 import { takeScreenshot } from './take-screenshot.js';
 
@@ -55,11 +56,14 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
   let capture: PageCapture | undefined;
   let over = false;
   const work = async (): Promise<RenderedPage> => {
+    if (servedFromLocalNetwork(job)) await context.grantPermissions(['local-network-access'], { origin: new URL(job.url).origin });
     page = await context.newPage();
     // Opened after the render was given up: nobody else will close it.
     if (over) void page.close({ runBeforeUnload: false }).catch(() => undefined);
     page.on('crash', () => fail(new RenderError(job.url, 'the page crashed')));
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    // Any window that got past the popup blocker is shut at once.
+    page.on('popup', (popup) => void popup.close({ runBeforeUnload: false }).catch(() => undefined));
     const session = await context.newCDPSession(page);
     const { frameTree } = await session.send('Page.getFrameTree');
     capture = new PageCapture(session, { job, mainFrameId: frameTree.frame.id, captured: instance.captured, maxBodyBytes: settings.maxBodyBytes });
