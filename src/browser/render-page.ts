@@ -15,8 +15,9 @@ export interface RenderSettings extends BehaviourCaps {
   screenshot: boolean;
 }
 
-/** How long a page is given for each last step: its HTML, its picture, closing. */
-const STEP_MS = 5000;
+/** How long a page is given for each last step: its HTML, its picture, closing (a page stuck in a script answers none). */
+const STEP_MS = 3000;
+const SCROLL_BACK_MS = 1000;
 
 async function serialise(page: Page, url: string): Promise<string> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -70,7 +71,7 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     await capture.start();
     const capped = await loadLikeAReader(page, job.url, settings);
     // The picture shows the page as it opens, not its bottom.
-    await bounded(page.evaluate('window.scrollTo(0, 0)').catch(() => undefined), STEP_MS, undefined);
+    await bounded(page.evaluate('window.scrollTo(0, 0)').catch(() => undefined), SCROLL_BACK_MS, undefined);
     const html = await serialise(page, job.url);
     const screenshot = settings.screenshot ? await takeScreenshot(session, STEP_MS) : undefined;
     const exchanges = capture.finish();

@@ -78,7 +78,7 @@ describeBrowser('rendering a page in Chromium', { timeout: 120_000 }, () => {
       if (path.startsWith('/poll')) return;
       res.writeHead(404).end();
     });
-    renderer = createRenderer({ tabs: 2, networkIdleMs: 2000, scrollMs: 3000, loadTimeoutMs: 10_000 });
+    renderer = createRenderer({ tabs: 3, networkIdleMs: 2000, scrollMs: 3000, loadTimeoutMs: 5000 });
   });
 
   afterAll(async () => {
@@ -141,16 +141,19 @@ describeBrowser('rendering a page in Chromium', { timeout: 120_000 }, () => {
     expect(posted.map(String)).toEqual([sent]);
   });
 
-  it('ends a page that never goes quiet at its caps, and one that opens a dialog', async () => {
+  it('ends a page that never goes quiet at its caps, one that opens a dialog, and one stuck in a script', async () => {
     const endless = `<!doctype html><body><div id="feed"></div><script>
       fetch('/poll?wait');
       setInterval(() => { const p = document.createElement('p'); p.style.height = '900px'; p.textContent = 'more'; document.getElementById('feed').append(p); }, 50);
       window.addEventListener('beforeunload', (event) => { event.preventDefault(); event.returnValue = 'stay'; });
     </script></body>`;
-    const [never, alerting] = await Promise.all([
+    const [never, alerting, stuck] = await Promise.all([
       renderer.render(renderJob(`${site.url}endless.html`, endless), new AbortController().signal),
       renderer.render(renderJob(`${site.url}alert.html`, `<!doctype html><body><p>after the alert</p><script>alert('hello'); confirm('sure?');</script></body>`), new AbortController().signal),
+      renderer.render(renderJob(`${site.url}stuck.html`, `<!doctype html><body><p>stuck</p><script>while (true) {}</script></body>`), new AbortController().signal).catch((error: unknown) => error),
     ]);
+    // Its DOM cannot be read: the render fails, and does not hang.
+    expect(stuck).toMatchObject({ code: 'render_failed' });
     expect(never.capped).toEqual(expect.arrayContaining(['network-idle', 'scroll']));
     expect(never.html).toContain('more');
     expect(alerting.html).toContain('after the alert');
