@@ -19,13 +19,15 @@ export interface LaunchedChromium {
  */
 export function chromiumArgs(marker: string): string[] {
   return [
-    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
     '--no-default-browser-check',
-    '--disable-features=IsolateOrigins,site-per-process',
+    // Not --disable-features=IsolateOrigins,site-per-process: a second --disable-features replaces
+    // playwright-core's own list, and site-per-process is no feature name (frames of another site
+    // kept their own process with it). This switch turns site isolation off.
+    '--disable-site-isolation-trials',
     '--mute-audio',
     '--hide-scrollbars',
     // Ignored by Chromium; finds its process in /proc, which playwright-core does not tell.
@@ -40,7 +42,18 @@ export function chromiumArgs(marker: string): string[] {
 export async function launchChromium(executablePath: string, userAgent: string | undefined): Promise<LaunchedChromium> {
   const { chromium } = await import('playwright-core');
   const marker = `--crawlite-renderer=${randomUUID()}`;
-  const browser = await chromium.launch({ executablePath, args: chromiumArgs(marker), timeout: 30_000, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+  const browser = await chromium.launch({
+    executablePath,
+    args: chromiumArgs(marker),
+    // Chromium's popup blocker stays on: a window a page opens is a page no capture watches, whose requests nothing admits.
+    ignoreDefaultArgs: ['--disable-popup-blocking'],
+    // The sandbox where it can run (not as root); playwright-core turns it off unless asked.
+    chromiumSandbox: process.getuid?.() !== 0,
+    timeout: 30_000,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   const pid = childWithArgument(marker);
   try {
     const context = await browser.newContext({

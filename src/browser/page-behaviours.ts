@@ -57,9 +57,13 @@ export async function loadLikeAReader(page: Page, url: string, caps: BehaviourCa
 
   const deadline = Date.now() + caps.scrollMs;
   let bottom = false;
+  let answered = true;
   for (let screen = 0; screen < caps.maxScrollScreens && Date.now() < deadline; screen += 1) {
     const answer = await scrollOneScreen(page, deadline - Date.now());
-    if (answer === undefined) break;
+    if (answer === undefined) {
+      answered = false;
+      break;
+    }
     if (answer) {
       // The bottom may grow once seen (a feed): look again after the pause.
       await new Promise((resolve) => setTimeout(resolve, SCREEN_PAUSE_MS));
@@ -73,6 +77,8 @@ export async function loadLikeAReader(page: Page, url: string, caps: BehaviourCa
     await new Promise((resolve) => setTimeout(resolve, SCREEN_PAUSE_MS));
   }
   if (!bottom) capped.add('scroll');
+  // A page that did not answer a scroll is stuck in a script: nothing more will settle.
+  if (!answered) return [...capped];
   if (!(await network.quiet(Math.min(SETTLE_MS, caps.networkIdleMs)))) capped.add('network-idle');
   return [...capped];
 }

@@ -6,6 +6,7 @@ import { bounded, TIMED_OUT } from './bounded.js';
 import { RenderError } from './browser-errors.js';
 import { PageCapture } from './capture-exchanges.js';
 import type { ChromiumInstance } from './chromium-instance.js';
+import { servedFromLocalNetwork } from './local-network.js';
 import { type BehaviourCaps, loadLikeAReader } from './page-behaviours.js';
 import { takeScreenshot } from './take-screenshot.js';
 
@@ -14,8 +15,9 @@ export interface RenderSettings extends BehaviourCaps {
   screenshot: boolean;
 }
 
-/** How long a page is given for each last step: its HTML, its picture, closing. */
-const STEP_MS = 5000;
+/** How long a page is given for each last step: its HTML, its picture, closing (a page stuck in a script answers none). */
+const STEP_MS = 3000;
+const SCROLL_BACK_MS = 1000;
 
 async function serialise(page: Page, url: string): Promise<string> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -55,18 +57,21 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
   let capture: PageCapture | undefined;
   let over = false;
   const work = async (): Promise<RenderedPage> => {
+    if (servedFromLocalNetwork(job)) await context.grantPermissions(['local-network-access'], { origin: new URL(job.url).origin });
     page = await context.newPage();
     // Opened after the render was given up: nobody else will close it.
     if (over) void page.close({ runBeforeUnload: false }).catch(() => undefined);
     page.on('crash', () => fail(new RenderError(job.url, 'the page crashed')));
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    // Any window that got past the popup blocker is shut at once.
+    page.on('popup', (popup) => void popup.close({ runBeforeUnload: false }).catch(() => undefined));
     const session = await context.newCDPSession(page);
     const { frameTree } = await session.send('Page.getFrameTree');
     capture = new PageCapture(session, { job, mainFrameId: frameTree.frame.id, captured: instance.captured, maxBodyBytes: settings.maxBodyBytes });
     await capture.start();
     const capped = await loadLikeAReader(page, job.url, settings);
     // The picture shows the page as it opens, not its bottom.
-    await bounded(page.evaluate('window.scrollTo(0, 0)').catch(() => undefined), STEP_MS, undefined);
+    await bounded(page.evaluate('window.scrollTo(0, 0)').catch(() => undefined), SCROLL_BACK_MS, undefined);
     const html = await serialise(page, job.url);
     const screenshot = settings.screenshot ? await takeScreenshot(session, STEP_MS) : undefined;
     const exchanges = capture.finish();

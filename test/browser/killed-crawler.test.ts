@@ -10,7 +10,8 @@ noticeIfNoBrowser('killed-crawler.test.ts');
 
 const SCRIPT = fileURLToPath(new URL('../fixtures/render-and-hold.mjs', import.meta.url));
 
-(HAS_CHROMIUM ? describe : describe.skip)('a crawler killed with SIGKILL mid-render', () => {
+// Chromium starts slowly on a loaded machine: room beyond the default minute.
+(HAS_CHROMIUM ? describe : describe.skip)('a crawler killed with SIGKILL mid-render', { timeout: 120_000 }, () => {
   const pool = serverPool();
   let site: TestServer;
 

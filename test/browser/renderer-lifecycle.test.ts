@@ -24,7 +24,8 @@ describe('finding Chromium', () => {
   });
 });
 
-(HAS_CHROMIUM ? describe : describe.skip)('the browser between pages', () => {
+// Chromium starts slowly on a loaded machine: room beyond the default minute.
+(HAS_CHROMIUM ? describe : describe.skip)('the browser between pages', { timeout: 120_000 }, () => {
   const pool = serverPool();
   let site: TestServer;
 
