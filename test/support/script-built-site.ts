@@ -1,8 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { startServer, type TestServer } from './test-server.js';
 
 /** The items the JSON answers with, and what the page writes for each way it asked: `names: alpha, beta`. */
 export const ITEMS = [{ name: 'alpha' }, { name: 'beta' }];
 export const BUILT = 'names: alpha, beta';
+/** What the archive answered a POST of /api/items.json with body POSTED_BODY (imported from a WARC), as the page writes it. */
+export const POSTED_BODY = 'q=1';
+export const POSTED_ITEMS = [{ name: 'posted' }];
+export const POSTED = 'names: posted';
 
 /**
  * The ways the page's script asks for /api/items.json, each writing what it got into `#<id>`:
@@ -57,9 +63,9 @@ viaFetch('fetch-absolute-request', new Request('${origin}/api/items.json'));
 viaFetch('fetch-protocol-relative', '//${origin.slice('http://'.length)}/api/items.json');
 viaFetch('fetch-location-origin', location.origin + '/api/items.json');
 viaXhr('xhr-url-object', new URL('${origin}/api/items.json'));
-viaFetch('fetch-post', '/api/items.json', { method: 'POST', body: 'q=1' });
+viaFetch('fetch-post', '/api/items.json', { method: 'POST', body: '${POSTED_BODY}' });
 try {
-  viaFetch('fetch-post-request', new Request('${origin}/api/items.json', { method: 'POST', body: 'q=1' }));
+  viaFetch('fetch-post-request', new Request('${origin}/api/items.json', { method: 'POST', body: 'q=2' }));
 } catch (error) {
   show('fetch-post-request', 'threw ' + error.name);
 }
@@ -75,4 +81,21 @@ export function startScriptBuiltSite(): Promise<TestServer> {
     if (path === '/api/items.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ITEMS));
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
+}
+
+/** One uncompressed WARC record. */
+function warcRecord(type: string, url: string, date: string, block: string): Buffer {
+  const fields = [`WARC-Type: ${type}`, `WARC-Record-ID: <urn:uuid:${randomUUID()}>`, `WARC-Date: ${date}`, `WARC-Target-URI: ${url}`];
+  fields.push(`Content-Type: application/http; msgtype=${type}`, `Content-Length: ${Buffer.byteLength(block)}`);
+  return Buffer.from(`WARC/1.1\r\n${fields.join('\r\n')}\r\n\r\n${block}\r\n\r\n`);
+}
+
+/** A WARC holding a POST of `origin`/api/items.json with POSTED_BODY and its answer, POSTED_ITEMS: what an import adds to the crawl. */
+export function writePostWarc(path: string, origin: string): void {
+  const url = `${origin}/api/items.json`;
+  const date = new Date().toISOString();
+  const json = JSON.stringify(POSTED_ITEMS);
+  const request = `POST /api/items.json HTTP/1.1\r\nHost: ${new URL(origin).host}\r\nContent-Type: text/plain;charset=UTF-8\r\nContent-Length: ${POSTED_BODY.length}\r\n\r\n${POSTED_BODY}`;
+  const response = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\n\r\n${json}`;
+  writeFileSync(path, Buffer.concat([warcRecord('request', url, date, request), warcRecord('response', url, date, response)]));
 }

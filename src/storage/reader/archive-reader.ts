@@ -9,6 +9,7 @@ import {
   LINKS_SQL,
   pageSql,
   pagesQuery,
+  REQUEST_CAPTURE_SQL,
   SHARED_BODIES_SQL,
   toCaptureTime,
   toLink,
@@ -66,6 +67,11 @@ export interface ArchiveReader {
   captureTimes(url: string): CaptureTime[];
   /** The URL's capture made at `fetchedAt` (as in captureTimes), if there is one. */
   captureAt(url: string, fetchedAt: string): ArchivedPage | undefined;
+  /**
+   * The URL's capture of a request of `method` (other than GET: an imported POST) that sent exactly `body`,
+   * the nearest `near` (ISO 8601) if there are several; none in an archive of a schema before 11.
+   */
+  requestCapture(url: string, method: string, body: Buffer, near: string): ArchivedPage | undefined;
   /**
    * The screenshot a browser crawl stored of the capture of `url` (its archive key) made at `fetchedAt`
    * (as in captureTimes), if any; none in an archive of a schema before 12. Its type is as stored.
@@ -163,6 +169,13 @@ class SqliteArchiveReader implements ArchiveReader {
       return page?.fetchedAt === fetchedAt ? page : undefined;
     }
     const row = this.explained(() => this.db.prepare<[string, string], PageRow>(captureAtSql(this.pageViewColumns())).get(url, fetchedAt));
+    return row && toPage(row);
+  }
+
+  requestCapture(url: string, method: string, body: Buffer, near: string): ArchivedPage | undefined {
+    if (!this.pageViewColumns().has('truncated')) return undefined;
+    const params = { url, method: method.toUpperCase(), body, at: near };
+    const row = this.explained(() => this.db.prepare<[typeof params], PageRow>(REQUEST_CAPTURE_SQL).get(params));
     return row && toPage(row);
   }
 
