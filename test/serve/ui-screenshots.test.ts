@@ -4,6 +4,7 @@ import { serveArchive, type ServingArchive } from '../../src/serve/serve-archive
 import { captureTimestamp } from '../../src/serve/replay-url.js';
 import { tempDir } from '../support/archive.js';
 import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
+import { addCrawl } from '../support/captures.js';
 import { runCli } from '../support/cli.js';
 import { solidPng } from '../support/png.js';
 import { addScreenshot } from '../support/screenshot-row.js';
@@ -18,6 +19,8 @@ noticeIfNoBrowser('serve/ui-screenshots');
 const tmp = tempDir();
 const db = tmp.path('site.sqlite');
 const png = solidPng(40, 30, [10, 160, 20]);
+const earlierPng = solidPng(20, 10, [160, 10, 20]);
+let earlierTimestamp: string;
 const HOSTILE = '<script>document.title="ran"</script>';
 let site: TestServer;
 let serving: ServingArchive;
@@ -28,10 +31,11 @@ const q = (path: string) => encodeURIComponent(abs(path));
 beforeAll(async () => {
   site = await startServer(
     routes({
-      '/': html('<a href="/shot">shot</a> <a href="/hostile">hostile</a> <a href="/plain">plain</a>', 'home'),
+      '/': html('<a href="/shot">shot</a> <a href="/hostile">hostile</a> <a href="/plain">plain</a> <a href="/recrawled">recrawled</a>', 'home'),
       '/shot': html('a page a browser rendered', 'shot'),
       '/hostile': html('its screenshot row says text/html', 'hostile'),
       '/plain': html('crawled without a browser', 'plain'),
+      '/recrawled': html('rendered in a browser the first time only', 'recrawled'),
     }),
   );
   const crawl = await runCli(['crawl', site.url, '--db', db, '-q']);
@@ -39,6 +43,9 @@ beforeAll(async () => {
   await site.close();
   addScreenshot(db, abs('/shot'), png);
   addScreenshot(db, abs('/hostile'), Buffer.from(HOSTILE), 'text/html');
+  // A screenshot of the first capture; a later crawl (without a browser) replaces it as the latest.
+  earlierTimestamp = captureTimestamp(addScreenshot(db, abs('/recrawled'), earlierPng));
+  addCrawl(db, [{ url: abs('/recrawled'), fetchedAt: new Date(Date.now() + 60_000).toISOString(), body: '<p>crawled again</p>' }]);
   serving = await serveArchive({ path: db, host: '127.0.0.1', port: 0 });
 });
 
@@ -80,6 +87,15 @@ describe('screenshots over HTTP', () => {
     expect(hostile).not.toContain('<img id="screenshot"');
     const plain = await (await fetch(ui(`/capture?url=${q('/plain')}`))).text();
     expect(plain).not.toContain('<h2>Screenshot</h2>');
+  });
+
+  it("an earlier capture keeps its own screenshot: shown on its page and served at its time, not on the latest capture's", async () => {
+    const earlier = await (await fetch(ui(`/capture?url=${q('/recrawled')}&ts=${earlierTimestamp}`))).text();
+    expect(earlier).toContain(`<img id="screenshot" src="/screenshot?url=${q('/recrawled')}&amp;ts=${earlierTimestamp}"`);
+    const image = await fetch(ui(`/screenshot?url=${q('/recrawled')}&ts=${earlierTimestamp}`));
+    expect(Buffer.compare(Buffer.from(await image.arrayBuffer()), earlierPng)).toBe(0);
+    expect(await (await fetch(ui(`/capture?url=${q('/recrawled')}`))).text()).not.toContain('<h2>Screenshot</h2>');
+    expect((await fetch(ui(`/screenshot?url=${q('/recrawled')}`))).status).toBe(404);
   });
 
   it('the URL list marks the URLs whose latest capture has a screenshot of an image type, linking to it', async () => {
