@@ -32,7 +32,7 @@ import { prepareReadOnlyQuery } from '../query/read-only-query.js';
 // Types from reader-types.ts, not from the modules above: the published declarations must not reach the driver's.
 import type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions } from './reader-types.js';
 import { searchArchive } from '../query/search-archive.js';
-import { hasScreenshots, screenshotAt } from './screenshots.js';
+import { screenshotLookup } from './screenshots.js';
 
 export type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions };
 export type { ArchivedLink, ArchivedPage, ArchivedUrl, CaptureTime, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';
@@ -127,8 +127,8 @@ class SqliteArchiveReader implements ArchiveReader {
   private readonly reading = new Set<Iterator<unknown>>();
   /** The pages view's columns: an archive of an older schema lacks the newer ones. */
   private viewColumns: Set<string> | undefined;
-  /** Whether the archive's schema has screenshots (12 and later). */
-  private screenshots: boolean | undefined;
+  /** The screenshot lookup, once asked for; null in an archive without screenshots (a schema before 12). */
+  private screenshots: ReturnType<typeof screenshotLookup> | null | undefined;
 
   constructor(
     readonly path: string,
@@ -180,8 +180,9 @@ class SqliteArchiveReader implements ArchiveReader {
   }
 
   screenshot(url: string, fetchedAt: string): Screenshot | undefined {
-    this.screenshots ??= this.explained(() => hasScreenshots(this.db));
-    return this.screenshots ? this.explained(() => screenshotAt(this.db, url, fetchedAt)) : undefined;
+    if (this.screenshots === undefined) this.screenshots = this.explained(() => screenshotLookup(this.db)) ?? null;
+    const lookup = this.screenshots;
+    return lookup ? this.explained(() => lookup(url, fetchedAt)) : undefined;
   }
 
   urlsWithoutResponse(state: UrlState): IterableIterator<ArchivedUrl> {

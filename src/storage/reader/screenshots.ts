@@ -23,7 +23,12 @@ export function hasScreenshots(db: Database): boolean {
 /** On the url index, then the screenshot table's primary key: one row's lookup. */
 export const SCREENSHOT_AT_SQL = 'SELECT s.type, s.data FROM url u JOIN screenshot s ON s.url_id = u.id AND s.fetched_at = ? WHERE u.url = ?';
 
-/** The screenshot of the capture of `url` (its archive key) made at `fetchedAt`, if one was stored. */
-export function screenshotAt(db: Database, url: string, fetchedAt: string): Screenshot | undefined {
-  return db.prepare<[string, string], Screenshot>(SCREENSHOT_AT_SQL).get(fetchedAt, url);
+/**
+ * Looks up the screenshot of the capture of `url` (its archive key) made at `fetchedAt`; an export asks
+ * once per capture, so the statement is prepared once. Undefined when the schema has no screenshots.
+ */
+export function screenshotLookup(db: Database): ((url: string, fetchedAt: string) => Screenshot | undefined) | undefined {
+  if (!hasScreenshots(db)) return undefined;
+  const statement = db.prepare<[string, string], Screenshot>(SCREENSHOT_AT_SQL);
+  return (url, fetchedAt) => statement.get(fetchedAt, url);
 }
