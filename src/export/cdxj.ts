@@ -2,7 +2,8 @@ import { getSurt } from 'warcio/utils';
 import type { WrittenCapture } from './write-warc.js';
 
 // CDXJ as pywb and warcio.js write it: the SURT key, a 14-digit timestamp and
-// a JSON block whose numbers are strings, one line per response or revisit.
+// a JSON block whose numbers are strings, one line per response, revisit or
+// resource (a screenshot, keyed by its `urn:view:` URI, as Browsertrix's are).
 
 /** 'YYYYMMDDhhmmss' of a WARC-Date. */
 export const timestamp14 = (date: string): string => date.replace(/[-:T]/g, '').slice(0, 14);
@@ -12,7 +13,8 @@ export function cdxjLineStart(capture: WrittenCapture): string {
   const fields: Record<string, string> = { url: capture.url };
   const mime = capture.type === 'revisit' ? 'warc/revisit' : capture.mime;
   if (mime) fields.mime = mime;
-  fields.status = String(capture.status);
+  // As warcio's indexer: a resource record (a screenshot) holds no HTTP message, so no status.
+  if (capture.status !== undefined) fields.status = String(capture.status);
   fields.digest = capture.digest.slice(capture.digest.indexOf(':') + 1);
   fields.length = String(capture.length);
   fields.offset = String(capture.offset);

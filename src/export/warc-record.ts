@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { sha1Digest } from './warc-digest.js';
 
-export type WarcType = 'warcinfo' | 'request' | 'response' | 'revisit' | 'metadata';
+export type WarcType = 'warcinfo' | 'request' | 'response' | 'revisit' | 'metadata' | 'resource';
 
 /** A WARC header field; a value of undefined leaves the field out. */
 export type WarcField = [name: string, value: string | undefined];

@@ -1,4 +1,4 @@
-import type { ArchivedPage, ArchiveReader } from '../storage/reader/index.js';
+import { screenshotType, type ArchivedPage, type ArchiveReader } from '../storage/reader/index.js';
 import { requestHead, responseHead, type HttpHead } from './http-blocks.js';
 import { sha1Digest } from './warc-digest.js';
 import type { AppendFile } from './append-file.js';
@@ -16,6 +16,12 @@ import { warcinfoRecord, type WarcinfoOptions } from './warcinfo.js';
 // Heritrix write them: identical-payload-digest for a payload already written
 // (by the URL's previous capture, or by another URL), server-not-modified for
 // a 304, whose block is the 304's own.
+//
+// A capture a browser crawl took a screenshot of is followed by that image as
+// Browsertrix writes its screenshots (src/util/screenshots.ts and warcwriter.ts
+// `_writeNewResourceRecord`): a `resource` record whose WARC-Target-URI is
+// `urn:view:` and the page's URL, its Content-Type the image's, its block the
+// image; indexed as warcio's CDXIndexer indexes it, not listed as a page.
 
 export const REVISIT_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
 export const NOT_MODIFIED_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/server-not-modified';
@@ -28,16 +34,16 @@ export interface WarcOptions extends WarcinfoOptions {
   signal?: AbortSignal;
 }
 
-/** A response or revisit record written: what a CDXJ line says of it. */
+/** A response, revisit or screenshot (resource) record written: what a CDXJ line says of it. */
 export interface WrittenCapture {
-  type: 'response' | 'revisit';
+  type: 'response' | 'revisit' | 'resource';
   url: string;
   /** WARC-Date. */
   date: string;
   /** The media type without parameters, when known. */
   mime: string | undefined;
-  /** The status in the record's block: 304 for a revalidation. */
-  status: number;
+  /** The status in the record's block: 304 for a revalidation; none for a resource record, which holds no HTTP message. */
+  status: number | undefined;
   /** WARC-Payload-Digest. */
   digest: string;
   offset: number;
@@ -62,6 +68,9 @@ export interface WarcSummary {
   responses: number;
   revisits: number;
   failed: number;
+  /** Screenshots written as resource records; and those left out, stored with a type that is no image type (see screenshotType). */
+  screenshots: number;
+  screenshotsSkipped: number;
   bytes: number;
 }
 
@@ -89,7 +98,38 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
   // Only bodies stored more than once need remembering: memory grows with duplicates, not with the archive.
   const shared = archive.sharedBodies();
   const firstWritten = new Map<string, Original>();
-  const summary: WarcSummary = { responses: 0, revisits: 0, failed: 0, bytes: 0 };
+  const summary: WarcSummary = { responses: 0, revisits: 0, failed: 0, screenshots: 0, screenshotsSkipped: 0, bytes: 0 };
+
+  /** The screenshot of a GET capture, if a browser crawl stored one, right after the capture's records. */
+  const writeScreenshot = async (page: ArchivedPage, date: string, responseId: string): Promise<void> => {
+    if (!isGet(page)) return;
+    const stored = archive.screenshot(page.url, page.fetchedAt);
+    if (!stored) return;
+    const type = screenshotType(stored.type);
+    // A type that is no image type could be anything, a line break and forged WARC fields included.
+    if (!type) {
+      summary.screenshotsSkipped += 1;
+      return;
+    }
+    const digest = sha1Digest(stored.data);
+    const url = `urn:view:${page.fetchUrl}`;
+    const written = await file.write(
+      warcRecord(
+        'resource',
+        [
+          ['WARC-Record-ID', newRecordId()],
+          ['WARC-Date', date],
+          ['WARC-Target-URI', url],
+          ['WARC-Concurrent-To', responseId],
+          ['WARC-Payload-Digest', digest],
+          ['Content-Type', type],
+        ],
+        [stored.data],
+      ),
+    );
+    summary.screenshots += 1;
+    await events.capture?.({ type: 'resource', url, date, mime: type, status: undefined, digest, ...written });
+  };
 
   /** Writes one capture (response or revisit, and its request); returns what the URL's next capture compares with. */
   const writeCapture = async (page: ArchivedPage, previous: Previous | undefined): Promise<{ previous: Previous; responseId: string; date: string }> => {
@@ -153,6 +193,7 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
         page.requestBody ? [request.bytes, page.requestBody] : [request.bytes],
       ),
     );
+    await writeScreenshot(page, date, responseId);
     // A 304's payload is its original's; a revisit carries on pointing at the record that holds it.
     return { previous: { sha256: page.sha256, original: revisit && original ? original : self }, responseId, date };
   };

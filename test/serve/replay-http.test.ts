@@ -244,10 +244,10 @@ describe('what is not archived', () => {
     }
   });
 
-  it('answers other methods with 405', async () => {
-    const res = await get(replayed('/'), {}, 'POST');
+  it('answers methods other than GET, HEAD and POST with 405', async () => {
+    const res = await get(replayed('/'), {}, 'PUT');
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers.allow).toBe('GET, HEAD, POST');
     expect(res.body.toString()).toContain('<main id="method-not-allowed">');
   });
 });

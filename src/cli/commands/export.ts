@@ -68,7 +68,9 @@ export function exportCommand(context: CommandContext): CommandModule {
         });
         if (!quiet) {
           const failed = summary.failed ? `, ${summary.failed} failed URLs` : '';
-          io.stdout(`exported ${summary.responses} responses (${summary.revisits} as revisits${failed}), WARC ${formatBytes(summary.bytes)}: ${summary.written.join(', ')}\n`);
+          const screenshots = summary.screenshots ? `, ${summary.screenshots} screenshots` : '';
+          const skipped = summary.screenshotsSkipped ? `, ${summary.screenshotsSkipped} screenshots left out (not an image type)` : '';
+          io.stdout(`exported ${summary.responses} responses (${summary.revisits} as revisits${failed}${screenshots}${skipped}), WARC ${formatBytes(summary.bytes)}: ${summary.written.join(', ')}\n`);
         }
       } catch (error) {
         if (!stop.signal.aborted) throw error;

@@ -23,11 +23,11 @@ export function notFoundPage(uiOrigin: string): string {
   );
 }
 
-/** A method other than GET and HEAD: replay only reads. */
+/** A method other than GET, HEAD and POST: replay only reads. */
 export function methodNotAllowedPage(uiOrigin: string): string {
   return page(
     'Method not allowed',
-    `<main id="method-not-allowed"><h1>Method not allowed</h1><p>Replay answers GET and HEAD only; an archive cannot take a form submission.</p>` +
+    `<main id="method-not-allowed"><h1>Method not allowed</h1><p>Replay answers GET and HEAD, and POST with the answer archived for the same POST; an archive takes nothing.</p>` +
       `<p><a href="${escapeAttribute(`${uiOrigin}/`)}" target="_top">Back to the archive</a></p></main>`,
   );
 }

@@ -3,7 +3,7 @@ import { decodeText, isCss, isHtml, decodeHtml } from '../../html/index.js';
 import type { ArchivedPage, ArchiveReader } from '../../storage/reader/index.js';
 import { RAW_SANDBOX, REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp, parseReplayPath, replayPath, type ReplayTarget } from '../replay-url.js';
-import { findCapture } from './find-capture.js';
+import { findCapture, findRequestCapture } from './find-capture.js';
 import { methodNotAllowedPage, misdirectedPage, notArchivedPage, notFoundPage, replayFailedPage, serviceWorkerRefusedPage } from './not-archived-page.js';
 import { keptHeaders, replayPolicyHeaders } from './replay-headers.js';
 import { sendReply, type Reply } from '../send-reply.js';
@@ -24,6 +24,9 @@ export interface ReplayContext {
 
 const HTML_UTF8 = 'text/html; charset=utf-8';
 
+/** The most of a POST's body replay reads to match it against the archive's POSTs; a longer one is answered 413. */
+export const MAX_POST_BODY = 1024 * 1024;
+
 /**
  * A reply of the replay origin, and whether it is a rewritten page with the shim at its top: only
  * those run scripts. Anything else (a body as captured, an SVG or XML document, replay's own pages)
@@ -33,7 +36,8 @@ type Routed = Reply & { shimmed?: boolean };
 
 /**
  * The replay origin's request handler: `GET|HEAD /{timestamp}{modifier}/{url}` replays the
- * capture of `url` (rewritten, or as captured with `id_`), `/_crawlite/shim.js` is the shim that
+ * capture of `url` (rewritten, or as captured with `id_`), a POST there the archive's answer to a POST
+ * of that URL with the same body, if it has one (else 404); `/_crawlite/shim.js` is the shim that
  * replayed pages load, an absolute path that escaped rewriting is redirected using the Referer's
  * capture, and anything else is a 404 page. A browser's top-level navigation to a replay path is
  * redirected to the UI's frame page, as pywb does, so a capture is only ever shown in the
@@ -48,9 +52,9 @@ export function createReplayHandler(given: ReplayContext, allowedHosts?: Readonl
   const policy = replayPolicyHeaders(context.replayOrigin, context.uiOrigin, REPLAY_SANDBOX);
   const scriptless = replayPolicyHeaders(context.replayOrigin, context.uiOrigin, RAW_SANDBOX);
   const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...scriptless }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
-  return (req, res) => {
+  const answer = (req: IncomingMessage, res: ServerResponse, routed: () => Routed): void => {
     try {
-      const reply: Routed = allowedHosts && !allowedHosts.has((req.headers.host ?? '').toLowerCase()) ? misdirected() : route(context, req);
+      const reply = routed();
       sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...(reply.shimmed ? policy : scriptless) } });
     } catch {
       // The archive failed to read (damage, a closed file), or a capture holds what HTTP cannot send
@@ -59,6 +63,39 @@ export function createReplayHandler(given: ReplayContext, allowedHosts?: Readonl
       else sendReply(res, req.method, undefined, failed);
     }
   };
+  return (req, res) => {
+    if (allowedHosts && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) return answer(req, res, misdirected);
+    if (req.method !== 'POST') return answer(req, res, () => route(context, req));
+    // A POST is matched by its body, so the body is read first (up to a limit).
+    readBody(req, MAX_POST_BODY).then(
+      (body) => answer(req, res, () => (body ? routePost(context, req, body) : tooLarge())),
+      () => res.destroy(),
+    );
+  };
+}
+
+/** The request's body, or undefined (the rest left unread) once it passes `limit` bytes. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+    // Closed before its end: nobody to answer (after 'end' this changes nothing).
+    req.on('close', () => reject(new Error('request closed')));
+  });
+}
+
+function tooLarge(): Routed {
+  return { status: 413, headers: { 'content-type': HTML_UTF8, connection: 'close' }, body: Buffer.from(`<!doctype html><title>413</title><p>A POST body over ${MAX_POST_BODY} bytes is not looked up in the archive.</p>`) };
 }
 
 /** A page elsewhere that rebinds its DNS name to this address reads nothing, the body as captured included. */
@@ -68,7 +105,7 @@ function misdirected(): Reply {
 
 function route(context: ReplayContext, req: IncomingMessage): Routed {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': HTML_UTF8 }, body: Buffer.from(methodNotAllowedPage(context.uiOrigin)) };
+    return { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': HTML_UTF8 }, body: Buffer.from(methodNotAllowedPage(context.uiOrigin)) };
   }
   // Browsers send this with a service worker's script (and its update checks), whatever scope it asks for.
   if (req.headers['service-worker'] !== undefined) {
@@ -89,11 +126,38 @@ function route(context: ReplayContext, req: IncomingMessage): Routed {
   return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notFoundPage(context.uiOrigin)) };
 }
 
+/**
+ * A POST: to a replay path, the answer the archive holds to a POST of that URL with the same body (an
+ * imported one), else the 404 a URL not archived gets; never the GET's capture, never the live site.
+ * An escaped path is redirected (307: the browser posts the same body again) as a GET's is.
+ */
+function routePost(context: ReplayContext, req: IncomingMessage, body: Buffer): Routed {
+  const path = req.url ?? '/';
+  const target = parseReplayPath(path);
+  // A form posted from a top-level replay document: shown framed, as a GET would be.
+  if (target && req.headers['sec-fetch-dest'] === 'document') {
+    return redirect(303, context.uiOrigin + replayFramePath(target.url, target.timestamp, target.modifier));
+  }
+  if (target) {
+    const page = findRequestCapture(context.archive, target.url, 'POST', body, target.timestamp);
+    return page ? replayCapture(context, target, page) : notArchived(context, target);
+  }
+  const escaped = escapedPathTarget(context, path, req.headers.referer);
+  if (escaped) return redirect(307, escaped);
+  return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notFoundPage(context.uiOrigin)) };
+}
+
+function notArchived(context: ReplayContext, target: ReplayTarget): Routed {
+  return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notArchivedPage(target.url, context.uiOrigin)) };
+}
+
 function replay(context: ReplayContext, target: ReplayTarget): Routed {
   const page = findCapture(context.archive, target.url, target.timestamp);
-  if (!page) {
-    return { status: 404, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(notArchivedPage(target.url, context.uiOrigin)) };
-  }
+  return page ? replayCapture(context, target, page) : notArchived(context, target);
+}
+
+/** A capture as replay sends it: a redirect to its target's replay path, its body as captured (`id_`), or rewritten. */
+function replayCapture(context: ReplayContext, target: ReplayTarget, page: ArchivedPage): Routed {
   const timestamp = captureTimestamp(page.fetchedAt);
   const location = redirectTarget(page);
   if (location) return redirect(page.status, context.replayOrigin + replayPath(location, timestamp, target.modifier));

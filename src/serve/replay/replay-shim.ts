@@ -126,11 +126,25 @@ export const SHIM_SOURCE = String.raw`(function () {
       });
     }
 
+    // A Request's settings, with its body as bytes: handed on as the stream it is, the body would make a
+    // streaming upload, which Chromium sends over HTTP/2 only, so the request would fail.
+    function requestInit(request, body) {
+      return {
+        method: request.method, headers: request.headers, body: body, mode: request.mode === 'navigate' ? 'same-origin' : request.mode,
+        credentials: request.credentials, cache: request.cache, redirect: request.redirect, referrer: request.referrer,
+        referrerPolicy: request.referrerPolicy, integrity: request.integrity, keepalive: request.keepalive, signal: request.signal,
+      };
+    }
+
     wrapMethod(win, 'fetch', function (fetch) {
       return function (input, init) {
-        if (typeof win.Request !== 'undefined' && input instanceof win.Request) input = new win.Request(toReplay(input.url), input);
-        else input = toReplay(input);
-        return fetch.call(this, input, init);
+        var self = this;
+        if (typeof win.Request === 'undefined' || !(input instanceof win.Request)) return fetch.call(self, toReplay(input), init);
+        var url = toReplay(input.url);
+        if (input.body === null || input.body === undefined || input.bodyUsed) return fetch.call(self, new win.Request(url, input), init);
+        return input.arrayBuffer().then(function (body) {
+          return fetch.call(self, new win.Request(url, requestInit(input, body)), init);
+        });
       };
     });
     if (win.XMLHttpRequest) {

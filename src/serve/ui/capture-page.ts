@@ -5,6 +5,7 @@ import { REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp, replayPath } from '../replay-url.js';
 import { html } from './html.js';
 import { captureHref, formatBytes } from './format.js';
+import { screenshotHref, shownScreenshot } from './screenshot-image.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const SOURCE_SHOWN_BYTES = 256 * 1024;
@@ -68,6 +69,21 @@ function decode(body: Buffer, charset: string | null): string {
 /** A stored header block: its bytes as latin1, each byte one character, as HTTP has them. */
 const headerBlock = (bytes: Buffer | null) => (bytes ? bytes.toString('latin1') : null);
 
+/** The capture's screenshot, when a browser crawl stored one: the image (served by /screenshot), or why it is not shown. */
+function screenshotSection(context: UiContext, page: ArchivedPage, timestamp: string) {
+  const stored = context.archive.screenshot(page.url, page.fetchedAt);
+  if (!stored) return '';
+  const shown = shownScreenshot(stored);
+  const href = screenshotHref(page.url, timestamp);
+  return html`<h2>Screenshot</h2>
+${
+  'refused' in shown
+    ? html`<p class="muted" id="screenshot-refused">A screenshot is stored with the type "${shown.refused}", which is not an image type crawlite shows.</p>`
+    : html`<p><a href="${href}" target="_blank" rel="noopener"><img id="screenshot" src="${href}" alt="the page as a browser rendered it when it was crawled" loading="lazy"></a></p>`
+}
+`;
+}
+
 /** `/capture?url=[&ts=]`: one capture, the URL's timeline, its request, its links both ways, its source and its replay. */
 export function capturePage(context: UiContext, params: URLSearchParams): UiPage {
   const { page, times, selected } = selectedCapture(context, params);
@@ -92,7 +108,7 @@ export function capturePage(context: UiContext, params: URLSearchParams): UiPage
 <p>${page.title ? html`<strong id="capture-title">${page.title}</strong> · ` : ''}<span id="capture-status">${page.status}</span> · ${page.contentType ?? 'no content type'} · ${formatBytes(page.size)} · fetched <time>${page.fetchedAt}</time> · ${page.kind}, depth ${page.depth}</p>
 ${selected.latest ? '' : html`<p class="muted" id="earlier-capture">An earlier capture (crawl ${selected.crawl}): links out and in are the latest capture's.</p>\n`}${page.revalidated ? html`<p class="muted" id="not-modified">Answered 304 Not Modified: the content is that of the capture it confirmed, the response headers are the 304's.</p>\n` : ''}${times.length > 1 ? timeline(page.url, times, selected) : ''}
 <p><a id="download" href="${downloadHref}">download the body</a> · <a id="raw-body" href="${rawBodyHref}" target="_blank" rel="noopener">body as captured</a> · <a id="open-replay" href="${replayHref}" target="_blank" rel="noopener">open the replay</a></p>
-<h2>Replay</h2>
+${screenshotSection(context, page, timestamp)}<h2>Replay</h2>
 <iframe id="replay" src="${replaySrc}" sandbox="${REPLAY_SANDBOX}" referrerpolicy="no-referrer" title="replay of ${page.url}"></iframe>
 <h2>Response</h2>
 <pre id="response-headers">${statusLine}\n${responseHeaders}</pre>

@@ -7,6 +7,7 @@ import { html } from './html.js';
 import { layout } from './layout.js';
 import { overviewPage } from './overview-page.js';
 import { replayFramePage } from './replay-frame-page.js';
+import { screenshotImage } from './screenshot-image.js';
 import { searchPage } from './search-page.js';
 import { staticAsset } from './static-assets.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
@@ -58,6 +59,11 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         status: 200,
         response: { type: 'application/octet-stream', body: capture.body, ranged: true, headers: { 'content-disposition': `attachment; filename="${name}"` } },
       };
+    }
+    if (path === '/screenshot') {
+      // The type is one of the allowed image types, and nosniff (as on every UI response) keeps the browser to it.
+      const shot = screenshotImage(context, requestedCapture(context, params));
+      return { status: 200, response: { type: shot.type, body: shot.data, headers: { 'content-disposition': 'inline' } } };
     }
     const asset = staticAsset(path);
     if (asset) return { status: 200, response: { type: asset.type, body: asset.body, headers: { 'cache-control': 'max-age=3600' } } };

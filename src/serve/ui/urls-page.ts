@@ -1,6 +1,7 @@
-import { listUrls, SCAN_ROWS, STATUS_CLASSES, type StatusClass, type UrlListingFilter } from '../../storage/reader/index.js';
+import { listUrls, SCAN_ROWS, screenshotType, STATUS_CLASSES, type StatusClass, type UrlListingFilter, type UrlListingRow } from '../../storage/reader/index.js';
 import { html } from './html.js';
 import { captureHref, formatBytes, formatCount } from './format.js';
+import { screenshotHref } from './screenshot-image.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const STATES = ['queued', 'fetching', 'done', 'failed', 'skipped'] as const;
@@ -35,6 +36,10 @@ const select = (name: string, values: readonly string[], chosen: string | undefi
     (value) => html`<option${value === chosen ? html` selected` : ''}>${value}</option>`,
   )}</select></label>`;
 
+/** A mark on a URL whose latest capture has a screenshot of an image type, linking to the image; no image is read for the list. */
+const screenshotMark = (row: UrlListingRow) =>
+  screenshotType(row.screenshotType) ? html` <a class="screenshot-mark" href="${screenshotHref(row.url)}" title="screenshot of the latest capture" aria-label="screenshot">▣</a>` : '';
+
 /** `/urls`: every URL seen, filtered by GET parameters, a page at a time after the last URL shown. */
 export function urlsPage(context: UiContext, params: URLSearchParams): UiPage {
   const filter = filterOf(params);
@@ -60,7 +65,7 @@ ${select('kind', KINDS, filter.kind)}
 ${after ? html`<p class="muted">After <span class="url">${after}</span> · <a href="/urls?${new URLSearchParams([...params].filter(([name]) => name !== 'after')).toString()}">first page</a></p>` : ''}
 <table id="urls"><thead><tr><th>URL</th><th>state</th><th class="num">status</th><th>type</th><th class="num">size</th><th class="num">depth</th><th>kind</th></tr></thead><tbody>
 ${page.rows.map(
-  (row) => html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td><td>${row.state}</td><td class="num">${row.status ?? ''}</td><td>${row.contentType ?? ''}</td><td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
+  (row) => html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${screenshotMark(row)}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td><td>${row.state}</td><td class="num">${row.status ?? ''}</td><td>${row.contentType ?? ''}</td><td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
 )}
 </tbody></table>
 ${page.rows.length === 0 ? html`<p class="muted">No URLs${after ? ' after this one' : ''} match.</p>` : ''}

@@ -9,6 +9,7 @@ import {
   LINKS_SQL,
   pageSql,
   pagesQuery,
+  REQUEST_CAPTURE_SQL,
   SHARED_BODIES_SQL,
   toCaptureTime,
   toLink,
@@ -29,10 +30,11 @@ import { CrawlRecord } from '../crawl-state/crawl-record.js';
 import { explainOpenError, openArchive as openArchiveFile } from '../archive/open-archive.js';
 import { prepareReadOnlyQuery } from '../query/read-only-query.js';
 // Types from reader-types.ts, not from the modules above: the published declarations must not reach the driver's.
-import type { ArchiveReport, QueryParams, ReadOnlyQuery, SearchHit, SearchOptions } from './reader-types.js';
+import type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions } from './reader-types.js';
 import { searchArchive } from '../query/search-archive.js';
+import { screenshotLookup } from './screenshots.js';
 
-export type { ArchiveReport, QueryParams, ReadOnlyQuery, SearchHit, SearchOptions };
+export type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions };
 export type { ArchivedLink, ArchivedPage, ArchivedUrl, CaptureTime, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';
 
 /**
@@ -65,6 +67,16 @@ export interface ArchiveReader {
   captureTimes(url: string): CaptureTime[];
   /** The URL's capture made at `fetchedAt` (as in captureTimes), if there is one. */
   captureAt(url: string, fetchedAt: string): ArchivedPage | undefined;
+  /**
+   * The URL's capture of a request of `method` (other than GET: an imported POST) that sent exactly `body`,
+   * the nearest `near` (ISO 8601) if there are several; none in an archive of a schema before 11.
+   */
+  requestCapture(url: string, method: string, body: Buffer, near: string): ArchivedPage | undefined;
+  /**
+   * The screenshot a browser crawl stored of the capture of `url` (its archive key) made at `fetchedAt`
+   * (as in captureTimes), if any; none in an archive of a schema before 12. Its type is as stored.
+   */
+  screenshot(url: string, fetchedAt: string): Screenshot | undefined;
   /** Every link found, or those found on one URL, in order of source then target. */
   links(fromUrl?: string): IterableIterator<ArchivedLink>;
   /** Every URL seen, or those in one state, in URL order. */
@@ -115,6 +127,8 @@ class SqliteArchiveReader implements ArchiveReader {
   private readonly reading = new Set<Iterator<unknown>>();
   /** The pages view's columns: an archive of an older schema lacks the newer ones. */
   private viewColumns: Set<string> | undefined;
+  /** The screenshot lookup, once asked for; null in an archive without screenshots (a schema before 12). */
+  private screenshots: ReturnType<typeof screenshotLookup> | null | undefined;
 
   constructor(
     readonly path: string,
@@ -156,6 +170,19 @@ class SqliteArchiveReader implements ArchiveReader {
     }
     const row = this.explained(() => this.db.prepare<[string, string], PageRow>(captureAtSql(this.pageViewColumns())).get(url, fetchedAt));
     return row && toPage(row);
+  }
+
+  requestCapture(url: string, method: string, body: Buffer, near: string): ArchivedPage | undefined {
+    if (!this.pageViewColumns().has('truncated')) return undefined;
+    const params = { url, method: method.toUpperCase(), body, at: near };
+    const row = this.explained(() => this.db.prepare<[typeof params], PageRow>(REQUEST_CAPTURE_SQL).get(params));
+    return row && toPage(row);
+  }
+
+  screenshot(url: string, fetchedAt: string): Screenshot | undefined {
+    if (this.screenshots === undefined) this.screenshots = this.explained(() => screenshotLookup(this.db)) ?? null;
+    const lookup = this.screenshots;
+    return lookup ? this.explained(() => lookup(url, fetchedAt)) : undefined;
   }
 
   urlsWithoutResponse(state: UrlState): IterableIterator<ArchivedUrl> {

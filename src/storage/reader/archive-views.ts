@@ -188,6 +188,15 @@ export const earlierCapturesSql = (viewColumns: ReadonlySet<string>) =>
 export const CAPTURES_WITHOUT_PAGE_SQL = `SELECT c.url, c.url AS fetch_url, c.kind, 0 AS depth, ${captureColumns(true)}
   FROM captures c WHERE c.latest = 0 AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.url = c.url) ORDER BY c.url, c.fetched_at`;
 
+/**
+ * A URL's capture of a request of one method other than GET that sent one body (an imported POST: none
+ * before schema 11), the nearest a time (`:at`, ISO 8601), the later on a tie: what answers a replayed
+ * page's POST. On the capture_url index.
+ */
+export const REQUEST_CAPTURE_SQL = `SELECT c.url, c.url AS fetch_url, c.kind, 0 AS depth, ${captureColumns(true)}
+  FROM captures c WHERE c.url = :url AND upper(c.request_method) = :method AND coalesce(c.request_body, x'') = :body
+  ORDER BY abs(julianday(c.fetched_at) - julianday(:at)), c.fetched_at DESC LIMIT 1`;
+
 /** A URL's GET capture made at one time (fetched_at). */
 export const captureAtSql = (viewColumns: ReadonlySet<string>) =>
   `${captureRows(viewColumns.has('truncated'))} WHERE c.url = ? AND c.fetched_at = ? AND ${REPLAYABLE} ORDER BY c.latest DESC LIMIT 1`;

@@ -5,4 +5,5 @@ export * from './archive-report.js';
 export * from './crawl-changes.js';
 export * from './links-to.js';
 export * from './reader-types.js';
+export { SCREENSHOT_TYPES, screenshotType, type ScreenshotType } from './screenshots.js';
 export * from './url-listing.js';

@@ -73,3 +73,9 @@ export interface ReadOnlyQuery {
   /** Rows as arrays of cells, read from SQLite one at a time; a failure while reading is a QueryRefusedError. */
   rows: Iterable<unknown[]>;
 }
+
+/** What a browser crawl saw of a page capture: an image, and the type stored with it (check it: see screenshotType). */
+export interface Screenshot {
+  type: string;
+  data: Buffer;
+}

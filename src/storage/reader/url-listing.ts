@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { UrlKind, UrlState } from '../../pipeline/ports.js';
+import { hasScreenshots } from './screenshots.js';
 
 // One page of the archive's URLs, in URL order, for browsing. Paging is by key
 // (`url > after`) on the url table's UNIQUE index: page 10,000 costs what page 1
@@ -36,6 +37,8 @@ export interface UrlListingRow {
   contentType: string | null;
   size: number | null;
   fetchedAt: string | null;
+  /** The type stored with the latest capture's screenshot (as stored: check it), null when it has none. */
+  screenshotType: string | null;
 }
 
 export interface UrlListingPage {
@@ -62,8 +65,18 @@ function hostRanges(host: string | undefined): Array<{ from: string; to: string 
   return origins.map((origin) => ({ from: `${origin}/`, to: `${origin}/\u{10FFFF}` }));
 }
 
-/** The statement and its parameters for one range; exported so a test can read its query plan. */
-export function urlListingQuery(filter: UrlListingFilter, range: Range, limit: number, scan = SCAN_ROWS): { sql: string; params: Record<string, unknown> } {
+/**
+ * The statement and its parameters for one range; exported so a test can read its query plan. With
+ * `screenshots` (an archive of schema 12 or later), each row says whether the latest capture has a
+ * screenshot: a lookup on the screenshot table's key that reads its type, never its image.
+ */
+export function urlListingQuery(
+  filter: UrlListingFilter,
+  range: Range,
+  limit: number,
+  scan = SCAN_ROWS,
+  screenshots = false,
+): { sql: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = { after: range.after, limit, scan };
   const bounds = [range.from !== undefined ? 'url >= :from' : 'url > :after'];
   if (range.from !== undefined) params.from = range.from;
@@ -93,9 +106,11 @@ export function urlListingQuery(filter: UrlListingFilter, range: Range, limit: n
     where.push('instr(u.url, :text) > 0');
     params.text = text;
   }
-  const sql = `SELECT u.url, u.state, u.kind, u.depth, u.error, r.status, r.content_type AS contentType, b.size, r.fetched_at AS fetchedAt
+  const sql = `SELECT u.url, u.state, u.kind, u.depth, u.error, r.status, r.content_type AS contentType, b.size, r.fetched_at AS fetchedAt,
+      ${screenshots ? 's.type' : 'NULL'} AS screenshotType
     FROM (SELECT id, url, state, kind, depth, error FROM url WHERE ${bounds.join(' AND ')} ORDER BY url LIMIT :scan) u
     LEFT JOIN response r ON r.url_id = u.id LEFT JOIN body b ON b.id = r.body_id
+    ${screenshots ? 'LEFT JOIN screenshot s ON s.url_id = r.url_id AND s.fetched_at = r.fetched_at' : ''}
     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
     ORDER BY u.url LIMIT :limit`;
   return { sql, params };
@@ -116,9 +131,10 @@ export function listUrls(db: Database, filter: UrlListingFilter, { after = '', l
     return [after >= from ? { after, to } : { after, from, to }];
   }) ?? [{ after }];
   const rows: UrlListingRow[] = [];
+  const screenshots = hasScreenshots(db);
   for (const range of ranges) {
     // One row more than shown says whether there is a next page, without counting.
-    const { sql, params } = urlListingQuery(filter, range, limit + 1 - rows.length, scan);
+    const { sql, params } = urlListingQuery(filter, range, limit + 1 - rows.length, scan, screenshots);
     const found = db.prepare<[Record<string, unknown>], UrlListingRow>(sql).all(params);
     rows.push(...found);
     if (rows.length > limit) {

@@ -22,6 +22,8 @@ pre { background: var(--alt); padding: .8em; overflow: auto; max-height: 40em; w
 form.filters { display: flex; flex-wrap: wrap; gap: .6em; align-items: end; margin-bottom: 1em; }
 form.filters label { display: flex; flex-direction: column; font-size: .85em; color: var(--muted); }
 input, select, button { font: inherit; }
+img#screenshot { max-width: 100%; max-height: 70vh; border: 1px solid var(--line); }
+.screenshot-mark { text-decoration: none; color: var(--muted); }
 iframe#replay { width: 100%; height: 70vh; border: 1px solid var(--line); background: #fff; }
 body.bare { overflow: hidden; }
 #replay-bar { height: 2.5rem; line-height: 2.5rem; padding: 0 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; border-bottom: 1px solid var(--line); background: var(--alt); }
