@@ -56,11 +56,18 @@ export class PageCapture {
     this.documentUrl = url.href;
   }
 
+  private readonly listener = (event: PausedEvent) => {
+    void this.onPaused(event);
+  };
+
   async start(): Promise<void> {
-    this.session.on('Fetch.requestPaused', (event: PausedEvent) => {
-      void this.onPaused(event);
-    });
+    this.session.on('Fetch.requestPaused', this.listener);
     await this.session.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+  }
+
+  /** Stops listening: for a tab whose page has left (about:blank), so the next page's capture takes over. */
+  detach(): void {
+    this.session.off('Fetch.requestPaused', this.listener);
   }
 
   /** Ends the capture: what the page asks for from now on is refused; returns the exchanges whole by now, in the order their responses came. */

@@ -1,3 +1,4 @@
+import type { BrowserTab } from './browser-tab.js';
 import { processTree, startTime, treeRssBytes } from './process-tree.js';
 import { type LaunchedChromium, launchChromium } from './launch-chromium.js';
 import { bounded } from './bounded.js';
@@ -9,6 +10,8 @@ const CLOSE_MS = 10_000;
 export class ChromiumInstance {
   /** URLs (GET) pages of this browser captured: its cache holds them, so no page captures them again. */
   readonly captured = new Set<string>();
+  /** Tabs left open by renders that went through, for the next ones. */
+  readonly idleTabs: BrowserTab[] = [];
   pages = 0;
   inUse = 0;
   /** To be closed and replaced once its pages in use are done. */

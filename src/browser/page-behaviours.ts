@@ -12,15 +12,15 @@ export interface BehaviourCaps {
 
 /** How long the page is given to go quiet again once scrolled. */
 const SETTLE_MS = 2000;
-/** A pause between screens, for what a scroll sets off (lazy images, infinite feeds) to start. */
-const SCREEN_PAUSE_MS = 150;
 
-// Run in the page (a string: this code is not compiled against the DOM).
-const SCROLL_ONE_SCREEN = `(() => {
+// Run in the page (a string: this code is not compiled against the DOM). Answers after the next two
+// frames, once what the scroll set off (an IntersectionObserver, a scroll listener) has had its turn.
+const SCROLL_ONE_SCREEN = `new Promise((resolve) => {
   const root = document.scrollingElement || document.documentElement;
   window.scrollBy(0, window.innerHeight);
-  return window.scrollY + window.innerHeight >= root.scrollHeight - 2;
-})()`;
+  const bottom = () => window.scrollY + window.innerHeight >= root.scrollHeight - 2;
+  requestAnimationFrame(() => requestAnimationFrame(() => resolve(bottom())));
+})`;
 
 /** Scrolls a screen down; true once the bottom is in view. Undefined if the page did not answer. */
 async function scrollOneScreen(page: Page, ms: number): Promise<boolean | undefined> {
@@ -38,8 +38,17 @@ async function scrollOneScreen(page: Page, ms: number): Promise<boolean | undefi
  * a page that never goes quiet ends at them; the caps it ran into are returned.
  */
 export async function loadLikeAReader(page: Page, url: string, caps: BehaviourCaps): Promise<RenderCap[]> {
-  const capped = new Set<RenderCap>();
   const network = new NetworkWatch(page);
+  try {
+    return await load(page, url, caps, network);
+  } finally {
+    // The tab goes on to other pages: it stops counting this one's requests.
+    network.dispose(page);
+  }
+}
+
+async function load(page: Page, url: string, caps: BehaviourCaps, network: NetworkWatch): Promise<RenderCap[]> {
+  const capped = new Set<RenderCap>();
   const loaded = await bounded(
     page.goto(url, { waitUntil: 'load', timeout: caps.loadTimeoutMs }).then(
       () => true,
@@ -56,6 +65,7 @@ export async function loadLikeAReader(page: Page, url: string, caps: BehaviourCa
   if (!(await network.quiet(caps.networkIdleMs))) capped.add('network-idle');
 
   const deadline = Date.now() + caps.scrollMs;
+  const before = network.requests;
   let bottom = false;
   let answered = true;
   for (let screen = 0; screen < caps.maxScrollScreens && Date.now() < deadline; screen += 1) {
@@ -64,21 +74,22 @@ export async function loadLikeAReader(page: Page, url: string, caps: BehaviourCa
       answered = false;
       break;
     }
+    // A screen that set something loading (lazy images, the next page of a feed) is let finish first;
+    // a static page scrolls through without waiting.
+    if (network.busy() && !(await network.quiet(Math.max(0, deadline - Date.now())))) break;
     if (answer) {
-      // The bottom may grow once seen (a feed): look again after the pause.
-      await new Promise((resolve) => setTimeout(resolve, SCREEN_PAUSE_MS));
+      // The bottom may grow once seen (a feed): look again.
       const still = await scrollOneScreen(page, Math.max(0, deadline - Date.now()));
       if (still !== false) {
         bottom = still === true;
         break;
       }
-      continue;
     }
-    await new Promise((resolve) => setTimeout(resolve, SCREEN_PAUSE_MS));
   }
   if (!bottom) capped.add('scroll');
   // A page that did not answer a scroll is stuck in a script: nothing more will settle.
   if (!answered) return [...capped];
-  if (!(await network.quiet(Math.min(SETTLE_MS, caps.networkIdleMs)))) capped.add('network-idle');
+  // Only a scroll that set requests off needs the network to settle again.
+  if (network.requests !== before && !(await network.quiet(Math.min(SETTLE_MS, caps.networkIdleMs)))) capped.add('network-idle');
   return [...capped];
 }

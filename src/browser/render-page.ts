@@ -1,9 +1,9 @@
-import type { Page } from 'playwright-core';
 import { CrawliteError } from '../crawlite-error.js';
 import { CrawlStoppedError } from '../pipeline/fetch-errors.js';
 import type { RenderedPage, RenderJob } from '../pipeline/renderer.js';
 import { bounded, TIMED_OUT } from './bounded.js';
 import { RenderError } from './browser-errors.js';
+import { emptyTab, mainFrameOf, openTab, type BrowserTab } from './browser-tab.js';
 import { PageCapture } from './capture-exchanges.js';
 import type { ChromiumInstance } from './chromium-instance.js';
 import { servedFromLocalNetwork } from './local-network.js';
@@ -19,7 +19,7 @@ export interface RenderSettings extends BehaviourCaps {
 const STEP_MS = 3000;
 const SCROLL_BACK_MS = 1000;
 
-async function serialise(page: Page, url: string): Promise<string> {
+async function serialise(page: BrowserTab['page'], url: string): Promise<string> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const html = await bounded(
       page.content().catch(() => undefined),
@@ -35,9 +35,10 @@ async function serialise(page: Page, url: string): Promise<string> {
 }
 
 /**
- * Renders one job in a new page of `instance`: loads it as a reader would, with every exchange
- * captured, then reads its DOM and its picture. Rejects with CrawlStoppedError once `signal`
- * aborts, with RenderError if the page or the browser crashes; the page is closed either way.
+ * Renders one job in a tab of `instance` (one left open by an earlier render, else a new one): loads
+ * it as a reader would, with every exchange captured, then reads its DOM and its picture. Rejects
+ * with CrawlStoppedError once `signal` aborts, with RenderError if the page or the browser crashes.
+ * A tab whose render went through is emptied and kept for the next; any other is closed.
  */
 export async function renderPage(instance: ChromiumInstance, job: RenderJob, signal: AbortSignal, settings: RenderSettings): Promise<RenderedPage> {
   if (signal.aborted) throw new CrawlStoppedError(job.url);
@@ -53,21 +54,23 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
   browser.on('disconnected', onDisconnect);
   if (!browser.isConnected()) onDisconnect();
 
-  let page: Page | undefined;
+  let tab: BrowserTab | undefined;
   let capture: PageCapture | undefined;
   let over = false;
+  let rendered = false;
+  const onCrash = () => fail(new RenderError(job.url, 'the page crashed'));
   const work = async (): Promise<RenderedPage> => {
     if (servedFromLocalNetwork(job)) await context.grantPermissions(['local-network-access'], { origin: new URL(job.url).origin });
-    page = await context.newPage();
-    // Opened after the render was given up: nobody else will close it.
-    if (over) void page.close({ runBeforeUnload: false }).catch(() => undefined);
-    page.on('crash', () => fail(new RenderError(job.url, 'the page crashed')));
-    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-    // Any window that got past the popup blocker is shut at once.
-    page.on('popup', (popup) => void popup.close({ runBeforeUnload: false }).catch(() => undefined));
-    const session = await context.newCDPSession(page);
-    const { frameTree } = await session.send('Page.getFrameTree');
-    capture = new PageCapture(session, { job, mainFrameId: frameTree.frame.id, captured: instance.captured, maxBodyBytes: settings.maxBodyBytes });
+    const opened = instance.idleTabs.pop() ?? (await openTab(context));
+    // Taken after the render was given up: nobody else will close it.
+    if (over) {
+      void opened.page.close({ runBeforeUnload: false }).catch(() => undefined);
+      throw new CrawlStoppedError(job.url);
+    }
+    tab = opened;
+    const { page, session } = tab;
+    page.on('crash', onCrash);
+    capture = new PageCapture(session, { job, mainFrameId: await mainFrameOf(tab), captured: instance.captured, maxBodyBytes: settings.maxBodyBytes });
     await capture.start();
     const capped = await loadLikeAReader(page, job.url, settings);
     // The picture shows the page as it opens, not its bottom.
@@ -75,6 +78,7 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     const html = await serialise(page, job.url);
     const screenshot = settings.screenshot ? await takeScreenshot(session, STEP_MS) : undefined;
     const exchanges = capture.finish();
+    rendered = true;
     return { html, exchanges, blocked: [...capture.blocked], ...(screenshot ? { screenshot } : {}), capped };
   };
 
@@ -91,9 +95,17 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     capture?.finish();
     signal.removeEventListener('abort', onAbort);
     browser.off('disconnected', onDisconnect);
-    const open = page as Page | undefined;
-    const closed = open ? await bounded(open.close({ runBeforeUnload: false }).then(() => true, () => true), STEP_MS, false) : true;
-    // A page that would not close holds its process: the browser goes once its other pages are done.
-    if (!closed) instance.retiring = true;
+    const used = tab as BrowserTab | undefined;
+    used?.page.off('crash', onCrash);
+    // A tab that rendered its page, and leaves it, serves the next; its capture stops once nothing of the page runs.
+    if (used && rendered && browser.isConnected() && (await emptyTab(used, STEP_MS))) {
+      capture?.detach();
+      instance.idleTabs.push(used);
+    } else if (used) {
+      capture?.detach();
+      const closed = await bounded(used.page.close({ runBeforeUnload: false }).then(() => true, () => true), STEP_MS, false);
+      // A page that would not close holds its process: the browser goes once its other pages are done.
+      if (!closed) instance.retiring = true;
+    }
   }
 }
