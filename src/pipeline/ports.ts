@@ -157,7 +157,10 @@ export interface PageOutcome {
 }
 
 export interface CommitResult {
-  /** How many discovered URLs were new to the archive. */
+  /**
+   * How many discovered URLs gave the crawl more to do: new to the archive, or known and queued again or
+   * moved closer to a root by this commit (the rules of src/pipeline/frontier-rules.ts).
+   */
   newUrls: number;
   /** The claim's lease had been lost (expired and handed out again): nothing of the page was stored. */
   leaseLost?: boolean;
@@ -178,7 +181,10 @@ export interface FrontierPort {
   claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]>;
   /** The origins that have queued URLs. */
   queuedOrigins(): Promise<string[]>;
-  /** Returns a claimed URL to the queue untouched (a stop interrupted it, or it was claimed ahead and not needed). */
+  /**
+   * Returns a claimed URL to the queue untouched (a stop interrupted it, or it was claimed ahead and not
+   * needed). Until another claim takes the URL, a commit of this claim is still stored.
+   */
   release(claim: ClaimedUrl): Promise<void>;
   /**
    * Claims a URL the crawler fetches of its own accord (robots.txt and its
@@ -188,8 +194,10 @@ export interface FrontierPort {
   /** Extends the leases of claims still in flight: each one's new lease, or undefined where it was lost. */
   renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]>;
   /**
-   * The stored response of a URL, if it has one (robots.txt from an earlier run); `due` when the URL is
-   * queued to be fetched again (a re-crawl), so the stored one is only what a 304 would confirm.
+   * The stored answer of a URL the crawler fetched of its own accord (robots.txt and the hops of its
+   * redirects, claimed with claimOwn), if it has one; a page's response is the sink's, never answered
+   * here. `due` when the URL is queued to be fetched again (a re-crawl), so the stored one is only what a
+   * 304 would confirm.
    */
   storedResponse(key: string): Promise<StoredSummary | undefined>;
   /** URLs of kind `page` fetched so far (done or failed): for --max-pages, which counts no requisite, sitemap or robots.txt. */

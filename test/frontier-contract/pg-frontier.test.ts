@@ -36,13 +36,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
   };
 
   describeFrontierContract('the PostgreSQL frontier with shard sinks', {
-    capabilities: { expiringLeases: true, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true },
-    disagrees: {
-      commitAfterRelease: 'refuses it as a lost lease: release gives the lease up',
-      newUrlsCountsRevised: 'counts only the URLs it inserted, not known ones it queued again or moved closer',
-      storedPage: 'keeps only robots.txt answers in the frontier (pages are in the shards), so it answers nothing for a page',
-      robotsRequeueNoOutage: 'queues the refused URLs again over all origins whether or not a robots.txt failed',
-    },
+    capabilities: { expiringLeases: true, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true, distinctLeases: true },
     async make(limits) {
       const n = (frontiers += 1);
       const pool = await (shared ??= frontierPool());

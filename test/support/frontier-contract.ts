@@ -22,6 +22,8 @@ export interface Capabilities {
   limits: boolean;
   /** URLs skipped for an unavailable robots.txt are queued again when asked. */
   robotsRequeue: boolean;
+  /** Each claim's lease is its own, so a claim given back and taken again is told from the one that took it. */
+  distinctLeases: boolean;
 }
 
 /** The frontier's view of one URL: `fetching` for a URL held by a claim (PostgreSQL's `leased`). */
@@ -69,7 +71,8 @@ export const RULES = {
   claimZero: 'claimFrom with a limit of 0 claims nothing',
   noDoubleClaim: 'a claimed URL is not handed out again until it is released',
   releaseCommitted: 'releasing a claim already committed changes nothing',
-  commitAfterRelease: 'a claim released and then committed is stored: a lease given back is not a lease lost',
+  commitAfterRelease: 'a claim released and then committed is stored while no other claim has taken the URL: a lease given back is not a lease lost',
+  commitAfterReleaseTaken: 'a claim released and then taken by another claim is refused at commit; only the other claim’s page is stored',
   triesCarried: 'a URL claimed again carries the attempts its earlier commit recorded',
   concurrentClaims: 'concurrent claims (of one worker or two) never hand one URL out twice',
   queuedOrigins: 'queuedOrigins lists only the origins that have queued URLs',
@@ -86,14 +89,15 @@ export const RULES = {
   skippedUpgrade: 'a URL skipped for its depth or a nofollow is queued when found by a way that allows it; other skips stay',
   skippedUpgradeOneCommit: 'the same upgrades hold when both finders commit in one commitAll',
   newUrlsCountsRevised: 'newUrls counts a known URL the commit queued again or moved closer, as well as new ones',
+  newUrlsCountsRevisedOneCommit: 'the same counts hold, page by page, when both finders commit in one commitAll',
   cutShort: 'a page fetched at --max-depth is queued again when found within it; one fetched within it is not',
   maxPerPath: '--max-per-path queues at most N URLs per path; the rest are skipped as query variants, counted over commits',
   robotsRequeueOrigin: 'requeueRobotsUnavailable(origin) queues again only that origin’s URLs skipped for an unavailable robots.txt',
   robotsRequeueAll: 'requeueRobotsUnavailable() queues them again over all origins once some robots.txt failed',
-  robotsRequeueNoOutage: 'requeueRobotsUnavailable() queues nothing while no robots.txt has failed',
+  robotsRequeueRecovered: 'requeueRobotsUnavailable() queues them again when no robots.txt is failed any more (the one that failed answered since, or a re-crawl queued it)',
   pagesFetched: 'pagesFetched counts pages done or failed, never requisites, robots.txt, skipped or queued URLs (--max-pages)',
   storedRobots: 'storedResponse answers the stored robots.txt of an origin, not due while it is done',
-  storedPage: 'storedResponse answers the stored response of any URL, a page as well as a robots.txt',
+  storedOwnOnly: 'storedResponse answers a redirect hop of robots.txt, and nothing for a page (pages are the sink’s)',
   doneWithBody: 'a page committed done is stored with its body and all its links',
   allOrNothing: 'a commitAll that fails stores nothing of any of its pages: no state, body, link or new URL',
 } as const;
@@ -200,6 +204,24 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         await s.frontier.release(claim!);
         expect(await s.sink.commit(done(claim!, [discovered(at('/2'))]))).toEqual({ newUrls: 1 });
         expect(await s.row(at('/1'))).toMatchObject({ state: 'done' });
+        expect(keys(await s.frontier.claimFrom(SITE, 5))).toEqual([at('/2')]);
+        if (impl.capabilities.storesPages) expect(await s.pages(at('/1'))).toEqual([{ status: 200, body: '<p>page</p>' }]);
+      });
+
+      rule('commitAfterReleaseTaken', ['distinctLeases'], async () => {
+        const s = await subject();
+        await s.seed([at('/1')]);
+        const other = await s.second();
+        const [mine] = await s.frontier.claimFrom(SITE, 1);
+        await s.frontier.release(mine!);
+        const [theirs] = await other.frontier.claimFrom(SITE, 1);
+        expect(theirs?.key).toBe(at('/1'));
+        expect(await s.sink.commit(done(mine!, [discovered(at('/lost'))], 'given back'))).toEqual({ newUrls: 0, leaseLost: true });
+        expect(await s.row(at('/1'))).toMatchObject({ state: 'fetching' });
+        expect(await s.row(at('/lost'))).toBeUndefined();
+        expect(await other.sink.commit(done(theirs!, [], 'taken'))).toEqual({ newUrls: 0 });
+        expect(await s.row(at('/1'))).toMatchObject({ state: 'done' });
+        if (impl.capabilities.storesPages) expect(await s.pages(at('/1'))).toEqual([{ status: 200, body: 'taken' }]);
       });
 
       rule('triesCarried', [], async () => {
@@ -386,6 +408,17 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.sink.commit(done(side!, [...betterFinds, discovered(at('/new'))]))).toEqual({ newUrls: 5 });
       });
 
+      rule('newUrlsCountsRevisedOneCommit', ['keepsSkipped'], async () => {
+        const s = await subject();
+        await s.seed([at('/'), at('/side')]);
+        const [root, side] = await s.frontier.claimFrom(SITE, 2);
+        // Found again at the same depth, a URL the first page added changes nothing: /again counts once.
+        const results = await s.sink.commitAll([done(root!, [...firstFinds, discovered(at('/again'))]), done(side!, [...betterFinds, discovered(at('/again'))])]);
+        expect(results).toEqual([{ newUrls: 5 }, { newUrls: 4 }]);
+        expect(await s.row(at('/deep'))).toEqual({ state: 'queued', depth: 2, code: null });
+        expect(await s.row(at('/again'))).toEqual({ state: 'queued', depth: 1, code: null });
+      });
+
       rule('maxPerPath', ['keepsSkipped', 'limits'], async () => {
         const s = await subject({ maxPerPath: 2 });
         await s.seed([at('/'), at('/side')]);
@@ -445,11 +478,14 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.row('http://a.test/2')).toMatchObject({ state: 'skipped', code: 'robots' });
       });
 
-      rule('robotsRequeueNoOutage', ['robotsRequeue'], async () => {
+      rule('robotsRequeueRecovered', ['robotsRequeue'], async () => {
         const s = await subject();
         await outage(s, false);
-        expect(await s.frontier.requeueRobotsUnavailable()).toBe(0);
-        expect(await s.row('http://b.test/1')).toMatchObject({ state: 'skipped', code: 'robots_unavailable' });
+        // a.test's robots.txt answered after its outage, and the run stopped before it queued what the outage refused.
+        await s.sink.commit(done((await s.frontier.claimOwn(ROBOTS_A))!, [], 'User-agent: *'));
+        expect(await s.frontier.requeueRobotsUnavailable()).toBe(2);
+        expect(await s.row('http://b.test/1')).toEqual({ state: 'queued', depth: 0, code: null });
+        expect(await s.row('http://a.test/2')).toMatchObject({ state: 'skipped', code: 'robots' });
       });
     });
 
@@ -477,13 +513,18 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({ status: 200, body: 'User-agent: *\nDisallow: /x', location: null });
       });
 
-      rule('storedPage', ['storesPages'], async () => {
+      rule('storedOwnOnly', ['storesPages'], async () => {
         const s = await subject();
         await s.seed([at('/')]);
         const [root] = await s.frontier.claimFrom(SITE, 1);
         await s.sink.commit(done(root!, [], 'the page'));
-        const stored = await s.frontier.storedResponse(at('/'));
-        expect(stored && Buffer.from(stored.body).toString()).toBe('the page');
+        expect(await s.frontier.storedResponse(at('/'))).toBeUndefined();
+        // robots.txt redirects: its hop is claimed as the crawler's own and answered like robots.txt itself.
+        const hop = { ...robotsOf, url: at('/rules.txt'), key: at('/rules.txt') };
+        const moved = { ...done((await s.frontier.claimOwn(hop))!, [], ''), response: { ...response('', 301), location: at('/elsewhere.txt') } };
+        await s.sink.commit(moved);
+        const stored = await s.frontier.storedResponse(hop.key);
+        expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({ status: 301, body: '', location: at('/elsewhere.txt') });
       });
 
       rule('doneWithBody', ['storesPages'], async () => {

@@ -69,7 +69,6 @@ export class SqliteFrontier implements FrontierPort {
   private readonly claimOwnStmt: Statement<unknown[], ClaimRow>;
   private readonly storedStmt: Statement<[string], { status: number; body: Uint8Array; location: string | null; due: number }>;
   private readonly fetchedStmt: Statement<[], { n: number }>;
-  private readonly outageStmt: Statement<[], { found: number }>;
   private readonly requeueRefusedStmt: Statement<[]>;
   private readonly requeueRefusedAtStmt: Statement<[string]>;
 
@@ -98,10 +97,8 @@ export class SqliteFrontier implements FrontierPort {
       ${RETURNING}`);
     this.storedStmt = db.prepare(`
       SELECT r.status, b.data AS body, r.location, u.state = 'queued' AS due FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
-      WHERE u.url = ?`);
+      WHERE u.url = ? AND u.kind = 'robots'`);
     this.fetchedStmt = db.prepare("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind = 'page'");
-    // A robots.txt that was unavailable is `failed` (5xx and no answer are retried until the last try fails).
-    this.outageStmt = db.prepare("SELECT count(*) AS found FROM (SELECT 1 FROM url WHERE state = 'failed' AND kind = 'robots' LIMIT 1)");
     const refused = "state = 'skipped' AND error_code = 'robots_unavailable'";
     this.requeueRefusedStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused}`);
     this.requeueRefusedAtStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = ?`);
@@ -148,8 +145,8 @@ export class SqliteFrontier implements FrontierPort {
 
   async requeueRobotsUnavailable(origin?: string): Promise<number> {
     if (origin !== undefined) return this.requeueRefusedAtStmt.run(origin).changes;
-    // Skipped rows can be many: look through them only when some robots.txt was unavailable.
-    if (this.outageStmt.get()!.found === 0) return 0;
+    // Not only when some robots.txt is failed now: the one that failed may have answered since (a run
+    // stopped before it queued what it refused), or a re-crawl queued it again.
     return this.requeueRefusedStmt.run().changes;
   }
 
