@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { revise, UPGRADABLE_SKIPS, type Find, type KnownUrl } from '../pipeline/frontier-rules.js';
+import { revise, revisionSql, UPGRADABLE_SKIPS, type Find, type KnownUrl, type RuleColumns } from '../pipeline/frontier-rules.js';
 import type { DiscoveredUrl, PageOutcome, Reason, UrlKind, UrlState } from '../pipeline/ports.js';
 import { judgeQueryVariants } from './pg-query-variants.js';
 
@@ -46,12 +46,9 @@ function collect(outcomes: PageOutcome[]): Found[] {
 }
 
 /**
- * Adds what the pages found, as the single-process sink does: new URLs
- * queued (or skipped, --max-per-path judged over all workers); a URL known
- * already gets the least depth, is queued if it was skipped only for its
- * depth or a nofollow and is found by a way that allows it, and is queued
- * again if it is a page fetched at --max-depth (its links were cut) found
- * within it. New rows are added in key order, and known rows to change are
+ * Adds what the pages found: new URLs queued (or skipped, --max-per-path
+ * judged over all workers); a URL known already is revised by the
+ * frontier's rules (src/pipeline/frontier-rules.ts). New rows are added in key order, and known rows to change are
  * locked in id order (as claims' renewals lock them), so concurrent commits
  * wait on each other rather than deadlock (and a deadlock is retried).
  */
@@ -108,6 +105,9 @@ function countFinds(row: Found, was: KnownUrl | undefined, overCap: Reason | und
   }
 }
 
+/** The frontier's rules over the URL row `u` and the finds in `at` (one crawl: no revisit); $4 is --max-depth. */
+const found = (at: string): RuleColumns => ({ dialect: 'postgres', row: 'u.', depth: `${at}.depth`, queueable: `${at}.queueable`, maxDepth: '$4' });
+
 interface WasRow {
   url: string;
   state: string;
@@ -124,24 +124,19 @@ async function reviseKnown(
   maxDepth: number | undefined,
 ): Promise<Map<string, KnownUrl>> {
   if (known.length === 0) return new Map();
-  const upgradable = (found: string) => `(u.state = 'skipped' AND u.error_code = ANY($4::text[]) AND ${found}.queueable)`;
-  const cutShort = `(u.state = 'done' AND u.kind = 'page' AND u.depth >= $5 AND t.depth < $5)`;
   // The UPDATE judges the row as locked (a commit may have changed it since the statement began); t has it as it was.
   const { rows } = await client.query<WasRow>({
     name: 'crawlite-revise-known',
     text: `WITH f AS (SELECT * FROM unnest($1::text[], $2::integer[], $3::boolean[]) AS f(url, depth, queueable)),
      t AS (
        SELECT u.id, f.depth, f.queueable, u.state AS was_state, u.kind AS was_kind, u.depth AS was_depth, u.error_code AS was_code FROM url u JOIN f ON u.url = f.url
-       WHERE f.depth < u.depth OR ${upgradable('f')}
+       WHERE ${revisionSql(found('f')).changes}
        ORDER BY u.id FOR UPDATE OF u)
      UPDATE url u SET
-       depth = least(u.depth, t.depth),
-       state = CASE WHEN ${upgradable('t')} OR ${cutShort} THEN 'queued' ELSE u.state END,
-       error_code = CASE WHEN ${upgradable('t')} THEN NULL ELSE u.error_code END,
-       error = CASE WHEN ${upgradable('t')} THEN NULL ELSE u.error END
+       ${revisionSql(found('t')).assignments}
      FROM t WHERE u.id = t.id
      RETURNING u.url, t.was_state AS state, t.was_kind AS kind, t.was_depth AS depth, t.was_code AS code`,
-    values: [known.map((row) => row.entry.key), known.map((row) => row.depth), known.map((row) => !skipOf(row)), UPGRADABLE_SKIPS, maxDepth ?? null],
+    values: [known.map((row) => row.entry.key), known.map((row) => row.depth), known.map((row) => !skipOf(row)), maxDepth ?? null],
   });
   // A leased row is in flight: to the rules, as a fetching one.
   return new Map(rows.map(({ url, state, ...rest }) => [url, { ...rest, state: (state === 'leased' ? 'fetching' : state) as UrlState }]));

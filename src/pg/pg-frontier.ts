@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { countedPageSql, requeueRefusedSql } from '../pipeline/frontier-rules.js';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
 import { admit, admitRetry, markSent, markUnsent, type Admission, type Politeness, type UnsentClaim } from './pg-politeness.js';
 import { leaseLive, leaseRunOut } from './lease-sql.js';
@@ -253,7 +254,7 @@ export class PgFrontier implements FrontierPort {
     return claims.map((claim) => (kept.has(claim.id) ? { token: claim.lease.token, expiresAt: askedAt + this.worker.leaseMs } : undefined));
   }
 
-  /** Only robots.txt answers are kept here (pages are in the shards): enough for every worker to obey the rules one fetched. */
+  /** Only robots.txt answers (and its redirect hops') are kept here, as the port asks: enough for every worker to obey the rules one fetched. */
   async storedResponse(key: string): Promise<StoredSummary | undefined> {
     const { rows } = await this.pool.query<{ status: number; body: Buffer; location: string | null; state: string }>(
       'SELECT r.status, r.body, r.location, u.state FROM robots r JOIN url u ON u.url = r.url WHERE r.url = $1',
@@ -266,16 +267,12 @@ export class PgFrontier implements FrontierPort {
   }
 
   async pagesFetched(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind = 'page'");
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM url WHERE ${countedPageSql()}`);
     return Number(rows[0]!.n);
   }
 
   async requeueRobotsUnavailable(origin?: string): Promise<number> {
-    const refused = "state = 'skipped' AND error_code = 'robots_unavailable'";
-    const result =
-      origin === undefined
-        ? await this.pool.query(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused}`)
-        : await this.pool.query(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = $1`, [origin]);
+    const result = origin === undefined ? await this.pool.query(requeueRefusedSql()) : await this.pool.query(requeueRefusedSql('$1'), [origin]);
     return result.rowCount ?? 0;
   }
 

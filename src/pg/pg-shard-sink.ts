@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { STORED_KIND } from '../pipeline/frontier-rules.js';
 import type { CommitResult, PageOutcome, PageSinkPort, Reason } from '../pipeline/ports.js';
 import { addFound, type FoundLimits } from './pg-add-found.js';
 import { claimsOf, type PgWorker } from './pg-frontier.js';
@@ -92,7 +93,7 @@ export class PgShardSink implements PageSinkPort {
   private async finish(client: pg.PoolClient, outcomes: PageOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     for (const { claim, response } of outcomes) {
-      if (claim.kind !== 'robots' || !response || response.revalidated) continue;
+      if (claim.kind !== STORED_KIND || !response || response.revalidated) continue;
       await client.query(
         `INSERT INTO robots (url, status, body, location) VALUES ($1, $2, $3, $4)
          ON CONFLICT (url) DO UPDATE SET status = excluded.status, body = excluded.body, location = excluded.location`,

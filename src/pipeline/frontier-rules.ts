@@ -72,3 +72,80 @@ export function revise(row: KnownUrl, find: Find, maxDepth?: number): KnownUrl |
   }
   return next;
 }
+
+/*
+ * The same rules as SQL, for both dialects. Each frontier names, in a `RuleColumns`, where a
+ * statement finds what a rule looks at; the fragments are pasted into statements prepared once.
+ */
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Where a statement finds what the revision rules look at. */
+export interface RuleColumns {
+  dialect: Dialect;
+  /** The stored row's columns, with their prefix: `url.`, `u.`, or '' where the statement names one table. */
+  row: string;
+  /** The find's depth. */
+  depth: string;
+  /** Whether the find would be queued were it new (no skip reason): a boolean expression. */
+  queueable: string;
+  /** The crawl of the run that found it; absent where the frontier serves one crawl (no re-crawl). */
+  crawl?: string;
+  /** The crawl's --max-depth, NULL for none (a comparison with NULL is never true). */
+  maxDepth?: string;
+}
+
+/** A list of literals, for `IN (...)`. */
+const literals = (values: readonly string[]) => values.map((value) => `'${value.replaceAll("'", "''")}'`).join(', ');
+
+/** The least of two values: SQLite's scalar min(), PostgreSQL's least(). */
+const least = (dialect: Dialect, a: string, b: string) => `${dialect === 'sqlite' ? 'min' : 'least'}(${a}, ${b})`;
+
+export const upgradableSql = ({ row, queueable }: Pick<RuleColumns, 'row' | 'queueable'>): string =>
+  `(${row}state = 'skipped' AND ${row}error_code IN (${literals(UPGRADABLE_SKIPS)}) AND ${queueable})`;
+
+export const cutShortSql = ({ row, depth, maxDepth }: Pick<RuleColumns, 'row' | 'depth' | 'maxDepth'>): string =>
+  maxDepth === undefined ? 'FALSE' : `(${row}state = 'done' AND ${row}kind = 'page' AND ${row}depth >= ${maxDepth} AND ${depth} < ${maxDepth})`;
+
+/** Finished (done or failed) in a crawl before `crawl`. */
+export const finishedBeforeSql = (row: string, crawl: string): string => `(${row}state IN ('done', 'failed') AND ${row}crawl < ${crawl})`;
+
+export const revisitSql = ({ row, crawl, queueable }: Pick<RuleColumns, 'row' | 'crawl' | 'queueable'>): string =>
+  crawl === undefined ? 'FALSE' : `(${finishedBeforeSql(row, crawl)} AND ${queueable})`;
+
+/**
+ * `revise` as SQL: `changes`, whether a find changes the stored row (the
+ * upsert's or the lock's WHERE), and `assignments`, the SET list that
+ * makes the change. Tries start again and the crawl is the finder's on a
+ * revisit (a frontier that serves one crawl has neither).
+ */
+export function revisionSql(columns: RuleColumns): { changes: string; assignments: string } {
+  const { dialect, row, depth, crawl } = columns;
+  const upgrade = upgradableSql(columns);
+  const revisit = revisitSql(columns);
+  const cleared = crawl === undefined ? upgrade : `${upgrade} OR ${revisit}`;
+  const queued = [upgrade, cutShortSql(columns), ...(crawl === undefined ? [] : [revisit])].join(' OR ');
+  const when = (condition: string, then: string, column: string) => `${column} = CASE WHEN ${condition} THEN ${then} ELSE ${row}${column} END`;
+  const assignments = [
+    `depth = ${least(dialect, `${row}depth`, depth)}`,
+    when(queued, "'queued'", 'state'),
+    ...(crawl === undefined ? [] : [when(revisit, '0', 'tries'), when(cleared, crawl, 'crawl')]),
+    when(cleared, 'NULL', 'error_code'),
+    when(cleared, 'NULL', 'error'),
+  ];
+  return { changes: `(${depth} < ${row}depth OR ${cleared})`, assignments: assignments.join(',\n') };
+}
+
+/** What --max-pages counts, as a condition on a URL row. */
+export const countedPageSql = (row = ''): string => `(${row}kind = '${COUNTED_PAGE.kind}' AND ${row}state IN (${literals(COUNTED_PAGE.states)}))`;
+
+/** URLs refused for an unavailable robots.txt, as a condition on a URL row. */
+export const refusedForRobotsSql = (row = ''): string => `(${row}state = 'skipped' AND ${row}error_code = '${ROBOTS_UNAVAILABLE}')`;
+
+/** Queues again the URLs refused for an unavailable robots.txt: of the origin `origin` names (a parameter), or all. */
+export const requeueRefusedSql = (origin?: string): string =>
+  `UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refusedForRobotsSql()}${origin === undefined ? '' : ` AND origin = ${origin}`}`;
+
+/** A state's rank (0 first) as SQL: a state not ranked comes after all. */
+export const stateRankSql = (state: string): string =>
+  `CASE ${state} ${STATE_RANK.map((ranked, i) => `WHEN '${ranked}' THEN ${i}`).join(' ')} ELSE ${STATE_RANK.length} END`;

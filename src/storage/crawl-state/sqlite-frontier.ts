@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { countedPageSql, requeueRefusedSql, STORED_KIND, upgradableSql } from '../../pipeline/frontier-rules.js';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../../pipeline/ports.js';
 
 interface ClaimRow {
@@ -90,18 +91,17 @@ export class SqliteFrontier implements FrontierPort {
     this.addRootStmt = db.prepare(`
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, crawl) VALUES (?, ?, ?, ?, 'queued', 0, 0, ${Math.trunc(crawl)})
       ON CONFLICT (url) DO UPDATE SET state = 'queued', depth = 0, error_code = NULL, error = NULL
-        WHERE url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow')`);
+        WHERE ${upgradableSql({ row: 'url.', queueable: 'TRUE' })}`);
     this.claimOwnStmt = db.prepare(`
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, crawl) VALUES (?, ?, ?, ?, 'fetching', ?, ?, ${Math.trunc(crawl)})
       ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind WHERE url.state NOT IN ('done', 'fetching')
       ${RETURNING}`);
     this.storedStmt = db.prepare(`
       SELECT r.status, b.data AS body, r.location, u.state = 'queued' AS due FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
-      WHERE u.url = ? AND u.kind = 'robots'`);
-    this.fetchedStmt = db.prepare("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind = 'page'");
-    const refused = "state = 'skipped' AND error_code = 'robots_unavailable'";
-    this.requeueRefusedStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused}`);
-    this.requeueRefusedAtStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = ?`);
+      WHERE u.url = ? AND u.kind = '${STORED_KIND}'`);
+    this.fetchedStmt = db.prepare(`SELECT count(*) AS n FROM url WHERE ${countedPageSql()}`);
+    this.requeueRefusedStmt = db.prepare(requeueRefusedSql());
+    this.requeueRefusedAtStmt = db.prepare(requeueRefusedSql('?'));
   }
 
   // The port's methods answer with Promises (a frontier on a server could not answer at once); SQLite's work is done on the call.
