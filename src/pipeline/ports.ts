@@ -176,7 +176,31 @@ export interface StoredSummary {
   due?: boolean;
 }
 
-export interface FrontierPort {
+/**
+ * How a frontier paces the requests of an origin. The crawl keeps every gap
+ * between its own requests (its scheduler, per origin); a frontier shared by
+ * several workers paces them all across workers too, from when each request
+ * went out. A frontier that serves one process has nothing to share: its
+ * `sent` and `paceRetry` answer at once and change nothing.
+ */
+export interface FrontierPacing {
+  /**
+   * The request for `claim` went out now: on a shared frontier, the origin's
+   * next start (across all workers) counts from here. Called for every
+   * request, the retries' too; does nothing unless `claim` is a paced claim
+   * of this worker whose request had not gone out. The crawl does not wait
+   * for it, and a failure is not the request's.
+   */
+  sent(claim: ClaimedUrl): Promise<void>;
+  /**
+   * Before a retry of `claim` goes out: on a shared frontier, waits until the
+   * origin's next start across all workers is due (and returns early once
+   * `signal` aborts); at once where nothing is paced across workers.
+   */
+  paceRetry(claim: ClaimedUrl, signal: AbortSignal): Promise<void>;
+}
+
+export interface FrontierPort extends FrontierPacing {
   /** Marks up to `limit` queued URLs of one origin (only requisites, if asked) as fetching and returns them, oldest first. */
   claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]>;
   /** The origins that have queued URLs. */
@@ -207,18 +231,6 @@ export interface FrontierPort {
    * be had (of one origin, or of all); returns how many.
    */
   requeueRobotsUnavailable(origin?: string): Promise<number>;
-  /**
-   * A frontier shared by several workers, which paces an origin's requests
-   * across them: the request for `claim` went out now, so the origin's next
-   * start counts from here. Called for every request; does nothing unless
-   * `claim` is a paced claim of this worker whose request had not gone out.
-   */
-  sent?(claim: ClaimedUrl): Promise<void>;
-  /**
-   * The same: before a retry of `claim` goes out, waits until the origin's
-   * next start across all workers is due (returns early once `signal` aborts).
-   */
-  paceRetry?(claim: ClaimedUrl, signal: AbortSignal): Promise<void>;
 }
 
 export interface PageSinkPort {

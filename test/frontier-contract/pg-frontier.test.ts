@@ -36,7 +36,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
   };
 
   describeFrontierContract('the PostgreSQL frontier with shard sinks', {
-    capabilities: { expiringLeases: true, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true, distinctLeases: true },
+    capabilities: { expiringLeases: true, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true, distinctLeases: true, pacesAcrossWorkers: true },
     async make(limits) {
       const n = (frontiers += 1);
       const pool = await (shared ??= frontierPool());
@@ -52,7 +52,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
         shards.push(path);
         const me = { id, leaseMs: LEASE_MS };
         const pages = new SqlitePageSink(db, path, new CrawlRecord(db).startRun({}, new Date()), { maxDepth: limits.maxDepth });
-        return { frontier: new PgFrontier(pool, me), sink: new PgShardSink(pool, me, new ShardPageSink(db, path, pages), limits) };
+        return { frontier: new PgFrontier(pool, me, { delayMs: limits.delayMs }), sink: new PgShardSink(pool, me, new ShardPageSink(db, path, pages), limits) };
       };
       const first = worker('A');
       return {

@@ -24,6 +24,8 @@ export interface Capabilities {
   robotsRequeue: boolean;
   /** Each claim's lease is its own, so a claim given back and taken again is told from the one that took it. */
   distinctLeases: boolean;
+  /** An origin's requests are paced across the workers sharing the frontier (--delay, Crawl-delay). */
+  pacesAcrossWorkers: boolean;
 }
 
 /** The frontier's view of one URL: `fetching` for a URL held by a claim (PostgreSQL's `leased`). */
@@ -63,6 +65,8 @@ export interface ContractSubject extends Worker {
 export interface SubjectLimits {
   maxDepth?: number;
   maxPerPath?: number;
+  /** The crawl's --delay, for a frontier that paces across workers. */
+  delayMs?: number;
 }
 
 /** The rules, by a short name; the name is how an implementation says it disagrees with one. */
@@ -99,6 +103,9 @@ export const RULES = {
   storedRobots: 'storedResponse answers the stored robots.txt of an origin, not due while it is done',
   storedOwnOnly: 'storedResponse answers a redirect hop of robots.txt, and nothing for a page (pages are the sink’s)',
   doneWithBody: 'a page committed done is stored with its body and all its links',
+  pacingAtOnce: 'with nothing to pace (one process, or no delay), sent and paceRetry answer at once, for a claim held or given back, and hold no claim back',
+  pacingFromSend: 'under a delay, a shared frontier hands an origin one URL a claim, and another worker’s claim there waits until that request was sent, then a delay',
+  pacingRetry: 'under a delay, a retry waits until the origin’s next start across workers is due, and no longer once its signal aborts',
   allOrNothing: 'a commitAll that fails stores nothing of any of its pages: no state, body, link or new URL',
 } as const;
 
@@ -140,6 +147,12 @@ async function claimKey(frontier: FrontierPort, key: string): Promise<ClaimedUrl
 }
 
 const keys = (claims: ClaimedUrl[]) => claims.map((claim) => claim.key);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The pace asked of a frontier that paces across workers; gaps are asserted as lower bounds only (a busy machine only lengthens them). */
+const DELAY_MS = 200;
+/** A timer may fire a millisecond early, and the server's clock books the start. */
+const EARLY_MS = 5;
 
 /** Runs the contract against one implementation. */
 export function describeFrontierContract(name: string, impl: ContractImplementation): void {
@@ -486,6 +499,54 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.frontier.requeueRobotsUnavailable()).toBe(2);
         expect(await s.row('http://b.test/1')).toEqual({ state: 'queued', depth: 0, code: null });
         expect(await s.row('http://a.test/2')).toMatchObject({ state: 'skipped', code: 'robots' });
+      });
+    });
+
+    describe('pacing', () => {
+      rule('pacingAtOnce', [], async () => {
+        const s = await subject();
+        await s.seed([at('/1'), at('/2')]);
+        const other = await s.second();
+        const [mine] = await s.frontier.claimFrom(SITE, 1);
+        // Its request has not gone out: nothing is held back for it.
+        expect(keys(await other.frontier.claimFrom(SITE, 1))).toEqual([at('/2')]);
+        await s.frontier.paceRetry(mine!, new AbortController().signal);
+        await s.frontier.sent(mine!);
+        await s.frontier.release(mine!);
+        await s.frontier.sent(mine!);
+        await s.frontier.paceRetry(mine!, new AbortController().signal);
+        expect(await s.row(at('/1'))).toMatchObject({ state: 'queued' });
+      });
+
+      rule('pacingFromSend', ['pacesAcrossWorkers'], async () => {
+        const s = await subject({ delayMs: DELAY_MS });
+        await s.seed([at('/1'), at('/2')]);
+        const other = await s.second();
+        const mine = await s.frontier.claimFrom(SITE, 5);
+        expect(keys(mine)).toEqual([at('/1')]);
+        let theirs: ClaimedUrl[] | undefined;
+        const waiting = other.frontier.claimFrom(SITE, 5).then((claims) => (theirs = claims));
+        await sleep(DELAY_MS * 2);
+        expect(theirs).toBeUndefined();
+        const sentAt = Date.now();
+        await s.frontier.sent(mine[0]!);
+        await waiting;
+        expect(keys(theirs!)).toEqual([at('/2')]);
+        expect(Date.now() - sentAt).toBeGreaterThanOrEqual(DELAY_MS - EARLY_MS);
+      });
+
+      rule('pacingRetry', ['pacesAcrossWorkers'], async () => {
+        const s = await subject({ delayMs: DELAY_MS });
+        await s.seed([at('/1')]);
+        const [mine] = await s.frontier.claimFrom(SITE, 5);
+        const sentAt = Date.now();
+        await s.frontier.sent(mine!);
+        await s.frontier.paceRetry(mine!, new AbortController().signal);
+        expect(Date.now() - sentAt).toBeGreaterThanOrEqual(DELAY_MS - EARLY_MS);
+        // The retry is now the request yet to go out: a second one waits for it, unless told to stop.
+        const stop = new AbortController();
+        stop.abort();
+        await s.frontier.paceRetry(mine!, stop.signal);
       });
     });
 

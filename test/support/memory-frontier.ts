@@ -109,6 +109,11 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
     return 0;
   }
 
+  /** A stand-in for leases, not for pacing: like a single-process frontier, it has none to share. */
+  async sent(): Promise<void> {}
+
+  async paceRetry(): Promise<void> {}
+
   async commit(outcome: PageOutcome): Promise<CommitResult> {
     return (await this.commitAll([outcome]))[0]!;
   }

@@ -150,6 +150,11 @@ export class SqliteFrontier implements FrontierPort {
     return this.requeueRefusedStmt.run().changes;
   }
 
+  /** One process paces its own requests (the crawl's scheduler keeps every gap): there is nothing to share. */
+  async sent(): Promise<void> {}
+
+  async paceRetry(): Promise<void> {}
+
   /** URLs left `fetching` by a run that died were never committed: fetch them again. */
   requeueInFlight(): number {
     return this.requeueStmt.run().changes;
