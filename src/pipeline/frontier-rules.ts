@@ -19,6 +19,17 @@ export const COUNTED_PAGE: { kind: UrlKind; states: readonly UrlState[] } = { ki
 /** The kind of URL whose stored answer the frontier gives back (robots.txt and the hops of its redirects). */
 export const STORED_KIND: UrlKind = 'robots';
 
+/**
+ * Whether claimOwn may take `key` over when it is known already as another
+ * kind of URL: only an origin's robots.txt (a page may link to it). A hop of
+ * robots.txt's redirects that is a page of the crawl (its home page, say)
+ * stays a page, to be crawled as one; robots.txt is then read as absent.
+ */
+export function takenOverAsOwn(key: string): boolean {
+  const url = new URL(key);
+  return url.pathname === '/robots.txt' && url.search === '';
+}
+
 /** Finished states, most finished first: where two records of one URL disagree, the one ranked first wins. */
 export const STATE_RANK: readonly UrlState[] = ['done', 'failed', 'skipped'];
 
@@ -135,6 +146,9 @@ export function revisionSql(columns: RuleColumns): { changes: string; assignment
   ];
   return { changes: `(${depth} < ${row}depth OR ${cleared})`, assignments: assignments.join(',\n') };
 }
+
+/** Whether claimOwn may take a URL known already: it is its own kind, or `takeOver` (a parameter: takenOverAsOwn of the key). */
+export const ownClaimTakesSql = (row: string, takeOver: string): string => `(${row}kind = '${STORED_KIND}' OR ${takeOver})`;
 
 /** What --max-pages counts, as a condition on a URL row. */
 export const countedPageSql = (row = ''): string => `(${row}kind = '${COUNTED_PAGE.kind}' AND ${row}state IN (${literals(COUNTED_PAGE.states)}))`;

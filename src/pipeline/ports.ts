@@ -212,7 +212,8 @@ export interface FrontierPort extends FrontierPacing {
   release(claim: ClaimedUrl): Promise<void>;
   /**
    * Claims a URL the crawler fetches of its own accord (robots.txt and its
-   * redirects), adding it if new; undefined when it is already done.
+   * redirects), adding it if new; undefined when it is done or in flight,
+   * or known as another kind of URL (a page) and not an origin's robots.txt.
    */
   claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined>;
   /** Extends the leases of claims still in flight: each one's new lease, or undefined where it was lost. */

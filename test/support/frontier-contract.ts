@@ -82,6 +82,7 @@ export const RULES = {
   queuedOrigins: 'queuedOrigins lists only the origins that have queued URLs',
   requisitesOnly: "claimFrom(origin, n, 'requisite') claims only requisites",
   claimOwn: 'claimOwn adds and claims a new URL, and answers nothing for a URL done or in flight',
+  claimOwnLeavesPages: 'claimOwn answers nothing for a URL queued as a page, unless it is an origin’s robots.txt: that one it takes as its own',
   renewHeld: 'renew keeps a held claim and its commit stores the page',
   leaseTakeover: 'a lease run out lets another claim take the URL; the old holder can neither renew, release nor commit it',
   claimOwnRunOut: 'claimOwn takes a URL whose holder let its lease run out',
@@ -284,6 +285,17 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         await s.sink.commit(done(claim!, [], 'User-agent: *'));
         expect(await s.frontier.claimOwn(robots)).toBeUndefined();
         expect(await s.row(robots.key)).toMatchObject({ state: 'done' });
+      });
+
+      rule('claimOwnLeavesPages', [], async () => {
+        const s = await subject();
+        await s.seed([at('/'), at('/robots.txt')]);
+        // robots.txt redirects to the home page: the hop is left to be crawled as a page.
+        expect(await s.frontier.claimOwn({ url: at('/'), key: at('/'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 1 })).toBeUndefined();
+        expect(await s.row(at('/'))).toMatchObject({ state: 'queued' });
+        const own = await s.frontier.claimOwn({ url: at('/robots.txt'), key: at('/robots.txt'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 0 });
+        expect(own).toMatchObject({ key: at('/robots.txt'), kind: 'robots' });
+        expect((await s.frontier.claimFrom(SITE, 5)).map((claim) => [claim.key, claim.kind])).toEqual([[at('/'), 'page']]);
       });
     });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { takenOverAsOwn } from '../../src/pipeline/frontier-rules.js';
 import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, UrlState } from '../../src/pipeline/ports.js';
 
 /** A URL as the frontier holds it: what a claim carries, its state, and its lease while one is held. */
@@ -83,7 +84,10 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
 
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
     const entry = this.entries.get(url.key) ?? this.add(url);
-    return entry.state === 'done' || (entry.state === 'fetching' && !this.claimable(entry)) ? undefined : this.claim(entry);
+    if (entry.kind !== url.kind && !takenOverAsOwn(url.key)) return undefined;
+    if (entry.state === 'done' || (entry.state === 'fetching' && !this.claimable(entry))) return undefined;
+    entry.kind = url.kind;
+    return this.claim(entry);
   }
 
   async renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]> {

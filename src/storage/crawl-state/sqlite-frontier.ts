@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { countedPageSql, requeueRefusedSql, STORED_KIND, upgradableSql } from '../../pipeline/frontier-rules.js';
+import { countedPageSql, ownClaimTakesSql, requeueRefusedSql, STORED_KIND, takenOverAsOwn, upgradableSql } from '../../pipeline/frontier-rules.js';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../../pipeline/ports.js';
 
 interface ClaimRow {
@@ -94,7 +94,8 @@ export class SqliteFrontier implements FrontierPort {
         WHERE ${upgradableSql({ row: 'url.', queueable: 'TRUE' })}`);
     this.claimOwnStmt = db.prepare(`
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, crawl) VALUES (?, ?, ?, ?, 'fetching', ?, ?, ${Math.trunc(crawl)})
-      ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind WHERE url.state NOT IN ('done', 'fetching')
+      ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind
+        WHERE url.state NOT IN ('done', 'fetching') AND ${ownClaimTakesSql('url.', '?')}
       ${RETURNING}`);
     this.storedStmt = db.prepare(`
       SELECT r.status, b.data AS body, r.location, u.state = 'queued' AS due FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
@@ -124,7 +125,8 @@ export class SqliteFrontier implements FrontierPort {
   }
 
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
-    const row = this.claimOwnStmt.get(url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops);
+    const takeOver = takenOverAsOwn(url.key) ? 1 : 0;
+    const row = this.claimOwnStmt.get(url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, takeOver);
     return row ? toClaim(row) : undefined;
   }
 
