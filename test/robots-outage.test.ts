@@ -59,6 +59,26 @@ describe('robots.txt that answered 500 in an earlier run', () => {
   });
 });
 
+describe('robots.txt that answered 500 through a whole crawl', () => {
+  it('is asked again by a re-crawl, and what the outage refused is fetched then', async () => {
+    let down = true;
+    const site = await servers.serve(routes({ ...SITE, '/robots.txt': () => (down ? { status: 500, body: 'down' } : ROBOTS_UP) }));
+    const db = tmp.path('500-recrawl.sqlite');
+    const first = await runCli(['crawl', site.url, '--db', db, '-q', '--max-tries', '1']);
+    expect(first.code, first.stderr).toBe(1);
+    expect(states(db)).toEqual(['/ skipped']);
+
+    // The re-crawl queues the failed robots.txt again: none is failed when the run starts, yet the root it refused gets its chance.
+    down = false;
+    const recrawled = await runCli(['recrawl', db, '-q', '--max-tries', '1']);
+    expect(recrawled.code, recrawled.stderr).toBe(0);
+    expect(site.hitCount('/robots.txt')).toBe(2);
+    expect(site.hitCount('/')).toBe(1);
+    expect(site.hitCount('/private/x')).toBe(0);
+    expect(states(db)).toEqual(['/ done', '/a done', '/private/x skipped']);
+  });
+});
+
 describe('a server that was down (closed port) in an earlier run', () => {
   it('is crawled by resume once it is up', async () => {
     // Take a free port, then close it: connections are refused until the site comes up on it.

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { DiscoveredUrl, PageOutcome, Reason } from '../pipeline/ports.js';
+import { revise, revisionSql, UPGRADABLE_SKIPS, type Find, type KnownUrl, type RuleColumns } from '../pipeline/frontier-rules.js';
+import type { DiscoveredUrl, PageOutcome, Reason, UrlKind, UrlState } from '../pipeline/ports.js';
 import { judgeQueryVariants } from './pg-query-variants.js';
 
 export interface FoundLimits {
@@ -16,15 +17,13 @@ export interface FoundAdded {
   overCap: Map<string, Reason>;
 }
 
-/** Skipped only for how it was found: queued when found by a way the limits allow. */
-const UPGRADABLE_CODES = ['max_depth', 'nofollow'];
-
 /** One URL found by the pages of a commit: the first finder's entry, at the least depth any of them found it. */
 interface Found {
   entry: DiscoveredUrl;
-  finder: PageOutcome;
   depth: number;
   skip: Reason | undefined;
+  /** Every find of it, in the order the pages were committed: what each changed is counted for its page. */
+  finds: { finder: PageOutcome; depth: number; code: string | null }[];
 }
 
 function collect(outcomes: PageOutcome[]): Found[] {
@@ -33,24 +32,23 @@ function collect(outcomes: PageOutcome[]): Found[] {
     for (const entry of outcome.discovered) {
       if (entry.known || entry.linkOnly) continue;
       const seen = byKey.get(entry.key);
+      const find = { finder: outcome, depth: entry.depth, code: entry.skip?.code ?? null };
       if (!seen) {
-        byKey.set(entry.key, { entry, finder: outcome, depth: entry.depth, skip: entry.skip });
+        byKey.set(entry.key, { entry, depth: entry.depth, skip: entry.skip, finds: [find] });
         continue;
       }
+      seen.finds.push(find);
       seen.depth = Math.min(seen.depth, entry.depth);
-      if (seen.skip && !entry.skip && UPGRADABLE_CODES.includes(seen.skip.code)) seen.skip = undefined;
+      if (seen.skip && !entry.skip && UPGRADABLE_SKIPS.includes(seen.skip.code)) seen.skip = undefined;
     }
   }
   return [...byKey.values()].sort((a, b) => (a.entry.key < b.entry.key ? -1 : a.entry.key > b.entry.key ? 1 : 0));
 }
 
 /**
- * Adds what the pages found, as the single-process sink does: new URLs
- * queued (or skipped, --max-per-path judged over all workers); a URL known
- * already gets the least depth, is queued if it was skipped only for its
- * depth or a nofollow and is found by a way that allows it, and is queued
- * again if it is a page fetched at --max-depth (its links were cut) found
- * within it. New rows are added in key order, and known rows to change are
+ * Adds what the pages found: new URLs queued (or skipped, --max-per-path
+ * judged over all workers); a URL known already is revised by the
+ * frontier's rules (src/pipeline/frontier-rules.ts). New rows are added in key order, and known rows to change are
  * locked in id order (as claims' renewals lock them), so concurrent commits
  * wait on each other rather than deadlock (and a deadlock is retried).
  */
@@ -81,32 +79,65 @@ export async function addFound(client: pg.PoolClient, outcomes: PageOutcome[], l
     ],
   });
   const inserted = new Set(rows.map((row) => row.url));
+  const before = await reviseKnown(client, found.filter((row) => !inserted.has(row.entry.key)), skipOf, limits.maxDepth);
   for (const row of found) {
-    if (inserted.has(row.entry.key)) added.set(row.finder, (added.get(row.finder) ?? 0) + 1);
+    const was = before.get(row.entry.key);
+    if (inserted.has(row.entry.key) || was) countFinds(row, was, overCap.get(row.entry.key), limits.maxDepth, added);
   }
-  await reviseKnown(client, found.filter((row) => !inserted.has(row.entry.key)), skipOf, limits.maxDepth);
   return { added, overCap };
 }
 
+/**
+ * newUrls, per page: a find counts for its page when it added the URL, or
+ * changed it as the rules say (queued it again, moved it closer), judged
+ * in the order the pages were committed, from the row as it was before the
+ * commit (`was`; undefined for a URL the commit inserted).
+ */
+function countFinds(row: Found, was: KnownUrl | undefined, overCap: Reason | undefined, maxDepth: number | undefined, added: Map<PageOutcome, number>): void {
+  let current = was;
+  for (const { finder, depth, code } of row.finds) {
+    const skip = code ?? overCap?.code ?? null;
+    const find: Find = { depth, queueable: skip === null };
+    const next: KnownUrl | undefined = current ? revise(current, find, maxDepth) : { state: skip ? 'skipped' : 'queued', kind: row.entry.target, depth, code: skip };
+    if (!next) continue;
+    current = next;
+    added.set(finder, (added.get(finder) ?? 0) + 1);
+  }
+}
+
+/** The frontier's rules over the URL row `u` and the finds in `at` (one crawl: no revisit); $4 is --max-depth. */
+const found = (at: string): RuleColumns => ({ dialect: 'postgres', row: 'u.', depth: `${at}.depth`, queueable: `${at}.queueable`, maxDepth: '$4' });
+
+interface WasRow {
+  url: string;
+  state: string;
+  kind: UrlKind;
+  depth: number;
+  code: string | null;
+}
+
 /** Only the rows that change are locked: a link to a page every page links to does not make commits wait on each other. */
-async function reviseKnown(client: pg.PoolClient, known: Found[], skipOf: (row: Found) => Reason | undefined, maxDepth: number | undefined): Promise<void> {
-  if (known.length === 0) return;
-  const upgradable = (found: string) => `(u.state = 'skipped' AND u.error_code = ANY($4::text[]) AND ${found}.queueable)`;
-  const cutShort = `(u.state = 'done' AND u.kind = 'page' AND u.depth >= $5 AND t.depth < $5)`;
-  // The UPDATE judges the row as locked (a commit may have changed it since the statement began).
-  await client.query({
+async function reviseKnown(
+  client: pg.PoolClient,
+  known: Found[],
+  skipOf: (row: Found) => Reason | undefined,
+  maxDepth: number | undefined,
+): Promise<Map<string, KnownUrl>> {
+  if (known.length === 0) return new Map();
+  // The UPDATE judges the row as locked (a commit may have changed it since the statement began); t has it as it was.
+  const { rows } = await client.query<WasRow>({
     name: 'crawlite-revise-known',
     text: `WITH f AS (SELECT * FROM unnest($1::text[], $2::integer[], $3::boolean[]) AS f(url, depth, queueable)),
      t AS (
-       SELECT u.id, f.depth, f.queueable FROM url u JOIN f ON u.url = f.url
-       WHERE f.depth < u.depth OR ${upgradable('f')}
+       SELECT u.id, f.depth, f.queueable, u.state AS was_state, u.kind AS was_kind, u.depth AS was_depth, u.error_code AS was_code FROM url u JOIN f ON u.url = f.url
+       WHERE ${revisionSql(found('f')).changes}
        ORDER BY u.id FOR UPDATE OF u)
      UPDATE url u SET
-       depth = least(u.depth, t.depth),
-       state = CASE WHEN ${upgradable('t')} OR ${cutShort} THEN 'queued' ELSE u.state END,
-       error_code = CASE WHEN ${upgradable('t')} THEN NULL ELSE u.error_code END,
-       error = CASE WHEN ${upgradable('t')} THEN NULL ELSE u.error END
-     FROM t WHERE u.id = t.id`,
-    values: [known.map((row) => row.entry.key), known.map((row) => row.depth), known.map((row) => !skipOf(row)), UPGRADABLE_CODES, maxDepth ?? null],
+       ${revisionSql(found('t')).assignments}
+     FROM t WHERE u.id = t.id
+     RETURNING u.url, t.was_state AS state, t.was_kind AS kind, t.was_depth AS depth, t.was_code AS code`,
+    values: [known.map((row) => row.entry.key), known.map((row) => row.depth), known.map((row) => !skipOf(row)), maxDepth ?? null],
   });
+  // A leased row is in flight: to the rules, as a fetching one.
+  return new Map(rows.map(({ url, state, ...rest }) => [url, { ...rest, state: (state === 'leased' ? 'fetching' : state) as UrlState }]));
 }

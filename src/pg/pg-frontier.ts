@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { countedPageSql, ownClaimTakesSql, requeueRefusedSql, takenOverAsOwn } from '../pipeline/frontier-rules.js';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../pipeline/ports.js';
 import { admit, admitRetry, markSent, markUnsent, type Admission, type Politeness, type UnsentClaim } from './pg-politeness.js';
 import { leaseLive, leaseRunOut } from './lease-sql.js';
@@ -207,7 +208,8 @@ export class PgFrontier implements FrontierPort {
   /** Claims a URL this worker is about to fetch of itself (robots.txt): within the origin's politeness too. */
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
     const askedAt = Date.now();
-    const free = `u.state NOT IN ('done', 'leased') OR ${leaseRunOut('u.')}`;
+    const takeOver = takenOverAsOwn(url.key);
+    const free = (takes: string) => `(u.state NOT IN ('done', 'leased') OR ${leaseRunOut('u.')}) AND ${ownClaimTakesSql('u.', takes)}`;
     const take = async (client: pg.PoolClient) =>
       (
         await client.query<ClaimRow>(
@@ -215,25 +217,30 @@ export class PgFrontier implements FrontierPort {
            VALUES ($1, $2, $3, $4, 'leased', $5, $6, 1, $7, now() + $8 * interval '1 millisecond')
            ON CONFLICT (url) DO UPDATE SET state = 'leased', kind = excluded.kind, claims = u.claims + 1,
              lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
-           WHERE ${free}
+           WHERE ${free('$9::boolean')}
            ${RETURNING}`,
-          [url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, this.worker.id, this.worker.leaseMs],
+          [url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, this.worker.id, this.worker.leaseMs, takeOver],
         )
       ).rows;
     const hasWork = async (client: pg.PoolClient) =>
-      (await client.query(`SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM url u WHERE u.url = $1 AND NOT (${free}))`, [url.key])).rowCount !== 0;
+      (await client.query(`SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM url u WHERE u.url = $1 AND NOT (${free('$2::boolean')}))`, [url.key, takeOver])).rowCount !== 0;
     for (let poll = POLL_MIN_MS; ; poll = Math.min(poll * 2, POLL_MAX_MS)) {
       const rows = await this.politely(url.origin, 1, take, hasWork);
       if (rows[0]) return this.toClaim(rows[0], askedAt);
       // Another worker is fetching it (every worker starting on a site asks for its robots.txt at once):
       // its answer is waited for, not guessed; a dead worker's lease runs out and the URL is free again.
-      if (this.stopRequested?.aborted || !(await this.fetchingElsewhere(url.key))) return undefined;
+      if (this.stopRequested?.aborted || !(await this.fetchingElsewhere(url.key, takeOver))) return undefined;
       await sleep(poll, this.stopRequested);
     }
   }
 
-  private async fetchingElsewhere(key: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(`SELECT 1 FROM url WHERE url = $1 AND ${leaseLive()} AND lease_owner <> $2`, [key, this.worker.id]);
+  /** Whether another worker is fetching `key` as the crawler's own (a page being fetched is not waited for: it is not ours to take). */
+  private async fetchingElsewhere(key: string, takeOver: boolean): Promise<boolean> {
+    const { rowCount } = await this.pool.query(`SELECT 1 FROM url WHERE url = $1 AND ${leaseLive()} AND lease_owner <> $2 AND ${ownClaimTakesSql('', '$3::boolean')}`, [
+      key,
+      this.worker.id,
+      takeOver,
+    ]);
     return rowCount !== 0;
   }
 
@@ -253,7 +260,7 @@ export class PgFrontier implements FrontierPort {
     return claims.map((claim) => (kept.has(claim.id) ? { token: claim.lease.token, expiresAt: askedAt + this.worker.leaseMs } : undefined));
   }
 
-  /** Only robots.txt answers are kept here (pages are in the shards): enough for every worker to obey the rules one fetched. */
+  /** Only robots.txt answers (and its redirect hops') are kept here, as the port asks: enough for every worker to obey the rules one fetched. */
   async storedResponse(key: string): Promise<StoredSummary | undefined> {
     const { rows } = await this.pool.query<{ status: number; body: Buffer; location: string | null; state: string }>(
       'SELECT r.status, r.body, r.location, u.state FROM robots r JOIN url u ON u.url = r.url WHERE r.url = $1',
@@ -266,16 +273,12 @@ export class PgFrontier implements FrontierPort {
   }
 
   async pagesFetched(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind = 'page'");
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM url WHERE ${countedPageSql()}`);
     return Number(rows[0]!.n);
   }
 
   async requeueRobotsUnavailable(origin?: string): Promise<number> {
-    const refused = "state = 'skipped' AND error_code = 'robots_unavailable'";
-    const result =
-      origin === undefined
-        ? await this.pool.query(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused}`)
-        : await this.pool.query(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = $1`, [origin]);
+    const result = origin === undefined ? await this.pool.query(requeueRefusedSql()) : await this.pool.query(requeueRefusedSql('$1'), [origin]);
     return result.rowCount ?? 0;
   }
 

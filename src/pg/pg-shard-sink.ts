@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { STORED_KIND } from '../pipeline/frontier-rules.js';
 import type { CommitResult, PageOutcome, PageSinkPort, Reason } from '../pipeline/ports.js';
 import { addFound, type FoundLimits } from './pg-add-found.js';
 import { claimsOf, type PgWorker } from './pg-frontier.js';
@@ -72,12 +73,17 @@ export class PgShardSink implements PageSinkPort {
     }
   }
 
-  /** Locks the rows of the claims this worker still holds, in id order (as renewals do); returns their ids. */
+  /**
+   * Locks the rows of the claims this worker still holds, in id order (as renewals do); returns their ids.
+   * A claim given back (released) still holds its URL while no other claim has taken it: its commit is
+   * stored rather than its fetch thrown away (a worker that lost its connection gives back all it leases
+   * while a commit of the round before may still be on its way).
+   */
   private async lockHeld(client: pg.PoolClient, outcomes: PageOutcome[]): Promise<Set<number>> {
     const { rows } = await client.query<{ id: string }>({
       name: 'crawlite-lock-held',
       text: `SELECT u.id FROM url u JOIN unnest($1::bigint[], $2::integer[]) AS held(id, claims) ON u.id = held.id AND u.claims = held.claims
-             WHERE u.state = 'leased' AND u.lease_owner = $3 ORDER BY u.id FOR UPDATE OF u`,
+             WHERE (u.state = 'leased' AND u.lease_owner = $3) OR (u.state = 'queued' AND u.lease_owner IS NULL) ORDER BY u.id FOR UPDATE OF u`,
       values: [outcomes.map((outcome) => outcome.claim.id), outcomes.map((outcome) => claimsOf(outcome.claim.lease)), this.worker.id],
     });
     return new Set(rows.map((row) => Number(row.id)));
@@ -87,7 +93,7 @@ export class PgShardSink implements PageSinkPort {
   private async finish(client: pg.PoolClient, outcomes: PageOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     for (const { claim, response } of outcomes) {
-      if (claim.kind !== 'robots' || !response || response.revalidated) continue;
+      if (claim.kind !== STORED_KIND || !response || response.revalidated) continue;
       await client.query(
         `INSERT INTO robots (url, status, body, location) VALUES ($1, $2, $3, $4)
          ON CONFLICT (url) DO UPDATE SET status = excluded.status, body = excluded.body, location = excluded.location`,

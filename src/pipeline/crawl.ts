@@ -74,7 +74,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
   const reports = defer(() => {
     const client = ports.fetcher({ onSent: (origin) => scheduler.sent(origin, Date.now()) });
     // A frontier shared by workers paces them all from the send of the claim it paced; its booking is not waited for, and a failed one is not the request's.
-    const sent = frontier.sent && ((claim: ClaimedUrl) => () => void frontier.sent!(claim).catch(() => undefined));
+    const sent = (claim: ClaimedUrl) => () => void frontier.sent(claim).catch(() => undefined);
     const parseSettings: ParseSettings = {
       maxRedirects: options.maxRedirects,
       maxBodyBytes: options.maxBodyBytes,
@@ -98,11 +98,11 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       if (attempt > 1) {
         await sleep(scheduler.reserveStart(new URL(claim.url).origin, Date.now()), signal);
         // Should the frontier fail to answer, the retry is paced by this worker alone rather than failing the URL.
-        await frontier.paceRetry?.(claim, signal).catch(() => undefined);
+        await frontier.paceRetry(claim, signal).catch(() => undefined);
       }
       requests += 1;
       try {
-        return await client.get(claim.url, signal, claim.validators, sent?.(claim));
+        return await client.get(claim.url, signal, claim.validators, sent(claim));
       } finally {
         requests -= 1;
       }

@@ -51,8 +51,8 @@ export class LeaseKeeper {
       storedResponse: (key) => inner.storedResponse(key),
       pagesFetched: () => inner.pagesFetched(),
       requeueRobotsUnavailable: (origin) => inner.requeueRobotsUnavailable(origin),
-      ...(inner.sent && { sent: (claim: ClaimedUrl) => inner.sent!(claim) }),
-      ...(inner.paceRetry && { paceRetry: (claim: ClaimedUrl, signal: AbortSignal) => inner.paceRetry!(claim, signal) }),
+      sent: (claim) => inner.sent(claim),
+      paceRetry: (claim, signal) => inner.paceRetry(claim, signal),
     };
     const commitAll: PageSinkPort['commitAll'] = async (outcomes) => {
       try {

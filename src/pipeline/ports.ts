@@ -179,7 +179,10 @@ export interface PageOutcome {
 }
 
 export interface CommitResult {
-  /** How many discovered URLs were new to the archive. */
+  /**
+   * How many discovered URLs gave the crawl more to do: new to the archive, or known and queued again or
+   * moved closer to a root by this commit (the rules of src/pipeline/frontier-rules.ts).
+   */
   newUrls: number;
   /** The claim's lease had been lost (expired and handed out again): nothing of the page was stored. */
   leaseLost?: boolean;
@@ -195,23 +198,53 @@ export interface StoredSummary {
   due?: boolean;
 }
 
-export interface FrontierPort {
+/**
+ * How a frontier paces the requests of an origin. The crawl keeps every gap
+ * between its own requests (its scheduler, per origin); a frontier shared by
+ * several workers paces them all across workers too, from when each request
+ * went out. A frontier that serves one process has nothing to share: its
+ * `sent` and `paceRetry` answer at once and change nothing.
+ */
+export interface FrontierPacing {
+  /**
+   * The request for `claim` went out now: on a shared frontier, the origin's
+   * next start (across all workers) counts from here. Called for every
+   * request, the retries' too; does nothing unless `claim` is a paced claim
+   * of this worker whose request had not gone out. The crawl does not wait
+   * for it, and a failure is not the request's.
+   */
+  sent(claim: ClaimedUrl): Promise<void>;
+  /**
+   * Before a retry of `claim` goes out: on a shared frontier, waits until the
+   * origin's next start across all workers is due (and returns early once
+   * `signal` aborts); at once where nothing is paced across workers.
+   */
+  paceRetry(claim: ClaimedUrl, signal: AbortSignal): Promise<void>;
+}
+
+export interface FrontierPort extends FrontierPacing {
   /** Marks up to `limit` queued URLs of one origin (only requisites, if asked) as fetching and returns them, oldest first. */
   claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]>;
   /** The origins that have queued URLs. */
   queuedOrigins(): Promise<string[]>;
-  /** Returns a claimed URL to the queue untouched (a stop interrupted it, or it was claimed ahead and not needed). */
+  /**
+   * Returns a claimed URL to the queue untouched (a stop interrupted it, or it was claimed ahead and not
+   * needed). Until another claim takes the URL, a commit of this claim is still stored.
+   */
   release(claim: ClaimedUrl): Promise<void>;
   /**
    * Claims a URL the crawler fetches of its own accord (robots.txt and its
-   * redirects), adding it if new; undefined when it is already done.
+   * redirects), adding it if new; undefined when it is done or in flight,
+   * or known as another kind of URL (a page) and not an origin's robots.txt.
    */
   claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined>;
   /** Extends the leases of claims still in flight: each one's new lease, or undefined where it was lost. */
   renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]>;
   /**
-   * The stored response of a URL, if it has one (robots.txt from an earlier run); `due` when the URL is
-   * queued to be fetched again (a re-crawl), so the stored one is only what a 304 would confirm.
+   * The stored answer of a URL the crawler fetched of its own accord (robots.txt and the hops of its
+   * redirects, claimed with claimOwn), if it has one; a page's response is the sink's, never answered
+   * here. `due` when the URL is queued to be fetched again (a re-crawl), so the stored one is only what a
+   * 304 would confirm.
    */
   storedResponse(key: string): Promise<StoredSummary | undefined>;
   /** URLs of kind `page` fetched so far (done or failed): for --max-pages, which counts no requisite, sitemap or robots.txt. */
@@ -221,18 +254,6 @@ export interface FrontierPort {
    * be had (of one origin, or of all); returns how many.
    */
   requeueRobotsUnavailable(origin?: string): Promise<number>;
-  /**
-   * A frontier shared by several workers, which paces an origin's requests
-   * across them: the request for `claim` went out now, so the origin's next
-   * start counts from here. Called for every request; does nothing unless
-   * `claim` is a paced claim of this worker whose request had not gone out.
-   */
-  sent?(claim: ClaimedUrl): Promise<void>;
-  /**
-   * The same: before a retry of `claim` goes out, waits until the origin's
-   * next start across all workers is due (returns early once `signal` aborts).
-   */
-  paceRetry?(claim: ClaimedUrl, signal: AbortSignal): Promise<void>;
 }
 
 export interface PageSinkPort {

@@ -5,12 +5,7 @@ const LEASE_MS = 1_000;
 
 describeFrontierContract('the in-memory frontier', {
   // A stand-in for a shared frontier's leases: it keeps no skipped URLs, bodies or links, and judges no limits.
-  capabilities: { expiringLeases: true, keepsSkipped: false, storesPages: false, limits: false, robotsRequeue: false },
-  disagrees: {
-    claimOwnRunOut: 'its claimOwn answers nothing for a URL still marked fetching, however long ago its lease ran out',
-    commitAfterRelease: 'refuses it as a lost lease: release gives the lease up',
-    leaseRunOutUntaken: 'it drops a lease the moment it runs out, where PostgreSQL keeps it until another claim takes the URL',
-  },
+  capabilities: { expiringLeases: true, keepsSkipped: false, storesPages: false, limits: false, robotsRequeue: false, distinctLeases: true, pacesAcrossWorkers: false },
   async make() {
     let now = 1_000_000;
     const memory = new MemoryFrontier(LEASE_MS, () => now);

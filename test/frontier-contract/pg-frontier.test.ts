@@ -36,13 +36,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
   };
 
   describeFrontierContract('the PostgreSQL frontier with shard sinks', {
-    capabilities: { expiringLeases: true, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true },
-    disagrees: {
-      commitAfterRelease: 'refuses it as a lost lease: release gives the lease up',
-      newUrlsCountsRevised: 'counts only the URLs it inserted, not known ones it queued again or moved closer',
-      storedPage: 'keeps only robots.txt answers in the frontier (pages are in the shards), so it answers nothing for a page',
-      robotsRequeueNoOutage: 'queues the refused URLs again over all origins whether or not a robots.txt failed',
-    },
+    capabilities: { expiringLeases: true, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true, distinctLeases: true, pacesAcrossWorkers: true },
     async make(limits) {
       const n = (frontiers += 1);
       const pool = await (shared ??= frontierPool());
@@ -58,7 +52,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
         shards.push(path);
         const me = { id, leaseMs: LEASE_MS };
         const pages = new SqlitePageSink(db, path, new CrawlRecord(db).startRun({}, new Date()), { maxDepth: limits.maxDepth });
-        return { frontier: new PgFrontier(pool, me), sink: new PgShardSink(pool, me, new ShardPageSink(db, path, pages), limits) };
+        return { frontier: new PgFrontier(pool, me, { delayMs: limits.delayMs }), sink: new PgShardSink(pool, me, new ShardPageSink(db, path, pages), limits) };
       };
       const first = worker('A');
       return {

@@ -12,8 +12,8 @@ afterAll(() => tmp.cleanup());
 let archives = 0;
 
 describeFrontierContract('the SQLite frontier', {
-  // One run holds the archive: its leases never run out.
-  capabilities: { expiringLeases: false, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true },
+  // One run holds the archive: its leases never run out, and are all one (the run's).
+  capabilities: { expiringLeases: false, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true, distinctLeases: false, pacesAcrossWorkers: false },
   async make(limits) {
     const path = tmp.path(`contract-${(archives += 1)}.sqlite`);
     const db = openArchive(path, 'create');

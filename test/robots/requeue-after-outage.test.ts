@@ -33,10 +33,9 @@ describe('requeueRobotsUnavailable', () => {
     db.close();
   });
 
-  it('over the whole archive, does so only when some robots.txt failed', async () => {
+  it('over the whole archive, does so even when no robots.txt is failed any more (it answered since, or a re-crawl queued it)', async () => {
     const { db, frontier, set, states } = archive('all.sqlite');
-    expect(await frontier.requeueRobotsUnavailable()).toBe(0);
-    set.run('failed', null, 'http://a/robots.txt');
+    set.run('done', null, 'http://a/robots.txt');
     expect(await frontier.requeueRobotsUnavailable()).toBe(2);
     expect(states().filter((row) => row.state === 'queued').map((row) => row.url)).toEqual(['http://a/1', 'http://b/1']);
     db.close();

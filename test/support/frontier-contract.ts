@@ -22,6 +22,10 @@ export interface Capabilities {
   limits: boolean;
   /** URLs skipped for an unavailable robots.txt are queued again when asked. */
   robotsRequeue: boolean;
+  /** Each claim's lease is its own, so a claim given back and taken again is told from the one that took it. */
+  distinctLeases: boolean;
+  /** An origin's requests are paced across the workers sharing the frontier (--delay, Crawl-delay). */
+  pacesAcrossWorkers: boolean;
 }
 
 /** The frontier's view of one URL: `fetching` for a URL held by a claim (PostgreSQL's `leased`). */
@@ -61,6 +65,8 @@ export interface ContractSubject extends Worker {
 export interface SubjectLimits {
   maxDepth?: number;
   maxPerPath?: number;
+  /** The crawl's --delay, for a frontier that paces across workers. */
+  delayMs?: number;
 }
 
 /** The rules, by a short name; the name is how an implementation says it disagrees with one. */
@@ -69,12 +75,14 @@ export const RULES = {
   claimZero: 'claimFrom with a limit of 0 claims nothing',
   noDoubleClaim: 'a claimed URL is not handed out again until it is released',
   releaseCommitted: 'releasing a claim already committed changes nothing',
-  commitAfterRelease: 'a claim released and then committed is stored: a lease given back is not a lease lost',
+  commitAfterRelease: 'a claim released and then committed is stored while no other claim has taken the URL: a lease given back is not a lease lost',
+  commitAfterReleaseTaken: 'a claim released and then taken by another claim is refused at commit; only the other claim’s page is stored',
   triesCarried: 'a URL claimed again carries the attempts its earlier commit recorded',
   concurrentClaims: 'concurrent claims (of one worker or two) never hand one URL out twice',
   queuedOrigins: 'queuedOrigins lists only the origins that have queued URLs',
   requisitesOnly: "claimFrom(origin, n, 'requisite') claims only requisites",
   claimOwn: 'claimOwn adds and claims a new URL, and answers nothing for a URL done or in flight',
+  claimOwnLeavesPages: 'claimOwn answers nothing for a URL queued as a page, unless it is an origin’s robots.txt: that one it takes as its own',
   renewHeld: 'renew keeps a held claim and its commit stores the page',
   leaseTakeover: 'a lease run out lets another claim take the URL; the old holder can neither renew, release nor commit it',
   claimOwnRunOut: 'claimOwn takes a URL whose holder let its lease run out',
@@ -86,15 +94,19 @@ export const RULES = {
   skippedUpgrade: 'a URL skipped for its depth or a nofollow is queued when found by a way that allows it; other skips stay',
   skippedUpgradeOneCommit: 'the same upgrades hold when both finders commit in one commitAll',
   newUrlsCountsRevised: 'newUrls counts a known URL the commit queued again or moved closer, as well as new ones',
+  newUrlsCountsRevisedOneCommit: 'the same counts hold, page by page, when both finders commit in one commitAll',
   cutShort: 'a page fetched at --max-depth is queued again when found within it; one fetched within it is not',
   maxPerPath: '--max-per-path queues at most N URLs per path; the rest are skipped as query variants, counted over commits',
   robotsRequeueOrigin: 'requeueRobotsUnavailable(origin) queues again only that origin’s URLs skipped for an unavailable robots.txt',
   robotsRequeueAll: 'requeueRobotsUnavailable() queues them again over all origins once some robots.txt failed',
-  robotsRequeueNoOutage: 'requeueRobotsUnavailable() queues nothing while no robots.txt has failed',
+  robotsRequeueRecovered: 'requeueRobotsUnavailable() queues them again when no robots.txt is failed any more (the one that failed answered since, or a re-crawl queued it)',
   pagesFetched: 'pagesFetched counts pages done or failed, never requisites, robots.txt, skipped or queued URLs (--max-pages)',
   storedRobots: 'storedResponse answers the stored robots.txt of an origin, not due while it is done',
-  storedPage: 'storedResponse answers the stored response of any URL, a page as well as a robots.txt',
+  storedOwnOnly: 'storedResponse answers a redirect hop of robots.txt, and nothing for a page (pages are the sink’s)',
   doneWithBody: 'a page committed done is stored with its body and all its links',
+  pacingAtOnce: 'with nothing to pace (one process, or no delay), sent and paceRetry answer at once, for a claim held or given back, and hold no claim back',
+  pacingFromSend: 'under a delay, a shared frontier hands an origin one URL a claim, and another worker’s claim there waits until that request was sent, then a delay',
+  pacingRetry: 'under a delay, a retry waits until the origin’s next start across workers is due, and no longer once its signal aborts',
   allOrNothing: 'a commitAll that fails stores nothing of any of its pages: no state, body, link or new URL',
 } as const;
 
@@ -136,6 +148,12 @@ async function claimKey(frontier: FrontierPort, key: string): Promise<ClaimedUrl
 }
 
 const keys = (claims: ClaimedUrl[]) => claims.map((claim) => claim.key);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The pace asked of a frontier that paces across workers; gaps are asserted as lower bounds only (a busy machine only lengthens them). */
+const DELAY_MS = 200;
+/** A timer may fire a millisecond early, and the server's clock books the start. */
+const EARLY_MS = 5;
 
 /** Runs the contract against one implementation. */
 export function describeFrontierContract(name: string, impl: ContractImplementation): void {
@@ -200,6 +218,24 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         await s.frontier.release(claim!);
         expect(await s.sink.commit(done(claim!, [discovered(at('/2'))]))).toEqual({ newUrls: 1 });
         expect(await s.row(at('/1'))).toMatchObject({ state: 'done' });
+        expect(keys(await s.frontier.claimFrom(SITE, 5))).toEqual([at('/2')]);
+        if (impl.capabilities.storesPages) expect(await s.pages(at('/1'))).toEqual([{ status: 200, body: '<p>page</p>' }]);
+      });
+
+      rule('commitAfterReleaseTaken', ['distinctLeases'], async () => {
+        const s = await subject();
+        await s.seed([at('/1')]);
+        const other = await s.second();
+        const [mine] = await s.frontier.claimFrom(SITE, 1);
+        await s.frontier.release(mine!);
+        const [theirs] = await other.frontier.claimFrom(SITE, 1);
+        expect(theirs?.key).toBe(at('/1'));
+        expect(await s.sink.commit(done(mine!, [discovered(at('/lost'))], 'given back'))).toEqual({ newUrls: 0, leaseLost: true });
+        expect(await s.row(at('/1'))).toMatchObject({ state: 'fetching' });
+        expect(await s.row(at('/lost'))).toBeUndefined();
+        expect(await other.sink.commit(done(theirs!, [], 'taken'))).toEqual({ newUrls: 0 });
+        expect(await s.row(at('/1'))).toMatchObject({ state: 'done' });
+        if (impl.capabilities.storesPages) expect(await s.pages(at('/1'))).toEqual([{ status: 200, body: 'taken' }]);
       });
 
       rule('triesCarried', [], async () => {
@@ -249,6 +285,17 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         await s.sink.commit(done(claim!, [], 'User-agent: *'));
         expect(await s.frontier.claimOwn(robots)).toBeUndefined();
         expect(await s.row(robots.key)).toMatchObject({ state: 'done' });
+      });
+
+      rule('claimOwnLeavesPages', [], async () => {
+        const s = await subject();
+        await s.seed([at('/'), at('/robots.txt')]);
+        // robots.txt redirects to the home page: the hop is left to be crawled as a page.
+        expect(await s.frontier.claimOwn({ url: at('/'), key: at('/'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 1 })).toBeUndefined();
+        expect(await s.row(at('/'))).toMatchObject({ state: 'queued' });
+        const own = await s.frontier.claimOwn({ url: at('/robots.txt'), key: at('/robots.txt'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 0 });
+        expect(own).toMatchObject({ key: at('/robots.txt'), kind: 'robots' });
+        expect((await s.frontier.claimFrom(SITE, 5)).map((claim) => [claim.key, claim.kind])).toEqual([[at('/'), 'page']]);
       });
     });
 
@@ -386,6 +433,17 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.sink.commit(done(side!, [...betterFinds, discovered(at('/new'))]))).toEqual({ newUrls: 5 });
       });
 
+      rule('newUrlsCountsRevisedOneCommit', ['keepsSkipped'], async () => {
+        const s = await subject();
+        await s.seed([at('/'), at('/side')]);
+        const [root, side] = await s.frontier.claimFrom(SITE, 2);
+        // Found again at the same depth, a URL the first page added changes nothing: /again counts once.
+        const results = await s.sink.commitAll([done(root!, [...firstFinds, discovered(at('/again'))]), done(side!, [...betterFinds, discovered(at('/again'))])]);
+        expect(results).toEqual([{ newUrls: 5 }, { newUrls: 4 }]);
+        expect(await s.row(at('/deep'))).toEqual({ state: 'queued', depth: 2, code: null });
+        expect(await s.row(at('/again'))).toEqual({ state: 'queued', depth: 1, code: null });
+      });
+
       rule('maxPerPath', ['keepsSkipped', 'limits'], async () => {
         const s = await subject({ maxPerPath: 2 });
         await s.seed([at('/'), at('/side')]);
@@ -445,11 +503,62 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.row('http://a.test/2')).toMatchObject({ state: 'skipped', code: 'robots' });
       });
 
-      rule('robotsRequeueNoOutage', ['robotsRequeue'], async () => {
+      rule('robotsRequeueRecovered', ['robotsRequeue'], async () => {
         const s = await subject();
         await outage(s, false);
-        expect(await s.frontier.requeueRobotsUnavailable()).toBe(0);
-        expect(await s.row('http://b.test/1')).toMatchObject({ state: 'skipped', code: 'robots_unavailable' });
+        // a.test's robots.txt answered after its outage, and the run stopped before it queued what the outage refused.
+        await s.sink.commit(done((await s.frontier.claimOwn(ROBOTS_A))!, [], 'User-agent: *'));
+        expect(await s.frontier.requeueRobotsUnavailable()).toBe(2);
+        expect(await s.row('http://b.test/1')).toEqual({ state: 'queued', depth: 0, code: null });
+        expect(await s.row('http://a.test/2')).toMatchObject({ state: 'skipped', code: 'robots' });
+      });
+    });
+
+    describe('pacing', () => {
+      rule('pacingAtOnce', [], async () => {
+        const s = await subject();
+        await s.seed([at('/1'), at('/2')]);
+        const other = await s.second();
+        const [mine] = await s.frontier.claimFrom(SITE, 1);
+        // Its request has not gone out: nothing is held back for it.
+        expect(keys(await other.frontier.claimFrom(SITE, 1))).toEqual([at('/2')]);
+        await s.frontier.paceRetry(mine!, new AbortController().signal);
+        await s.frontier.sent(mine!);
+        await s.frontier.release(mine!);
+        await s.frontier.sent(mine!);
+        await s.frontier.paceRetry(mine!, new AbortController().signal);
+        expect(await s.row(at('/1'))).toMatchObject({ state: 'queued' });
+      });
+
+      rule('pacingFromSend', ['pacesAcrossWorkers'], async () => {
+        const s = await subject({ delayMs: DELAY_MS });
+        await s.seed([at('/1'), at('/2')]);
+        const other = await s.second();
+        const mine = await s.frontier.claimFrom(SITE, 5);
+        expect(keys(mine)).toEqual([at('/1')]);
+        let theirs: ClaimedUrl[] | undefined;
+        const waiting = other.frontier.claimFrom(SITE, 5).then((claims) => (theirs = claims));
+        await sleep(DELAY_MS * 2);
+        expect(theirs).toBeUndefined();
+        const sentAt = Date.now();
+        await s.frontier.sent(mine[0]!);
+        await waiting;
+        expect(keys(theirs!)).toEqual([at('/2')]);
+        expect(Date.now() - sentAt).toBeGreaterThanOrEqual(DELAY_MS - EARLY_MS);
+      });
+
+      rule('pacingRetry', ['pacesAcrossWorkers'], async () => {
+        const s = await subject({ delayMs: DELAY_MS });
+        await s.seed([at('/1')]);
+        const [mine] = await s.frontier.claimFrom(SITE, 5);
+        const sentAt = Date.now();
+        await s.frontier.sent(mine!);
+        await s.frontier.paceRetry(mine!, new AbortController().signal);
+        expect(Date.now() - sentAt).toBeGreaterThanOrEqual(DELAY_MS - EARLY_MS);
+        // The retry is now the request yet to go out: a second one waits for it, unless told to stop.
+        const stop = new AbortController();
+        stop.abort();
+        await s.frontier.paceRetry(mine!, stop.signal);
       });
     });
 
@@ -477,13 +586,18 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({ status: 200, body: 'User-agent: *\nDisallow: /x', location: null });
       });
 
-      rule('storedPage', ['storesPages'], async () => {
+      rule('storedOwnOnly', ['storesPages'], async () => {
         const s = await subject();
         await s.seed([at('/')]);
         const [root] = await s.frontier.claimFrom(SITE, 1);
         await s.sink.commit(done(root!, [], 'the page'));
-        const stored = await s.frontier.storedResponse(at('/'));
-        expect(stored && Buffer.from(stored.body).toString()).toBe('the page');
+        expect(await s.frontier.storedResponse(at('/'))).toBeUndefined();
+        // robots.txt redirects: its hop is claimed as the crawler's own and answered like robots.txt itself.
+        const hop = { ...robotsOf, url: at('/rules.txt'), key: at('/rules.txt') };
+        const moved = { ...done((await s.frontier.claimOwn(hop))!, [], ''), response: { ...response('', 301), location: at('/elsewhere.txt') } };
+        await s.sink.commit(moved);
+        const stored = await s.frontier.storedResponse(hop.key);
+        expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({ status: 301, body: '', location: at('/elsewhere.txt') });
       });
 
       rule('doneWithBody', ['storesPages'], async () => {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { takenOverAsOwn } from '../../src/pipeline/frontier-rules.js';
 import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, UrlState } from '../../src/pipeline/ports.js';
 
 /** A URL as the frontier holds it: what a claim carries, its state, and its lease while one is held. */
 interface Entry extends Omit<ClaimedUrl, 'lease'> {
   state: UrlState;
+  /** The latest claim's lease: kept when it is given back (release), so its commit is still taken until another claim takes the URL. */
   lease?: Lease;
 }
 
@@ -13,6 +15,8 @@ type NewUrl = Pick<ClaimedUrl, 'url' | 'key' | 'origin'> & Partial<Pick<ClaimedU
  * A frontier and page store in memory whose leases expire after `leaseMs`,
  * like one shared by several workers: a URL whose lease ran out (or was
  * revoked) is handed out again, and a commit under a lost lease is refused.
+ * A lease that ran out is kept until another claim takes the URL, as
+ * PostgreSQL's is.
  */
 export class MemoryFrontier implements FrontierPort, PageSinkPort {
   readonly entries = new Map<string, Entry>();
@@ -35,7 +39,7 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
     return entry;
   }
 
-  /** Takes a URL away from whoever holds it, as the frontier does when its lease runs out. */
+  /** Takes a URL away from whoever holds it, as when its lease runs out and another claim takes it. */
   revoke(key: string): void {
     const entry = this.entries.get(key);
     if (entry?.state !== 'fetching') return;
@@ -47,14 +51,14 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
     return this.entries.get(key)?.state;
   }
 
+  /** Whether `lease` is the URL's latest claim, in flight (its lease run out or not: no other claim took it). */
   private holds(entry: Entry | undefined, lease: Lease): entry is Entry {
-    return entry?.state === 'fetching' && entry.lease?.token === lease.token && entry.lease.expiresAt >= this.clock();
+    return entry?.state === 'fetching' && entry.lease?.token === lease.token;
   }
 
-  private expire(): void {
-    for (const entry of this.entries.values()) {
-      if (entry.state === 'fetching' && entry.lease && entry.lease.expiresAt < this.clock()) this.revoke(entry.key);
-    }
+  /** Queued, or held by a claim whose lease ran out. */
+  private claimable(entry: Entry): boolean {
+    return entry.state === 'queued' || (entry.state === 'fetching' && entry.lease !== undefined && entry.lease.expiresAt < this.clock());
   }
 
   private claim(entry: Entry): ClaimedUrl {
@@ -65,24 +69,25 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
   }
 
   async claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]> {
-    this.expire();
-    const queued = [...this.entries.values()].filter((entry) => entry.state === 'queued' && entry.origin === origin && (!only || entry.kind === only));
+    const queued = [...this.entries.values()].filter((entry) => this.claimable(entry) && entry.origin === origin && (!only || entry.kind === only));
     return queued.slice(0, limit).map((entry) => this.claim(entry));
   }
 
   async queuedOrigins(): Promise<string[]> {
-    this.expire();
-    return [...new Set([...this.entries.values()].filter((entry) => entry.state === 'queued').map((entry) => entry.origin))];
+    return [...new Set([...this.entries.values()].filter((entry) => this.claimable(entry)).map((entry) => entry.origin))];
   }
 
   async release(claim: ClaimedUrl): Promise<void> {
     const entry = this.byId.get(claim.id);
-    if (this.holds(entry, claim.lease)) this.revoke(entry.key);
+    if (this.holds(entry, claim.lease)) entry.state = 'queued';
   }
 
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
     const entry = this.entries.get(url.key) ?? this.add(url);
-    return entry.state === 'done' || entry.state === 'fetching' ? undefined : this.claim(entry);
+    if (entry.kind !== url.kind && !takenOverAsOwn(url.key)) return undefined;
+    if (entry.state === 'done' || (entry.state === 'fetching' && !this.claimable(entry))) return undefined;
+    entry.kind = url.kind;
+    return this.claim(entry);
   }
 
   async renew(claims: readonly ClaimedUrl[]): Promise<(Lease | undefined)[]> {
@@ -108,6 +113,11 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
     return 0;
   }
 
+  /** A stand-in for leases, not for pacing: like a single-process frontier, it has none to share. */
+  async sent(): Promise<void> {}
+
+  async paceRetry(): Promise<void> {}
+
   async commit(outcome: PageOutcome): Promise<CommitResult> {
     return (await this.commitAll([outcome]))[0]!;
   }
@@ -115,7 +125,9 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
   async commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]> {
     return outcomes.map((outcome) => {
       const entry = this.byId.get(outcome.claim.id);
-      if (!this.holds(entry, outcome.claim.lease)) {
+      // A claim given back still holds the URL until another claim takes it.
+      const givenBack = entry?.state === 'queued' && entry.lease?.token === outcome.claim.lease.token;
+      if (!entry || !(this.holds(entry, outcome.claim.lease) || givenBack)) {
         this.refused.push(outcome.claim.key);
         return { newUrls: 0, leaseLost: true };
       }

@@ -109,7 +109,7 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
             mergeMap((now) => {
               // A 5xx is read too: the rules are "unavailable" here as for the worker that got it.
               if (now) return read(target, hops, now);
-              // Being fetched as a page right now: go on as if there were no robots.txt.
+              // A page of the crawl (a redirect to its home page, say): go on as if there were no robots.txt; it is crawled as a page.
               learn({ status: 404 });
               return requeueRefused();
             }),

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { countedPageSql, ownClaimTakesSql, requeueRefusedSql, STORED_KIND, takenOverAsOwn, upgradableSql } from '../../pipeline/frontier-rules.js';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../../pipeline/ports.js';
 
 interface ClaimRow {
@@ -69,7 +70,6 @@ export class SqliteFrontier implements FrontierPort {
   private readonly claimOwnStmt: Statement<unknown[], ClaimRow>;
   private readonly storedStmt: Statement<[string], { status: number; body: Uint8Array; location: string | null; due: number }>;
   private readonly fetchedStmt: Statement<[], { n: number }>;
-  private readonly outageStmt: Statement<[], { found: number }>;
   private readonly requeueRefusedStmt: Statement<[]>;
   private readonly requeueRefusedAtStmt: Statement<[string]>;
 
@@ -91,20 +91,18 @@ export class SqliteFrontier implements FrontierPort {
     this.addRootStmt = db.prepare(`
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, crawl) VALUES (?, ?, ?, ?, 'queued', 0, 0, ${Math.trunc(crawl)})
       ON CONFLICT (url) DO UPDATE SET state = 'queued', depth = 0, error_code = NULL, error = NULL
-        WHERE url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow')`);
+        WHERE ${upgradableSql({ row: 'url.', queueable: 'TRUE' })}`);
     this.claimOwnStmt = db.prepare(`
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, crawl) VALUES (?, ?, ?, ?, 'fetching', ?, ?, ${Math.trunc(crawl)})
-      ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind WHERE url.state NOT IN ('done', 'fetching')
+      ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind
+        WHERE url.state NOT IN ('done', 'fetching') AND ${ownClaimTakesSql('url.', '?')}
       ${RETURNING}`);
     this.storedStmt = db.prepare(`
       SELECT r.status, b.data AS body, r.location, u.state = 'queued' AS due FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
-      WHERE u.url = ?`);
-    this.fetchedStmt = db.prepare("SELECT count(*) AS n FROM url WHERE state IN ('done', 'failed') AND kind = 'page'");
-    // A robots.txt that was unavailable is `failed` (5xx and no answer are retried until the last try fails).
-    this.outageStmt = db.prepare("SELECT count(*) AS found FROM (SELECT 1 FROM url WHERE state = 'failed' AND kind = 'robots' LIMIT 1)");
-    const refused = "state = 'skipped' AND error_code = 'robots_unavailable'";
-    this.requeueRefusedStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused}`);
-    this.requeueRefusedAtStmt = db.prepare(`UPDATE url SET state = 'queued', error_code = NULL, error = NULL WHERE ${refused} AND origin = ?`);
+      WHERE u.url = ? AND u.kind = '${STORED_KIND}'`);
+    this.fetchedStmt = db.prepare(`SELECT count(*) AS n FROM url WHERE ${countedPageSql()}`);
+    this.requeueRefusedStmt = db.prepare(requeueRefusedSql());
+    this.requeueRefusedAtStmt = db.prepare(requeueRefusedSql('?'));
   }
 
   // The port's methods answer with Promises (a frontier on a server could not answer at once); SQLite's work is done on the call.
@@ -127,7 +125,8 @@ export class SqliteFrontier implements FrontierPort {
   }
 
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
-    const row = this.claimOwnStmt.get(url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops);
+    const takeOver = takenOverAsOwn(url.key) ? 1 : 0;
+    const row = this.claimOwnStmt.get(url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, takeOver);
     return row ? toClaim(row) : undefined;
   }
 
@@ -148,10 +147,15 @@ export class SqliteFrontier implements FrontierPort {
 
   async requeueRobotsUnavailable(origin?: string): Promise<number> {
     if (origin !== undefined) return this.requeueRefusedAtStmt.run(origin).changes;
-    // Skipped rows can be many: look through them only when some robots.txt was unavailable.
-    if (this.outageStmt.get()!.found === 0) return 0;
+    // Not only when some robots.txt is failed now: the one that failed may have answered since (a run
+    // stopped before it queued what it refused), or a re-crawl queued it again.
     return this.requeueRefusedStmt.run().changes;
   }
+
+  /** One process paces its own requests (the crawl's scheduler keeps every gap): there is nothing to share. */
+  async sent(): Promise<void> {}
+
+  async paceRetry(): Promise<void> {}
 
   /** URLs left `fetching` by a run that died were never committed: fetch them again. */
   requeueInFlight(): number {

@@ -3,13 +3,18 @@ import { asWriteError } from '../archive/archive-errors.js';
 import { CaptureWriter, fetchedCapture } from '../writer/capture-writer.js';
 import { PageExchanges } from './page-exchanges.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort } from '../../pipeline/ports.js';
+import { finishedBeforeSql, revisionSql } from '../../pipeline/frontier-rules.js';
 import { queryVariantsReason } from '../../pipeline/trap-guards.js';
 
-const UPGRADABLE = "(url.state = 'skipped' AND url.error_code IN ('max_depth', 'nofollow') AND excluded.state = 'queued')";
-// A page fetched at the depth limit had its links cut; found within the limit, it is fetched again.
-const CUT_SHORT = "(url.state = 'done' AND url.kind = 'page' AND url.depth >= @maxDepth AND excluded.depth < @maxDepth)";
-// A re-crawl fetches a URL an earlier crawl finished again when a page of this crawl links to it: once per crawl.
-const REVISIT = "(url.state IN ('done', 'failed') AND url.crawl < excluded.crawl AND excluded.state = 'queued')";
+/** A found URL known already is revised by the frontier's rules: the upsert's row is the find. */
+const REVISION = revisionSql({
+  dialect: 'sqlite',
+  row: 'url.',
+  depth: 'excluded.depth',
+  queueable: "excluded.state = 'queued'",
+  crawl: 'excluded.crawl',
+  maxDepth: '@maxDepth',
+});
 
 export interface SinkLimits {
   /** The crawl the run belongs to (1 for the first): URLs it queues are marked with it. Default 1. */
@@ -45,23 +50,16 @@ export class SqlitePageSink implements PageSinkPort {
     this.revisitLinked = db.prepare(`
       UPDATE url SET state = 'queued', tries = 0, error_code = NULL, error = NULL, crawl = ${crawl}
       WHERE url IN (SELECT to_url FROM link WHERE from_id = ? AND nofollow = 0 AND kind <> 'canonical')
-        AND state IN ('done', 'failed') AND crawl < ${crawl}
+        AND ${finishedBeforeSql('', String(crawl))}
       RETURNING origin`);
-    // A URL found again closer to a root keeps the shorter depth, and one
-    // skipped only for its depth or a nofollow is queued when found by a way
-    // that allows it.
+    // A URL found again is revised by the frontier's rules (src/pipeline/frontier-rules.ts).
     const insert = `
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key, crawl)
       VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, @code, @message, @from, @pathKey, @crawl)`;
     this.insertUrl = db.prepare(`${insert}
       ON CONFLICT (url) DO UPDATE SET
-        depth = min(url.depth, excluded.depth),
-        state = iif(${UPGRADABLE} OR ${CUT_SHORT} OR ${REVISIT}, 'queued', url.state),
-        tries = iif(${REVISIT}, 0, url.tries),
-        crawl = iif(${UPGRADABLE} OR ${REVISIT}, excluded.crawl, url.crawl),
-        error_code = iif(${UPGRADABLE} OR ${REVISIT}, NULL, url.error_code),
-        error = iif(${UPGRADABLE} OR ${REVISIT}, NULL, url.error)
-      WHERE excluded.depth < url.depth OR ${UPGRADABLE} OR ${REVISIT}`);
+        ${REVISION.assignments}
+      WHERE ${REVISION.changes}`);
     // A URL with a query is inserted alone first, so that only a new one counts as a variant of its path.
     this.insertNewUrl = db.prepare(`${insert} ON CONFLICT (url) DO NOTHING`);
     this.countVariant = db.prepare('INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1');
