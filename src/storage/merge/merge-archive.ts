@@ -3,6 +3,7 @@ import type { Database as Db, Statement } from 'better-sqlite3';
 import { CrawlRecord } from '../crawl-state/crawl-record.js';
 import { hardenShardConnection } from '../archive/shard-file.js';
 import { COPY_CAPTURES_SQL, COPY_CAPTURES_TEMP_TABLES } from '../writer/index.js';
+import { stateRankSql } from '../../pipeline/frontier-rules.js';
 
 /*
  * Copies one archive (a shard) into another, as if both had been one crawl. The shard is attached
@@ -16,8 +17,8 @@ import { COPY_CAPTURES_SQL, COPY_CAPTURES_TEMP_TABLES } from '../writer/index.js
  * or the same shard merged twice, ends as a single merge does.
  */
 
-/** done beats failed beats skipped beats queued (and fetching, which nothing fetches in the output). */
-const rank = (state: string) => `CASE ${state} WHEN 'done' THEN 0 WHEN 'failed' THEN 1 WHEN 'skipped' THEN 2 ELSE 3 END`;
+/** done beats failed beats skipped beats queued (and fetching, which nothing fetches in the output): the frontier's ranking. */
+const rank = stateRankSql;
 
 const BATCH_SQL = [
   // URLs: one row per URL text; the better state wins (its tries and error with it), the least depth.
