@@ -40,7 +40,8 @@ WITH last AS (
   SELECT c.url, c.crawl, c.status, c.sha256, c.location, c.revalidated, c.fetched_at,
          row_number() OVER (PARTITION BY c.url, c.crawl ORDER BY c.fetched_at DESC) AS n
   FROM captures c
-  WHERE c.crawl IN (:from, :to)
+  -- A URL's page is told by its GETs, as the changes view tells it: a POST's answer is not the page.
+  WHERE c.crawl IN (:from, :to) AND coalesce(upper(c.request_method), 'GET') = 'GET'
 ),
 a AS (SELECT l.* FROM last l WHERE l.n = 1 AND l.crawl = :from),
 b AS (SELECT l.* FROM last l WHERE l.n = 1 AND l.crawl = :to)
