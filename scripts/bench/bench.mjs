@@ -569,10 +569,10 @@ async function runSuite() {
 // ---------------------------------------------------------------------------------------------
 // main
 
-function machineLine(startLoad, endLoad) {
+function machineLine(startLoad, endLoad, timing = `CPU and RSS of children from ${timeTool ? 'GNU time' : '/proc sampling'}`) {
   return (
     `machine: ${availableParallelism()} CPUs, load average ${startLoad[0].toFixed(2)} at the start and ${endLoad[0].toFixed(2)} at the end` +
-    `${startLoad[0] > availableParallelism() * BUSY_LOAD ? ' (other processes were busy: noisy figures)' : ''}; node ${process.version}; CPU and RSS of children from ${timeTool ? 'GNU time' : '/proc sampling'}`
+    `${startLoad[0] > availableParallelism() * BUSY_LOAD ? ' (other processes were busy: noisy figures)' : ''}; node ${process.version}; ${timing}`
   );
 }
 
@@ -667,7 +667,7 @@ async function browserBench() {
     log,
   });
   result.cores = availableParallelism();
-  const lines = [...browserLines(result), machineLine(startLoad, loadavg()), `command: ${COMMAND}`];
+  const lines = [...browserLines(result), machineLine(startLoad, loadavg(), 'CPU and memory of the crawl\'s process tree from /proc'), `command: ${COMMAND}`];
   process.stdout.write(common.json ? `${JSON.stringify({ command: COMMAND, environment: { node: process.version, cpus: availableParallelism(), loadavgAtStart: startLoad, loadavgAtEnd: loadavg() }, browser: result }, null, 2)}\n` : `${lines.join('\n')}\n`);
   return result.ok ? 0 : 1;
 }
