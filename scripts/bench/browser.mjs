@@ -86,7 +86,7 @@ function readProcess(pid) {
 function sampleTree(root, progress) {
   const cpu = new Map(); // `${pid}:${started}` -> { cpuS, crawlite }
   const browsers = new Set();
-  const checked = new Set();
+  const kinds = new Map(); // `${pid}:${started}` -> Chromium's process type (renderer, gpu-process, ...)
   const samples = [];
   let pssSeen = false;
   const once = () => {
@@ -96,17 +96,22 @@ function sampleTree(root, progress) {
       if (!proc || proc.rssMB === 0) continue; // gone, or a zombie
       const key = `${pid}:${proc.started}`;
       const own = pid === root;
-      cpu.set(key, { cpuS: proc.cpuS, crawlite: own });
-      if (!own && !checked.has(key)) {
-        checked.add(key);
+      if (!own && !kinds.has(key)) {
+        let kind = 'other';
         try {
+          // A process forked from the zygote rewrites its title: its arguments then come space-separated.
+          const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
           // Each launch has a marker of its own (a UUID); the wrapper script's subshells and Chromium's helpers repeat it.
-          const marker = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').find((arg) => arg.startsWith(MARKER));
+          const marker = args.find((arg) => arg.startsWith(MARKER));
           if (marker) browsers.add(marker);
+          const type = args.find((arg) => arg.startsWith('--type='))?.slice(7);
+          kind = type ? (args.find((arg) => arg.startsWith('--utility-sub-type='))?.split('.').pop() ?? type) : marker ? 'browser' : 'other';
         } catch {
           // gone
         }
+        kinds.set(key, kind);
       }
+      cpu.set(key, { cpuS: proc.cpuS, crawlite: own, kind: own ? 'crawlite' : kinds.get(key) });
       at.processes += 1;
       if (proc.pssMB !== undefined) pssSeen = true;
       if (own) {
@@ -125,7 +130,9 @@ function sampleTree(root, progress) {
     stop() {
       clearInterval(timer);
       const sum = (crawlite) => [...cpu.values()].filter((each) => each.crawlite === crawlite).reduce((total, each) => total + each.cpuS, 0);
-      return { crawliteCpuS: sum(true), chromiumCpuS: sum(false), chromiumProcesses: cpu.size - 1, browserLaunches: browsers.size, samples, pss: pssSeen };
+      const byKind = {};
+      for (const each of cpu.values()) if (!each.crawlite) byKind[each.kind] = (byKind[each.kind] ?? 0) + each.cpuS;
+      return { crawliteCpuS: sum(true), chromiumCpuS: sum(false), chromiumCpuSByKind: byKind, chromiumProcesses: cpu.size - 1, browserLaunches: browsers.size, samples, pss: pssSeen };
     },
   };
 }
@@ -312,6 +319,8 @@ async function measureCase(bin, site, { id, title, root, concurrency, maxPages, 
         chromiumCpuS: run.chromiumCpuS,
         crawliteCpuMsPerPage: pages ? (run.crawliteCpuS * 1_000) / pages : undefined,
         chromiumCpuMsPerPage: pages ? (run.chromiumCpuS * 1_000) / pages : undefined,
+        /** Chromium's CPU per page by process type: its main process, renderers, the GPU process, the network service. */
+        chromiumCpuMsPerPageByKind: pages ? Object.fromEntries(Object.entries(run.chromiumCpuSByKind).map(([kind, cpuS]) => [kind, (cpuS * 1_000) / pages])) : undefined,
         /** Cores busy on average over the wall time. */
         crawliteCores: run.crawliteCpuS / run.wallS,
         chromiumCores: run.chromiumCpuS / run.wallS,
@@ -482,6 +491,8 @@ export function browserLines(result) {
       `  time: fetch ${fixed(browser.fetchMsPerPage, 1)} ms per page (capture elapsed_ms; plain ${fixed(plain.fetchMsPerPage, 1)} ms); a page holds one of the ${result.tabs} tabs ${fixed(browser.tabSPerPage, 2)} s ` +
         `(wall × tabs / pages); CPU over the wall: crawlite ${fixed(browser.crawliteCores, 2)} + Chromium ${fixed(browser.chromiumCores, 2)} cores of the machine's ${result.cores ?? '?'}`,
     );
+    const kinds = Object.entries(browser.chromiumCpuMsPerPageByKind ?? {}).sort((a, b) => b[1] - a[1]);
+    if (kinds.length) out.push(`  Chromium CPU ms per page by process: ${kinds.map(([kind, ms]) => `${kind} ${fixed(ms, 0)}`).join(', ')}`);
   }
   out.push(
     `figures: one run each; CPU per process is utime + stime from /proc, the last value seen per process (sampled every ${result.sampleMs} ms, so up to that much of each process's last moments is lost), ` +
