@@ -22,6 +22,7 @@ import { siteUrls } from './site.mjs';
 import { measureSearch, measureTextCost, searchLines, textCostLines } from './search-cost.mjs';
 import { measureRecrawlGrowth, recrawlGrowthLines } from './recrawl-growth.mjs';
 import { measureWorkers, WORKERS_MISSING, workersLines } from './workers.mjs';
+import { browserLines, browserMissing, measureBrowser } from './browser.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -80,6 +81,13 @@ Options:
                          (or the counts given) \`crawlite worker\` processes of -c C each (default 8) on a
                          throwaway PostgreSQL cluster, and by one \`crawlite crawl\` with the most workers'
                          requests in flight together; then the largest row's shards merged (needs postgresql)
+  --browser              instead: what \`crawl --browser\` costs against a plain crawl of the same site, -c C
+                         (default 4) for both, one run each: the Python docs (nginx; all pages, or --pages N
+                         of them) and a script-built site from a Node child process (--pages N item pages,
+                         default 500, in list pages of 50 whose links, and the items' text, come from JSON);
+                         pages/s, CPU per page of crawlite and of Chromium, peak RSS/PSS of the process tree,
+                         its peak in the first and last quarter of the pages, Chromium launches;
+                         --corpus python-docs|script runs one case (needs chromium; nginx for the docs)
   --json                 print one JSON object instead of the table
   -h, --help             this text
 
@@ -118,6 +126,7 @@ try {
       'recrawl-growth': { type: 'boolean', default: false },
       recrawls: { type: 'string' },
       workers: { type: 'string' },
+      browser: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: false,
@@ -156,7 +165,7 @@ const common = {
 };
 
 let single;
-if (given.suite || given.workers !== undefined) {
+if (given.suite || given.workers !== undefined || given.browser) {
   if (given.suite && given.workers !== undefined) fail('--workers cannot go with --suite');
   if (given.suite) for (const name of ['corpus', 'server', 'pages', 'concurrency', 'mode', 'latency', 'url', 'seed']) if (given[name] !== undefined) fail(`--${name} cannot go with --suite, which fixes its cases`);
 } else {
@@ -560,10 +569,10 @@ async function runSuite() {
 // ---------------------------------------------------------------------------------------------
 // main
 
-function machineLine(startLoad, endLoad) {
+function machineLine(startLoad, endLoad, timing = `CPU and RSS of children from ${timeTool ? 'GNU time' : '/proc sampling'}`) {
   return (
     `machine: ${availableParallelism()} CPUs, load average ${startLoad[0].toFixed(2)} at the start and ${endLoad[0].toFixed(2)} at the end` +
-    `${startLoad[0] > availableParallelism() * BUSY_LOAD ? ' (other processes were busy: noisy figures)' : ''}; node ${process.version}; CPU and RSS of children from ${timeTool ? 'GNU time' : '/proc sampling'}`
+    `${startLoad[0] > availableParallelism() * BUSY_LOAD ? ' (other processes were busy: noisy figures)' : ''}; node ${process.version}; ${timing}`
   );
 }
 
@@ -638,8 +647,34 @@ async function workersBench() {
   }
 }
 
+/** --browser: a plain crawl and a --browser crawl of the Python docs and of a script-built site (browser.mjs). */
+async function browserBench() {
+  for (const name of ['suite', 'workers', 'server', 'mode', 'latency', 'url', 'seed', 'runs', 'skip']) if (given[name] !== undefined && given[name] !== false) fail(`--${name} cannot go with --browser`);
+  const corpus = given.corpus ?? 'both';
+  if (!['both', 'python-docs', 'script'].includes(corpus)) fail(`--corpus with --browser takes python-docs or script, not ${JSON.stringify(corpus)}`);
+  const cases = corpus === 'both' ? ['python-docs', 'script'] : [corpus];
+  const missing = browserMissing({ cases, corpusDir: common.corpusDir });
+  if (missing) fail(missing);
+  const startLoad = loadavg();
+  const pages = intOption('pages', 500, 1, 1_000_000);
+  const result = await measureBrowser(CRAWLITE_BIN, {
+    cases,
+    pages,
+    docsPages: given.pages === undefined ? undefined : pages,
+    concurrency: intOption('concurrency', 4, 1, 1024),
+    corpusDir: common.corpusDir,
+    rowTimeoutS: intOption('row-timeout', 3_600, 1, 86_400),
+    log,
+  });
+  result.cores = availableParallelism();
+  const lines = [...browserLines(result), machineLine(startLoad, loadavg(), 'CPU and memory of the crawl\'s process tree from /proc'), `command: ${COMMAND}`];
+  process.stdout.write(common.json ? `${JSON.stringify({ command: COMMAND, environment: { node: process.version, cpus: availableParallelism(), loadavgAtStart: startLoad, loadavgAtEnd: loadavg() }, browser: result }, null, 2)}\n` : `${lines.join('\n')}\n`);
+  return result.ok ? 0 : 1;
+}
+
 async function main() {
   if (!existsSync(CRAWLITE_BIN)) fail(`${CRAWLITE_BIN} is missing: build crawlite first (npm run build)`);
+  if (given.browser) return browserBench();
   if (given.workers !== undefined) return workersBench();
   if (given['text-cost'] || given.search) return searchBench();
   if (given['recrawl-growth']) return recrawlGrowthBench();
