@@ -92,6 +92,18 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser', () => {
     expect(urlsOf(rendered)).not.toContain('/clicked-only');
   });
 
+  it("a re-crawl renders again; what changed is told by GETs, never by a script's POST", async () => {
+    const again = await runCli(['recrawl', rendered, '-q']);
+    expect(again.code, again.stderr).toBe(0);
+    // Rendered again: the POSTs of the second crawl are kept as captures too.
+    expect(readArchive(rendered, 'SELECT count(DISTINCT crawl) AS n FROM captures WHERE url = ?', `${site.url}api/view`)).toEqual([{ n: 2 }]);
+    expect(readArchive(rendered, 'SELECT change FROM changes WHERE url = ?', `${site.url}api/view`)).toEqual([]);
+    expect(readArchive(rendered, 'SELECT change FROM changes WHERE url = ?', `${site.url}item/1`)).toEqual([{ change: 'unchanged' }]);
+    const diff = await runCli(['diff', rendered, '--from', '1', '--to', '2', '--all', '--format', 'json']);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).not.toContain('api/view');
+  }, 120_000);
+
   it('replays offline in Chromium with what the scripts built: their fetch() answered from the archive', async () => {
     const origin = new URL(site.url).origin;
     await site.close();
