@@ -18,8 +18,9 @@ import { fixed, grouped, renderTable } from './report.mjs';
 const SCRIPT_SITE = join(dirname(fileURLToPath(import.meta.url)), 'script-site-server.mjs');
 /** How often the crawl's process tree is read (smaps_rollup of every Chromium process included). */
 export const TREE_SAMPLE_MS = 250;
-/** The renderer's tabs (src/browser/create-renderer.ts: RendererOptions.tabs, default 2). */
-const TABS = 2;
+/** Pages rendered at once: as many as -c, 8 at most (src/run/page-renderer.ts). */
+const MAX_TABS = 8;
+const tabsFor = (concurrency) => Math.min(concurrency, MAX_TABS);
 const MARKER = '--crawlite-renderer=';
 
 let clockTicks = 100;
@@ -334,7 +335,7 @@ async function measureCase(bin, site, { id, title, root, concurrency, maxPages, 
         browserLaunches: run.browserLaunches,
         fetchMsPerPage: archive?.fetchMsPerPage,
         // Fetching on 127.0.0.1 takes milliseconds: the tabs are what is busy, so a page holds one this long.
-        tabSPerPage: browser && pages ? (run.wallS * TABS) / pages : undefined,
+        tabSPerPage: browser && pages ? (run.wallS * tabsFor(concurrency)) / pages : undefined,
         quarters: quarters(samples, served.pages ?? pages),
         samples: samples.length,
       };
@@ -421,7 +422,7 @@ export async function measureBrowser(bin, { cases, pages, docsPages, concurrency
       await site.stop();
     }
   }
-  return { cases: results, tabs: TABS, sampleMs: TREE_SAMPLE_MS, ok: results.every((result) => result.ok) };
+  return { cases: results, tabs: tabsFor(concurrency), sampleMs: TREE_SAMPLE_MS, ok: results.every((result) => result.ok) };
 }
 
 // ---------------------------------------------------------------------------------------------

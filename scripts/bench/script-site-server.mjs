@@ -10,6 +10,7 @@
 // {type:'stats'} with its counters and {type:'reset'} by zeroing them, and exits when the parent goes away.
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
+import { serveAsChild } from './child-server.mjs';
 
 export const PER_LIST = 50;
 
@@ -110,29 +111,14 @@ const server = createServer({ keepAlive: true }, (req, res) => {
   stats.notFound += 1;
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
 });
-server.keepAliveTimeout = 60_000;
 server.on('connection', () => {
   stats.connections += 1;
 });
 
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-
-server.listen(port, '127.0.0.1', () => {
-  const ready = { type: 'ready', port: server.address().port, pid: process.pid, items, lists };
-  if (process.send) {
-    process.send(ready);
-    process.on('disconnect', stop);
-    process.on('message', (message) => {
-      if (message?.type === 'reset') stats = fresh();
-      if (message?.type === 'stats' || message?.type === 'reset') process.send({ type: 'stats', stats });
-    });
-  } else {
-    process.stdout.write(`${JSON.stringify(ready)}\n`);
-  }
+serveAsChild(server, port, {
+  ready: { items, lists },
+  stats: () => stats,
+  reset: () => {
+    stats = fresh();
+  },
 });

@@ -10,6 +10,7 @@
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { serveAsChild } from './child-server.mjs';
 import { pageHtml, pageNumber, ROBOTS_TXT } from './site.mjs';
 
 const { values } = parseArgs({
@@ -90,7 +91,6 @@ const server = createServer({ keepAlive: true }, (req, res) => {
   if (latency > 0) setTimeout(() => respond(req, res), latency);
   else respond(req, res);
 });
-server.keepAliveTimeout = 60_000;
 server.headersTimeout = 65_000;
 server.requestTimeout = 120_000;
 server.maxRequestsPerSocket = 0;
@@ -98,26 +98,15 @@ server.on('connection', () => {
   stats.connections += 1;
 });
 
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-
-server.listen(port, '127.0.0.1', () => {
-  const ready = { type: 'ready', port: server.address().port, pid: process.pid };
-  origin = `http://127.0.0.1:${ready.port}`;
-  if (process.send) {
-    process.send(ready);
-    process.on('disconnect', stop); // the bench is gone: never outlive it
-    process.on('message', (message) => {
-      if (message?.type === 'reset') stats = fresh();
-      if (message?.type === 'stats' || message?.type === 'reset') process.send({ type: 'stats', stats: report(stats) });
-    });
-  } else {
-    process.stdout.write(`${JSON.stringify(ready)}\n`);
-    process.stderr.write(`serving ${pages} pages on http://127.0.0.1:${ready.port}/ (latency ${latency} ms); Ctrl-C to stop\n`);
-  }
+serveAsChild(server, port, {
+  stats: () => report(stats),
+  reset: () => {
+    stats = fresh();
+  },
+  onListening: (listening) => {
+    origin = `http://127.0.0.1:${listening}`;
+  },
+  onStandalone: (listening) => {
+    process.stderr.write(`serving ${pages} pages on http://127.0.0.1:${listening}/ (latency ${latency} ms); Ctrl-C to stop\n`);
+  },
 });
