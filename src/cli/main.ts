@@ -43,8 +43,22 @@ function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   return EXIT_FAILURE;
 }
 
+/** Thrown after the parser accepted a command line, in parse-only mode, in place of running it. */
+class ParsedOnly {
+  constructor(readonly args: Record<string, unknown>) {}
+}
+
+export interface MainOptions {
+  /**
+   * Check the command line with the CLI's own parser (commands, flags, types, choices, conflicts)
+   * and stop before the command runs: exit code 0 when it would run, 1 and the usage line when not.
+   * How the documentation's examples are held to the CLI.
+   */
+  parseOnly?: boolean;
+}
+
 /** Runs the command line and returns the exit code; never exits the process itself. */
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], io: CliIo, options: MainOptions = {}): Promise<number> {
   const context = new CommandContext(io);
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   let output = '';
@@ -81,6 +95,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       // Unwrapped: an example wrapped mid-command cannot be copied; terminals fold long lines themselves.
       .wrap(null)
       .exitProcess(false)
+      // After validation, before the handler: the place a parse-only run stops.
+      .middleware((args) => {
+        if (options.parseOnly) throw new ParsedOnly(args);
+      }, false)
       .fail((message, error) => {
         // yargs reports its own validation (unknown flags, coerce failures) as YError.
         if (error && error.name !== 'YError') throw error;
@@ -90,6 +108,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         output = text;
       });
   } catch (error) {
+    if (error instanceof ParsedOnly) return 0;
     return reportError(error, io, verbose);
   }
   if (output) io.stdout(`${output}\n`);

@@ -15,7 +15,7 @@ export interface CliRun {
 /** Runs the CLI in-process with captured output; `interrupt` fires the registered Ctrl-C handler. */
 export async function runCli(
   argv: string[],
-  options: { onStart?: (interrupt: () => void) => void; statusStream?: { write(text: string): unknown; columns?: number } } = {},
+  options: { onStart?: (interrupt: () => void) => void; statusStream?: { write(text: string): unknown; columns?: number }; parseOnly?: boolean } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
@@ -39,7 +39,7 @@ export async function runCli(
     },
     owner: testOwner,
     version: '0.0.0-test',
-  });
+  }, { parseOnly: options.parseOnly === true });
   return { code, stdout, stderr };
 }
 
