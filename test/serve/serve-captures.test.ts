@@ -101,7 +101,7 @@ describe("the UI's capture page", () => {
       ['changed', true],
     ]);
     expect(entries.map((entry) => entry.href)).toEqual([crawl1['/a'], TS2, TS3].map((ts) => capturePath('/a', ts)));
-    expect(page.text).toMatch(/crawl 1 · <time>[^<]+<\/time> · 200 · first/);
+    expect(page.text).toMatch(/crawl 1 · <time datetime="[^"]+" title="[^"]+">[^<]+ UTC<\/time> · 200 · first/);
     expect(page.text).toContain(`<iframe id="replay" src="${serving.replayOrigin}/${TS3}/${at('/a')}"`);
     expect(page.text).not.toContain('id="earlier-capture"');
   });

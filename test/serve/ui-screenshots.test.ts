@@ -80,7 +80,7 @@ describe('screenshots over HTTP', () => {
 
   it('the capture page shows its capture’s screenshot, says why a refused one is not shown, and has no section without one', async () => {
     const shot = await (await fetch(ui(`/capture?url=${q('/shot')}`))).text();
-    const fetchedAt = /fetched <time>([^<]+)<\/time>/.exec(shot)![1]!;
+    const fetchedAt = /fetched <time datetime="([^"]+)"/.exec(shot)![1]!;
     expect(shot).toContain(`<img id="screenshot" src="/screenshot?url=${q('/shot')}&amp;ts=${captureTimestamp(fetchedAt)}"`);
     const hostile = await (await fetch(ui(`/capture?url=${q('/hostile')}`))).text();
     expect(hostile).toContain('id="screenshot-refused"');

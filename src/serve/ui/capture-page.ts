@@ -4,7 +4,7 @@ import { captureOf, nearestCapture } from '../replay/find-capture.js';
 import { REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp, replayPath } from '../replay-url.js';
 import { html } from './html.js';
-import { captureHref, formatBytes } from './format.js';
+import { captureHref, formatBytes, timeTag } from './format.js';
 import { screenshotHref, shownScreenshot } from './screenshot-image.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
@@ -54,7 +54,7 @@ function timeline(url: string, times: readonly CaptureTime[], selected: CaptureT
     const mark = changeMark(time, times[i - 1]);
     const href = `${captureHref(url)}&ts=${captureTimestamp(time.fetchedAt)}`;
     const current = time === selected;
-    return html`<li data-change="${mark}"${current ? html` class="selected" aria-current="true"` : ''}><a href="${href}">crawl ${time.crawl} · <time>${time.fetchedAt}</time> · ${time.status} · ${mark}${time.latest ? ' · latest' : ''}</a></li>\n`;
+    return html`<li data-change="${mark}"${current ? html` class="selected" aria-current="true"` : ''}><a href="${href}">crawl ${time.crawl} · ${timeTag(time.fetchedAt)} · ${time.status} · ${mark}${time.latest ? ' · latest' : ''}</a></li>\n`;
   })}</ol>`;
 }
 
@@ -105,7 +105,7 @@ export function capturePage(context: UiContext, params: URLSearchParams): UiPage
   const isText = page.contentType !== null && TEXT_TYPE.test(page.contentType);
   const source = isText ? decode(page.body.subarray(0, SOURCE_SHOWN_BYTES), page.charset) : undefined;
   const body = html`<h1 id="capture-url">${page.url}</h1>
-<p>${page.title ? html`<strong id="capture-title">${page.title}</strong> · ` : ''}<span id="capture-status">${page.status}</span> · ${page.contentType ?? 'no content type'} · ${formatBytes(page.size)} · fetched <time>${page.fetchedAt}</time> · ${page.kind}, depth ${page.depth}</p>
+<p>${page.title ? html`<strong id="capture-title">${page.title}</strong> · ` : ''}<span id="capture-status">${page.status}</span> · ${page.contentType ?? 'no content type'} · ${formatBytes(page.size)} · fetched ${timeTag(page.fetchedAt)} · ${page.kind}, depth ${page.depth}</p>
 ${selected.latest ? '' : html`<p class="muted" id="earlier-capture">An earlier capture (crawl ${selected.crawl}): links out and in are the latest capture's.</p>\n`}${page.revalidated ? html`<p class="muted" id="not-modified">Answered 304 Not Modified: the content is that of the capture it confirmed, the response headers are the 304's.</p>\n` : ''}${times.length > 1 ? timeline(page.url, times, selected) : ''}
 <p><a id="download" href="${downloadHref}">download the body</a> · <a id="raw-body" href="${rawBodyHref}" target="_blank" rel="noopener">body as captured</a> · <a id="open-replay" href="${replayHref}" target="_blank" rel="noopener">open the replay</a></p>
 ${screenshotSection(context, page, timestamp)}<h2>Replay</h2>
@@ -115,7 +115,7 @@ ${screenshotSection(context, page, timestamp)}<h2>Replay</h2>
 <h2>Request</h2>
 ${
   page.requestMethod
-    ? html`<p>${page.requestMethod} <code>${page.requestTarget ?? ''}</code>${page.remoteIp ? html` to ${page.remoteIp}` : ''}${page.startedAt ? html`, started <time>${page.startedAt}</time>` : ''}</p>
+    ? html`<p>${page.requestMethod} <code>${page.requestTarget ?? ''}</code>${page.remoteIp ? html` to ${page.remoteIp}` : ''}${page.startedAt ? html`, started ${timeTag(page.startedAt)}` : ''}</p>
 <pre id="request-headers">${headerBlock(page.requestHeaders) ?? ''}</pre>`
     : html`<p class="muted" id="request-headers">The request was not recorded (stored before schema 5).</p>`
 }

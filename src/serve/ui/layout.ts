@@ -24,7 +24,7 @@ ${page.bare ? page.body : html`<nav>
 <main>
 ${page.body}
 </main>`}
-${(page.scripts ?? []).map((src) => html`<script src="${src}"></script>\n`)}
+${['/assets/local-time.js', ...(page.scripts ?? [])].map((src) => html`<script src="${src}"></script>\n`)}
 </body>
 </html>
 `;

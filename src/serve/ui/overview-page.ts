@@ -1,6 +1,6 @@
 import { archiveOverview } from '../../storage/reader/index.js';
 import { html } from './html.js';
-import { formatBytes, formatCount } from './format.js';
+import { formatBytes, formatCount, timeTag } from './format.js';
 import type { UiContext, UiPage } from './ui-context.js';
 
 /** `/`: what `crawlite stats` prints, plus runs, types, hosts and a chart of fetches over time. */
@@ -23,7 +23,7 @@ ${rows.map((row) => html`<tr><td>${row.href ? html`<a href="${row.href}">${row.l
   const body = html`<h1>Overview</h1>
 <section id="roots"><h2>Roots</h2>
 ${roots.length ? html`<ul>${roots.map((root) => html`<li><a href="/urls?text=${encodeURIComponent(root)}">${root}</a></li>`)}</ul>` : html`<p class="muted">No crawl definition stored (an import, or an empty archive).</p>`}
-<p>First run started <time>${overview.runs.first ?? '—'}</time>, last run ended <time>${overview.runs.last ?? '—'}</time> (${report.runs} runs).</p>
+<p>First run started ${timeTag(overview.runs.first)}, last run ended ${timeTag(overview.runs.last)} (${report.runs} runs).</p>
 </section>
 <div class="grid">
 <section><h2>URLs</h2>
