@@ -20,3 +20,4 @@ export { baseOf } from './resolve-base.js';
 export { charsetOf, decodeText, isHtml, isCss } from './decode-text.js';
 export { sniffCharset, decodeHtml, decodeHtmlPieces, type CharsetSource, type SniffedCharset } from './sniff-charset.js';
 export { decodePieces, decodeWindows1252, PIECE_BYTES } from './decode-pieces.js';
+export { captureText, type CaptureBody } from './capture-text.js';

@@ -78,7 +78,7 @@ async function pageDiff(
 ): Promise<void> {
   const [{ normalizeUrl }, { captureText }, { createTwoFilesPatch }, { NotCapturedError }] = await Promise.all([
     import('../../url/index.js'),
-    import('../capture-text.js'),
+    import('../../html/index.js'),
     import('diff'),
     import('../../storage/reader/index.js'),
   ]);

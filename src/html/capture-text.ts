@@ -1,4 +1,6 @@
-import { decodeText, isHtml, extractPage, decodeHtml } from '../html/index.js';
+import { decodeText, isHtml } from './decode-text.js';
+import { extractPage } from './extract-page.js';
+import { decodeHtml } from './sniff-charset.js';
 
 /** What a capture's text is made of: its body, and how to read it. */
 export interface CaptureBody {
