@@ -62,11 +62,10 @@ const unparsed: string = new SearchQueryError('"', 'unclosed').code;
 void [done, first, code, worker, status, merged, stored, missing, hits, columns, pages, roots, unparsed];
 `;
 
-/** The README's "Use as a library" examples, as written there. */
-function readmeLibraryExamples(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = /^## Use as a library\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
-  return [...section.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+/** The examples of the library's page in the manual (docs/library.md), as written there. */
+function libraryPageExamples(): string[] {
+  const page = readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8');
+  return [...page.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
 }
 
 /** tsc's complaints about `files` in the project, as a strict project on Node would compile them; '' when none. */
@@ -119,8 +118,8 @@ it('installs from its packed tarball and crawls, reads and refuses through the p
 // No --skipLibCheck: the package's declarations are checked as a user's compiler checks them, and
 // a driver type left in them (better-sqlite3's, whose types are a devDependency) fails with TS7016.
 // One tsc run for both files: each run loads every declaration the package reaches.
-it('type-checks the README library examples and typed uses in a strict project with only its declared dependencies', async () => {
-  const examples = readmeLibraryExamples();
+it('type-checks the library examples of docs/library.md and typed uses in a strict project with only its declared dependencies', async () => {
+  const examples = libraryPageExamples();
   expect(examples.length).toBeGreaterThanOrEqual(2);
   const files = examples.map((code, i) => {
     expect(code).toContain("from 'crawlite'");

@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CRAWL_OPTION_DEFINITIONS, OPTION_KEYS, type OptionDefinition } from '../src/pipeline/option-definitions.js';
 
-// The README's option table and examples say what the option definitions say.
+// The manual's option table and examples (docs/commands.md) say what the option definitions say.
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const COMMANDS = readFileSync(new URL('../docs/commands.md', import.meta.url), 'utf8');
 
 /** Flags the table lists that are not crawl options: they are never stored with the crawl. */
 const NOT_CRAWL_OPTIONS = ['log'];
 
-/** The README row for a definition, as it must read. */
+/** The table's row for a definition, as it must read. */
 function expectedRow(definition: OptionDefinition): string {
   const typed = `${definition.alias ? `-${definition.alias}, ` : ''}--${definition.flag}${'placeholder' in definition ? ` ${definition.placeholder}` : ''}`;
   const range = definition.kind === 'integer' ? `${definition.min}–${definition.max}` : '';
@@ -24,10 +24,10 @@ function shownDefault(definition: OptionDefinition): string {
 }
 
 /** The rows of the table that starts with `| option | default | range | meaning |`, by flag. */
-function readmeRows(): Map<string, string> {
-  const lines = README.split('\n');
+function tableRows(): Map<string, string> {
+  const lines = COMMANDS.split('\n');
   const start = lines.indexOf('| option | default | range | meaning |');
-  expect(start, 'the README has the option table').toBeGreaterThan(0);
+  expect(start, 'docs/commands.md has the option table').toBeGreaterThan(0);
   const rows = new Map<string, string>();
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
@@ -40,19 +40,19 @@ function readmeRows(): Map<string, string> {
 }
 
 /** The command lines of the block after "Examples, one per option:", whitespace made single. */
-function readmeExamples(): string[] {
-  const block = /Examples, one per option:\n\n```sh\n([\s\S]*?)```/.exec(README)?.[1];
-  expect(block, 'the README has the examples').toBeDefined();
+function optionExamples(): string[] {
+  const block = /Examples, one per option:\n\n```sh\n([\s\S]*?)```/.exec(COMMANDS)?.[1];
+  expect(block, 'docs/commands.md has the examples').toBeDefined();
   return block!.trim().split('\n').map((line) => line.replace(/\s+/g, ' '));
 }
 
-describe('the README option table', () => {
-  const rows = readmeRows();
+describe('the option table of docs/commands.md', () => {
+  const rows = tableRows();
 
   for (const key of OPTION_KEYS) {
     const definition: OptionDefinition = CRAWL_OPTION_DEFINITIONS[key];
     it(`shows --${definition.flag} with its default, range and meaning`, () => {
-      expect(rows.get(definition.flag), `README row for --${definition.flag}`).toBe(expectedRow(definition));
+      expect(rows.get(definition.flag), `docs/commands.md row for --${definition.flag}`).toBe(expectedRow(definition));
     });
   }
 
@@ -62,11 +62,11 @@ describe('the README option table', () => {
   });
 
   it('gives the example of each option', () => {
-    const examples = readmeExamples();
+    const examples = optionExamples();
     for (const key of OPTION_KEYS) {
       const { command, comment } = (CRAWL_OPTION_DEFINITIONS[key] as OptionDefinition).example;
       const line = `npx crawlite ${command}${comment ? ` # ${comment}` : ''}`.replace(/\s+/g, ' ');
-      expect(examples, `README example for ${key}`).toContain(line);
+      expect(examples, `docs/commands.md example for ${key}`).toContain(line);
     }
   });
 });
