@@ -8,6 +8,7 @@ import { layout } from './layout.js';
 import { overviewPage } from './overview-page.js';
 import { replayFramePage } from './replay-frame-page.js';
 import { screenshotImage } from './screenshot-image.js';
+import { changesPage } from './changes-page.js';
 import { searchPage } from './search-page.js';
 import { sqlDownload } from './sql-download.js';
 import { sqlPage } from './sql-page.js';
@@ -25,6 +26,7 @@ const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiP
   '/capture': capturePage,
   '/replay': replayFramePage,
   '/sql': sqlPage,
+  '/changes': changesPage,
 };
 
 /** The UI's security headers: archived pages are hostile, so no inline script runs and only the replay origin is framed. */
