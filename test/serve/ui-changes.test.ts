@@ -128,7 +128,7 @@ describe('the changes page', () => {
     const missing = await get(ui.url, changesPath({ from: '7' }));
     expect(missing.status).toBe(404);
     expect(missing.body).toContain('crawl 7 is not in this archive: it holds crawls 1, 2');
-    for (const params of [{ from: 'x' }, { to: '-1' }, { change: '<b>' }]) {
+    for (const params of [{ from: 'x' }, { to: '-1' }, { change: '<b>' }] as Array<Record<string, string>>) {
       const page = await get(ui.url, changesPath(params));
       expect(page.status, JSON.stringify(params)).toBe(400);
       expect(page.body).not.toContain('<b>');
