@@ -42,6 +42,10 @@ function resultsTable(columns: readonly string[], rows: readonly unknown[][]): H
 ${rows.map((row) => html`<tr>${row.map(cell)}</tr>\n`)}</tbody></table></div>`;
 }
 
+const examples = html`<section id="examples"><h2>Examples</h2><ul>${EXAMPLE_QUERIES.map(
+  (example) => html`<li><a href="/sql?${new URLSearchParams({ sql: example.sql }).toString()}">${example.title}</a></li>`,
+)}</ul></section>`;
+
 function relationsList(relations: readonly ArchiveRelation[]): Html {
   const group = (type: 'view' | 'table', title: string) =>
     html`<h3>${title}</h3><ul>${relations
@@ -51,9 +55,10 @@ function relationsList(relations: readonly ArchiveRelation[]): Html {
 <button type="button" class="query" data-fill="${`select ${relation.columns.map(quotedIfNeeded).join(', ')}\nfrom ${quotedIfNeeded(relation.name)}\nlimit 100`}" title="put a query of ${relation.name} in the box">query</button>
 <div class="columns">${relation.columns.map((column) => html`<button type="button" data-insert="${quotedIfNeeded(column)}">${column}</button>`)}</div></li>\n`,
       )}</ul>`;
-  return html`<aside id="relations"><h2>Views and tables</h2>
-<p class="muted">Views are the stable contract (see the README); tables may change. A name browses it; a column types itself into the box.</p>
-${group('view', 'Views')}${group('table', 'Tables')}</aside>`;
+  return html`<aside>${examples}<section id="relations"><h2>Views and tables</h2>
+<p class="muted">Views are the stable contract (see the README); the tables under them may change. A name browses it; a column types itself into the box.</p>
+${group('view', 'Views')}
+<details id="tables"><summary>Tables (${relations.filter((relation) => relation.type === 'table').length})</summary>${group('table', 'Tables')}</details></section></aside>`;
 }
 
 const quotedIfNeeded = (name: string) => (/^[a-z_][a-z0-9_]*$/i.test(name) ? name : quoted(name));
@@ -64,10 +69,6 @@ function form(sql: string): Html {
 <div class="actions"><button type="submit" id="run">Run</button><span class="muted">one read-only statement; Ctrl+Enter runs it</span></div>
 </form>`;
 }
-
-const examples = html`<section id="examples"><h2>Examples</h2><ul>${EXAMPLE_QUERIES.map(
-  (example) => html`<li><a href="/sql?${new URLSearchParams({ sql: example.sql }).toString()}">${example.title}</a></li>`,
-)}</ul></section>`;
 
 function pageOf(context: UiContext, main: Html, sql: string, status?: number): UiPage {
   const relations = archiveRelations(context.db);
@@ -132,7 +133,7 @@ export async function sqlPage(context: UiContext, params: URLSearchParams): Prom
   if (!context.sql) return pageOf(context, html`<p class="error" id="sql-error">SQL queries are not available here.</p>`, sql, 501);
   try {
     if (view) return await browse(context, params, view);
-    if (!sql.trim()) return pageOf(context, examples, '');
+    if (!sql.trim()) return pageOf(context, html``, '');
     const shown = await context.sql.firstRows(sql, { maxRows: SHOWN_ROWS });
     const main = html`<p class="muted" id="row-count">${
       shown.cut ? html`<strong id="cut">The first ${formatCount(shown.rows.length)} rows</strong>, cut there: download them all` : html`${formatCount(shown.rows.length)} row${shown.rows.length === 1 ? '' : 's'} · download`

@@ -7,9 +7,10 @@ export const SQL_CSS = `
 #relations { font-size: .9em; } #relations h3 { font-size: 1em; margin: .8em 0 .2em; }
 #relations ul { list-style: none; padding: 0; margin: 0; }
 #relations li { margin: .2em 0 .5em; }
+#tables summary { cursor: pointer; margin-top: .8em; color: var(--muted); }
 #relations .columns { color: var(--muted); font-size: .9em; }
 #relations .columns button, #relations .query { font-size: .85em; padding: 0 .3em; border: 1px solid var(--line); background: var(--alt); color: var(--fg); border-radius: 3px; cursor: pointer; margin: 0 .1em .2em 0; }
-#examples li { margin: .2em 0; }
+#examples { font-size: .9em; } #examples ul { padding-left: 1.2em; margin: 0; } #examples li { margin: .2em 0; }
 .results-wrap { overflow: auto; max-height: 70vh; border: 1px solid var(--line); }
 #results td, #results th { white-space: pre-wrap; word-break: break-word; max-width: 40em; padding: .2em .5em; font-size: .9em; }
 #results th { position: sticky; top: 0; background: var(--alt); }
