@@ -4,7 +4,7 @@ import { execCli } from '../support/cli.js';
 import { ChangingSite, type Served } from '../support/changing-site.js';
 import { hrefOf, htmlText, tableRows } from '../support/html-table.js';
 import { get } from '../support/serve.js';
-import { linksPage, startServer, type TestServer } from '../support/test-server.js';
+import { html, linksPage, routes, startServer, type TestServer } from '../support/test-server.js';
 import { startUiServer, type UiServer } from '../support/ui-server.js';
 
 // serve's /changes over two real crawls of a site that changed in between: the count of each
@@ -141,5 +141,21 @@ describe('the changes page', () => {
     expect(capture.body).toContain(`<a class="what-changed" href="${changesPath({ url: at('/about'), from: '1', to: '2' }).replaceAll('&', '&amp;')}">what changed</a>`);
     const unchanged = await get(ui.url, `/capture?url=${encodeURIComponent(at('/s1'))}`);
     expect(unchanged.body).not.toContain('what-changed');
+  });
+
+  it('says how to get a second crawl when the archive holds one', async () => {
+    const single = await startServer(routes({ '/': html('<p>one</p>') }));
+    const path = tmp.path('one.sqlite');
+    let one: UiServer | undefined;
+    try {
+      expect((await execCli(['crawl', single.url, '--db', path, '-q'])).code).toBe(0);
+      one = await startUiServer(path);
+      const page = await get(one.url, '/changes');
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<p id="one-crawl">This archive holds one crawl: run <code>crawlite recrawl</code> on it, then see here what changed.</p>');
+    } finally {
+      await one?.close();
+      await single.close();
+    }
   });
 });

@@ -76,7 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)('the SQL page in Chromium', () => {
       await page.locator('#relations li[data-relation="links"] button.query').click();
       expect(await page.locator('#sql-box').inputValue()).toBe('select from_url, to_url, kind, nofollow\nfrom links\nlimit 100');
       await page.locator('#sql-box').fill('select  from urls');
-      await page.locator('#sql-box').evaluate((box: HTMLTextAreaElement) => box.setSelectionRange(7, 7));
+      await page.locator('#sql-box').evaluate((box: { setSelectionRange(start: number, end: number): void }) => box.setSelectionRange(7, 7));
       await page.locator('#relations li[data-relation="urls"] .columns button', { hasText: 'state' }).click();
       expect(await page.locator('#sql-box').inputValue()).toBe('select state from urls');
       await Promise.all([page.waitForNavigation(), page.locator('#run').click()]);

@@ -4,17 +4,19 @@ import { captureText } from '../../html/index.js';
 import {
   captureInCrawl,
   CHANGE_KINDS,
-  changeCounts,
+  changeCountsQuery,
+  changesPageQuery,
   crawlNumbers,
   holdsUrl,
-  listChanges,
   resolveCrawls,
   type CapturedContent,
   type ChangeKind,
 } from '../../storage/reader/index.js';
+import type { UiSql } from '../sql-mount.js';
 import { normalizeUrl } from '../../url/index.js';
 import { html, type Html } from './html.js';
 import { captureHref, formatCount, timeTag } from './format.js';
+import { sqlRefusal } from './sql-refusal.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const PAGE_SIZE = 100;
@@ -93,12 +95,38 @@ function changeKindParam(params: URLSearchParams): ChangeKind | undefined {
   return text as ChangeKind;
 }
 
+interface ListedChange {
+  url: string;
+  change: ChangeKind;
+  from_status: number | null;
+  to_status: number | null;
+  from_fetched_at: string | null;
+  to_fetched_at: string | null;
+}
+
+/** The count of each kind and one page of the changes, each read in the query worker, within the SQL page's time limit. */
+async function readChanges(sql: UiSql, from: number, to: number, kind: ChangeKind | undefined, after: string) {
+  const counts = Object.fromEntries(CHANGE_KINDS.map((each) => [each, 0])) as Record<ChangeKind, number>;
+  const countsQuery = changeCountsQuery(from, to);
+  const pageQuery = changesPageQuery(from, to, { kinds: kind ? [kind] : LISTED, after, limit: PAGE_SIZE + 1 });
+  const [countRows, pageRows] = await Promise.all([
+    sql.firstRows(countsQuery.sql, { params: countsQuery.params, maxRows: CHANGE_KINDS.length }),
+    sql.firstRows(pageQuery.sql, { params: pageQuery.params, maxRows: PAGE_SIZE + 1 }),
+  ]);
+  for (const [change, n] of countRows.rows as Array<[ChangeKind, number]>) counts[change] = n;
+  const rows = pageRows.rows.map((row) => Object.fromEntries(pageRows.columns.map((name, i) => [name, row[i]])) as unknown as ListedChange);
+  // One row more than shown says whether there is a next page.
+  const next = rows.length > PAGE_SIZE ? rows[PAGE_SIZE - 1]!.url : undefined;
+  return { counts, rows: rows.slice(0, PAGE_SIZE), next };
+}
+
 /** The counts of each kind, then the changes a page at a time, each linking to its text diff. */
-function changeList(context: UiContext, params: URLSearchParams, from: number, to: number): Html {
+async function changeList(context: UiContext, params: URLSearchParams, from: number, to: number): Promise<Html> {
   const kind = changeKindParam(params);
   const after = params.get('after') ?? '';
-  const counts = changeCounts(context.db, from, to);
-  const listed = changes(context, from, to, kind, after);
+  if (!context.sql) throw new UiHttpError(501, 'Comparing crawls is not available here.');
+  const listed = await readChanges(context.sql, from, to, kind, after);
+  const { counts } = listed;
   const base = { from, to, ...(kind ? { change: kind } : {}) };
   return html`<table id="change-counts"><thead><tr><th>change</th><th class="num">URLs</th></tr></thead><tbody>
 ${CHANGE_KINDS.map((each) => html`<tr data-change="${each}"><td><a href="${changesHref({ from, to, change: each })}">${each}</a></td><td class="num">${formatCount(counts[each])}</td></tr>\n`)}
@@ -115,11 +143,8 @@ ${listed.rows.length === 0 ? html`<p class="muted" id="no-changes">No URLs${afte
 <p class="pager">${listed.next !== undefined ? html`<a id="next" rel="next" href="${changesHref({ ...base, after: listed.next })}">next ${PAGE_SIZE} →</a>` : html`<span class="muted">end of the list</span>`}</p>`;
 }
 
-const changes = (context: UiContext, from: number, to: number, kind: ChangeKind | undefined, after: string) =>
-  listChanges(context.db, from, to, { kinds: kind ? [kind] : LISTED, after, limit: PAGE_SIZE });
-
 /** `/changes[?from=&to=]`: what changed between two crawls (by default the last two); `&url=`: how one page's text changed. */
-export function changesPage(context: UiContext, params: URLSearchParams): UiPage {
+export async function changesPage(context: UiContext, params: URLSearchParams): Promise<UiPage> {
   let crawls: number[];
   try {
     crawls = crawlNumbers(context.db, 'this archive');
@@ -145,5 +170,11 @@ export function changesPage(context: UiContext, params: URLSearchParams): UiPage
     const diff = pageDiff(context, url, from, to);
     return { ...page(html`${heading}<p class="muted"><a href="${changesHref({ from, to })}">all changes, crawl ${from} → crawl ${to}</a></p>${diff.body}`, diff.status), title: `Changes: ${url}` };
   }
-  return page(html`${heading}${changeList(context, params, from, to)}`);
+  try {
+    return page(html`${heading}${await changeList(context, params, from, to)}`);
+  } catch (error) {
+    const refusal = context.sql && sqlRefusal(error, context.sql.timeoutMs);
+    if (!refusal) throw error;
+    return page(html`${heading}<p class="error" id="changes-error">${refusal.message}</p>`, refusal.status);
+  }
 }

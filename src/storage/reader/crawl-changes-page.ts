@@ -1,33 +1,29 @@
-import type { Database } from 'better-sqlite3';
-import { CHANGE_KINDS, CHANGES_SQL, type ChangeKind, type CrawlChange } from './crawl-changes.js';
+import { CHANGES_SQL, type ChangeKind } from './crawl-changes.js';
 
 // What changed between two crawls, for browsing: the count of each kind, and the
-// changes a page at a time in URL order after the last URL shown.
+// changes a page at a time in URL order after the last URL shown. Statements with
+// their parameters, for the query worker: the comparison reads every capture of both
+// crawls, which on a large archive takes longer than a server may stand still.
 
-export type ChangeCounts = Record<ChangeKind, number>;
-
-/** How many URLs of each kind the comparison of the two crawls finds. */
-export function changeCounts(db: Database, from: number, to: number): ChangeCounts {
-  const counts = Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, 0])) as ChangeCounts;
-  const rows = db.prepare<{ from: number; to: number }, { change: ChangeKind; n: number }>(`SELECT change, count(*) AS n FROM (${CHANGES_SQL}) GROUP BY change`).all({ from, to });
-  for (const row of rows) counts[row.change] = row.n;
-  return counts;
+export interface BoundQuery {
+  sql: string;
+  params: Record<string, unknown>;
 }
 
-export interface ChangesPage {
-  rows: CrawlChange[];
-  /** The URL to pass as `after` for the next page; absent when nothing is left. */
-  next?: string;
+/** Rows of (change, n): how many URLs of each kind the comparison of the two crawls finds. */
+export function changeCountsQuery(from: number, to: number): BoundQuery {
+  return { sql: `SELECT change, count(*) AS n FROM (${CHANGES_SQL}) GROUP BY change`, params: { from, to } };
 }
 
-/** Up to `limit` changes of the kinds asked for, after the URL `after` ('' for the first page). */
-export function listChanges(db: Database, from: number, to: number, options: { kinds: readonly ChangeKind[]; after: string; limit: number }): ChangesPage {
+/** The columns changesPageQuery selects, in order. */
+export const CHANGE_PAGE_COLUMNS = ['url', 'change', 'from_status', 'to_status', 'from_fetched_at', 'to_fetched_at'] as const;
+
+/** Up to `limit` changes of the kinds asked for (at least one), after the URL `after` ('' for the first page). */
+export function changesPageQuery(from: number, to: number, options: { kinds: readonly ChangeKind[]; after: string; limit: number }): BoundQuery {
   const { kinds, after, limit } = options;
-  if (kinds.length === 0) return { rows: [] };
-  const sql = `SELECT * FROM (${CHANGES_SQL}) WHERE change IN (${kinds.map(() => '?').join(', ')}) AND url > ? ORDER BY url LIMIT ?`;
-  // The crawls are bound by name, the kinds and the page by place. One row more than shown says whether there is a next page.
-  const rows = db.prepare<unknown[], CrawlChange>(sql).all({ from, to }, ...kinds, after, limit + 1);
-  if (rows.length <= limit) return { rows };
-  rows.length = limit;
-  return { rows, next: rows.at(-1)!.url };
+  const params: Record<string, unknown> = { from, to, after, limit };
+  kinds.forEach((kind, i) => (params[`kind${i}`] = kind));
+  const sql = `SELECT ${CHANGE_PAGE_COLUMNS.join(', ')} FROM (${CHANGES_SQL})
+    WHERE change IN (${kinds.map((_, i) => `:kind${i}`).join(', ')}) AND url > :after ORDER BY url LIMIT :limit`;
+  return { sql, params };
 }
