@@ -150,12 +150,13 @@ describe('the SQL page', () => {
       'pragma writable_schema = on',
       '/* first */ PRAGMA journal_mode=delete',
       'begin immediate',
+      "select load_extension('/tmp/nothing.so')",
       'select 1; delete from url',
     ];
     for (const sql of refused) {
       const page = await get(ui.url, sqlPath(sql));
       expect(page.status, sql).toBe(400);
-      expect(errorOf(page.body), sql).toMatch(/^(query only reads|query refuses|invalid SQL|query takes exactly one)/);
+      expect(errorOf(page.body), sql).toMatch(/^(query only reads|query refuses|invalid SQL|query takes exactly one|query failed: not authorized)/);
       for (const path of ['/sql.csv', '/sql.json']) expect((await get(ui.url, sqlPath(sql, path))).status, `${path} ${sql}`).toBe(400);
     }
     expect(errorOf((await get(ui.url, sqlPath('pragma writable_schema = 1'))).body)).toBe('query only reads: a PRAGMA that sets a value is refused');

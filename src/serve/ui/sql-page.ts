@@ -113,7 +113,8 @@ async function browse(context: UiContext, params: URLSearchParams, name: string)
   const { sql, params: bound } = browseRelationSql(relation, after, limit + 1);
   const shown = await context.sql!.firstRows(sql, { params: bound, maxRows: limit + 1 });
   const keys = relation.key.length;
-  const more = keys > 0 && shown.rows.length > limit;
+  // More rows than the page shows, or a page cut short at SHOWN_BYTES: the next page starts after the last row shown.
+  const more = keys > 0 && shown.rows.length > 0 && (shown.rows.length > limit || shown.cut);
   const rows = shown.rows.slice(0, limit);
   const next = new URLSearchParams({ view: name, ...(params.has('limit') ? { limit: String(limit) } : {}) });
   if (more) next.set('after', JSON.stringify(rows.at(-1)!.slice(0, keys)));
