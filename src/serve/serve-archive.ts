@@ -5,6 +5,7 @@ import { openArchive as openReader } from '../storage/reader/index.js';
 import { openArchive as openDatabase } from '../storage/archive/index.js';
 import { createReplayHandler } from './replay-mount.js';
 import { uiSearch } from './search-mount.js';
+import { uiSql } from './sql-mount.js';
 import { createUiHandler } from './ui/ui-handler.js';
 
 export interface ServeOptions {
@@ -15,7 +16,7 @@ export interface ServeOptions {
   port: number;
   /** The replay origin's port; 0 (the default) picks a free one. */
   replayPort?: number;
-  /** The time limit of one search of the UI, in ms (default 5000). */
+  /** The time limit of one search, and of one statement of the SQL page, in ms (default 5000). */
   searchTimeoutMs?: number;
 }
 
@@ -78,6 +79,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
   const archive = openReader(options.path);
   const db = openDatabase(options.path, 'readonly');
   const search = uiSearch(options.path, options.searchTimeoutMs);
+  const sql = uiSql(options.path, options.searchTimeoutMs);
   const servers: Server[] = [];
   try {
     const replayServer = createServer();
@@ -92,7 +94,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     // On loopback, requests must name this server (a DNS-rebinding page names its own host), on both origins.
     const allowedHosts = (port: number) =>
       isLoopback(options.host) ? new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) : undefined;
-    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search }, allowedHosts(uiPort));
+    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search, sql }, allowedHosts(uiPort));
     const replay = createReplayHandler({ archive, replayOrigin, uiOrigin }, allowedHosts(replayPort));
     uiServer.on('request', (req: IncomingMessage, res: ServerResponse) => ui(req, res));
     replayServer.on('request', (req: IncomingMessage, res: ServerResponse) => replay(req, res));
@@ -101,6 +103,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
       replayOrigin,
       async close() {
         search.close();
+        sql.close();
         await Promise.all(servers.map(stop));
         archive.close();
         db.close();
@@ -108,6 +111,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     };
   } catch (error) {
     search.close();
+    sql.close();
     await Promise.all(servers.map(stop));
     archive.close();
     db.close();

@@ -54,7 +54,7 @@ function timeline(url: string, times: readonly CaptureTime[], selected: CaptureT
     const mark = changeMark(time, times[i - 1]);
     const href = `${captureHref(url)}&ts=${captureTimestamp(time.fetchedAt)}`;
     const current = time === selected;
-    return html`<li data-change="${mark}"${current ? html` class="selected" aria-current="true"` : ''}><a href="${href}">crawl ${time.crawl} · ${timeTag(time.fetchedAt)} · ${time.status} · ${mark}${time.latest ? ' · latest' : ''}</a></li>\n`;
+    return html`<li data-change="${mark}"${current ? html` class="selected" aria-current="true"` : ''}><a href="${href}">crawl ${time.crawl} · ${timeTag(time.fetchedAt)} · ${time.status} · ${mark}${time.latest ? ' · latest' : ''}</a>${mark === 'changed' && times[i - 1]!.crawl !== time.crawl ? html` <a class="what-changed" href="/changes?${new URLSearchParams({ url, from: String(times[i - 1]!.crawl), to: String(time.crawl) }).toString()}">what changed</a>` : ''}</li>\n`;
   })}</ol>`;
 }
 

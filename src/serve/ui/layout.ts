@@ -19,6 +19,7 @@ ${page.bare ? page.body : html`<nav>
   <a href="/">Overview</a>
   <a href="/urls">URLs</a>
   <a href="/search">Search</a>
+  <a href="/sql">SQL</a>
   <form id="nav-search" action="/search" method="get" role="search"><input name="q" type="search" placeholder="search text" aria-label="search text"></form>
 </nav>
 <main>

@@ -8,7 +8,10 @@ import { layout } from './layout.js';
 import { overviewPage } from './overview-page.js';
 import { replayFramePage } from './replay-frame-page.js';
 import { screenshotImage } from './screenshot-image.js';
+import { changesPage } from './changes-page.js';
 import { searchPage } from './search-page.js';
+import { sqlDownload } from './sql-download.js';
+import { sqlPage } from './sql-page.js';
 import { staticAsset } from './static-assets.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 import { urlsPage } from './urls-page.js';
@@ -22,6 +25,8 @@ const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiP
   '/search': searchPage,
   '/capture': capturePage,
   '/replay': replayFramePage,
+  '/sql': sqlPage,
+  '/changes': changesPage,
 };
 
 /** The UI's security headers: archived pages are hostile, so no inline script runs and only the replay origin is framed. */
@@ -81,7 +86,12 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         ({ status, response } = { status: 405, response: { ...errorPage(405, `${req.method} is not supported: this archive is read-only`), headers: { allow: 'GET, HEAD' } } });
       } else {
         const url = new URL(req.url ?? '/', 'http://ui.invalid');
-        ({ status, response } = await route(url.pathname, url.searchParams));
+        if (url.pathname === '/sql.csv' || url.pathname === '/sql.json') {
+          // Streamed as read, or a page saying why not.
+          const refused = await sqlDownload(context, url.pathname === '/sql.csv' ? 'csv' : 'json', url.searchParams, req, res, securityHeaders(context.replayOrigin));
+          if (!refused) return;
+          ({ status, response } = { status: refused.status ?? 400, response: pageBody(refused) });
+        } else ({ status, response } = await route(url.pathname, url.searchParams));
       }
     } catch (error) {
       if (error instanceof UiHttpError) {

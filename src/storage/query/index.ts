@@ -3,3 +3,5 @@ export * from './query-worker-client.js';
 export * from './search-archive.js';
 export * from './search-in-worker.js';
 export * from './search-limits.js';
+export * from './browse-relation.js';
+export * from './start-rows-query.js';

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CrawliteError } from '../../crawlite-error.js';
 import { QueryRefusedError } from '../archive/archive-errors.js';
 import { openArchive } from '../reader/archive-reader.js';
+import type { QueryParams } from '../reader/reader-types.js';
 import type { FromWorker, ToWorker, WorkerTask } from './query-worker-protocol.js';
 
 export class QueryTimeoutError extends CrawliteError {
@@ -42,17 +43,17 @@ const WORKER = fileURLToPath(
  * Runs one read-only statement in a child process and streams its rows to
  * `sink` in batches, one batch ahead of the sink at most. Refusals (bad SQL, a
  * write, ATTACH, a file that is not an archive) are thrown here, before any
- * process starts; `timeoutMs` bounds the whole run.
+ * process starts; `timeoutMs` bounds the whole run; `params` are bound in the worker.
  */
-export function startQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number } = {}): RunningQuery {
+export function startQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number; params?: QueryParams } = {}): RunningQuery {
   const archive = openArchive(path);
   try {
     archive.query(sql);
   } finally {
     archive.close();
   }
-  const { timeoutMs } = options;
-  return startWorker({ type: 'run', path, sql }, sink, {
+  const { timeoutMs, params } = options;
+  return startWorker({ type: 'run', path, sql, ...(params !== undefined ? { params } : {}) }, sink, {
     ...(timeoutMs !== undefined ? { timeout: { ms: timeoutMs, error: () => new QueryTimeoutError(timeoutMs) } } : {}),
     failed: (message) => new QueryRefusedError(message),
   });

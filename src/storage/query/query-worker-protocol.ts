@@ -1,8 +1,9 @@
 /** Messages between `query` or `search` and the process that runs its statement (child_process IPC, advanced serialization). */
+import type { QueryParams } from '../reader/reader-types.js';
 import type { SearchOptions } from './search-archive.js';
 
 /** What the worker runs: one read-only SQL statement, or one full-text search. */
-export type WorkerTask = { type: 'run'; path: string; sql: string } | { type: 'search'; path: string; query: string; options: SearchOptions };
+export type WorkerTask = { type: 'run'; path: string; sql: string; params?: QueryParams } | { type: 'search'; path: string; query: string; options: SearchOptions };
 
 /** To the worker: its task, then one `ack` per batch of rows taken. */
 export type ToWorker = WorkerTask | { type: 'ack' };

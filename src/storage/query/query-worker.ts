@@ -39,7 +39,7 @@ function cellBytes(value: unknown): number {
 
 /** The task's rows: a search's hits are all read at once (they are few: one page of results, or --limit). */
 function read(archive: ArchiveReader, task: WorkerTask): ReadOnlyQuery {
-  if (task.type === 'run') return archive.query(task.sql);
+  if (task.type === 'run') return archive.query(task.sql, task.params);
   const hits = archive.search(task.query, task.options);
   return { columns: [...SEARCH_COLUMNS], rows: hits.map((hit) => SEARCH_COLUMNS.map((column) => hit[column])) };
 }

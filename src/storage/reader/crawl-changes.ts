@@ -35,7 +35,7 @@ export class NotCapturedError extends CrawliteError {
   }
 }
 
-const CHANGES_SQL = `
+export const CHANGES_SQL = `
 WITH last AS (
   SELECT c.url, c.crawl, c.status, c.sha256, c.location, c.revalidated, c.fetched_at,
          row_number() OVER (PARTITION BY c.url, c.crawl ORDER BY c.fetched_at DESC) AS n

@@ -7,3 +7,5 @@ export * from './links-to.js';
 export * from './reader-types.js';
 export { SCREENSHOT_TYPES, screenshotType, type ScreenshotType } from './screenshots.js';
 export * from './url-listing.js';
+export * from './archive-relations.js';
+export * from './crawl-changes-page.js';
