@@ -39,17 +39,6 @@ export function captureOf(archive: ArchiveReader, key: string, time: CaptureTime
 }
 
 /**
- * The capture that replays `url` near `timestamp`: of the URL's captures (the `captures` view,
- * on the capture_url index, and its `pages` row), the nearest in time.
- */
-export function findCapture(archive: ArchiveReader, url: string, timestamp: string): ArchivedPage | undefined {
-  const key = archiveKey(url);
-  if (key === undefined) return undefined;
-  const time = nearestCapture(archive.captureTimes(key), timestamp);
-  return time && captureOf(archive, key, time);
-}
-
-/**
  * The capture that answers a replayed request of `method` (a POST) to `url` that sent `body`: one made
  * by a request of that method with exactly that body, the nearest `timestamp`; never a GET's capture.
  */

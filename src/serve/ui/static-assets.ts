@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { LOCAL_TIME_JS } from './assets/local-time-js.js';
+import { REPLAY_BAR_JS } from './assets/replay-bar-js.js';
 import { STYLE_CSS } from './assets/style-css.js';
 import { TIMELINE_JS } from './assets/timeline-js.js';
 
@@ -25,6 +26,7 @@ const CSS = 'text/css; charset=utf-8';
 const ASSETS: Record<string, { type: string; body: () => Buffer }> = {
   '/assets/style.css': { type: CSS, body: () => Buffer.from(STYLE_CSS) },
   '/assets/local-time.js': { type: JS, body: () => Buffer.from(LOCAL_TIME_JS) },
+  '/assets/replay-bar.js': { type: JS, body: () => Buffer.from(REPLAY_BAR_JS) },
   '/assets/timeline.js': { type: JS, body: () => Buffer.from(TIMELINE_JS) },
   '/assets/uPlot.iife.min.js': { type: JS, body: packageFile('uplot/dist/uPlot.iife.min.js') },
   '/assets/uPlot.min.css': { type: CSS, body: packageFile('uplot/dist/uPlot.min.css') },
