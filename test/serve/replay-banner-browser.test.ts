@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveArchive, type ServingArchive } from '../../src/serve/serve-archive.js';
 import { captureTimestamp } from '../../src/serve/replay-url.js';
 import { readArchive, tempDir } from '../support/archive.js';
-import { A_TEXTS, HOME_TEXTS, LATER_AT, LATEST_AT, makeBannerArchive, PWNED } from '../support/banner-archive.js';
+import { A_TEXTS, APPLES, HOME_TEXTS, LATER_AT, LATEST_AT, LIST_BUSTED, makeBannerArchive, PWNED } from '../support/banner-archive.js';
 import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
 
 // The replay bar in Chromium: drawn by the UI origin's top document, never inside the replayed page;
 // it follows the reader's clicks in the frame; a page that lies to it can make it show another real
-// capture at most, and never puts markup into it.
+// capture at most, and never puts markup into it; a fuzzy match says so.
 
 noticeIfNoBrowser('serve/replay-banner-browser');
 
@@ -141,6 +141,23 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
       // The page's own message, after its frame's, is followed; the frame's was not even asked about.
       await expect.poll(() => asked).toContain(at('/a'));
       expect(asked).not.toContain(at('/b'));
+    });
+  });
+
+  it('a cache-busted URL replays the nearest capture of the URL without the buster, and the bar says it is a fuzzy match; an exact capture wins', async () => {
+    await browse(async (page) => {
+      const asked = at('/search?q=apples&_=1732665600123&utm_source=mail');
+      await page.goto(framePage(asked, firstTs('/search?q=apples')));
+      const frame = page.frameLocator('#replay');
+      await expect.poll(() => frame.locator('#title').textContent()).toBe(APPLES);
+      const fuzzy = page.locator('#replay-fuzzy');
+      expect(await fuzzy.isVisible()).toBe(true);
+      expect(await fuzzy.textContent()).toBe(`fuzzy match: showing a capture of ${at('/search?q=apples')}`);
+      expect(await page.locator('#replay-url').textContent()).toBe(asked);
+
+      await page.goto(framePage(at('/list?_=123'), captureTimestamp(LATER_AT)));
+      await expect.poll(() => frame.locator('#title').textContent()).toBe(LIST_BUSTED);
+      expect(await page.locator('#replay-fuzzy').isVisible()).toBe(false);
     });
   });
 });

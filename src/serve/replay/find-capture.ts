@@ -3,7 +3,7 @@ import type { ArchivedPage, ArchiveReader, CaptureTime } from '../../storage/rea
 import { captureTimestamp } from '../replay-url.js';
 
 /** 14 digits (`YYYYMMDDhhmmss`, UTC) as milliseconds since the epoch; NaN for a date that does not exist. */
-function timestampMs(timestamp: string): number {
+export function timestampMs(timestamp: string): number {
   const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, i) => Number(timestamp.slice(at, at + (i === 0 ? 4 : 2))));
   return Date.UTC(y!, Math.max(mo! - 1, 0), Math.max(d!, 1), h, mi, s);
 }

@@ -1,6 +1,7 @@
 import type { ArchivedPage, ArchiveReader, CaptureTime } from '../../storage/reader/index.js';
 import { captureTimestamp } from '../replay-url.js';
 import { archiveKey, captureOf, nearestCapture } from './find-capture.js';
+import { fuzzyCapture } from './fuzzy-match.js';
 
 /** What the replay bar says about the capture a replay of a URL shows; the UI's `/api/capture` sends it as JSON. */
 export interface ReplayFacts {
@@ -8,7 +9,7 @@ export interface ReplayFacts {
   requested: string;
   /** The archived URL whose capture is shown (its archive key): another than `requested` after a fuzzy match. */
   url: string;
-  /** No capture of `requested` itself: one of another URL. */
+  /** No capture of `requested` itself: one of a URL whose query differs only by ignored parameters (fuzzy-match.ts). */
   fuzzy: boolean;
   /** The capture's 14-digit timestamp, and its time in ISO 8601 UTC. */
   timestamp: string;
@@ -22,13 +23,18 @@ export interface ReplayFacts {
   next: string | null;
 }
 
-/** The capture replay shows for `url` near `timestamp`: the URL's own nearest capture. */
+/**
+ * The capture replay shows for `url` near `timestamp`: the URL's own nearest capture, or, only when
+ * the URL has none, a fuzzy match. Exact always wins: the fuzzy lookup runs only after that.
+ */
 export function replayedCapture(archive: ArchiveReader, url: string, timestamp: string): { page: ArchivedPage; fuzzy: boolean } | undefined {
   const key = archiveKey(url);
   if (key === undefined) return undefined;
   const time = nearestCapture(archive.captureTimes(key), timestamp);
   const exact = time && captureOf(archive, key, time);
-  return exact && { page: exact, fuzzy: false };
+  if (exact) return { page: exact, fuzzy: false };
+  const fuzzy = fuzzyCapture(archive, url, timestamp);
+  return fuzzy && { page: fuzzy, fuzzy: true };
 }
 
 /** The facts of the capture a replay of `url` near `timestamp` shows, undefined when the archive has none. */

@@ -153,6 +153,7 @@ function notArchived(context: ReplayContext, target: ReplayTarget): Routed {
 }
 
 function replay(context: ReplayContext, target: ReplayTarget): Routed {
+  // The URL's own capture, else a fuzzy match of its query (replay-facts.ts): the bar says which.
   const found = replayedCapture(context.archive, target.url, target.timestamp);
   return found ? replayCapture(context, target, found.page) : notArchived(context, target);
 }
