@@ -12,6 +12,9 @@ import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/brow
 
 noticeIfNoBrowser('serve/replay-banner-browser');
 
+/** How long the bar gets to act on an answer it must not act on, once that answer has arrived. */
+const SETTLE_MS = 500;
+
 describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
   const tmp = tempDir();
   const db = tmp.path('banner.sqlite');
@@ -141,6 +144,21 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
       // The page's own message, after its frame's, is followed; the frame's was not even asked about.
       await expect.poll(() => asked).toContain(at('/a'));
       expect(asked).not.toContain(at('/b'));
+    });
+  });
+
+  it("a page that names a URL of its own making, which only a fuzzy match would take to a real capture, does not get its text into the bar", async () => {
+    await browse(async (page, asked) => {
+      const forged = `${at('/a')}?utm_source=${PWNED}`;
+      const answered = page.waitForResponse((response) => response.url().includes('/api/capture') && response.url().includes(PWNED));
+      await page.goto(framePage(at('/forger-fuzzy'), firstTs('/forger-fuzzy')));
+      await (await answered).finished();
+      expect(asked).toContain(forged);
+      // The answer was a real capture, by a fuzzy match: given time to be drawn, it is not.
+      await page.waitForTimeout(SETTLE_MS);
+      expect(await page.locator('#replay-url').textContent()).toBe(at('/forger-fuzzy'));
+      expect(await page.content()).not.toContain(PWNED);
+      expect(page.url()).toBe(framePage(at('/forger-fuzzy'), firstTs('/forger-fuzzy')));
     });
   });
 

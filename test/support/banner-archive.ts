@@ -19,7 +19,7 @@ export const LIST_BUSTED = 'The cache-busted list';
 /** What the hostile pages try to write into the UI's document. */
 export const PWNED = 'PWNED-BY-ARCHIVED-PAGE';
 
-const home = (text: string) => html(`<h1 id="title">${text}</h1><a id="to-a" href="/a">to a</a> <a href="/b">b</a> <a href="/list">list</a> <a href="/list?_=123">list busted</a> <a href="/search?q=apples">apples</a> <a href="/forger">forger</a> <a href="/forger-nested">nested</a>`, 'Home');
+const home = (text: string) => html(`<h1 id="title">${text}</h1><a id="to-a" href="/a">to a</a> <a href="/b">b</a> <a href="/list">list</a> <a href="/list?_=123">list busted</a> <a href="/search?q=apples">apples</a> <a href="/forger">forger</a> <a href="/forger-nested">nested</a> <a href="/forger-fuzzy">fuzzy forger</a>`, 'Home');
 const page = (text: string) => html(`<h1 id="title">${text}</h1><a id="home" href="/">home</a>`, text);
 
 /**
@@ -72,6 +72,22 @@ const FORGER_NESTED = html(
   'Nested forger',
 );
 
+/**
+ * A page that names, each time the UI asks where it is, a URL of its own making that a fuzzy match
+ * would take to a real capture (`/a` with a tracking parameter carrying its text).
+ */
+const FORGER_FUZZY = html(
+  `<p id="result">running</p><script>
+  function archived(path) { var a = document.createElement('a'); a.href = path; return new URL(a.href).pathname.replace(/^\\/\\d+\\//, ''); }
+  window.addEventListener('message', function (event) {
+    if (event.data !== 'crawlite:where') return;
+    parent.postMessage({ type: 'crawlite:replay', url: archived('/a') + '?utm_source=${PWNED}', ts: '20300103000000' }, '*');
+    document.getElementById('result').textContent = 'posted';
+  });
+  </script>`,
+  'Fuzzy forger',
+);
+
 /** Crawls the site into `db`, then adds the later captures; returns the site's origin (its server is closed). */
 export async function makeBannerArchive(db: string): Promise<string> {
   const server = await startServer(
@@ -85,6 +101,7 @@ export async function makeBannerArchive(db: string): Promise<string> {
       '/search?q=apples': page(APPLES),
       '/forger': FORGER,
       '/forger-nested': FORGER_NESTED,
+      '/forger-fuzzy': FORGER_FUZZY,
     }),
   );
   const origin = server.url.replace(/\/$/, '');

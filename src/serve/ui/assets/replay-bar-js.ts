@@ -18,6 +18,8 @@ export const REPLAY_BAR_JS = `
   var asked = 0;
   /** The capture last asked about: the frame says where it is more than once per page. */
   var wanted = '';
+  /** The document's title after the URL it starts with: the archive's name. */
+  var titleRest = document.title.slice((byId('replay-url') || { textContent: '' }).textContent.length);
 
   function query(url, ts) { return '?url=' + encodeURIComponent(url) + '&ts=' + ts; }
   function framePath(url, ts, asRaw) { return '/replay' + query(url, ts) + (asRaw ? '&raw=1' : ''); }
@@ -35,8 +37,11 @@ export const REPLAY_BAR_JS = `
     shown = { url: facts.url, ts: facts.timestamp };
     bar.setAttribute('data-url', facts.url);
     bar.setAttribute('data-ts', facts.timestamp);
-    setText('replay-url', facts.requested);
-    byId('replay-url').setAttribute('title', facts.requested);
+    // After a fuzzy match the URL asked for, else the archive's own spelling of it.
+    var named = facts.fuzzy ? facts.requested : facts.url;
+    setText('replay-url', named);
+    byId('replay-url').setAttribute('title', named);
+    document.title = named + titleRest;
     setLink('replay-url', capturePath(facts.url, facts.timestamp));
     var fuzzy = byId('replay-fuzzy');
     if (fuzzy) fuzzy.hidden = !facts.fuzzy;
@@ -68,9 +73,13 @@ export const REPLAY_BAR_JS = `
       .then(function (facts) {
         if (ticket !== asked) return;
         wanted = '';
-        if (facts && typeof facts.url === 'string' && typeof facts.timestamp === 'string') draw(facts);
+        // The shim names the capture's own URL: a fuzzy match would only echo text a page chose.
+        if (facts && !facts.fuzzy && typeof facts.url === 'string' && typeof facts.timestamp === 'string') draw(facts);
       })
-      .catch(function () { /* the bar stays as it was */ });
+      .catch(function () {
+        // The bar stays as it was.
+        if (ticket === asked) wanted = '';
+      });
   }
 
   window.addEventListener('message', function (event) {
