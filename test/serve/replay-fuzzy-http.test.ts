@@ -84,7 +84,8 @@ describe('a URL the archive lacks replays a capture of the URL that differs only
     const asked = at('/search?q=apples&fbclid=abc');
     const page = (await httpGet(serving.uiUrl, `/replay?url=${encodeURIComponent(asked)}&ts=${firstCrawl()}`)).body.toString();
     const bar = page.slice(page.indexOf('<header id="replay-bar"'), page.indexOf('</header>'));
-    expect(bar).toContain(`<span id="replay-fuzzy">fuzzy match: showing a capture of <a id="replay-fuzzy-url" href="/capture?url=${encodeURIComponent(at('/search?q=apples'))}&amp;ts=`);
+    expect(bar).toContain(`<span id="replay-fuzzy" title="no capture of ${asked.replace(/&/g, '&amp;')}: fuzzy match, showing a capture of ${at('/search?q=apples')}">`);
+    expect(bar).toContain(`">fuzzy match: showing a capture of <a id="replay-fuzzy-url" href="/capture?url=${encodeURIComponent(at('/search?q=apples'))}&amp;ts=`);
     expect(bar).toContain(`>${at('/search?q=apples').replace(/&/g, '&amp;')}</a></span>`);
     expect(page).toContain(`src="${serving.replayOrigin}${replayPath(asked, firstCrawl()).replace(/&/g, '&amp;')}"`);
     const exact = (await httpGet(serving.uiUrl, `/replay?url=${encodeURIComponent(at('/list?_=123'))}&ts=${firstCrawl()}`)).body.toString();

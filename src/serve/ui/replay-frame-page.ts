@@ -45,7 +45,7 @@ function replayBar(replayOrigin: string, url: string, ts: string, raw: boolean, 
 <a class="brand" id="replay-archive" href="/" title="back to the archive">crawlite</a>
 ${raw ? html`<span class="muted">body as captured of</span>` : ''}
 <a id="replay-url" href="${details}" title="${url}">${url}</a>
-<span id="replay-fuzzy"${facts?.fuzzy ? '' : html` hidden`}>fuzzy match: showing a capture of <a id="replay-fuzzy-url" href="${details}">${shown}</a></span>
+<span id="replay-fuzzy"${facts?.fuzzy ? html` title="${`no capture of ${url}: fuzzy match, showing a capture of ${shown}`}"` : html` hidden`}>fuzzy match: showing a capture of <a id="replay-fuzzy-url" href="${details}">${shown}</a></span>
 ${facts ? timeTag(facts.fetchedAt, 'replay-time') : html`<span id="replay-missing" class="error">not archived</span>`}
 <span class="replay-steps">${step('replay-prev', '‹ prev', facts?.prev)} <span id="replay-position">${facts ? `capture ${facts.index + 1} of ${facts.count}` : ''}</span> ${step('replay-next', 'next ›', facts?.next)}</span>
 <a id="replay-capture" href="${details}" title="the capture's status, headers, links and source">details</a>

@@ -44,7 +44,10 @@ export const REPLAY_BAR_JS = `
     document.title = named + titleRest;
     setLink('replay-url', capturePath(facts.url, facts.timestamp));
     var fuzzy = byId('replay-fuzzy');
-    if (fuzzy) fuzzy.hidden = !facts.fuzzy;
+    if (fuzzy) {
+      fuzzy.hidden = !facts.fuzzy;
+      fuzzy.setAttribute('title', facts.fuzzy ? 'no capture of ' + facts.requested + ': fuzzy match, showing a capture of ' + facts.url : '');
+    }
     setText('replay-fuzzy-url', facts.url);
     setLink('replay-fuzzy-url', capturePath(facts.url, facts.timestamp));
     var time = byId('replay-time');
