@@ -123,6 +123,16 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
     });
   });
 
+  it('the replay bar above the page names the archived URL and the capture time', async () => {
+    await browse(async (page) => {
+      const replay = await openReplay(page, replayOf(siteUrl));
+      await expect.poll(() => replay.textContent('#fetched'), { timeout: 10_000 }).toBe(FETCHED_MESSAGE);
+      expect(await page.locator('#replay-bar #replay-url').textContent()).toBe(siteUrl);
+      await page.locator('#replay-bar #replay-time[data-local]').waitFor({ timeout: 5_000 });
+      await keepScreenshot(page, 'replay');
+    });
+  });
+
   it('a click on an archived link opens the archived target', async () => {
     await browse(async (page) => {
       const replay = await openReplay(page, replayOf(siteUrl));

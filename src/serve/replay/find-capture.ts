@@ -3,7 +3,7 @@ import type { ArchivedPage, ArchiveReader, CaptureTime } from '../../storage/rea
 import { captureTimestamp } from '../replay-url.js';
 
 /** 14 digits (`YYYYMMDDhhmmss`, UTC) as milliseconds since the epoch; NaN for a date that does not exist. */
-function timestampMs(timestamp: string): number {
+export function timestampMs(timestamp: string): number {
   const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, i) => Number(timestamp.slice(at, at + (i === 0 ? 4 : 2))));
   return Date.UTC(y!, Math.max(mo! - 1, 0), Math.max(d!, 1), h, mi, s);
 }
@@ -36,17 +36,6 @@ export function archiveKey(url: string): string | undefined {
 /** The URL's capture at a time on its timeline: the latest is the `pages` row, earlier ones come from `captures`. */
 export function captureOf(archive: ArchiveReader, key: string, time: CaptureTime): ArchivedPage | undefined {
   return time.latest ? archive.page(key) : archive.captureAt(key, time.fetchedAt);
-}
-
-/**
- * The capture that replays `url` near `timestamp`: of the URL's captures (the `captures` view,
- * on the capture_url index, and its `pages` row), the nearest in time.
- */
-export function findCapture(archive: ArchiveReader, url: string, timestamp: string): ArchivedPage | undefined {
-  const key = archiveKey(url);
-  if (key === undefined) return undefined;
-  const time = nearestCapture(archive.captureTimes(key), timestamp);
-  return time && captureOf(archive, key, time);
 }
 
 /**

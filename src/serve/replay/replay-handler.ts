@@ -3,7 +3,8 @@ import { decodeText, isCss, isHtml, decodeHtml } from '../../html/index.js';
 import type { ArchivedPage, ArchiveReader } from '../../storage/reader/index.js';
 import { RAW_SANDBOX, REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp, parseReplayPath, replayPath, type ReplayTarget } from '../replay-url.js';
-import { findCapture, findRequestCapture } from './find-capture.js';
+import { findRequestCapture } from './find-capture.js';
+import { replayedCapture } from './replay-facts.js';
 import { methodNotAllowedPage, misdirectedPage, notArchivedPage, notFoundPage, replayFailedPage, serviceWorkerRefusedPage } from './not-archived-page.js';
 import { keptHeaders, replayPolicyHeaders } from './replay-headers.js';
 import { sendReply, type Reply } from '../send-reply.js';
@@ -152,8 +153,9 @@ function notArchived(context: ReplayContext, target: ReplayTarget): Routed {
 }
 
 function replay(context: ReplayContext, target: ReplayTarget): Routed {
-  const page = findCapture(context.archive, target.url, target.timestamp);
-  return page ? replayCapture(context, target, page) : notArchived(context, target);
+  // The URL's own capture, else a fuzzy match of its query (replay-facts.ts): the bar says which.
+  const found = replayedCapture(context.archive, target.url, target.timestamp);
+  return found ? replayCapture(context, target, found.page) : notArchived(context, target);
 }
 
 /** A capture as replay sends it: a redirect to its target's replay path, its body as captured (`id_`), or rewritten. */

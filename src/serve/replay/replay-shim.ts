@@ -11,7 +11,8 @@ export const SHIM_PATH = '/_crawlite/shim.js';
  * Element.setAttribute and the URL properties of media, link, script, frame and form elements,
  * and refuses service-worker registration. As wombat does, it installs the same wrappers in every
  * same-origin window a page reaches through a frame it creates (about:blank and srcdoc frames run
- * no shim of their own): on `contentWindow`/`contentDocument` and on insertion of an iframe.
+ * no shim of their own): on `contentWindow`/`contentDocument` and on insertion of an iframe. In the
+ * UI's replay frame it posts the page's URL and timestamp to the UI, for the replay bar.
  *
  * It is best effort (a page can still reach an unwrapped window, e.g. through `frames[0]`): what
  * keeps a page from the live web is the browser, not the shim: the Content-Security-Policy on every
@@ -44,6 +45,25 @@ export const SHIM_SOURCE = String.raw`(function () {
     window.stop();
     location.replace(uiOrigin + '/replay?url=' + encodeURIComponent(pageUrl) + '&ts=' + timestamp);
     return;
+  }
+
+  // The replay frame of the UI's page: tell it which capture it shows, so its bar follows the
+  // reader's clicks, now and whenever it asks. Only to the UI's origin; the bar checks where a
+  // message comes from and shows only captures the archive has, so a page posting its own changes
+  // no more than that.
+  var parentWindow = window.parent;
+  if (parentWindow !== window && parentWindow === window.top && uiOrigin) {
+    var tellParent = function () {
+      try {
+        parentWindow.postMessage({ type: 'crawlite:replay', url: pageUrl, ts: timestamp }, uiOrigin);
+      } catch (error) {
+        // Not framed by the UI after all: nobody to tell.
+      }
+    };
+    tellParent();
+    window.addEventListener('message', function (event) {
+      if (event.source === parentWindow && event.origin === uiOrigin && event.data === 'crawlite:where') tellParent();
+    });
   }
 
   function install(win) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { LOCAL_TIME_JS } from './assets/local-time-js.js';
+import { REPLAY_BAR_JS } from './assets/replay-bar-js.js';
 import { SQL_BOX_JS } from './assets/sql-box-js.js';
 import { SQL_CSS } from './assets/sql-css.js';
 import { STYLE_CSS } from './assets/style-css.js';
@@ -27,6 +28,7 @@ const CSS = 'text/css; charset=utf-8';
 const ASSETS: Record<string, { type: string; body: () => Buffer }> = {
   '/assets/style.css': { type: CSS, body: () => Buffer.from(STYLE_CSS) },
   '/assets/local-time.js': { type: JS, body: () => Buffer.from(LOCAL_TIME_JS) },
+  '/assets/replay-bar.js': { type: JS, body: () => Buffer.from(REPLAY_BAR_JS) },
   '/assets/timeline.js': { type: JS, body: () => Buffer.from(TIMELINE_JS) },
   '/assets/sql-box.js': { type: JS, body: () => Buffer.from(SQL_BOX_JS) },
   '/assets/sql.css': { type: CSS, body: () => Buffer.from(SQL_CSS) },

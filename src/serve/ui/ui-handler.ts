@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
 import { fetchTimeline } from '../../storage/reader/index.js';
 import { sendReply } from '../send-reply.js';
+import { captureFactsApi } from './capture-facts-api.js';
 import { capturePage, requestedCapture } from './capture-page.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
@@ -28,6 +29,8 @@ const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiP
   '/sql': sqlPage,
   '/changes': changesPage,
 };
+
+const jsonReply = ({ status, json }: { status: number; json: unknown }): { status: number; response: Body } => ({ status, response: { type: 'application/json', body: JSON.stringify(json) } });
 
 /** The UI's security headers: archived pages are hostile, so no inline script runs and only the replay origin is framed. */
 function securityHeaders(replayOrigin: string): Record<string, string> {
@@ -56,6 +59,7 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
       const shown = await page(context, params);
       return { status: shown.status ?? 200, response: pageBody(shown) };
     }
+    if (path === '/api/capture') return jsonReply(captureFactsApi(context, params));
     if (path === '/api/timeline') return { status: 200, response: { type: 'application/json', body: JSON.stringify(fetchTimeline(context.db)) } };
     if (path === '/raw') {
       const capture = requestedCapture(context, params);

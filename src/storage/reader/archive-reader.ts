@@ -32,6 +32,7 @@ import { prepareReadOnlyQuery } from '../query/read-only-query.js';
 // Types from reader-types.ts, not from the modules above: the published declarations must not reach the driver's.
 import type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions } from './reader-types.js';
 import { searchArchive } from '../query/search-archive.js';
+import { QUERY_VARIANTS_SQL, queryVariantsParams } from './query-variants.js';
 import { screenshotLookup } from './screenshots.js';
 
 export type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions };
@@ -72,6 +73,11 @@ export interface ArchiveReader {
    * the nearest `near` (ISO 8601) if there are several; none in an archive of a schema before 11.
    */
   requestCapture(url: string, method: string, body: Buffer, near: string): ArchivedPage | undefined;
+  /**
+   * The archive's URLs (keys) with a stored response that are `bare` (a URL without query) with any
+   * query or none, the bare one first, at most QUERY_VARIANTS_LIMIT: what replay's fuzzy match picks from.
+   */
+  queryVariants(bare: string): string[];
   /**
    * The screenshot a browser crawl stored of the capture of `url` (its archive key) made at `fetchedAt`
    * (as in captureTimes), if any; none in an archive of a schema before 12. Its type is as stored.
@@ -177,6 +183,11 @@ class SqliteArchiveReader implements ArchiveReader {
     const params = { url, method: method.toUpperCase(), body, at: near };
     const row = this.explained(() => this.db.prepare<[typeof params], PageRow>(REQUEST_CAPTURE_SQL).get(params));
     return row && toPage(row);
+  }
+
+  queryVariants(bare: string): string[] {
+    const params = queryVariantsParams(bare);
+    return this.explained(() => this.db.prepare<[typeof params], { url: string }>(QUERY_VARIANTS_SQL).all(params).map((row) => row.url));
   }
 
   screenshot(url: string, fetchedAt: string): Screenshot | undefined {

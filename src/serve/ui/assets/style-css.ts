@@ -26,8 +26,11 @@ img#screenshot { max-width: 100%; max-height: 70vh; border: 1px solid var(--line
 .screenshot-mark { text-decoration: none; color: var(--muted); }
 iframe#replay { width: 100%; height: 70vh; border: 1px solid var(--line); background: #fff; }
 body.bare { overflow: hidden; }
-#replay-bar { height: 2.5rem; line-height: 2.5rem; padding: 0 1.2em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; border-bottom: 1px solid var(--line); background: var(--alt); }
-#replay-bar .brand { font-weight: 600; margin-right: .6em; }
+#replay-bar { display: flex; align-items: center; gap: .55em; height: 2.5rem; line-height: 2.5rem; padding: 0 1.2em; overflow: hidden; white-space: nowrap; border-bottom: 1px solid var(--line); background: var(--alt); }
+#replay-bar > * { flex: none; } #replay-bar .brand { font-weight: 600; }
+#replay-bar #replay-url { flex: 0 3 auto; min-width: 8em; overflow: hidden; text-overflow: ellipsis; }
+#replay-bar #replay-fuzzy { flex: 0 1 auto; min-width: 14em; overflow: hidden; text-overflow: ellipsis; color: #8a5a00; }
+#replay-bar a.off { color: var(--muted); } #replay-bar .replay-steps a { margin: 0 .2em; }
 iframe#replay.replay-view { position: fixed; top: 2.5rem; left: 0; width: 100%; height: calc(100% - 2.5rem); border: 0; }
 #captures { padding-left: 1.5em; } #captures li.selected { font-weight: bold; } #captures li[data-change="unchanged"] a, #captures li[data-change="304 not modified"] a { color: var(--muted); }
 #timeline { min-height: 240px; }
