@@ -16,6 +16,9 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .25em .6em .25em 0; border-bottom: 1px solid var(--line); vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.url { word-break: break-all; }
+td.title { min-width: 10em; max-width: 24em; overflow-wrap: anywhere; }
+td.type { font-size: .9em; overflow-wrap: anywhere; }
+td.time { white-space: nowrap; font-size: .9em; font-variant-numeric: tabular-nums; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 1em 2em; }
 .muted { color: var(--muted); }
 pre { background: var(--alt); padding: .8em; overflow: auto; max-height: 40em; white-space: pre-wrap; word-break: break-all; }
