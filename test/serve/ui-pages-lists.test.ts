@@ -152,3 +152,23 @@ describe('the URL list', () => {
     expect(tooLong.body).toMatch(/<p class="error" id="error">type must be a media type/);
   });
 });
+
+describe('the overview', () => {
+  it('lists the hosts crawled by pages fetched, and the hosts only linked to apart, folded', async () => {
+    const page = (await get(ui, '/')).body;
+    const crawled = /<table id="hosts">.*?<tbody>(.*?)<\/tbody>/s.exec(page)?.[1] ?? '';
+    const crawledRows = [...crawled.matchAll(/<tr><td>(?:<a href="[^"]*">)?([^<]*)(?:<\/a>)?<\/td>((?:<td class="num">[^<]*<\/td>)+)<\/tr>/g)].map((match) => ({
+      origin: match[1],
+      counts: [...match[2]!.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((cell) => Number(cell[1]!.replaceAll(',', ''))),
+    }));
+    const origin = site.url.replace(/\/$/, '');
+    const fetched = readArchive<{ n: number }>(archive, 'SELECT count(*) AS n FROM pages')[0]!.n;
+    const seen = readArchive<{ n: number }>(archive, "SELECT count(*) AS n FROM urls WHERE url LIKE ? || '/%'", origin)[0]!.n;
+    // The linked host has more URLs than the site has pages, and still comes after it, in its own table.
+    expect(LISTS_LINKED_URLS.length).toBeGreaterThan(seen);
+    expect(crawledRows).toEqual([{ origin, counts: [fetched, 0, seen] }]);
+    expect(page).toContain('<h2>Hosts crawled (1)</h2>');
+    const apart = /<details id="seen-hosts-section"><summary>Hosts only linked to, nothing fetched \(1\)<\/summary>\s*<table id="seen-hosts">.*?<tbody>(.*?)<\/tbody>/s.exec(page)?.[1];
+    expect(apart?.trim()).toBe(`<tr><td><a href="/urls?host=${encodeURIComponent(LISTS_LINKED_HOST)}">${LISTS_LINKED_HOST}</a></td><td class="num">${LISTS_LINKED_URLS.length}</td></tr>`);
+  });
+});

@@ -19,6 +19,7 @@ td.url { word-break: break-all; }
 td.title { min-width: 10em; max-width: 24em; overflow-wrap: anywhere; }
 td.type { font-size: .9em; overflow-wrap: anywhere; }
 td.time { white-space: nowrap; font-size: .9em; font-variant-numeric: tabular-nums; }
+details > summary { cursor: pointer; margin: .8em 0 .4em; color: var(--muted); }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 1em 2em; }
 .muted { color: var(--muted); }
 pre { background: var(--alt); padding: .8em; overflow: auto; max-height: 40em; white-space: pre-wrap; word-break: break-all; }
