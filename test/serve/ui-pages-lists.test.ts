@@ -39,6 +39,8 @@ interface ListedRow {
   titleHtml: string;
   titleHover: string | undefined;
   type: string;
+  /** The Content-Type as sent, on hover when it says more than the media type. */
+  typeHover: string | undefined;
   fetched: string;
 }
 
@@ -48,11 +50,13 @@ function listedRows(body: string): ListedRow[] {
   return [...table.matchAll(/<tr>(.*?)<\/tr>/gs)].map(([, row]) => {
     const url = /^<td class="url">(?:<a href="[^"]*">)?([^<]+)/.exec(row!)![1]!;
     const title = /<td class="title"(?: title="([^"]*)")?>(.*?)<\/td>/.exec(row!)!;
+    const type = /<td class="type"(?: title="([^"]*)")?>(.*?)<\/td>/.exec(row!)!;
     return {
       url: unescape(url),
       titleHtml: title[2]!,
       titleHover: title[1] === undefined ? undefined : unescape(title[1]),
-      type: unescape(/<td class="type">(.*?)<\/td>/.exec(row!)![1]!),
+      type: unescape(type[2]!),
+      typeHover: type[1] === undefined ? undefined : unescape(type[1]),
       fetched: /<td class="time">(.*?)<\/td>/.exec(row!)![1]!,
     };
   });
@@ -85,7 +89,7 @@ interface Stored {
 const stored = () => readArchive<Stored>(archive, 'SELECT url, title, content_type, fetched_at FROM pages ORDER BY url');
 
 describe('the URL list', () => {
-  it("shows each archived URL's title, content type and fetch time (a <time> in UTC)", async () => {
+  it("shows each archived URL's title, media type (the Content-Type on hover) and fetch time (a <time> in UTC)", async () => {
     const page = await get(ui, '/urls?limit=1000');
     expect(page.body).toContain('<th>title</th>');
     const rows = new Map(listedRows(page.body).map((row) => [row.url, row]));
@@ -94,14 +98,17 @@ describe('the URL list', () => {
     for (const capture of pages) {
       const row = rows.get(capture.url)!;
       expect(row, capture.url).toBeDefined();
-      expect(row.type, capture.url).toBe(capture.content_type ?? '');
+      expect(row.type, capture.url).toBe(mediaTypeOf(capture.content_type));
+      expect(row.typeHover ?? row.type, capture.url).toBe(capture.content_type ?? '(none)');
       expect(row.fetched, capture.url).toMatch(new RegExp(`^<time datetime="${capture.fetched_at}" title="${capture.fetched_at}">\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</time>$`));
       if (capture.title && capture.title.length <= 80) expect(unescape(row.titleHtml), capture.url).toBe(capture.title);
     }
     expect(unescape(rows.get(`${site.url}a`)!.titleHtml)).toBe('Page A');
+    expect(rows.get(`${site.url}a`)).toMatchObject({ type: 'text/html', typeHover: 'text/html; charset=utf-8' });
+    expect(rows.get(`${site.url}robots.txt`)).toMatchObject({ type: '(none)', typeHover: undefined });
     // Seen but never fetched: no title, no type, no time.
     const linked = rows.get(LISTS_LINKED_URLS[0]!)!;
-    expect(linked).toMatchObject({ titleHtml: '', type: '', fetched: '' });
+    expect(linked).toMatchObject({ titleHtml: '', type: '', typeHover: undefined, fetched: '' });
   });
 
   it('keeps a hostile title as text and cuts a long one to a line, the stored title on hover', async () => {

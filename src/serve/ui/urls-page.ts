@@ -1,5 +1,6 @@
 import {
   listUrls,
+  mediaType,
   mediaTypeCounts,
   SCAN_ROWS,
   screenshotType,
@@ -67,6 +68,13 @@ const titleCell = (title: string | null) => {
   return html`<td class="title"${shown === title ? '' : html` title="${title}"`}>${shown}</td>`;
 };
 
+/** The media type the list filters by; the Content-Type as sent, when it says more, on hover. */
+const typeCell = (row: UrlListingRow) => {
+  if (row.status === null) return html`<td class="type"></td>`;
+  const type = mediaType(row.contentType);
+  return html`<td class="type"${row.contentType !== null && row.contentType !== type ? html` title="${row.contentType}"` : ''}>${type}</td>`;
+};
+
 /** A mark on a URL whose latest capture has a screenshot of an image type, linking to the image; no image is read for the list. */
 const screenshotMark = (row: UrlListingRow) =>
   screenshotType(row.screenshotType) ? html` <a class="screenshot-mark" href="${screenshotHref(row.url)}" title="screenshot of the latest capture" aria-label="screenshot">▣</a>` : '';
@@ -97,7 +105,7 @@ ${typeSelect(context, filter.contentType)}
 ${after ? html`<p class="muted">After <span class="url">${after}</span> · <a href="/urls?${new URLSearchParams([...params].filter(([name]) => name !== 'after')).toString()}">first page</a></p>` : ''}
 <table id="urls"><thead><tr><th>URL</th><th>title</th><th>state</th><th class="num">status</th><th>type</th><th class="num">size</th><th>fetched</th><th class="num">depth</th><th>kind</th></tr></thead><tbody>
 ${page.rows.map(
-  (row) => html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${screenshotMark(row)}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td>${titleCell(row.title)}<td>${row.state}</td><td class="num">${row.status ?? ''}</td><td class="type">${row.contentType ?? ''}</td><td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="time">${row.fetchedAt ? timeTag(row.fetchedAt) : ''}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
+  (row) => html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${screenshotMark(row)}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td>${titleCell(row.title)}<td>${row.state}</td><td class="num">${row.status ?? ''}</td>${typeCell(row)}<td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="time">${row.fetchedAt ? timeTag(row.fetchedAt) : ''}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
 )}
 </tbody></table>
 ${page.rows.length === 0 ? html`<p class="muted">No URLs${after ? ' after this one' : ''} match.</p>` : ''}
