@@ -116,7 +116,8 @@ export function urlListingQuery(
     params.text = text;
   }
   if (contentType !== undefined && contentType !== '') {
-    where.push(`r.url_id IS NOT NULL AND ${mediaTypeSql('r.content_type')} = :contentType`);
+    // Not `r.url_id IS NOT NULL`: SQLite would make that join inner, free to start from response.
+    where.push(`coalesce(r.url_id, 0) > 0 AND ${mediaTypeSql('r.content_type')} = :contentType`);
     params.contentType = contentType.trim().toLowerCase() || NO_MEDIA_TYPE;
   }
   const sql = `SELECT u.url, u.state, u.kind, u.depth, u.error, r.status, r.content_type AS contentType,
