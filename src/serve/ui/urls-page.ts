@@ -72,7 +72,7 @@ const titleCell = (title: string | null) => {
 const typeCell = (row: UrlListingRow) => {
   if (row.status === null) return html`<td class="type"></td>`;
   const type = mediaType(row.contentType);
-  return html`<td class="type"${row.contentType !== null && row.contentType !== type ? html` title="${row.contentType}"` : ''}>${type}</td>`;
+  return html`<td class="type"${row.contentType !== null && row.contentType !== type ? html` title="${truncate(row.contentType, MAX_TYPE_LENGTH)}"` : ''}>${type}</td>`;
 };
 
 /** A mark on a URL whose latest capture has a screenshot of an image type, linking to the image; no image is read for the list. */
