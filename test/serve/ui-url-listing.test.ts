@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations, migrate } from '../../src/storage/archive/migrate.js';
-import { listUrls, urlListingQuery, type UrlListingFilter } from '../../src/storage/reader/url-listing.js';
+import { listUrls, TITLE_CHARS, urlListingQuery, type UrlListingFilter } from '../../src/storage/reader/url-listing.js';
 import { tempDir } from '../support/archive.js';
 
 // The URL list's query on an archive built row by row: keyset pages along the url
@@ -16,6 +16,9 @@ interface Row {
   state: string;
   kind: string;
   status: number | null;
+  /** The media type the listing filters by; null without a response. */
+  type: string | null;
+  title: string | null;
 }
 const rows: Row[] = [];
 
@@ -27,8 +30,17 @@ beforeAll(() => {
     INSERT INTO body (id, hash, size, data) VALUES (1, x'00', 2, x'6869');`);
   const url = writer.prepare("INSERT INTO url (id, url, origin, state, depth, redirect_hops, kind) VALUES (?, ?, ?, ?, 0, 0, ?)");
   const response = writer.prepare(
-    "INSERT INTO response (url_id, run_id, status, headers, body_id, fetched_at, elapsed_ms, links_found, links_new) VALUES (?, 1, ?, '{}', 1, '2026-01-01T00:00:01.000Z', 1, 0, 0)",
+    "INSERT INTO response (url_id, run_id, status, content_type, title, headers, body_id, fetched_at, elapsed_ms, links_found, links_new) VALUES (?, 1, ?, ?, ?, '{}', 1, '2026-01-01T00:00:01.000Z', 1, 0, 0)",
   );
+  // Spellings of one type (parameters, case, space) and a rare type, a type without parameters, none at all.
+  const contentTypes: Array<[string | null, string]> = [
+    ['text/html; charset=utf-8', 'text/html'],
+    ['Text/HTML', 'text/html'],
+    [' text/html ;charset=x', 'text/html'],
+    ['image/png', 'image/png'],
+    [null, '(none)'],
+    ['text/html-sandboxed', 'text/html-sandboxed'],
+  ];
   writer.transaction(() => {
     for (let i = 1; i <= N; i += 1) {
       const scheme = i % 3 === 0 ? 'http' : 'https';
@@ -38,10 +50,16 @@ beforeAll(() => {
         state: i % 5 === 0 ? 'skipped' : 'done',
         kind: i % 7 === 0 ? 'requisite' : 'page',
         status: i % 5 === 0 ? null : i % 97 === 0 ? 503 : i % 11 === 0 ? 404 : 200,
+        type: null,
+        title: null,
       };
+      const [contentType, type] = i % 89 === 0 ? ['application/pdf', 'application/pdf'] : contentTypes[i % contentTypes.length]!;
+      if (row.status !== null) row.type = type;
+      // Every fourth response has no title; one has a title far longer than a list shows.
+      if (row.status !== null && i % 4 !== 0) row.title = i === 1 ? `${'𝕏'.repeat(TITLE_CHARS)}tail` : `<b>title ${i}</b>`;
       rows.push(row);
       url.run(i, row.url, origin, row.state, row.kind);
-      if (row.status !== null) response.run(i, row.status);
+      if (row.status !== null) response.run(i, row.status, contentType, row.title);
     }
   })();
   writer.close();
@@ -81,6 +99,11 @@ describe('the URL listing', () => {
     ['an origin', { host: 'https://h1.example' }, (row) => row.url.startsWith('https://h1.example/')],
     ['a bare host, both schemes', { host: 'h2.example', statusClass: '2xx' }, (row) => /^https?:\/\/h2\.example\//.test(row.url) && row.status === 200],
     ['text', { text: '/7' }, (row) => row.url.includes('/7')],
+    ['a content type, any spelling of it', { contentType: 'text/html' }, (row) => row.type === 'text/html'],
+    ['a content type given in capitals', { contentType: 'Image/PNG' }, (row) => row.type === 'image/png'],
+    ['a rare content type', { contentType: 'application/pdf' }, (row) => row.type === 'application/pdf'],
+    ['responses without a content type', { contentType: '(none)' }, (row) => row.type === '(none)'],
+    ['a content type with status and host', { contentType: 'text/html', statusClass: '2xx', host: 'h1.example' }, (row) => row.type === 'text/html' && row.status === 200 && /^https?:\/\/h1\.example\//.test(row.url)],
   ])('gives every match once, in URL order, page after page: %s', (_name, filter, matches) => {
     const expected = rows.filter(matches).map((row) => row.url);
     expect(expected.length).toBeGreaterThan(0);
@@ -90,6 +113,15 @@ describe('the URL listing', () => {
     expect(capped.urls).toEqual(expected);
     // Without a host range, every request reads at most 40 of the 600 URLs.
     if (!filter.host) expect(capped.requests).toBeGreaterThanOrEqual(N / 40);
+  });
+
+  it("gives each URL's title (its first TITLE_CHARS characters) and content type as stored", () => {
+    const listed = listUrls(db, {}, { limit: N }).rows;
+    expect(listed.map((row) => row.url)).toEqual(rows.map((row) => row.url));
+    const cut = (title: string | null) => (title === null ? null : Array.from(title).slice(0, TITLE_CHARS).join(''));
+    expect(listed.map((row) => row.title)).toEqual(rows.map((row) => cut(row.title)));
+    expect(listed.find((row) => row.title?.startsWith('𝕏'))?.title).toBe('𝕏'.repeat(TITLE_CHARS));
+    expect(listed.filter((row) => row.contentType === 'Text/HTML').length).toBeGreaterThan(0);
   });
 
   it('stops a rare filter at the scan limit and says where to go on from', () => {
@@ -104,7 +136,10 @@ describe('the URL listing', () => {
     ['status', { statusClass: '4xx' }],
     ['no response', { statusClass: 'none' }],
     ['state, kind, text', { state: 'failed', kind: 'page', text: 'x' }],
+    ['content type', { contentType: 'text/html' }],
+    ['content type and status', { contentType: 'image/png', statusClass: '2xx' }],
     ['origin', { host: 'https://h1.example' }],
+    ['origin and content type', { host: 'https://h1.example', contentType: 'text/html' }],
   ])('reads along the url index without sorting: %s', (_name, filter) => {
     const range = filter.host ? { after: '', from: `${filter.host}/`, to: `${filter.host}/\u{10FFFF}` } : { after: 'https://h1.example/p/3' };
     const { sql, params } = urlListingQuery(filter, range, 101);
@@ -115,5 +150,7 @@ describe('the URL listing', () => {
     expect(plan.join('\n')).toMatch(/SEARCH url USING (COVERING )?INDEX sqlite_autoindex_url_1 \(url[><]/);
     expect(plan.join('\n')).not.toMatch(/TEMP B-TREE/);
     expect(plan.join('\n')).not.toMatch(/SCAN (url|r|response|b|body)\b/);
+    // Joins stay left joins, which SQLite never reorders: it cannot start from response and sort.
+    for (const line of plan.filter((detail) => /^SEARCH (r|b) /.test(detail))) expect(line).toMatch(/LEFT-JOIN$/);
   });
 });

@@ -1,4 +1,4 @@
-import { archiveOverview } from '../../storage/reader/index.js';
+import { archiveOverview, type ArchiveOverview, type HostCount } from '../../storage/reader/index.js';
 import { html } from './html.js';
 import { formatBytes, formatCount, timeTag } from './format.js';
 import type { UiContext, UiPage } from './ui-context.js';
@@ -55,9 +55,7 @@ ${report.errors.length ? countTable('errors', 'error', report.errors.map((row) =
 ${report.skips.length ? countTable('skips', 'reason', report.skips.map((row) => ({ label: row.code, count: row.count, href: '/urls?state=skipped' }))) : html`<p class="muted">None.</p>`}
 </section>
 </div>
-<section><h2>Hosts</h2>
-${countTable('hosts', 'origin', overview.hosts.map((row) => ({ label: row.origin || '(unknown)', count: row.count, href: `/urls?host=${encodeURIComponent(row.origin)}` })))}
-</section>
+${hostsSection(overview)}
 <section><h2>Responses over time</h2>
 <div id="timeline"></div>
 </section>`;
@@ -67,4 +65,35 @@ ${countTable('hosts', 'origin', overview.hosts.map((row) => ({ label: row.origin
     scripts: ['/assets/uPlot.iife.min.js', '/assets/timeline.js'],
     styles: ['/assets/uPlot.min.css'],
   };
+}
+
+const hostLink = (host: HostCount) => (host.origin ? html`<a href="/urls?host=${encodeURIComponent(host.origin)}">${host.origin}</a>` : '(unknown)');
+
+const moreHosts = (shown: number, total: number) => (total > shown ? html`<p class="muted">and ${formatCount(total - shown)} more hosts.</p>` : '');
+
+/**
+ * The hosts crawled, most pages fetched first; apart and folded, the hosts only found as link
+ * targets, which on most crawls outnumber the site's own URLs and would otherwise head the list.
+ */
+function hostsSection(overview: ArchiveOverview) {
+  const { crawledHosts: crawled, seenHosts: seen, hostTotals: totals } = overview;
+  return html`<section id="hosts-section"><h2>Hosts crawled (${formatCount(totals.crawled)})</h2>
+${
+  crawled.length
+    ? html`<table id="hosts"><thead><tr><th>origin</th><th class="num">fetched</th><th class="num">failed</th><th class="num">URLs seen</th></tr></thead><tbody>
+${crawled.map((host) => html`<tr><td>${hostLink(host)}</td><td class="num">${formatCount(host.fetched)}</td><td class="num">${formatCount(host.failed)}</td><td class="num">${formatCount(host.seen)}</td></tr>\n`)}
+</tbody></table>
+${moreHosts(crawled.length, totals.crawled)}`
+    : html`<p class="muted">Nothing fetched yet.</p>`
+}
+${
+  seen.length
+    ? html`<details id="seen-hosts-section"><summary>Hosts only linked to, nothing fetched (${formatCount(totals.seen)})</summary>
+<table id="seen-hosts"><thead><tr><th>origin</th><th class="num">URLs seen</th></tr></thead><tbody>
+${seen.map((host) => html`<tr><td>${hostLink(host)}</td><td class="num">${formatCount(host.seen)}</td></tr>\n`)}
+</tbody></table>
+${moreHosts(seen.length, totals.seen)}</details>`
+    : ''
+}
+</section>`;
 }

@@ -1,6 +1,16 @@
-import { listUrls, SCAN_ROWS, screenshotType, STATUS_CLASSES, type StatusClass, type UrlListingFilter, type UrlListingRow } from '../../storage/reader/index.js';
+import {
+  listUrls,
+  mediaType,
+  mediaTypeCounts,
+  SCAN_ROWS,
+  screenshotType,
+  STATUS_CLASSES,
+  type StatusClass,
+  type UrlListingFilter,
+  type UrlListingRow,
+} from '../../storage/reader/index.js';
 import { html } from './html.js';
-import { captureHref, formatBytes, formatCount } from './format.js';
+import { captureHref, formatBytes, formatCount, timeTag, truncate } from './format.js';
 import { screenshotHref } from './screenshot-image.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
@@ -8,6 +18,9 @@ const STATES = ['queued', 'fetching', 'done', 'failed', 'skipped'] as const;
 const KINDS = ['page', 'requisite', 'sitemap', 'robots'] as const;
 const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 1000;
+/** Characters of a title shown in the list; the whole stored line is on hover. */
+const TITLE_SHOWN = 80;
+const MAX_TYPE_LENGTH = 200;
 
 function oneOf<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
   const value = params.get(name);
@@ -23,11 +36,14 @@ function filterOf(params: URLSearchParams): UrlListingFilter {
   const kind = oneOf(params, 'kind', KINDS);
   const host = params.get('host') || undefined;
   const text = params.get('text') || undefined;
+  const contentType = params.get('type')?.trim().toLowerCase() || undefined;
+  if (contentType !== undefined && contentType.length > MAX_TYPE_LENGTH) throw new UiHttpError(400, `type must be a media type such as text/html, got "${contentType.slice(0, 40)}…"`);
   if (statusClass) filter.statusClass = statusClass;
   if (state) filter.state = state;
   if (kind) filter.kind = kind;
   if (host) filter.host = host;
   if (text) filter.text = text;
+  if (contentType) filter.contentType = contentType;
   return filter;
 }
 
@@ -35,6 +51,29 @@ const select = (name: string, values: readonly string[], chosen: string | undefi
   html`<label>${name}<select name="${name}"><option value="">any</option>${values.map(
     (value) => html`<option${value === chosen ? html` selected` : ''}>${value}</option>`,
   )}</select></label>`;
+
+/** The archive's media types, most responses first, each with its count; a chosen type not among them is kept. */
+function typeSelect(context: UiContext, chosen: string | undefined) {
+  const types = mediaTypeCounts(context.db);
+  const options = chosen !== undefined && !types.some((row) => row.type === chosen) ? [...types, { type: chosen, count: undefined }] : types;
+  return html`<label>type<select name="type"><option value="">any</option>${options.map(
+    (row) => html`<option value="${row.type}"${row.type === chosen ? html` selected` : ''}>${row.type}${row.count === undefined ? '' : ` (${formatCount(row.count)})`}</option>`,
+  )}</select></label>`;
+}
+
+/** A page's title, cut to a line; the stored line is on hover. Archived text, escaped like all of it. */
+const titleCell = (title: string | null) => {
+  if (!title) return html`<td class="title"></td>`;
+  const shown = truncate(title, TITLE_SHOWN);
+  return html`<td class="title"${shown === title ? '' : html` title="${title}"`}>${shown}</td>`;
+};
+
+/** The media type the list filters by; the Content-Type as sent, when it says more, on hover. */
+const typeCell = (row: UrlListingRow) => {
+  if (row.status === null) return html`<td class="type"></td>`;
+  const type = mediaType(row.contentType);
+  return html`<td class="type"${row.contentType !== null && row.contentType !== type ? html` title="${truncate(row.contentType, MAX_TYPE_LENGTH)}"` : ''}>${type}</td>`;
+};
 
 /** A mark on a URL whose latest capture has a screenshot of an image type, linking to the image; no image is read for the list. */
 const screenshotMark = (row: UrlListingRow) =>
@@ -57,15 +96,16 @@ export function urlsPage(context: UiContext, params: URLSearchParams): UiPage {
 ${select('status', STATUS_CLASSES, filter.statusClass)}
 ${select('state', STATES, filter.state)}
 ${select('kind', KINDS, filter.kind)}
+${typeSelect(context, filter.contentType)}
 <label>host<input name="host" value="${filter.host ?? ''}" placeholder="https://example.com"></label>
 <label>URL contains<input name="text" value="${filter.text ?? ''}"></label>
 <button type="submit">Filter</button>
 <a href="/urls">clear</a>
 </form>
 ${after ? html`<p class="muted">After <span class="url">${after}</span> · <a href="/urls?${new URLSearchParams([...params].filter(([name]) => name !== 'after')).toString()}">first page</a></p>` : ''}
-<table id="urls"><thead><tr><th>URL</th><th>state</th><th class="num">status</th><th>type</th><th class="num">size</th><th class="num">depth</th><th>kind</th></tr></thead><tbody>
+<table id="urls"><thead><tr><th>URL</th><th>title</th><th>state</th><th class="num">status</th><th>type</th><th class="num">size</th><th>fetched</th><th class="num">depth</th><th>kind</th></tr></thead><tbody>
 ${page.rows.map(
-  (row) => html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${screenshotMark(row)}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td><td>${row.state}</td><td class="num">${row.status ?? ''}</td><td>${row.contentType ?? ''}</td><td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
+  (row) => html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${screenshotMark(row)}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td>${titleCell(row.title)}<td>${row.state}</td><td class="num">${row.status ?? ''}</td>${typeCell(row)}<td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="time">${row.fetchedAt ? timeTag(row.fetchedAt) : ''}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
 )}
 </tbody></table>
 ${page.rows.length === 0 ? html`<p class="muted">No URLs${after ? ' after this one' : ''} match.</p>` : ''}

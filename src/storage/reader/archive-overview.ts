@@ -1,29 +1,59 @@
 import type { Database } from 'better-sqlite3';
+import { mediaTypeCounts, type MediaTypeCount } from './media-types.js';
 
 // What the serve overview shows besides `crawlite stats`'s report: when the crawl
 // ran, what types it stored, which hosts it met, and fetches over time.
 
-export interface ArchiveOverview {
-  runs: { first: string | null; last: string | null };
-  contentTypes: Array<{ type: string; count: number }>;
-  hosts: Array<{ origin: string; count: number }>;
+export interface HostCount {
+  origin: string;
+  /** URLs of the host with a response stored. */
+  fetched: number;
+  /** URLs of the host whose fetch failed (no response stored). */
+  failed: number;
+  /** URLs of the host the archive knows: fetched, failed, queued, or only found as links. */
+  seen: number;
 }
 
-export function archiveOverview(db: Database, topHosts = 20): ArchiveOverview {
+export interface ArchiveOverview {
+  runs: { first: string | null; last: string | null };
+  contentTypes: MediaTypeCount[];
+  /** Hosts the crawl fetched from (or tried to), most pages fetched first. */
+  crawledHosts: HostCount[];
+  /** Hosts only found as link targets (nothing fetched or tried), most URLs first. */
+  seenHosts: HostCount[];
+  /** How many hosts of each kind there are, beyond the ones listed. */
+  hostTotals: { crawled: number; seen: number };
+}
+
+export function archiveOverview(db: Database, topHosts = 30): ArchiveOverview {
   const runs = db
     .prepare<[], { first: string | null; last: string | null }>('SELECT min(started_at) AS first, max(coalesce(ended_at, started_at)) AS last FROM run')
     .get()!;
   // The media type alone: `text/html; charset=utf-8` and `text/html` are one type.
-  const contentTypes = db
-    .prepare<[], { type: string; count: number }>(
-      `SELECT coalesce(lower(trim(substr(content_type, 1, instr(content_type || ';', ';') - 1))), '(none)') AS type, count(*) AS count
-       FROM response GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 30`,
-    )
-    .all();
+  const contentTypes = mediaTypeCounts(db).slice(0, 30);
+  // A host is crawled when any of its URLs was fetched or tried; the hosts a crawl only found
+  // links to (other sites, out of scope) often outnumber its own URLs, and are listed apart.
+  // One pass over the URLs; only the listed rows and the two totals come back, however many hosts.
   const hosts = db
-    .prepare<[number], { origin: string; count: number }>('SELECT origin, count(*) AS count FROM url GROUP BY origin ORDER BY 2 DESC, 1 LIMIT ?')
+    .prepare<[number], HostCount & { crawled: number; total: number }>(
+      `SELECT origin, fetched, failed, seen, crawled, total FROM (
+         SELECT *, row_number() OVER (PARTITION BY crawled ORDER BY fetched DESC, failed DESC, seen DESC, origin) AS place,
+                count(*) OVER (PARTITION BY crawled) AS total
+         FROM (SELECT origin, fetched, failed, seen, fetched > 0 OR failed > 0 AS crawled FROM (
+           SELECT u.origin AS origin, count(r.url_id) AS fetched, coalesce(sum(r.url_id IS NULL AND u.state = 'failed'), 0) AS failed, count(*) AS seen
+           FROM url u LEFT JOIN response r ON r.url_id = u.id GROUP BY u.origin)))
+       WHERE place <= ? ORDER BY crawled DESC, place`,
+    )
     .all(topHosts);
-  return { runs, contentTypes, hosts };
+  const listed = (crawled: boolean) => hosts.filter((host) => host.crawled === (crawled ? 1 : 0)).map(({ origin, fetched, failed, seen }) => ({ origin, fetched, failed, seen }));
+  const total = (crawled: boolean) => hosts.find((host) => host.crawled === (crawled ? 1 : 0))?.total ?? 0;
+  return {
+    runs,
+    contentTypes,
+    crawledHosts: listed(true),
+    seenHosts: listed(false),
+    hostTotals: { crawled: total(true), seen: total(false) },
+  };
 }
 
 export interface Timeline {

@@ -4,6 +4,7 @@ export * from './archive-reader.js';
 export * from './archive-report.js';
 export * from './crawl-changes.js';
 export * from './links-to.js';
+export * from './media-types.js';
 export * from './reader-types.js';
 export { QUERY_VARIANTS_LIMIT } from './query-variants.js';
 export { SCREENSHOT_TYPES, screenshotType, type ScreenshotType } from './screenshots.js';

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { UrlKind, UrlState } from '../../pipeline/ports.js';
+import { mediaTypeSql, NO_MEDIA_TYPE } from './media-types.js';
 import { hasScreenshots } from './screenshots.js';
 
 // One page of the archive's URLs, in URL order, for browsing. Paging is by key
@@ -8,13 +9,17 @@ import { hasScreenshots } from './screenshots.js';
 // instead of choosing another index, so rows come out in URL order without a sort,
 // and one request reads at most SCAN_ROWS index entries: a rare filter on a big
 // archive answers with what it found so far and where to go on from, never with a
-// scan of the whole table. This needs no index beyond what every archive has.
+// scan of the whole table. This needs no index beyond what every archive has: the
+// content-type filter too reads the response of each URL met, by its primary key.
 
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
 /** URLs examined per request at most (at most about 80 ms on a 1,000,000-URL archive). */
 export const SCAN_ROWS = 20_000;
+
+/** Characters of a title read per URL: a list shows a line of it, not a hostile megabyte. */
+export const TITLE_CHARS = 300;
 
 export interface UrlListingFilter {
   /** Response status by hundreds; `none`: no response stored. */
@@ -25,6 +30,8 @@ export interface UrlListingFilter {
   host?: string;
   /** Text the URL contains (case-sensitive). */
   text?: string;
+  /** A media type (`text/html`, parameters and case ignored; `(none)`: stored without one). */
+  contentType?: string;
 }
 
 export interface UrlListingRow {
@@ -35,6 +42,8 @@ export interface UrlListingRow {
   error: string | null;
   status: number | null;
   contentType: string | null;
+  /** The page's title, its first TITLE_CHARS characters; null when it has none. */
+  title: string | null;
   size: number | null;
   fetchedAt: string | null;
   /** The type stored with the latest capture's screenshot (as stored: check it), null when it has none. */
@@ -85,7 +94,7 @@ export function urlListingQuery(
     params.to = range.to;
   }
   const where: string[] = [];
-  const { statusClass, state, kind, text } = filter;
+  const { statusClass, state, kind, text, contentType } = filter;
   // coalesce keeps the LEFT JOIN a left join, which SQLite never reorders: were it made
   // inner, SQLite could start from response and sort.
   if (statusClass === 'none') where.push('r.url_id IS NULL');
@@ -106,7 +115,13 @@ export function urlListingQuery(
     where.push('instr(u.url, :text) > 0');
     params.text = text;
   }
-  const sql = `SELECT u.url, u.state, u.kind, u.depth, u.error, r.status, r.content_type AS contentType, b.size, r.fetched_at AS fetchedAt,
+  if (contentType !== undefined && contentType !== '') {
+    // Not `r.url_id IS NOT NULL`: SQLite would make that join inner, free to start from response.
+    where.push(`coalesce(r.url_id, 0) > 0 AND ${mediaTypeSql('r.content_type')} = :contentType`);
+    params.contentType = contentType.trim().toLowerCase() || NO_MEDIA_TYPE;
+  }
+  const sql = `SELECT u.url, u.state, u.kind, u.depth, u.error, r.status, r.content_type AS contentType,
+      substr(r.title, 1, ${TITLE_CHARS}) AS title, b.size, r.fetched_at AS fetchedAt,
       ${screenshots ? 's.type' : 'NULL'} AS screenshotType
     FROM (SELECT id, url, state, kind, depth, error FROM url WHERE ${bounds.join(' AND ')} ORDER BY url LIMIT :scan) u
     LEFT JOIN response r ON r.url_id = u.id LEFT JOIN body b ON b.id = r.body_id

@@ -16,6 +16,13 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .25em .6em .25em 0; border-bottom: 1px solid var(--line); vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.url { word-break: break-all; }
+table#urls td.url { min-width: 12em; }
+table#urls td.num { white-space: nowrap; }
+td.title { min-width: 8em; max-width: 24em; overflow-wrap: break-word; }
+td.type { font-size: .9em; overflow-wrap: break-word; }
+td.time { min-width: 10.5em; font-size: .9em; font-variant-numeric: tabular-nums; }
+form.filters select { max-width: 16em; }
+details > summary { cursor: pointer; margin: .8em 0 .4em; color: var(--muted); }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 1em 2em; }
 .muted { color: var(--muted); }
 pre { background: var(--alt); padding: .8em; overflow: auto; max-height: 40em; white-space: pre-wrap; word-break: break-all; }
