@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { withCrawlFlags, givenOptions } from '../crawl-flags.js';
-import { resolveRoots } from '../../run/resolve-roots.js';
+import { resolveRoots } from '../../library/options.js';
 import { sessionSettings, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 

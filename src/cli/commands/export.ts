@@ -33,13 +33,13 @@ export function exportCommand(context: CommandContext): CommandModule {
       for (const [flag, value] of [['--warc', warc], ['--cdxj', cdxj], ['--wacz', wacz]] as const) {
         if (value === '') throw new UsageError(`${flag} needs a file name`);
       }
-      const [{ runExport }, { formatBytes }] = await Promise.all([import('../../export/run-export.js'), import('../format-report.js')]);
+      const [{ exportArchive }, { formatBytes }] = await Promise.all([import('../../library/export.js'), import('../format-report.js')]);
       const { io } = context;
       const quiet = context.verbosity(args) === 'quiet';
       const live = !quiet && io.isTTY && io.statusStream ? io.statusStream : undefined;
       let drawnAt = 0;
       let nextPlain = PLAIN_EVERY_BYTES;
-      const progress = (bytes: number, responses: number) => {
+      const progress = ({ bytes, responses }: { bytes: number; responses: number }) => {
         const line = `exporting: ${responses} responses, ${formatBytes(bytes)} written`;
         if (live && Date.now() - drawnAt >= LIVE_EVERY_MS) {
           drawnAt = Date.now();
@@ -52,7 +52,7 @@ export function exportCommand(context: CommandContext): CommandModule {
       const stop = new AbortController();
       const unlisten = io.onInterrupt(() => stop.abort());
       try {
-        const summary = await runExport({
+        const summary = await exportArchive({
           db: String(args.db),
           ...(warc !== undefined ? { warc } : {}),
           ...(cdxj !== undefined ? { cdxj } : {}),
@@ -64,7 +64,7 @@ export function exportCommand(context: CommandContext): CommandModule {
           ...(args.title !== undefined ? { title: String(args.title) } : {}),
           version: io.version,
           signal: stop.signal,
-          progress,
+          onProgress: progress,
         });
         if (!quiet) {
           const failed = summary.failed ? `, ${summary.failed} failed URLs` : '';

@@ -27,34 +27,33 @@ export function importCommand(context: CommandContext): CommandModule {
       const maxBody = Number(args['max-body']);
       if (!Number.isInteger(maxBody) || maxBody < 1 || maxBody > 1_000_000_000) throw new UsageError('--max-body must be a whole number from 1 to 1000000000');
       const files = (args.warcs as unknown[]).map(String);
-      const [{ runImport }, { formatImportProgress, formatImportReport }] = await Promise.all([
-        import('../../import/run-import.js'),
-        import('../../import/format-import-report.js'),
-      ]);
+      const [{ importWarcs }, { formatImportProgress, formatImportReport }] = await Promise.all([import('../../library/import.js'), import('../format-import-report.js')]);
       const { io } = context;
       const verbosity = context.verbosity(args);
-      let stop = false;
+      const stop = new AbortController();
       let nextProgress = PROGRESS_EVERY_RECORDS;
       const unlisten = io.onInterrupt(() => {
-        stop = true;
+        stop.abort();
         io.stderr('stopping: committing what was read (Ctrl-C again to quit now)\n');
       }, 'crawlite: stopped at once; the records committed so far stay in the archive\n');
       try {
-        const tally = await runImport(
-          { files, dbPath: db, owner: io.owner, maxBodyBytes: maxBody, onWait: (message) => io.stderr(`${message}\n`) },
-          {
-            onProblem: (file, offset, message) => io.stderr(`crawlite: ${file}: offset ${offset}: ${message}\n`),
-            onSkip: (file, offset, code, message) => {
-              if (verbosity === 'verbose') io.stderr(`skipped: ${file}: offset ${offset}: ${code}: ${message}\n`);
-            },
-            onProgress: (progress) => {
-              if (verbosity === 'quiet' || progress.records < nextProgress) return;
-              nextProgress = progress.records + PROGRESS_EVERY_RECORDS;
-              io.stderr(`${formatImportProgress(progress)}\n`);
-            },
-            stopRequested: () => stop,
+        const tally = await importWarcs({
+          files,
+          db,
+          owner: io.owner,
+          maxBodyBytes: maxBody,
+          onWait: (message) => io.stderr(`${message}\n`),
+          onProblem: ({ file, offset, message }) => io.stderr(`crawlite: ${file}: offset ${offset}: ${message}\n`),
+          onSkip: ({ file, offset, code, message }) => {
+            if (verbosity === 'verbose') io.stderr(`skipped: ${file}: offset ${offset}: ${code}: ${message}\n`);
           },
-        );
+          onProgress: (progress) => {
+            if (verbosity === 'quiet' || progress.records < nextProgress) return;
+            nextProgress = progress.records + PROGRESS_EVERY_RECORDS;
+            io.stderr(`${formatImportProgress(progress)}\n`);
+          },
+          signal: stop.signal,
+        });
         if (tally.runId === undefined) {
           // Not one WARC record: the archive is not created (or, if it existed, not touched).
           if (verbosity !== 'quiet') io.stdout(`nothing imported: no WARC record in ${files.length === 1 ? 'the file' : `the ${files.length} files`}; ${db} ${existsSync(db) ? 'left as it was' : 'not created'}\n`);

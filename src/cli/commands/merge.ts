@@ -18,9 +18,9 @@ export function mergeCommand(context: CommandContext): CommandModule {
         .option('pause-ms', { type: 'number', hidden: true })
         .example('$0 merge shard-*.sqlite --db site.sqlite', 'one archive from the workers\' shards; interrupted, run it again to go on'),
     handler: async (args) => {
-      const [{ mergeArchives }, { openArchive }, { formatReport }, { UsageError }] = await Promise.all([
-        import('../../merge/run-merge.js'),
-        import('../../storage/reader/index.js'),
+      const [{ mergeShards }, { archiveReport }, { formatReport }, { UsageError }] = await Promise.all([
+        import('../../library/merge.js'),
+        import('../../library/stats.js'),
         import('../format-report.js'),
         import('../usage-error.js'),
       ]);
@@ -30,29 +30,28 @@ export function mergeCommand(context: CommandContext): CommandModule {
       const batch = args.batch === undefined ? undefined : Number(args.batch);
       if (batch !== undefined && !(Number.isInteger(batch) && batch >= 1)) throw new UsageError('--batch must be a positive integer');
       const quiet = context.verbosity(args) === 'quiet';
-      let interrupted = false;
-      const unlisten = io.onInterrupt(() => {
-        interrupted = true;
-      });
+      const stop = new AbortController();
+      const unlisten = io.onInterrupt(() => stop.abort());
       const say = (text: string) => {
         if (!quiet) io.stderr(text);
       };
       let logged = 0;
       let checking: string | undefined;
       try {
-        const result = await mergeArchives({
+        const result = await mergeShards({
           shards: (args.shards as string[]).map(String),
-          output,
+          db: output,
           owner: io.owner,
           ...(batch === undefined ? {} : { batchSize: batch }),
           ...(args.pauseMs === undefined ? {} : { pauseMs: Number(args.pauseMs) }),
-          stopped: () => interrupted,
+          signal: stop.signal,
           onNotice: (message) => say(`${message}\n`),
-          onEvent: (event) => {
-            if (event.type === 'checking' && event.path !== checking) {
-              checking = event.path;
-              say(`merge: ${event.path}: checking its ${event.bodies} bodies\n`);
-            }
+          onCheck: (event) => {
+            if (event.path === checking) return;
+            checking = event.path;
+            say(`merge: ${event.path}: checking its ${event.bodies} bodies\n`);
+          },
+          onProgress: (event) => {
             if (event.type === 'shard-skipped') say(`merge: ${event.path}: already merged, skipped\n`);
             if (event.type === 'shard-start') {
               logged = 0;
@@ -75,12 +74,7 @@ export function mergeCommand(context: CommandContext): CommandModule {
         unlisten();
       }
       if (quiet) return;
-      const archive = openArchive(output);
-      try {
-        io.stdout(`${formatReport(output, archive.report(), 'archive')}\n`);
-      } finally {
-        archive.close();
-      }
+      io.stdout(`${formatReport(output, archiveReport(output), 'archive')}\n`);
     },
   };
 }

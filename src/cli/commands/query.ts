@@ -19,37 +19,37 @@ export function queryCommand(context: CommandContext): CommandModule {
         .example('$0 query site.sqlite "select url, state, error from urls where state = \'failed\'" -f csv', 'failures as CSV')
         .example('$0 query site.sqlite "select url, title from pages" -f ndjson --timeout 60000 | head', 'stream rows, give up after a minute'),
     handler: async (args) => {
-      const { startQuery } = await import('../../storage/query/index.js');
+      const { queryArchive } = await import('../../library/query.js');
       const { io } = context;
       let output: RowStream | undefined;
       let readerGone = false;
+      let interrupted = false;
+      const stop = new AbortController();
       /** Writes, then waits while stdout is backed up; false once its reader went away. */
       const write = async (text: string) => {
         if (!text || io.stdout(text) !== false) return true;
         return io.drain();
       };
-      const running = startQuery(
-        String(args.db),
-        String(args.sql),
-        {
-          columns: (columns) => {
-            output = rowStream(columns, args.format as RowFormat);
-          },
-          rows: async (rows) => {
-            if (await write(output!.rows(rows))) return;
-            readerGone = true;
-            running.stop();
-          },
+      const running = queryArchive({
+        db: String(args.db),
+        sql: String(args.sql),
+        ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}),
+        onColumns: (columns) => {
+          output = rowStream(columns, args.format as RowFormat);
         },
-        { timeoutMs: args.timeout as number | undefined },
-      );
-      let interrupted = false;
+        onRows: async (rows) => {
+          if (await write(output!.rows(rows))) return;
+          readerGone = true;
+          stop.abort();
+        },
+        signal: stop.signal,
+      });
       const unlisten = io.onInterrupt(() => {
         interrupted = true;
-        running.stop();
+        stop.abort();
       });
       try {
-        const end = await running.finished;
+        const end = await running;
         if (end === 'done' && output) await write(output.end());
       } finally {
         unlisten();

@@ -14,31 +14,20 @@ export function reindexCommand(context: CommandContext): CommandModule {
         .positional('db', { type: 'string', describe: 'archive file' })
         .example('$0 reindex old.sqlite', 'make an older archive searchable; interrupted, run it again to go on'),
     handler: async (args) => {
-      const [{ checkArchiveFile }, { openCrawlArchive }, { NotAnArchiveError }, { reindexText }, { extractPageText, TEXT_EXTRACTION_VERSION }] = await Promise.all([
-        import('../../storage/archive/index.js'),
-        import('../../storage/archive/index.js'),
-        import('../../storage/archive/index.js'),
-        import('../../storage/writer/index.js'),
-        import('../../pipeline/parse/parse-response.js'),
-      ]);
+      const { reindex } = await import('../../library/reindex.js');
       const { io } = context;
       const path = String(args.db);
       const quiet = context.verbosity(args) === 'quiet';
-      // Never creates an archive: an existing one, crawled or imported, under the lock a crawl takes.
-      if (checkArchiveFile(path)) throw new NotAnArchiveError(path, 'an empty file');
-      const archive = await openCrawlArchive(path, 'create', io.owner, { onWait: (message) => io.stderr(`${message}\n`) });
-      let interrupted = false;
-      const unlisten = io.onInterrupt(() => {
-        interrupted = true;
-      });
+      const stop = new AbortController();
+      const unlisten = io.onInterrupt(() => stop.abort());
       let logged = 0;
-      const started = Date.now();
       try {
-        const result = await reindexText(archive.db, {
-          extract: extractPageText,
-          version: TEXT_EXTRACTION_VERSION,
-          stopped: () => interrupted,
-          onProgress: (done, total) => {
+        const result = await reindex({
+          db: path,
+          owner: io.owner,
+          onWait: (message) => io.stderr(`${message}\n`),
+          signal: stop.signal,
+          onProgress: ({ done, total }) => {
             if (quiet || (!io.isTTY && done - logged < LOG_EVERY && done < total)) return;
             logged = done;
             io.stderr(`${io.isTTY ? '\r' : ''}reindex: ${done} of ${total} pages${io.isTTY ? '' : '\n'}`);
@@ -50,10 +39,9 @@ export function reindexCommand(context: CommandContext): CommandModule {
           context.exitCode = EXIT_INTERRUPTED;
           return;
         }
-        if (!quiet) io.stdout(`indexed ${result.indexed} page${result.indexed === 1 ? '' : 's'} in ${((Date.now() - started) / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`);
+        if (!quiet) io.stdout(`indexed ${result.indexed} page${result.indexed === 1 ? '' : 's'} in ${(result.ms / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`);
       } finally {
         unlisten();
-        archive.close();
       }
     },
   };

@@ -35,42 +35,41 @@ export function searchCommand(context: CommandContext): CommandModule {
         .example('$0 search site.sqlite "中文搜索"', 'Chinese, Japanese, Korean: any 3 characters or more')
         .example('$0 search site.sqlite --fts "arch* OR lib*" --timeout 10000', 'give up after 10 seconds'),
     handler: async (args) => {
-      const [{ openArchive }, { pagesWithoutText }, { startSearch }] = await Promise.all([
-        import('../../storage/archive/index.js'),
-        import('../../storage/query/index.js'),
-        import('../../storage/query/index.js'),
-      ]);
+      const { searchArchive } = await import('../../library/search.js');
       const { io } = context;
       const path = String(args.db);
       const output: RowStream = rowStream(['url', 'title', 'snippet'], args.format as RowFormat);
-      let found = 0;
       let readerGone = false;
+      let interrupted = false;
+      const stop = new AbortController();
       /** Writes, then waits while stdout is backed up; false once its reader went away. */
       const write = async (text: string) => {
         if (!text || io.stdout(text) !== false) return true;
         return io.drain();
       };
       // In a process of its own: Ctrl-C and --timeout kill it inside SQLite, where this one could not stop it.
-      const running = startSearch(
-        path,
-        String(args.query),
-        { limit: args.limit as number, offset: args.offset as number, mode: args.fts ? 'fts' : 'typed' },
-        async (hits) => {
-          found += hits.length;
+      const running = searchArchive({
+        db: path,
+        query: String(args.query),
+        limit: args.limit as number,
+        offset: args.offset as number,
+        mode: args.fts ? 'fts' : 'typed',
+        ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}),
+        timeoutSetting: '--timeout',
+        onHits: async (hits) => {
           if (await write(output.rows(hits.map((hit) => [hit.url, hit.title, hit.snippet])))) return;
           readerGone = true;
-          running.stop();
+          stop.abort();
         },
-        { ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}), raiseWith: '--timeout' },
-      );
-      let interrupted = false;
+        signal: stop.signal,
+      });
       const unlisten = io.onInterrupt(() => {
         interrupted = true;
-        running.stop();
+        stop.abort();
       });
-      let end;
+      let result;
       try {
-        end = await running.finished;
+        result = await running;
       } finally {
         unlisten();
       }
@@ -79,16 +78,10 @@ export function searchCommand(context: CommandContext): CommandModule {
         context.exitCode = EXIT_INTERRUPTED;
         return;
       }
-      if (end !== 'done') return;
+      if (result.end !== 'done') return;
       await write(output.end());
-      if (found > 0) return;
-      const db = openArchive(path, 'readonly');
-      try {
-        const missing = pagesWithoutText(db);
-        if (missing > 0) io.stderr(`crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`);
-      } finally {
-        db.close();
-      }
+      const missing = result.unindexed;
+      if (missing > 0) io.stderr(`crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`);
     },
   };
 }
