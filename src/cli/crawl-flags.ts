@@ -27,7 +27,7 @@ export const NUMERIC_FLAGS = Object.fromEntries(
 ) as Record<NumericFlag, Pick<IntegerDefinition, 'min' | 'max' | 'unit'>>;
 
 /** Options named as typed: `--concurrency`, and with a value `--no-requisites`. */
-const asTyped: NameOption = (key, value) => (value === undefined ? `--${CRAWL_OPTION_DEFINITIONS[key].flag}` : asFlag(key, value));
+export const asTyped: NameOption = (key, value) => (value === undefined ? `--${CRAWL_OPTION_DEFINITIONS[key].flag}` : asFlag(key, value));
 
 /** The definition's checks, with their failures as usage errors: one line, and a pointer to --help. */
 function asUsage<T>(check: () => T): T {

@@ -5,8 +5,10 @@
  * Each capability loads what it needs when called, from its own module (a command line may import one
  * of them alone, to load only that).
  */
-export { crawl, recrawl, resume, type CrawlEvent, type CrawlHandle, type CrawlInput, type CrawlReport, type RecrawlInput, type ResumeInput } from './crawl.js';
-export type { SessionOptions } from './session-options.js';
+export { crawl, recrawl, resume, retry, type CrawlEvent, type CrawlHandle, type CrawlInput, type CrawlReport, type RecrawlInput, type ResumeInput } from './crawl.js';
+export { SESSION_KEYS, type NameSessionOption, type SessionKey, type SessionOptions } from './session-options.js';
+export { prepareRun, startRun, type OptionSpelling, type PreparedRun, type RunHandle, type RunInput, type RunKind, type RunOutcome } from './start-run.js';
+export type { SessionNote } from '../run/session.js';
 export {
   frontierStatus,
   frontierTarget,
