@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { rowStream, ROW_FORMATS, type RowFormat, type RowStream } from '../format-rows.js';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import { milliseconds } from '../milliseconds-flag.js';
 import type { CommandContext } from './context.js';
 
@@ -23,42 +23,33 @@ export function queryCommand(context: CommandContext): CommandModule {
       const { io } = context;
       let output: RowStream | undefined;
       let readerGone = false;
-      let interrupted = false;
-      const stop = new AbortController();
       /** Writes, then waits while stdout is backed up; false once its reader went away. */
       const write = async (text: string) => {
         if (!text || io.stdout(text) !== false) return true;
         return io.drain();
       };
-      const running = queryArchive({
-        db: String(args.db),
-        sql: String(args.sql),
-        ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}),
-        onColumns: (columns) => {
-          output = rowStream(columns, args.format as RowFormat);
-        },
-        onRows: async (rows) => {
-          if (await write(output!.rows(rows))) return;
-          readerGone = true;
-          stop.abort();
-        },
-        signal: stop.signal,
-      });
-      const unlisten = io.onInterrupt(() => {
-        interrupted = true;
-        stop.abort();
-      });
-      try {
-        const end = await running;
-        if (end === 'done' && output) await write(output.end());
-      } finally {
-        unlisten();
-      }
       // `| head` has all it wanted: not an error. Ctrl-C: one line, the usual exit code.
-      if (interrupted && !readerGone) {
-        io.stderr('crawlite: query interrupted\n');
-        context.exitCode = EXIT_INTERRUPTED;
-      }
+      await runInterruptible(
+        context,
+        async (task) => {
+          const end = await queryArchive({
+            db: String(args.db),
+            sql: String(args.sql),
+            ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}),
+            onColumns: (columns) => {
+              output = rowStream(columns, args.format as RowFormat);
+            },
+            onRows: async (rows) => {
+              if (await write(output!.rows(rows))) return;
+              readerGone = true;
+              task.abort();
+            },
+            signal: task.signal,
+          });
+          if (end === 'done' && output) await write(output.end());
+        },
+        { stopped: () => !readerGone, interrupted: () => 'crawlite: query interrupted\n' },
+      );
     },
   };
 }

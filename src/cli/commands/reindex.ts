@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import type { CommandContext } from './context.js';
 
 /** A progress line per this many pages when stderr is not a terminal; a terminal gets every batch. */
@@ -18,31 +18,32 @@ export function reindexCommand(context: CommandContext): CommandModule {
       const { io } = context;
       const path = String(args.db);
       const quiet = context.verbosity(args) === 'quiet';
-      const stop = new AbortController();
-      const unlisten = io.onInterrupt(() => stop.abort());
       let logged = 0;
-      try {
-        const result = await reindex({
-          db: path,
-          owner: io.owner,
-          onWait: (message) => io.stderr(`${message}\n`),
-          signal: stop.signal,
-          onProgress: ({ done, total }) => {
-            if (quiet || (!io.isTTY && done - logged < LOG_EVERY && done < total)) return;
-            logged = done;
-            io.stderr(`${io.isTTY ? '\r' : ''}reindex: ${done} of ${total} pages${io.isTTY ? '' : '\n'}`);
-          },
-        });
-        if (io.isTTY && !quiet && result.indexed > 0) io.stderr('\n');
-        if (result.stopped) {
-          io.stderr(`crawlite: reindex interrupted after ${result.indexed} of ${result.total} pages; run it again to go on\n`);
-          context.exitCode = EXIT_INTERRUPTED;
-          return;
-        }
-        if (!quiet) io.stdout(`indexed ${result.indexed} page${result.indexed === 1 ? '' : 's'} in ${(result.ms / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`);
-      } finally {
-        unlisten();
-      }
+      const end = await runInterruptible(
+        context,
+        async ({ signal }) => {
+          const result = await reindex({
+            db: path,
+            owner: io.owner,
+            onWait: (message) => io.stderr(`${message}\n`),
+            signal,
+            onProgress: ({ done, total }) => {
+              if (quiet || (!io.isTTY && done - logged < LOG_EVERY && done < total)) return;
+              logged = done;
+              io.stderr(`${io.isTTY ? '\r' : ''}reindex: ${done} of ${total} pages${io.isTTY ? '' : '\n'}`);
+            },
+          });
+          if (io.isTTY && !quiet && result.indexed > 0) io.stderr('\n');
+          return result;
+        },
+        {
+          stopped: (result) => result.stopped,
+          interrupted: (result) => `crawlite: reindex interrupted after ${result?.indexed} of ${result?.total} pages; run it again to go on\n`,
+        },
+      );
+      if (end.interrupted || quiet) return;
+      const { indexed, ms } = end.result;
+      io.stdout(`indexed ${indexed} page${indexed === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { rowStream, ROW_FORMATS, type RowFormat, type RowStream } from '../format-rows.js';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import { milliseconds } from '../milliseconds-flag.js';
 import { UsageError } from '../usage-error.js';
 import type { CommandContext } from './context.js';
@@ -40,47 +40,35 @@ export function searchCommand(context: CommandContext): CommandModule {
       const path = String(args.db);
       const output: RowStream = rowStream(['url', 'title', 'snippet'], args.format as RowFormat);
       let readerGone = false;
-      let interrupted = false;
-      const stop = new AbortController();
       /** Writes, then waits while stdout is backed up; false once its reader went away. */
       const write = async (text: string) => {
         if (!text || io.stdout(text) !== false) return true;
         return io.drain();
       };
       // In a process of its own: Ctrl-C and --timeout kill it inside SQLite, where this one could not stop it.
-      const running = searchArchive({
-        db: path,
-        query: String(args.query),
-        limit: args.limit as number,
-        offset: args.offset as number,
-        mode: args.fts ? 'fts' : 'typed',
-        ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}),
-        timeoutSetting: '--timeout',
-        onHits: async (hits) => {
-          if (await write(output.rows(hits.map((hit) => [hit.url, hit.title, hit.snippet])))) return;
-          readerGone = true;
-          stop.abort();
-        },
-        signal: stop.signal,
-      });
-      const unlisten = io.onInterrupt(() => {
-        interrupted = true;
-        stop.abort();
-      });
-      let result;
-      try {
-        result = await running;
-      } finally {
-        unlisten();
-      }
-      if (interrupted && !readerGone) {
-        io.stderr('crawlite: search interrupted\n');
-        context.exitCode = EXIT_INTERRUPTED;
-        return;
-      }
-      if (result.end !== 'done') return;
+      const end = await runInterruptible(
+        context,
+        (task) =>
+          searchArchive({
+            db: path,
+            query: String(args.query),
+            limit: args.limit as number,
+            offset: args.offset as number,
+            mode: args.fts ? 'fts' : 'typed',
+            ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}),
+            timeoutSetting: '--timeout',
+            onHits: async (hits) => {
+              if (await write(output.rows(hits.map((hit) => [hit.url, hit.title, hit.snippet])))) return;
+              readerGone = true;
+              task.abort();
+            },
+            signal: task.signal,
+          }),
+        { stopped: () => !readerGone, interrupted: () => 'crawlite: search interrupted\n' },
+      );
+      if (end.interrupted || end.result.end !== 'done') return;
       await write(output.end());
-      const missing = result.unindexed;
+      const missing = end.result.unindexed;
       if (missing > 0) io.stderr(`crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`);
     },
   };
