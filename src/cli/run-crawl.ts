@@ -58,7 +58,7 @@ function prepare(request: CrawlRequest, io: CliIo) {
   }
 }
 
-/** Runs a crawl through the run layer, drawing its progress and printing its notices and report; returns the exit code. */
+/** Runs a crawl through the library (prepareRun), drawing its progress and printing its notices and report; returns the exit code. */
 export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number> {
   const say = (line: string) => request.verbosity !== 'quiet' && io.stderr(`${line}\n`);
   const prepared = prepare(request, io);
