@@ -33,3 +33,6 @@ export declare function floorOfRoom(room: string): (Floor & { rank: number }) | 
 export declare function roomRuleBroken(fromRoom: string, toRoom: string): string | undefined;
 export declare function packageRuleBroken(fromRoom: string, name: string): string | undefined;
 export declare function violations(graph: ImportGraph): Violation[];
+export declare const SHELL: { room: string; entry: string; toolkits: string[] };
+export declare function publishedModules(graph: ImportGraph): Set<string>;
+export declare function shellViolations(graph: ImportGraph): Violation[];

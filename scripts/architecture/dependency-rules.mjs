@@ -9,7 +9,7 @@
  */
 export const FLOORS = [
   { name: 'entry points', rooms: ['cli', 'index.ts'], independent: true, does: 'the command line, and the package door that exports the library' },
-  { name: 'library', rooms: ['library'], independent: true, does: 'crawl(), resume(), crawlWorker(), merge(): the API the CLI and programs call' },
+  { name: 'library', rooms: ['library'], independent: true, does: 'every capability, from startRun() and crawlWorker() to exportArchive() and serve(): the API the CLI and programs call; src/library/index.ts is its entry' },
   { name: 'commands', rooms: ['serve', 'export', 'import', 'merge'], independent: true, does: 'the work of one command each, over an archive' },
   { name: 'run', rooms: ['run'], independent: true, does: 'one crawl run: open, lock and prepare the archive, fill the ports, run the pipeline' },
   { name: 'adapters', rooms: ['storage', 'http', 'pg', 'browser'], independent: true, does: "implement the pipeline's ports: SQLite, HTTP, PostgreSQL, a browser" },
@@ -34,6 +34,18 @@ export const EXCEPTIONS = [
     reason: 'import undoes the header renaming export writes (X-Crawlite-Original-, none): one spelling for writer and reader',
   },
 ];
+
+/**
+ * The command line is a shell over the library: outside its own room it imports only what the library
+ * publishes (src/library/index.ts, and the modules that entry re-exports, each loadable alone so a
+ * command loads only what it runs) and these toolkits; type-only imports count. Whatever the command
+ * line can do, a program can do through the library.
+ */
+export const SHELL = {
+  room: 'cli',
+  entry: 'library/index.ts',
+  toolkits: ['crawlite-error.ts', 'format-bytes.ts'],
+};
 
 const floorOf = new Map(FLOORS.flatMap((floor, i) => floor.rooms.map((room) => [room, { ...floor, rank: FLOORS.length - 1 - i }])));
 
@@ -63,6 +75,36 @@ export function packageRuleBroken(fromRoom, name) {
   return `only ${owners.join(', ')} may import ${name}`;
 }
 
+/** The library's modules a shell may import: the entry, and every module the entry re-exports. */
+export function publishedModules(graph) {
+  const room = SHELL.entry.split('/')[0];
+  const reexported = graph.imports.filter((edge) => edge.from === SHELL.entry && edge.kind === 'export' && edge.toRoom === room).map((edge) => edge.to);
+  return new Set([SHELL.entry, ...reexported]);
+}
+
+/** The imports of the shell (src/cli) that reach past the library's published modules and the toolkits it may use. */
+export function shellViolations(graph) {
+  const published = publishedModules(graph);
+  const libraryRoom = SHELL.entry.split('/')[0];
+  const allowed = (edge) =>
+    edge.toRoom === SHELL.room || (edge.toRoom === libraryRoom ? published.has(edge.to) : SHELL.toolkits.includes(edge.toRoom));
+  return graph.imports
+    .filter((edge) => edge.fromRoom === SHELL.room && !allowed(edge))
+    .map((edge) => ({
+      from: edge.from,
+      to: edge.to ?? edge.specifier,
+      toPackage: false,
+      line: edge.line,
+      kind: edge.kind,
+      typeOnly: edge.typeOnly,
+      rule:
+        edge.toRoom === libraryRoom
+          ? `${SHELL.room} imports only what the library publishes: src/${SHELL.entry} or a module it re-exports`
+          : `${SHELL.room} is a shell over the library: it imports src/${SHELL.entry} (or a module it re-exports) and the toolkits ${SHELL.toolkits.join(', ')}, not ${edge.toRoom}`,
+      exception: undefined,
+    }));
+}
+
 /**
  * Every import of `graph` (from read-import-graph.mjs) that breaks the rule, excepted or not:
  * { from, to, toPackage, line, kind, typeOnly, rule, exception } (`to` is the package's name for a package rule;
@@ -78,6 +120,9 @@ export function violations(graph) {
     const exception = EXCEPTIONS.find((allowed) => allowed.from === edge.from && allowed.to === edge.to);
     found.push({ from: edge.from, to: edge.to, toPackage: false, line: edge.line, kind: edge.kind, typeOnly: edge.typeOnly, rule, exception });
   }
+  // The floors already refuse what runs up; the shell's rule is narrower, reported once per import.
+  const floorBroken = new Set(found.map((v) => `${v.from}:${v.line}:${v.to}`));
+  for (const v of shellViolations(graph)) if (!floorBroken.has(`${v.from}:${v.line}:${v.to}`)) found.push(v);
   for (const use of graph.packages) {
     const rule = packageRuleBroken(use.fromRoom, use.name);
     if (rule) found.push({ from: use.from, to: use.name, toPackage: true, line: use.line, kind: use.kind, typeOnly: use.typeOnly, rule, exception: undefined });

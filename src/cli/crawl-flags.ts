@@ -1,7 +1,16 @@
 import type { Argv, Options } from 'yargs';
-import type { CrawlOptions } from '../pipeline/crawl-options.js';
-import { CRAWL_OPTION_DEFINITIONS, OPTION_KEYS, type IntegerDefinition, type OptionDefinition, type OptionKey } from '../pipeline/option-definitions.js';
-import { checkConflicts, checkOptionValue, InvalidOptionError, type NameOption } from '../pipeline/validate-crawl-options.js';
+import {
+  checkConflicts,
+  checkOptionValue,
+  CRAWL_OPTION_DEFINITIONS,
+  InvalidOptionError,
+  OPTION_KEYS,
+  type CrawlOptions,
+  type IntegerDefinition,
+  type NameOption,
+  type OptionDefinition,
+  type OptionKey,
+} from '../library/options.js';
 import { UsageError } from './usage-error.js';
 
 /** Crawl options as given on the command line: absent when not given, so stored options can show through. */
@@ -18,7 +27,7 @@ export const NUMERIC_FLAGS = Object.fromEntries(
 ) as Record<NumericFlag, Pick<IntegerDefinition, 'min' | 'max' | 'unit'>>;
 
 /** Options named as typed: `--concurrency`, and with a value `--no-requisites`. */
-const asTyped: NameOption = (key, value) => (value === undefined ? `--${CRAWL_OPTION_DEFINITIONS[key].flag}` : asFlag(key, value));
+export const asTyped: NameOption = (key, value) => (value === undefined ? `--${CRAWL_OPTION_DEFINITIONS[key].flag}` : asFlag(key, value));
 
 /** The definition's checks, with their failures as usage errors: one line, and a pointer to --help. */
 function asUsage<T>(check: () => T): T {

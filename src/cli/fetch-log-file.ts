@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { CrawliteError } from '../crawlite-error.js';
-import type { FetchReport } from '../pipeline/crawl-item.js';
+import type { FetchReport } from '../library/index.js';
 
 export class LogFileError extends CrawliteError {
   constructor(path: string, cause: unknown) {

@@ -1,4 +1,4 @@
-import type { FetchReport } from '../pipeline/crawl-item.js';
+import type { FetchReport } from '../library/index.js';
 import { formatBytes } from './format-report.js';
 
 /** One line per fetch, as the seed crawler printed them: status, URL, size, type, links found and new. */

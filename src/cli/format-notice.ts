@@ -1,4 +1,4 @@
-import type { RunNotice } from '../run/run-events.js';
+import type { CrawlNotice as RunNotice } from '../library/index.js';
 import { asFlag, asValue } from './crawl-flags.js';
 import { describeMissingSession } from './session-flags.js';
 

@@ -1,5 +1,5 @@
 import { formatBytes } from '../format-bytes.js';
-import type { ArchiveReport } from '../storage/reader/index.js';
+import type { ArchiveReport } from '../library/index.js';
 
 export { formatBytes };
 

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { LockOwner } from '../storage/archive/index.js';
+import type { LockOwner } from '../library/index.js';
 import type { StatusStream } from './progress-display.js';
 
 /** Everything the CLI takes from the process, passed in so tests can run `main` in-process. */

@@ -1,5 +1,5 @@
 import type { createLogUpdate } from 'log-update';
-import type { FetchReport } from '../pipeline/crawl-item.js';
+import type { FetchReport } from '../library/index.js';
 import { formatBytes } from './format-report.js';
 
 export type ProgressMode = 'live' | 'plain' | 'none';

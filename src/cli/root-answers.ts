@@ -1,4 +1,4 @@
-import type { RootState } from '../storage/reader/index.js';
+import type { RootState } from '../library/index.js';
 
 /** Whether a root answered with a page (a 2xx, directly or at the end of its redirects), did not, or is not settled yet. */
 export type RootAnswer = { root: string; answer: 'page' | 'pending' } | { root: string; answer: 'none'; why: string };

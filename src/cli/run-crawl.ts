@@ -1,8 +1,8 @@
-import type { FetchReport } from '../pipeline/crawl-item.js';
-import { compilePatterns } from '../pipeline/compile-patterns.js';
-import { startCrawlRun, type RunResult } from '../run/crawl-run.js';
-import { checkRunRequest } from '../run/run-request.js';
-import type { GivenOptions } from './crawl-flags.js';
+import type { FetchReport, RunKind, RunOutcome, SessionOptions } from '../library/index.js';
+import { InvalidOptionError } from '../library/options.js';
+import { SESSION_KEYS } from '../library/session-options.js';
+import { prepareRun } from '../library/start-run.js';
+import { asTyped, type GivenOptions } from './crawl-flags.js';
 import { FetchLogFile } from './fetch-log-file.js';
 import { formatFetch } from './fetch-log.js';
 import { formatNotice } from './format-notice.js';
@@ -10,17 +10,16 @@ import { formatReport } from './format-report.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
 import { rootAnswer } from './root-answers.js';
 import { progressMode, ProgressDisplay } from './progress-display.js';
-import type { GivenSession } from './session-flags.js';
-
-export { NoArchiveFileError } from '../run/run-request.js';
+import { SESSION_FLAGS } from './session-flags.js';
+import { UsageError } from './usage-error.js';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
 export interface CrawlRequest {
   dbPath: string;
-  /** `create` for crawl and demo (the file may be new), `existing` for resume. */
-  mode: 'create' | 'existing';
-  /** Roots as typed; none for resume. */
+  /** `crawl` for crawl and demo (the file may be new). */
+  kind: RunKind;
+  /** Roots as typed; none but for crawl. */
   roots: string[];
   given: GivenOptions;
   verbosity: Verbosity;
@@ -28,44 +27,52 @@ export interface CrawlRequest {
   marks?: Record<string, unknown>;
   /** --log FILE: one JSON line per fetch. */
   logFile?: string;
-  /** `crawlite retry`: failed URLs are queued again with fresh tries. */
-  retryFailed?: boolean;
-  /** `crawlite recrawl`: the next crawl of a finished archive. */
-  recrawl?: { onlyLinked: boolean };
-  /** Headers, cookies and proxy: used, never stored. */
-  session?: GivenSession;
+  /** `crawlite recrawl --only-linked`. */
+  onlyLinked?: boolean;
+  /** Headers, cookies and proxy as given: used, never stored. */
+  session?: SessionOptions;
 }
 
-/** Runs a crawl through the run layer, drawing its progress and printing its notices and report; returns the exit code. */
+/** The library checks every option once; a session flag it refuses is a usage error, as a crawl flag refused while parsing is. */
+function prepare(request: CrawlRequest, io: CliIo) {
+  try {
+    return prepareRun(
+      {
+        kind: request.kind,
+        db: request.dbPath,
+        roots: request.roots,
+        options: request.given,
+        ...(request.session ? { session: request.session } : {}),
+        ...(request.onlyLinked ? { onlyLinked: true } : {}),
+        defaultUserAgent: `crawlite/${io.version}`,
+        owner: io.owner,
+        ...(request.marks ? { marks: request.marks } : {}),
+        // -q prints no report: a big archive's report is not worth reading for nothing.
+        report: request.verbosity !== 'quiet',
+      },
+      { option: asTyped, session: SESSION_FLAGS },
+    );
+  } catch (error) {
+    if (error instanceof InvalidOptionError && (SESSION_KEYS as readonly string[]).includes(error.option)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Runs a crawl through the library (prepareRun), drawing its progress and printing its notices and report; returns the exit code. */
 export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number> {
   const say = (line: string) => request.verbosity !== 'quiet' && io.stderr(`${line}\n`);
-  const checked = checkRunRequest({
-    dbPath: request.dbPath,
-    mode: request.mode,
-    roots: request.roots,
-    given: request.given,
-    userAgent: `crawlite/${io.version}`,
-    owner: io.owner,
-    ...(request.marks ? { marks: request.marks } : {}),
-    ...(request.retryFailed ? { retryFailed: true } : {}),
-    ...(request.recrawl ? { recrawl: request.recrawl } : {}),
-    ...(request.session ? { session: request.session } : {}),
-    // -q prints no report: a big archive's report is not worth reading for nothing.
-    report: request.verbosity !== 'quiet',
-  });
-  compilePatterns(request.given.exclude ?? [], '--exclude');
-  compilePatterns(request.given.include ?? [], '--include');
+  const prepared = prepare(request, io);
   const log = request.logFile ? new FetchLogFile(request.logFile) : undefined;
 
   const mode = progressMode(request.verbosity === 'quiet', io.isTTY, io.statusStream);
   let progress: ProgressDisplay | undefined;
   let unlisten: (() => void) | undefined;
-  let result: RunResult;
+  let result: RunOutcome;
   let complete = false;
   try {
     progress = await ProgressDisplay.create(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => run.stateCounts(), () => run.inFlight());
     const shown = progress;
-    const run = startCrawlRun(checked);
+    const run = prepared.start();
     let stopping = false;
     const onFetch = (fetch: FetchReport) => {
       shown.count(fetch);
@@ -110,7 +117,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     return EXIT_INTERRUPTED;
   }
   // An exhausted frontier is a success only if some root answered with a page; a typo, a 404 or a dead host is not.
-  const answers = result.rootStates.map(rootAnswer);
+  const answers = result.roots.map(rootAnswer);
   const unanswered = answers.filter((root) => root.answer === 'none');
   if (unanswered.length > 0 && unanswered.length === answers.length) {
     for (const root of unanswered) io.stderr(`crawlite: no root could be fetched: ${root.root}: ${root.why}\n`);

@@ -1,8 +1,7 @@
 import type { GivenOptions } from './crawl-flags.js';
 import { EXIT_OK, type CliIo } from './io.js';
-import { compilePatterns } from '../pipeline/compile-patterns.js';
-import { frontierStatus, initFrontier, type FrontierCounts } from '../library/frontier.js';
-import { describeTarget } from '../pg/pg-errors.js';
+import { frontierStatus, frontierTarget, initFrontier, type FrontierCounts } from '../library/frontier.js';
+import { checkPatterns } from '../library/options.js';
 
 export interface InitRequest {
   connection: string | undefined;
@@ -14,10 +13,10 @@ export interface InitRequest {
 /** `crawlite frontier init`: the schema, the crawl's roots and options, the roots queued. */
 export async function initFrontierCommand(request: InitRequest, io: CliIo): Promise<number> {
   // Checked here first so a bad pattern is named as typed: --exclude, not exclude.
-  compilePatterns(request.given.exclude ?? [], '--exclude');
-  compilePatterns(request.given.include ?? [], '--include');
+  checkPatterns(request.given.exclude ?? [], '--exclude');
+  checkPatterns(request.given.include ?? [], '--include');
   const { queued } = await initFrontier({ ...request.given, roots: request.roots, ...(request.connection ? { connection: request.connection } : {}) });
-  if (!request.quiet) io.stderr(`frontier ready at ${describeTarget(request.connection)}: ${queued} root URL${queued === 1 ? '' : 's'} queued; start workers with crawlite worker <conn> --db shard.sqlite\n`);
+  if (!request.quiet) io.stderr(`frontier ready at ${frontierTarget(request.connection ? { connection: request.connection } : {})}: ${queued} root URL${queued === 1 ? '' : 's'} queued; start workers with crawlite worker <conn> --db shard.sqlite\n`);
   return EXIT_OK;
 }
 

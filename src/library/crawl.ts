@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { EMPTY, type Observable } from 'rxjs';
 import type { CrawlOptions } from '../pipeline/crawl-options.js';
-import { InvalidOptionError, validateCrawlOptions } from '../pipeline/validate-crawl-options.js';
-import { startCrawlRun } from '../run/crawl-run.js';
+import { InvalidOptionError } from '../pipeline/validate-crawl-options.js';
 import type { RunEvent } from '../run/run-events.js';
-import { checkRunRequest, type RunRequest } from '../run/run-request.js';
 import type { ArchiveReport, RootState } from '../storage/public.js';
-import { sessionFromOptions, type SessionOptions } from './session-options.js';
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+import { SESSION_KEYS, type SessionOptions } from './session-options.js';
+import { startRun, type RunInput, type RunKind } from './start-run.js';
 
 /** A new crawl, or more of an existing one: its roots, its archive file, and any crawl option (the command line's defaults). */
 export interface CrawlInput extends Partial<CrawlOptions>, SessionOptions {
@@ -22,7 +17,7 @@ export interface CrawlInput extends Partial<CrawlOptions>, SessionOptions {
 /** An existing crawl, with the roots and options stored in it; options given replace the stored ones from now on. */
 export interface ResumeInput extends Partial<CrawlOptions>, SessionOptions {
   db: string;
-  /** Queue the URLs that failed again, with fresh tries (as `crawlite retry`). */
+  /** Queue the URLs that failed again, with fresh tries (as retry() and `crawlite retry`). */
   retryFailed?: boolean;
 }
 
@@ -57,40 +52,21 @@ export interface CrawlHandle {
 
 /** How often a `progress` event comes. */
 const PROGRESS_EVERY_MS = 1_000;
-const NOT_CRAWL_OPTIONS = ['roots', 'db', 'headers', 'cookies', 'proxy', 'retryFailed', 'onlyLinked'] as const;
+const NOT_CRAWL_OPTIONS: readonly string[] = ['roots', 'db', 'retryFailed', 'onlyLinked', ...SESSION_KEYS];
 
 function failed(error: unknown): CrawlHandle {
   return { events: EMPTY, done: Promise.reject(error), stop: () => undefined };
 }
 
-/** The crawl options among the input, checked; absent ones stay absent so stored ones show through. */
-function givenOptions(input: object): Partial<CrawlOptions> {
-  const given = Object.fromEntries(
-    Object.entries(input).filter(([key, value]) => value !== undefined && !(NOT_CRAWL_OPTIONS as readonly string[]).includes(key)),
-  ) as Partial<CrawlOptions>;
-  validateCrawlOptions({ ...given, userAgent: given.userAgent ?? `crawlite/${version}` });
-  return given;
-}
-
-function start(input: CrawlInput | ResumeInput | RecrawlInput, request: Pick<RunRequest, 'mode' | 'roots' | 'retryFailed' | 'recrawl'>): CrawlHandle {
+/** A flat input (options and session side by side, as a caller writes them) as one run of `kind`. */
+function start(kind: RunKind, input: CrawlInput | ResumeInput | RecrawlInput, more: Pick<RunInput, 'roots' | 'onlyLinked'> = {}): CrawlHandle {
   try {
     if (typeof input !== 'object' || input === null) throw new InvalidOptionError('options', 'give an options object: { roots, db, ... }');
-    if (typeof input.db !== 'string') throw new InvalidOptionError('db', 'db must be the path of the archive file, e.g. "site.sqlite"');
-    const given = givenOptions(input);
-    const session = sessionFromOptions(input);
-    const checked = checkRunRequest({
-      ...request,
-      dbPath: input.db,
-      given,
-      userAgent: `crawlite/${version}`,
-      owner: { pid: process.pid, host: hostname() },
-      session,
-      progressEveryMs: PROGRESS_EVERY_MS,
-    });
-    const run = startCrawlRun(checked);
-    const done = run.done.then(
-      (result): CrawlReport => ({ archive: input.db, runId: result.runId, endedBy: result.endedBy, roots: result.rootStates, ...result.report! }),
-    );
+    const entries = Object.entries(input);
+    const options = Object.fromEntries(entries.filter(([key]) => !NOT_CRAWL_OPTIONS.includes(key))) as Partial<CrawlOptions>;
+    const session = Object.fromEntries(entries.filter(([key, value]) => (SESSION_KEYS as readonly string[]).includes(key) && value !== undefined)) as SessionOptions;
+    const run = startRun({ kind, db: input.db, ...more, options, session, progressEveryMs: PROGRESS_EVERY_MS });
+    const done = run.done.then((outcome): CrawlReport => ({ archive: outcome.archive, runId: outcome.runId, endedBy: outcome.endedBy, roots: outcome.roots, ...outcome.report! }));
     return { events: run.events, done, stop: () => run.stop() };
   } catch (error) {
     return failed(error);
@@ -106,12 +82,17 @@ export function crawl(input: CrawlInput): CrawlHandle {
   if (!Array.isArray(input?.roots) || input.roots.length === 0 || !input.roots.every((root) => typeof root === 'string')) {
     return failed(new InvalidOptionError('roots', 'roots must be a non-empty array of URLs'));
   }
-  return start(input, { mode: 'create', roots: input.roots });
+  return start('crawl', input, { roots: input.roots });
 }
 
 /** Goes on with the crawl stored in `db` (after stop(), a crash or a limit), as `crawlite resume` does. */
 export function resume(input: ResumeInput): CrawlHandle {
-  return start(input, { mode: 'existing', roots: [], ...(input?.retryFailed ? { retryFailed: true } : {}) });
+  return start(input?.retryFailed ? 'retry' : 'resume', input);
+}
+
+/** Queues the URLs of `db` that failed again, with fresh tries, and goes on with the crawl, as `crawlite retry` does. */
+export function retry(input: Omit<ResumeInput, 'retryFailed'>): CrawlHandle {
+  return start('retry', input);
 }
 
 /**
@@ -120,5 +101,5 @@ export function resume(input: ResumeInput): CrawlHandle {
  * UnfinishedCrawlError (resume it first); an archive without a crawl with NothingToRecrawlError.
  */
 export function recrawl(input: RecrawlInput): CrawlHandle {
-  return start(input, { mode: 'existing', roots: [], recrawl: { onlyLinked: input?.onlyLinked === true } });
+  return start('recrawl', input, { onlyLinked: input?.onlyLinked === true });
 }

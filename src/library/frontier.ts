@@ -3,6 +3,7 @@ import { checkCrawlOptions, InvalidOptionError } from '../pipeline/validate-craw
 import { initFrontier as storeCrawl, type FrontierSeed } from '../pg/frontier-store.js';
 import { frontierStatus as readStatus } from '../pg/frontier-status.js';
 import { connectFrontier } from '../pg/pg-connect.js';
+import { describeTarget } from '../pg/pg-errors.js';
 import { resolveRoots } from '../run/resolve-roots.js';
 import { sitemapSeeds } from '../run/root-seeds.js';
 
@@ -78,6 +79,11 @@ export async function initFrontier(input: InitFrontierInput): Promise<InitFronti
   } finally {
     await pool.end();
   }
+}
+
+/** Where the frontier is, in words and without its password: the connection URL, or the server PGHOST etc. name. */
+export function frontierTarget(input: FrontierConnection = {}): string {
+  return describeTarget(checkConnection(input));
 }
 
 /**

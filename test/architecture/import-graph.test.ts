@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXCEPTIONS, FLOORS, roomRuleBroken, violations } from '../../scripts/architecture/dependency-rules.mjs';
+import { EXCEPTIONS, FLOORS, publishedModules, roomRuleBroken, SHELL, shellViolations, violations } from '../../scripts/architecture/dependency-rules.mjs';
 import { tempDir } from '../support/archive.js';
 import { describeViolation, readImportGraph, srcImportGraph } from '../support/import-graph.js';
 
@@ -43,6 +43,20 @@ describe('the import graph of src/', () => {
     // The rooms themselves: what a newcomer can name.
     const rooms = new Set(graph.files.filter((file) => file.file.startsWith('storage/')).map((file) => file.file.split('/')[1]));
     expect([...rooms].sort()).toEqual(['archive', 'crawl-state', 'merge', 'public.ts', 'query', 'reader', 'writer']);
+  });
+
+  it('the command line is a shell over the library: it imports only what src/library/index.ts publishes, and two toolkits (type-only imports too)', () => {
+    expect(shellViolations(graph).map(describeViolation)).toEqual([]);
+    // What it may import, named: no room of the work (storage, http, pg, run, pipeline, serve, export, import, merge, browser), no url or html.
+    const reached = new Set(graph.imports.filter((edge) => edge.fromRoom === 'cli' && edge.toRoom !== 'cli').map((edge) => edge.toRoom));
+    expect([...reached].sort()).toEqual(['crawlite-error.ts', 'format-bytes.ts', 'library']);
+    // The library modules it imports are the entry and modules the entry re-exports, so a program can do all the command line does.
+    const published = publishedModules(graph);
+    const used = new Set(graph.imports.filter((edge) => edge.fromRoom === 'cli' && edge.toRoom === 'library').map((edge) => edge.to!));
+    expect([...used].filter((file) => !published.has(file))).toEqual([]);
+    expect(used.has(SHELL.entry)).toBe(true);
+    // And the package door is the library's entry.
+    expect(graph.imports.filter((edge) => edge.from === 'index.ts').map((edge) => edge.to)).toEqual([SHELL.entry]);
   });
 
   it('each exception still matches an import that breaks the rule, and says why', () => {
@@ -118,5 +132,29 @@ describe('the reader', () => {
       { to: 'pipeline/ports.ts', kind: 'type', typeOnly: true, line: 5 },
     ]);
     expect(violations(read).map(describeViolation)).toEqual(['src/run/uses.ts:6 imports package better-sqlite3: only storage may import better-sqlite3']);
+  });
+
+  it("holds the command line to the library's published modules, a type-only import too", () => {
+    write('storage/public.ts', 'export type Report = { pages: number };\n');
+    write('library/door.ts', 'export const door = 1;\n');
+    write('library/inside.ts', 'export const inside = 1;\n');
+    write('library/index.ts', "export { door } from './door.js';\n");
+    write('crawlite-error.ts', 'export class CrawliteError extends Error {}\n');
+    write(
+      'cli/shell.ts',
+      [
+        "import { door } from '../library/door.js';",
+        "import type { Report } from '../storage/public.js';",
+        "const later = () => import('../library/inside.js');",
+        "import { CrawliteError } from '../crawlite-error.js';",
+        "import type { door as same } from '../library/index.js';",
+        '',
+      ].join('\n'),
+    );
+    const read = readImportGraph(tmp.dir);
+    expect(shellViolations(read).map(describeViolation)).toEqual([
+      'src/cli/shell.ts:2 imports src/storage/public.ts (type-only): cli is a shell over the library: it imports src/library/index.ts (or a module it re-exports) and the toolkits crawlite-error.ts, format-bytes.ts, not storage',
+      'src/cli/shell.ts:3 imports src/library/inside.ts: cli imports only what the library publishes: src/library/index.ts or a module it re-exports',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { withCrawlFlags, givenOptions } from '../crawl-flags.js';
-import { resolveRoots } from '../../run/resolve-roots.js';
-import { sessionSettings, withSessionFlags } from '../session-flags.js';
+import { resolveRoots } from '../../library/options.js';
+import { sessionOptions, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
 /**
@@ -33,7 +33,7 @@ export function crawlCommand(context: CommandContext): CommandModule {
       const { runCrawl } = await import('../run-crawl.js');
       const roots = (args.roots as string[]).map(String);
       const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!.url);
-      context.exitCode = await runCrawl({ dbPath, mode: 'create', roots, given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: await sessionSettings(args) }, context.io);
+      context.exitCode = await runCrawl({ dbPath, kind: 'crawl', roots, given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: sessionOptions(args) }, context.io);
     },
   };
 }

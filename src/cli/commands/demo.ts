@@ -1,14 +1,6 @@
-import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { CrawliteError } from '../../crawlite-error.js';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
 import type { CommandContext } from './context.js';
-
-export class NotADemoArchiveError extends CrawliteError {
-  constructor(path: string) {
-    super('NOT_DEMO_ARCHIVE', `${path} exists and was not made by the demo; pass another --db`);
-  }
-}
 
 export function demoCommand(context: CommandContext): CommandModule {
   return {
@@ -19,17 +11,12 @@ export function demoCommand(context: CommandContext): CommandModule {
         .option('db', { type: 'string', default: 'demo.sqlite', describe: 'archive file (replaced if an earlier demo made it)' })
         .example('$0 demo', 'crawl the sample site, then try the queries it prints'),
     handler: async (args) => {
-      const [{ removeDemoArchive }, { startSampleSite }, { runCrawl }] = await Promise.all([
-        import('../../storage/archive/index.js'),
-        import('../demo/sample-site.js'),
-        import('../run-crawl.js'),
-      ]);
+      const [{ startDemo, DEMO_MARKS }, { runCrawl }] = await Promise.all([import('../../library/demo.js'), import('../run-crawl.js')]);
       const dbPath = String(args.db);
-      if (existsSync(dbPath) && !removeDemoArchive(dbPath)) throw new NotADemoArchiveError(dbPath);
-      const site = await startSampleSite();
+      const site = await startDemo(dbPath);
       try {
         context.exitCode = await runCrawl(
-          { dbPath, mode: 'create', roots: [site.url], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, marks: { demo: true } },
+          { dbPath, kind: 'crawl', roots: [site.url], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, marks: DEMO_MARKS },
           context.io,
         );
       } finally {

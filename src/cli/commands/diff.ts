@@ -28,74 +28,27 @@ export function diffCommand(context: CommandContext): CommandModule {
         .example('$0 diff site.sqlite --from 1 --to 3 -f csv', 'the first crawl against the third, as CSV')
         .example('$0 diff site.sqlite --url https://example.com/about', "the page's text, crawl before against latest"),
     handler: async (args) => {
-      const [{ openArchive, explainOpenError }, changes] = await Promise.all([import('../../storage/archive/index.js'), import('../../storage/reader/index.js')]);
-      const path = String(args.db);
-      const db = openArchive(path, 'readonly');
-      try {
-        const explained = <T>(read: () => T): T => {
-          try {
-            return read();
-          } catch (error) {
-            return explainOpenError(path, error);
-          }
-        };
-        const { from, to } = explained(() => changes.resolveCrawls(db, path, { from: args.from as number | undefined, to: args.to as number | undefined }));
-        if (args.url !== undefined) {
-          await pageDiff(context, String(args.url), from, to, (url) => explained(() => changes.holdsUrl(db, url)), (url, crawl) => explained(() => changes.captureInCrawl(db, url, crawl)));
-          return;
-        }
-        const rows = explained(() => changes.crawlChanges(db, from, to));
-        const format = args.format as RowFormat;
-        let out = '';
-        if (format === 'table') {
-          const counts = rowStream(['change', 'urls'], 'table');
-          const tally = changes.CHANGE_KINDS.map((kind) => [kind, rows.filter((row) => row.change === kind).length]);
-          out += `crawl ${from} -> crawl ${to}\n${counts.rows(tally)}${counts.end()}\n`;
-        }
-        // A re-crawl leaves most URLs unchanged: listing them would bury the changes.
-        const listed = args.all ? rows : rows.filter((row) => row.change !== 'unchanged');
-        const list = rowStream(['url', 'change', 'from_status', 'to_status', 'from_fetched_at', 'to_fetched_at'], format);
-        out += list.rows(listed.map((row) => [row.url, row.change, row.from_status, row.to_status, row.from_fetched_at, row.to_fetched_at])) + list.end();
-        if (format === 'table' && !args.all && listed.length < rows.length) out += `${rows.length - listed.length} unchanged not listed (--all lists them)\n`;
-        context.io.stdout(out);
-      } finally {
-        db.close();
+      const { diffCrawls, diffPage, CHANGE_KINDS } = await import('../../library/diff.js');
+      const asked = { db: String(args.db), ...(args.from !== undefined ? { from: args.from as number } : {}), ...(args.to !== undefined ? { to: args.to as number } : {}) };
+      if (args.url !== undefined) {
+        const page = await diffPage({ ...asked, url: String(args.url) });
+        context.io.stdout(page.same ? `${page.url}: the text is the same in crawl ${page.from} and crawl ${page.to}${page.bodiesDiffer ? ' (the bodies differ)' : ''}\n` : page.patch);
+        return;
       }
+      const { from, to, changes: rows } = await diffCrawls(asked);
+      const format = args.format as RowFormat;
+      let out = '';
+      if (format === 'table') {
+        const counts = rowStream(['change', 'urls'], 'table');
+        const tally = CHANGE_KINDS.map((kind) => [kind, rows.filter((row) => row.change === kind).length]);
+        out += `crawl ${from} -> crawl ${to}\n${counts.rows(tally)}${counts.end()}\n`;
+      }
+      // A re-crawl leaves most URLs unchanged: listing them would bury the changes.
+      const listed = args.all ? rows : rows.filter((row) => row.change !== 'unchanged');
+      const list = rowStream(['url', 'change', 'from_status', 'to_status', 'from_fetched_at', 'to_fetched_at'], format);
+      out += list.rows(listed.map((row) => [row.url, row.change, row.from_status, row.to_status, row.from_fetched_at, row.to_fetched_at])) + list.end();
+      if (format === 'table' && !args.all && listed.length < rows.length) out += `${rows.length - listed.length} unchanged not listed (--all lists them)\n`;
+      context.io.stdout(out);
     },
   };
-}
-
-type Capture = import('../../storage/reader/index.js').CapturedContent;
-
-/** A unified diff of one page's text in two crawls. */
-async function pageDiff(
-  context: CommandContext,
-  asked: string,
-  from: number,
-  to: number,
-  holds: (url: string) => boolean,
-  capture: (url: string, crawl: number) => Capture | undefined,
-): Promise<void> {
-  const [{ normalizeUrl }, { captureText }, { createTwoFilesPatch }, { NotCapturedError }] = await Promise.all([
-    import('../../url/index.js'),
-    import('../../html/index.js'),
-    import('diff'),
-    import('../../storage/reader/index.js'),
-  ]);
-  // The archive's key for a URL is its normalised form, as the crawl stored it.
-  const normalized = normalizeUrl(asked);
-  const url = [asked, 'error' in normalized ? undefined : normalized.key].find((key): key is string => key !== undefined && holds(key));
-  if (url === undefined) throw new NotCapturedError(`${asked} is not in the archive`);
-  const [before, after] = [from, to].map((crawl) => {
-    const found = capture(url, crawl);
-    if (!found) throw new NotCapturedError(`${url} was not captured in crawl ${crawl}`);
-    return found;
-  }) as [Capture, Capture];
-  const [a, b] = [captureText(before), captureText(after)];
-  const label = (c: Capture) => `crawl ${c.crawl}, ${c.fetched_at}, status ${c.status}${c.revalidated ? ' (304 not modified)' : ''}`;
-  if (a === b) {
-    context.io.stdout(`${url}: the text is the same in crawl ${from} and crawl ${to}${before.body.equals(after.body) ? '' : ' (the bodies differ)'}\n`);
-    return;
-  }
-  context.io.stdout(createTwoFilesPatch(url, url, a, b, label(before), label(after)));
 }

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import { UsageError } from '../usage-error.js';
 import type { CommandContext } from './context.js';
 
@@ -33,13 +33,13 @@ export function exportCommand(context: CommandContext): CommandModule {
       for (const [flag, value] of [['--warc', warc], ['--cdxj', cdxj], ['--wacz', wacz]] as const) {
         if (value === '') throw new UsageError(`${flag} needs a file name`);
       }
-      const [{ runExport }, { formatBytes }] = await Promise.all([import('../../export/run-export.js'), import('../format-report.js')]);
+      const [{ exportArchive }, { formatBytes }] = await Promise.all([import('../../library/export.js'), import('../format-report.js')]);
       const { io } = context;
       const quiet = context.verbosity(args) === 'quiet';
       const live = !quiet && io.isTTY && io.statusStream ? io.statusStream : undefined;
       let drawnAt = 0;
       let nextPlain = PLAIN_EVERY_BYTES;
-      const progress = (bytes: number, responses: number) => {
+      const progress = ({ bytes, responses }: { bytes: number; responses: number }) => {
         const line = `exporting: ${responses} responses, ${formatBytes(bytes)} written`;
         if (live && Date.now() - drawnAt >= LIVE_EVERY_MS) {
           drawnAt = Date.now();
@@ -49,37 +49,35 @@ export function exportCommand(context: CommandContext): CommandModule {
           io.stderr(`${line}\n`);
         }
       };
-      const stop = new AbortController();
-      const unlisten = io.onInterrupt(() => stop.abort());
-      try {
-        const summary = await runExport({
-          db: String(args.db),
-          ...(warc !== undefined ? { warc } : {}),
-          ...(cdxj !== undefined ? { cdxj } : {}),
-          ...(wacz !== undefined ? { wacz } : {}),
-          force: Boolean(args.force),
-          includeFailed: Boolean(args['include-failed']),
-          ...(args.operator !== undefined ? { operator: String(args.operator) } : {}),
-          ...(args.description !== undefined ? { description: String(args.description) } : {}),
-          ...(args.title !== undefined ? { title: String(args.title) } : {}),
-          version: io.version,
-          signal: stop.signal,
-          progress,
-        });
-        if (!quiet) {
-          const failed = summary.failed ? `, ${summary.failed} failed URLs` : '';
-          const screenshots = summary.screenshots ? `, ${summary.screenshots} screenshots` : '';
-          const skipped = summary.screenshotsSkipped ? `, ${summary.screenshotsSkipped} screenshots left out (not an image type)` : '';
-          io.stdout(`exported ${summary.responses} responses (${summary.revisits} as revisits${failed}${screenshots}${skipped}), WARC ${formatBytes(summary.bytes)}: ${summary.written.join(', ')}\n`);
-        }
-      } catch (error) {
-        if (!stop.signal.aborted) throw error;
-        io.stderr('crawlite: export interrupted; no output was written\n');
-        context.exitCode = EXIT_INTERRUPTED;
-      } finally {
-        if (live) live.write('\r\x1b[K');
-        unlisten();
-      }
+      const end = await runInterruptible(
+        context,
+        ({ signal }) =>
+          exportArchive({
+            db: String(args.db),
+            ...(warc !== undefined ? { warc } : {}),
+            ...(cdxj !== undefined ? { cdxj } : {}),
+            ...(wacz !== undefined ? { wacz } : {}),
+            force: Boolean(args.force),
+            includeFailed: Boolean(args['include-failed']),
+            ...(args.operator !== undefined ? { operator: String(args.operator) } : {}),
+            ...(args.description !== undefined ? { description: String(args.description) } : {}),
+            ...(args.title !== undefined ? { title: String(args.title) } : {}),
+            version: io.version,
+            signal,
+            onProgress: progress,
+          }),
+        {
+          rejectsOnAbort: true,
+          interrupted: () => 'crawlite: export interrupted; no output was written\n',
+          cleanup: () => live?.write('\r\x1b[K'),
+        },
+      );
+      if (end.interrupted || quiet) return;
+      const summary = end.result;
+      const failed = summary.failed ? `, ${summary.failed} failed URLs` : '';
+      const screenshots = summary.screenshots ? `, ${summary.screenshots} screenshots` : '';
+      const skipped = summary.screenshotsSkipped ? `, ${summary.screenshotsSkipped} screenshots left out (not an image type)` : '';
+      io.stdout(`exported ${summary.responses} responses (${summary.revisits} as revisits${failed}${screenshots}${skipped}), WARC ${formatBytes(summary.bytes)}: ${summary.written.join(', ')}\n`);
     },
   };
 }

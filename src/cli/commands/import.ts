@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import { UsageError } from '../usage-error.js';
 import type { CommandContext } from './context.js';
 
@@ -27,24 +27,21 @@ export function importCommand(context: CommandContext): CommandModule {
       const maxBody = Number(args['max-body']);
       if (!Number.isInteger(maxBody) || maxBody < 1 || maxBody > 1_000_000_000) throw new UsageError('--max-body must be a whole number from 1 to 1000000000');
       const files = (args.warcs as unknown[]).map(String);
-      const [{ runImport }, { formatImportProgress, formatImportReport }] = await Promise.all([
-        import('../../import/run-import.js'),
-        import('../../import/format-import-report.js'),
-      ]);
+      const [{ importWarcs }, { formatImportProgress, formatImportReport }] = await Promise.all([import('../../library/import.js'), import('../format-import-report.js')]);
       const { io } = context;
       const verbosity = context.verbosity(args);
-      let stop = false;
       let nextProgress = PROGRESS_EVERY_RECORDS;
-      const unlisten = io.onInterrupt(() => {
-        stop = true;
-        io.stderr('stopping: committing what was read (Ctrl-C again to quit now)\n');
-      }, 'crawlite: stopped at once; the records committed so far stay in the archive\n');
-      try {
-        const tally = await runImport(
-          { files, dbPath: db, owner: io.owner, maxBodyBytes: maxBody, onWait: (message) => io.stderr(`${message}\n`) },
-          {
-            onProblem: (file, offset, message) => io.stderr(`crawlite: ${file}: offset ${offset}: ${message}\n`),
-            onSkip: (file, offset, code, message) => {
+      const { result: tally } = await runInterruptible(
+        context,
+        ({ signal }) =>
+          importWarcs({
+            files,
+            db,
+            owner: io.owner,
+            maxBodyBytes: maxBody,
+            onWait: (message) => io.stderr(`${message}\n`),
+            onProblem: ({ file, offset, message }) => io.stderr(`crawlite: ${file}: offset ${offset}: ${message}\n`),
+            onSkip: ({ file, offset, code, message }) => {
               if (verbosity === 'verbose') io.stderr(`skipped: ${file}: offset ${offset}: ${code}: ${message}\n`);
             },
             onProgress: (progress) => {
@@ -52,18 +49,20 @@ export function importCommand(context: CommandContext): CommandModule {
               nextProgress = progress.records + PROGRESS_EVERY_RECORDS;
               io.stderr(`${formatImportProgress(progress)}\n`);
             },
-            stopRequested: () => stop,
-          },
-        );
-        if (tally.runId === undefined) {
-          // Not one WARC record: the archive is not created (or, if it existed, not touched).
-          if (verbosity !== 'quiet') io.stdout(`nothing imported: no WARC record in ${files.length === 1 ? 'the file' : `the ${files.length} files`}; ${db} ${existsSync(db) ? 'left as it was' : 'not created'}\n`);
-        } else if (verbosity !== 'quiet') io.stdout(`${formatImportReport(db, tally)}\n`);
-        if (tally.stopped) context.exitCode = EXIT_INTERRUPTED;
-        else if (tally.problems > 0) context.exitCode = EXIT_DAMAGED_INPUT;
-      } finally {
-        unlisten();
-      }
+            signal,
+          }),
+        {
+          stopping: 'stopping: committing what was read (Ctrl-C again to quit now)\n',
+          quitNotice: 'crawlite: stopped at once; the records committed so far stay in the archive\n',
+          stopped: (report) => report.stopped,
+        },
+      );
+      if (!tally) return;
+      if (tally.runId === undefined) {
+        // Not one WARC record: the archive is not created (or, if it existed, not touched).
+        if (verbosity !== 'quiet') io.stdout(`nothing imported: no WARC record in ${files.length === 1 ? 'the file' : `the ${files.length} files`}; ${db} ${existsSync(db) ? 'left as it was' : 'not created'}\n`);
+      } else if (verbosity !== 'quiet') io.stdout(`${formatImportReport(db, tally)}\n`);
+      if (!tally.stopped && tally.problems > 0) context.exitCode = EXIT_DAMAGED_INPUT;
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import type { CommandContext } from './context.js';
 
 /** A progress line per this many URLs when stderr is not a terminal; a terminal gets every batch. */
@@ -18,9 +18,9 @@ export function mergeCommand(context: CommandContext): CommandModule {
         .option('pause-ms', { type: 'number', hidden: true })
         .example('$0 merge shard-*.sqlite --db site.sqlite', 'one archive from the workers\' shards; interrupted, run it again to go on'),
     handler: async (args) => {
-      const [{ mergeArchives }, { openArchive }, { formatReport }, { UsageError }] = await Promise.all([
-        import('../../merge/run-merge.js'),
-        import('../../storage/reader/index.js'),
+      const [{ mergeShards }, { archiveReport }, { formatReport }, { UsageError }] = await Promise.all([
+        import('../../library/merge.js'),
+        import('../../library/stats.js'),
         import('../format-report.js'),
         import('../usage-error.js'),
       ]);
@@ -30,57 +30,45 @@ export function mergeCommand(context: CommandContext): CommandModule {
       const batch = args.batch === undefined ? undefined : Number(args.batch);
       if (batch !== undefined && !(Number.isInteger(batch) && batch >= 1)) throw new UsageError('--batch must be a positive integer');
       const quiet = context.verbosity(args) === 'quiet';
-      let interrupted = false;
-      const unlisten = io.onInterrupt(() => {
-        interrupted = true;
-      });
       const say = (text: string) => {
         if (!quiet) io.stderr(text);
       };
       let logged = 0;
       let checking: string | undefined;
-      try {
-        const result = await mergeArchives({
-          shards: (args.shards as string[]).map(String),
-          output,
-          owner: io.owner,
-          ...(batch === undefined ? {} : { batchSize: batch }),
-          ...(args.pauseMs === undefined ? {} : { pauseMs: Number(args.pauseMs) }),
-          stopped: () => interrupted,
-          onNotice: (message) => say(`${message}\n`),
-          onEvent: (event) => {
-            if (event.type === 'checking' && event.path !== checking) {
+      const end = await runInterruptible(
+        context,
+        ({ signal }) =>
+          mergeShards({
+            shards: (args.shards as string[]).map(String),
+            db: output,
+            owner: io.owner,
+            ...(batch === undefined ? {} : { batchSize: batch }),
+            ...(args.pauseMs === undefined ? {} : { pauseMs: Number(args.pauseMs) }),
+            signal,
+            onNotice: (message) => say(`${message}\n`),
+            onCheck: (event) => {
+              if (event.path === checking) return;
               checking = event.path;
               say(`merge: ${event.path}: checking its ${event.bodies} bodies\n`);
-            }
-            if (event.type === 'shard-skipped') say(`merge: ${event.path}: already merged, skipped\n`);
-            if (event.type === 'shard-start') {
-              logged = 0;
-              say(`merge: ${event.path}: ${event.urls} URLs${event.from > 0 ? `, going on after URL id ${event.from}` : ''}\n`);
-            }
-            if (event.type === 'batch' && io.isTTY) say(`\rmerge: ${event.urlsDone} URLs, ${event.pages} pages merged`);
-            if (event.type === 'batch' && !io.isTTY && event.urlsDone - logged >= LOG_EVERY) {
-              logged = event.urlsDone;
-              say(`merge: ${event.urlsDone} URLs, ${event.pages} pages merged\n`);
-            }
-            if (event.type === 'shard-end') say(`${io.isTTY ? '\n' : ''}merge: ${event.path}: ${event.pages} pages merged in ${(event.ms / 1000).toFixed(1)} s\n`);
-          },
-        });
-        if (result.stopped) {
-          io.stderr(`${io.isTTY ? '\n' : ''}crawlite: merge interrupted; run the same command again to go on\n`);
-          context.exitCode = EXIT_INTERRUPTED;
-          return;
-        }
-      } finally {
-        unlisten();
-      }
-      if (quiet) return;
-      const archive = openArchive(output);
-      try {
-        io.stdout(`${formatReport(output, archive.report(), 'archive')}\n`);
-      } finally {
-        archive.close();
-      }
+            },
+            onProgress: (event) => {
+              if (event.type === 'shard-skipped') say(`merge: ${event.path}: already merged, skipped\n`);
+              if (event.type === 'shard-start') {
+                logged = 0;
+                say(`merge: ${event.path}: ${event.urls} URLs${event.from > 0 ? `, going on after URL id ${event.from}` : ''}\n`);
+              }
+              if (event.type === 'batch' && io.isTTY) say(`\rmerge: ${event.urlsDone} URLs, ${event.pages} pages merged`);
+              if (event.type === 'batch' && !io.isTTY && event.urlsDone - logged >= LOG_EVERY) {
+                logged = event.urlsDone;
+                say(`merge: ${event.urlsDone} URLs, ${event.pages} pages merged\n`);
+              }
+              if (event.type === 'shard-end') say(`${io.isTTY ? '\n' : ''}merge: ${event.path}: ${event.pages} pages merged in ${(event.ms / 1000).toFixed(1)} s\n`);
+            },
+          }),
+        { stopped: (result) => result.stopped, interrupted: () => `${io.isTTY ? '\n' : ''}crawlite: merge interrupted; run the same command again to go on\n` },
+      );
+      if (end.interrupted || quiet) return;
+      io.stdout(`${formatReport(output, archiveReport(output), 'archive')}\n`);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { rowStream, ROW_FORMATS, type RowFormat, type RowStream } from '../format-rows.js';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import { milliseconds } from '../milliseconds-flag.js';
 import type { CommandContext } from './context.js';
 
@@ -19,7 +19,7 @@ export function queryCommand(context: CommandContext): CommandModule {
         .example('$0 query site.sqlite "select url, state, error from urls where state = \'failed\'" -f csv', 'failures as CSV')
         .example('$0 query site.sqlite "select url, title from pages" -f ndjson --timeout 60000 | head', 'stream rows, give up after a minute'),
     handler: async (args) => {
-      const { startQuery } = await import('../../storage/query/index.js');
+      const { queryArchive } = await import('../../library/query.js');
       const { io } = context;
       let output: RowStream | undefined;
       let readerGone = false;
@@ -28,37 +28,28 @@ export function queryCommand(context: CommandContext): CommandModule {
         if (!text || io.stdout(text) !== false) return true;
         return io.drain();
       };
-      const running = startQuery(
-        String(args.db),
-        String(args.sql),
-        {
-          columns: (columns) => {
-            output = rowStream(columns, args.format as RowFormat);
-          },
-          rows: async (rows) => {
-            if (await write(output!.rows(rows))) return;
-            readerGone = true;
-            running.stop();
-          },
-        },
-        { timeoutMs: args.timeout as number | undefined },
-      );
-      let interrupted = false;
-      const unlisten = io.onInterrupt(() => {
-        interrupted = true;
-        running.stop();
-      });
-      try {
-        const end = await running.finished;
-        if (end === 'done' && output) await write(output.end());
-      } finally {
-        unlisten();
-      }
       // `| head` has all it wanted: not an error. Ctrl-C: one line, the usual exit code.
-      if (interrupted && !readerGone) {
-        io.stderr('crawlite: query interrupted\n');
-        context.exitCode = EXIT_INTERRUPTED;
-      }
+      await runInterruptible(
+        context,
+        async (task) => {
+          const end = await queryArchive({
+            db: String(args.db),
+            sql: String(args.sql),
+            ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}),
+            onColumns: (columns) => {
+              output = rowStream(columns, args.format as RowFormat);
+            },
+            onRows: async (rows) => {
+              if (await write(output!.rows(rows))) return;
+              readerGone = true;
+              task.abort();
+            },
+            signal: task.signal,
+          });
+          if (end === 'done' && output) await write(output.end());
+        },
+        { stopped: () => !readerGone, interrupted: () => 'crawlite: query interrupted\n' },
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
-import { sessionSettings, withSessionFlags } from '../session-flags.js';
+import { sessionOptions, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
 export function recrawlCommand(context: CommandContext): CommandModule {
@@ -19,13 +19,13 @@ export function recrawlCommand(context: CommandContext): CommandModule {
       context.exitCode = await runCrawl(
         {
           dbPath: String(args.db),
-          mode: 'existing',
+          kind: 'recrawl',
           roots: [],
           given: givenOptions(args),
           verbosity: context.verbosity(args),
           logFile: args.log as string | undefined,
-          recrawl: { onlyLinked: Boolean(args['only-linked']) },
-          session: await sessionSettings(args),
+          onlyLinked: Boolean(args['only-linked']),
+          session: sessionOptions(args),
         },
         context.io,
       );

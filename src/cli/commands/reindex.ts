@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import type { CommandContext } from './context.js';
 
 /** A progress line per this many pages when stderr is not a terminal; a terminal gets every batch. */
@@ -14,47 +14,36 @@ export function reindexCommand(context: CommandContext): CommandModule {
         .positional('db', { type: 'string', describe: 'archive file' })
         .example('$0 reindex old.sqlite', 'make an older archive searchable; interrupted, run it again to go on'),
     handler: async (args) => {
-      const [{ checkArchiveFile }, { openCrawlArchive }, { NotAnArchiveError }, { reindexText }, { extractPageText, TEXT_EXTRACTION_VERSION }] = await Promise.all([
-        import('../../storage/archive/index.js'),
-        import('../../storage/archive/index.js'),
-        import('../../storage/archive/index.js'),
-        import('../../storage/writer/index.js'),
-        import('../../pipeline/parse/parse-response.js'),
-      ]);
+      const { reindex } = await import('../../library/reindex.js');
       const { io } = context;
       const path = String(args.db);
       const quiet = context.verbosity(args) === 'quiet';
-      // Never creates an archive: an existing one, crawled or imported, under the lock a crawl takes.
-      if (checkArchiveFile(path)) throw new NotAnArchiveError(path, 'an empty file');
-      const archive = await openCrawlArchive(path, 'create', io.owner, { onWait: (message) => io.stderr(`${message}\n`) });
-      let interrupted = false;
-      const unlisten = io.onInterrupt(() => {
-        interrupted = true;
-      });
       let logged = 0;
-      const started = Date.now();
-      try {
-        const result = await reindexText(archive.db, {
-          extract: extractPageText,
-          version: TEXT_EXTRACTION_VERSION,
-          stopped: () => interrupted,
-          onProgress: (done, total) => {
-            if (quiet || (!io.isTTY && done - logged < LOG_EVERY && done < total)) return;
-            logged = done;
-            io.stderr(`${io.isTTY ? '\r' : ''}reindex: ${done} of ${total} pages${io.isTTY ? '' : '\n'}`);
-          },
-        });
-        if (io.isTTY && !quiet && result.indexed > 0) io.stderr('\n');
-        if (result.stopped) {
-          io.stderr(`crawlite: reindex interrupted after ${result.indexed} of ${result.total} pages; run it again to go on\n`);
-          context.exitCode = EXIT_INTERRUPTED;
-          return;
-        }
-        if (!quiet) io.stdout(`indexed ${result.indexed} page${result.indexed === 1 ? '' : 's'} in ${((Date.now() - started) / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`);
-      } finally {
-        unlisten();
-        archive.close();
-      }
+      const end = await runInterruptible(
+        context,
+        async ({ signal }) => {
+          const result = await reindex({
+            db: path,
+            owner: io.owner,
+            onWait: (message) => io.stderr(`${message}\n`),
+            signal,
+            onProgress: ({ done, total }) => {
+              if (quiet || (!io.isTTY && done - logged < LOG_EVERY && done < total)) return;
+              logged = done;
+              io.stderr(`${io.isTTY ? '\r' : ''}reindex: ${done} of ${total} pages${io.isTTY ? '' : '\n'}`);
+            },
+          });
+          if (io.isTTY && !quiet && result.indexed > 0) io.stderr('\n');
+          return result;
+        },
+        {
+          stopped: (result) => result.stopped,
+          interrupted: (result) => `crawlite: reindex interrupted after ${result?.indexed} of ${result?.total} pages; run it again to go on\n`,
+        },
+      );
+      if (end.interrupted || quiet) return;
+      const { indexed, ms } = end.result;
+      io.stdout(`indexed ${indexed} page${indexed === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
-import { sessionSettings, withSessionFlags } from '../session-flags.js';
+import { sessionOptions, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
 export function resumeCommand(context: CommandContext): CommandModule {
@@ -15,7 +15,7 @@ export function resumeCommand(context: CommandContext): CommandModule {
     handler: async (args) => {
       const { runCrawl } = await import('../run-crawl.js');
       context.exitCode = await runCrawl(
-        { dbPath: String(args.db), mode: 'existing', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: await sessionSettings(args) },
+        { dbPath: String(args.db), kind: 'resume', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: sessionOptions(args) },
         context.io,
       );
     },

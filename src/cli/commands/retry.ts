@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
-import { sessionSettings, withSessionFlags } from '../session-flags.js';
+import { sessionOptions, withSessionFlags } from '../session-flags.js';
 import type { CommandContext } from './context.js';
 
 export function retryCommand(context: CommandContext): CommandModule {
@@ -17,13 +17,12 @@ export function retryCommand(context: CommandContext): CommandModule {
       context.exitCode = await runCrawl(
         {
           dbPath: String(args.db),
-          mode: 'existing',
+          kind: 'retry',
           roots: [],
           given: givenOptions(args),
           verbosity: context.verbosity(args),
           logFile: args.log as string | undefined,
-          retryFailed: true,
-          session: await sessionSettings(args),
+          session: sessionOptions(args),
         },
         context.io,
       );

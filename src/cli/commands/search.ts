@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { rowStream, ROW_FORMATS, type RowFormat, type RowStream } from '../format-rows.js';
-import { EXIT_INTERRUPTED } from '../io.js';
+import { runInterruptible } from '../interruptible-task.js';
 import { milliseconds } from '../milliseconds-flag.js';
 import { UsageError } from '../usage-error.js';
 import type { CommandContext } from './context.js';
@@ -35,15 +35,10 @@ export function searchCommand(context: CommandContext): CommandModule {
         .example('$0 search site.sqlite "中文搜索"', 'Chinese, Japanese, Korean: any 3 characters or more')
         .example('$0 search site.sqlite --fts "arch* OR lib*" --timeout 10000', 'give up after 10 seconds'),
     handler: async (args) => {
-      const [{ openArchive }, { pagesWithoutText }, { startSearch }] = await Promise.all([
-        import('../../storage/archive/index.js'),
-        import('../../storage/query/index.js'),
-        import('../../storage/query/index.js'),
-      ]);
+      const { searchArchive } = await import('../../library/search.js');
       const { io } = context;
       const path = String(args.db);
       const output: RowStream = rowStream(['url', 'title', 'snippet'], args.format as RowFormat);
-      let found = 0;
       let readerGone = false;
       /** Writes, then waits while stdout is backed up; false once its reader went away. */
       const write = async (text: string) => {
@@ -51,44 +46,30 @@ export function searchCommand(context: CommandContext): CommandModule {
         return io.drain();
       };
       // In a process of its own: Ctrl-C and --timeout kill it inside SQLite, where this one could not stop it.
-      const running = startSearch(
-        path,
-        String(args.query),
-        { limit: args.limit as number, offset: args.offset as number, mode: args.fts ? 'fts' : 'typed' },
-        async (hits) => {
-          found += hits.length;
-          if (await write(output.rows(hits.map((hit) => [hit.url, hit.title, hit.snippet])))) return;
-          readerGone = true;
-          running.stop();
-        },
-        { ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}), raiseWith: '--timeout' },
+      const end = await runInterruptible(
+        context,
+        (task) =>
+          searchArchive({
+            db: path,
+            query: String(args.query),
+            limit: args.limit as number,
+            offset: args.offset as number,
+            mode: args.fts ? 'fts' : 'typed',
+            ...(args.timeout !== undefined ? { timeoutMs: args.timeout as number } : {}),
+            timeoutSetting: '--timeout',
+            onHits: async (hits) => {
+              if (await write(output.rows(hits.map((hit) => [hit.url, hit.title, hit.snippet])))) return;
+              readerGone = true;
+              task.abort();
+            },
+            signal: task.signal,
+          }),
+        { stopped: () => !readerGone, interrupted: () => 'crawlite: search interrupted\n' },
       );
-      let interrupted = false;
-      const unlisten = io.onInterrupt(() => {
-        interrupted = true;
-        running.stop();
-      });
-      let end;
-      try {
-        end = await running.finished;
-      } finally {
-        unlisten();
-      }
-      if (interrupted && !readerGone) {
-        io.stderr('crawlite: search interrupted\n');
-        context.exitCode = EXIT_INTERRUPTED;
-        return;
-      }
-      if (end !== 'done') return;
+      if (end.interrupted || end.result.end !== 'done') return;
       await write(output.end());
-      if (found > 0) return;
-      const db = openArchive(path, 'readonly');
-      try {
-        const missing = pagesWithoutText(db);
-        if (missing > 0) io.stderr(`crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`);
-      } finally {
-        db.close();
-      }
+      const missing = end.result.unindexed;
+      if (missing > 0) io.stderr(`crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`);
     },
   };
 }

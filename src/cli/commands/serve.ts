@@ -27,17 +27,17 @@ export function serveCommand(context: CommandContext): CommandModule {
         .example('$0 serve site.sqlite --port 0 --open', 'a free port, opened in the browser')
         .example('$0 serve site.sqlite --port 8080 --replay-port 8081', 'both ports fixed, for a firewall, a container or a reverse proxy'),
     handler: async (args) => {
-      const [{ serveArchive, isLoopback }, { openBrowser }] = await Promise.all([import('../../serve/serve-archive.js'), import('../open-browser.js')]);
+      const [{ serve }, { openBrowser }] = await Promise.all([import('../../library/serve.js'), import('../open-browser.js')]);
       const { io } = context;
       const host = String(args.host);
       if (!host) throw new UsageError('--host needs an address, e.g. 127.0.0.1');
       const [port, replayPort] = [args.port as number, args.replayPort as number];
       if (port !== 0 && port === replayPort) throw new UsageError(`--replay-port must differ from --port (both ${port}): replay runs on an origin of its own`);
-      const serving = await serveArchive({ path: String(args.db), host, port, replayPort, searchTimeoutMs: args.searchTimeout as number | undefined });
+      const serving = await serve({ db: String(args.db), host, port, replayPort, ...(args.searchTimeout !== undefined ? { searchTimeoutMs: args.searchTimeout as number } : {}) });
       // The UI's URL first and alone on its line: scripts and tests read it.
       io.stdout(`${serving.uiUrl}\n`);
       io.stdout(`replay origin: ${serving.replayOrigin}/ (archived pages run there, apart from the UI); Ctrl-C to stop\n`);
-      if (!isLoopback(host)) {
+      if (!serving.loopback) {
         io.stderr(`crawlite: warning: listening on ${host}, not loopback: anyone who can reach this machine can read the archive\n`);
       }
       if (args.open) openBrowser(serving.uiUrl);

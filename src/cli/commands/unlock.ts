@@ -10,14 +10,14 @@ export function unlockCommand(context: CommandContext): CommandModule {
         .positional('db', { type: 'string', describe: 'archive file' })
         .example('$0 unlock example.sqlite', 'remove a stale lock, e.g. before an older crawlite opens the file'),
     handler: async (args) => {
-      const [{ formatHolder }, { unlockArchive }] = await Promise.all([import('../../storage/archive/index.js'), import('../../storage/archive/index.js')]);
+      const { unlock } = await import('../../library/unlock.js');
       const path = String(args.db);
-      const result = unlockArchive(path);
-      if (!result.staleHolder && !result.removedLockFile) {
+      const result = unlock(path);
+      if (!result.unlocked) {
         context.io.stdout(`${path} is not locked; nothing to do\n`);
         return;
       }
-      const left = result.staleHolder ? ` left by ${formatHolder(result.staleHolder)}` : ' left by a crawl that is gone';
+      const left = result.staleHolder ? ` left by ${result.staleHolder}` : ' left by a crawl that is gone';
       context.io.stdout(`unlocked ${path}: removed the lock${left}\n`);
     },
   };

@@ -1,4 +1,4 @@
-import type { ImportTally } from './import-warcs.js';
+import type { ImportProgress as ImportTally } from '../library/import.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const listed = (counts: Record<string, number>) =>
