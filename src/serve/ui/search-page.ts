@@ -1,6 +1,6 @@
 import { CrawliteError } from '../../crawlite-error.js';
 import { escapeHtml, html, trusted } from './html.js';
-import { captureHref } from './format.js';
+import { captureHref, timeTag } from './format.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const PAGE_SIZE = 20;
@@ -66,7 +66,7 @@ export async function searchPage(context: UiContext, params: URLSearchParams): P
 ${shown.length ? '' : html`<p class="muted">No pages match.</p>`}
 <ol class="hits" id="hits" start="${offset + 1}">
 ${shown.map(
-  (hit) => html`<li><a href="${captureHref(hit.url)}">${hit.title || hit.url}</a> <span class="muted">${hit.status} · ${hit.fetchedAt}</span>
+  (hit) => html`<li><a href="${captureHref(hit.url)}">${hit.title || hit.url}</a> <span class="muted">${hit.status} · ${timeTag(hit.fetchedAt)}</span>
 <div class="muted url">${hit.url}</div><div class="snippet">${trusted(markSnippet(hit.snippet))}</div></li>\n`,
 )}
 </ol>
