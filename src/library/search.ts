@@ -1,9 +1,13 @@
 import type { SearchHit, SearchOptions } from '../storage/public.js';
 import { untilDone, type QueryEnd } from './query.js';
 
+const DEFAULT_LIMIT = 20;
+
 /** A full-text search of an archive's pages, best matches first, as `crawlite search`. */
-export interface SearchInput extends SearchOptions {
+export interface SearchInput extends Omit<SearchOptions, 'limit'> {
   db: string;
+  /** Hits at most: 20 unless said, as `crawlite search`. */
+  limit?: number;
   /** Words as typed (`mode: 'typed'`, the default), or FTS5 syntax (`mode: 'fts'`). */
   query: string;
   /** A time limit for the whole search; past it the promise rejects with SearchTimeoutError. */
@@ -30,7 +34,7 @@ export async function searchArchive(input: SearchInput): Promise<SearchReport> {
   const [{ openArchive }, { pagesWithoutText, startSearch }] = await Promise.all([import('../storage/archive/index.js'), import('../storage/query/index.js')]);
   let found = 0;
   const options: SearchOptions = {
-    limit: input.limit,
+    limit: input.limit ?? DEFAULT_LIMIT,
     ...(input.mode !== undefined ? { mode: input.mode } : {}),
     ...(input.offset !== undefined ? { offset: input.offset } : {}),
     ...(input.markStart !== undefined ? { markStart: input.markStart } : {}),

@@ -22,7 +22,7 @@ export function serveCommand(context: CommandContext): CommandModule {
         .option('replay-port', { type: 'number', default: 0, coerce: portNumber('replay-port'), describe: 'port of the replay origin, where archived pages run (0 picks a free one)' })
         .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on; anything but loopback exposes the archive to the network' })
         .option('open', { type: 'boolean', default: false, describe: 'open the UI in the desktop browser' })
-        .option('search-timeout', { type: 'number', defaultDescription: '5000', coerce: milliseconds('search-timeout'), describe: 'time limit of one search in ms; a search past it is stopped and the page says so' })
+        .option('search-timeout', { type: 'number', defaultDescription: '5000', coerce: milliseconds('search-timeout'), describe: 'time limit in ms of one search, and of one SQL statement on the SQL page; past it the work is stopped and the page says so' })
         .example('$0 serve site.sqlite', 'then open http://127.0.0.1:8080/')
         .example('$0 serve site.sqlite --port 0 --open', 'a free port, opened in the browser')
         .example('$0 serve site.sqlite --port 8080 --replay-port 8081', 'both ports fixed, for a firewall, a container or a reverse proxy'),
