@@ -1,21 +1,11 @@
-// Spelled out rather than taken from storage/: the published declarations would then reach the SQLite driver's types.
-export type ChangeKind = 'new' | 'changed' | 'unchanged' | 'redirected' | 'gone';
+import type { ChangeKind, CrawlChange } from '../storage/public.js';
 
-/** One URL of either crawl, and how it changed. */
-export interface CrawlChange {
-  url: string;
-  change: ChangeKind;
-  from_crawl: number;
-  to_crawl: number;
-  from_status: number | null;
-  to_status: number | null;
-  from_sha256: string | null;
-  to_sha256: string | null;
-  from_fetched_at: string | null;
-  to_fetched_at: string | null;
-}
+export type { ChangeKind, CrawlChange };
 
-/** Every kind of change, in the order a report lists them. */
+/**
+ * Every kind of change, in the order a report lists them (storage's `CHANGE_KINDS`). A value of its own:
+ * the storage door loads the SQLite driver, which building the command line's flags must not.
+ */
 export const CHANGE_KINDS: readonly ChangeKind[] = ['new', 'changed', 'unchanged', 'redirected', 'gone'];
 
 /** Two crawls of one archive; absent: `to` the latest crawl, `from` the crawl before `to`. */

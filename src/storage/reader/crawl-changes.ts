@@ -1,25 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import { CrawliteError } from '../../crawlite-error.js';
+import { CHANGE_KINDS, type ChangeKind, type CrawlChange } from './reader-types.js';
+
+export { CHANGE_KINDS, type ChangeKind, type CrawlChange };
 
 // What changed between two crawls of an archive: the `changes` view's logic
 // (migrations/0007_captures.sql) with the two crawls as parameters. Keep the
 // two in step; a test checks they agree for the view's crawls.
 
-export type ChangeKind = 'new' | 'changed' | 'unchanged' | 'redirected' | 'gone';
-export const CHANGE_KINDS: readonly ChangeKind[] = ['new', 'changed', 'unchanged', 'redirected', 'gone'];
-
-export interface CrawlChange {
-  url: string;
-  change: ChangeKind;
-  from_crawl: number;
-  to_crawl: number;
-  from_status: number | null;
-  to_status: number | null;
-  from_sha256: string | null;
-  to_sha256: string | null;
-  from_fetched_at: string | null;
-  to_fetched_at: string | null;
-}
 
 /** A crawl number the archive does not have, or an archive from before captures were kept. */
 export class CrawlNumberError extends CrawliteError {

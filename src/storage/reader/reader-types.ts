@@ -79,3 +79,21 @@ export interface Screenshot {
   type: string;
   data: Buffer;
 }
+
+/** How a URL changed between two crawls, as the `changes` view says (every kind, in the order a report lists them). */
+export type ChangeKind = 'new' | 'changed' | 'unchanged' | 'redirected' | 'gone';
+export const CHANGE_KINDS: readonly ChangeKind[] = ['new', 'changed', 'unchanged', 'redirected', 'gone'];
+
+/** One URL of either crawl, and how it changed. */
+export interface CrawlChange {
+  url: string;
+  change: ChangeKind;
+  from_crawl: number;
+  to_crawl: number;
+  from_status: number | null;
+  to_status: number | null;
+  from_sha256: string | null;
+  to_sha256: string | null;
+  from_fetched_at: string | null;
+  to_fetched_at: string | null;
+}
