@@ -141,6 +141,11 @@ describe('the URL list', () => {
     expect(walked.urls).toEqual(html);
     expect(walked.pages.length).toBe(Math.ceil(html.length / 3) + (html.length % 3 === 0 ? 1 : 0));
     expect(walked.pages.slice(1).every((path) => new URLSearchParams(path.split('?')[1]).get('type') === 'text/html')).toBe(true);
+    // The overview's count of each type leads to the list of that type.
+    const overview = (await get(ui, '/')).body;
+    const typesTable = /<table id="content-types">(.*?)<\/table>/s.exec(overview)?.[1] ?? '';
+    expect(typesTable).toContain(`<a href="/urls?type=text%2Fhtml">text/html</a>`);
+    expect(typesTable).toContain(`<a href="/urls?type=image%2Fpng">image/png</a>`);
     const chosen = (await get(ui, '/urls?type=text%2Fhtml')).body;
     expect(chosen).toContain(`<option value="text/html" selected>text/html (${counts.get('text/html')})</option>`);
 

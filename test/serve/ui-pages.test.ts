@@ -120,7 +120,7 @@ describe('the overview', () => {
     // /missing and the site's robots.txt.
     expect(page.body).toContain(`<a href="/urls?status=4xx">404</a></td><td class="num">2</td>`);
     expect(page.body).toContain(`<li><a href="/urls?text=${encodeURIComponent(site.url)}">${site.url}</a></li>`);
-    expect(page.body).toMatch(/<td>text\/html<\/td><td class="num">\d+<\/td>/);
+    expect(page.body).toMatch(/<td><a href="\/urls\?type=text%2Fhtml">text\/html<\/a><\/td><td class="num">\d+<\/td>/);
     expect(page.body).toContain(`<a href="/urls?host=${encodeURIComponent(site.url.replace(/\/$/, ''))}">`);
     expect(page.body).toContain('<div id="timeline"></div>');
     expect(page.body).toContain('<script src="/assets/uPlot.iife.min.js"></script>');

@@ -11,7 +11,7 @@ import { readArchive, tempDir } from '../support/archive.js';
 import { runCli } from '../support/cli.js';
 
 // An archive made before migration 8 (its trigram index built with an option of SQLite 3.45) is repaired
-// when crawlite opens it to write (here `crawlite reindex`, as the README says): the index is made again, filled
+// when crawlite opens it to write (here `crawlite reindex`, as docs/archive.md says): the index is made again, filled
 // from page_text, and still finds CJK text.
 
 const run = promisify(execFile);

@@ -46,7 +46,7 @@ ${countTable('statuses', 'status', report.byStatus.map((row) => ({ label: String
 </tbody></table>
 </section>
 <section><h2>Content types</h2>
-${countTable('content-types', 'type', overview.contentTypes.map((row) => ({ label: row.type, count: row.count })))}
+${countTable('content-types', 'type', overview.contentTypes.map((row) => ({ label: row.type, count: row.count, href: `/urls?type=${encodeURIComponent(row.type)}` })))}
 </section>
 <section><h2>Errors</h2>
 ${report.errors.length ? countTable('errors', 'error', report.errors.map((row) => ({ label: row.code, count: row.count, href: '/urls?state=failed' }))) : html`<p class="muted">None.</p>`}
