@@ -45,7 +45,7 @@ type Routed = Reply & { shimmed?: boolean };
  * sandboxed frame; clients that send no Fetch Metadata (curl) get the capture. A service worker's
  * script is refused, so no archived worker can take the replay origin over. With `allowedHosts`,
  * a request naming another Host is answered 421, as the UI does. Every response carries the
- * replay policy. See README "Replay".
+ * replay policy. See docs/serve.md, "How replay works".
  */
 export function createReplayHandler(given: ReplayContext, allowedHosts?: ReadonlySet<string>): (req: IncomingMessage, res: ServerResponse) => void {
   // Origins as URLs serialise them, so `http://127.0.0.1:5001/` works too.

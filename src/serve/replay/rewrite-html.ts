@@ -24,7 +24,7 @@ const DROPPED_EQUIV = new Set(['content-security-policy', 'content-security-poli
  * Rewrites a captured HTML page for replay, in one streaming pass of htmlparser2's Tokenizer (the
  * crawler's own parser, so replay sees the URLs the crawl saw), replacing only the spans that
  * change: URL attributes, srcset, style attributes and `<style>` sheets, meta refresh, `<base>`.
- * Everything else, scripts included, is left byte for byte. See README "Replay".
+ * Everything else, scripts included, is left byte for byte. See docs/serve.md, "How replay works".
  */
 export function rewriteHtml(html: string, options: HtmlRewriteOptions): string {
   const rewrite = urlRewriter(baseOf(findBase(html), options.pageUrl), options.timestamp, options.replayOrigin);

@@ -13,7 +13,7 @@ const MAX_PAGE_SIZE = 1000;
 const CELL_CHARS = 1000;
 const MAX_AFTER_CHARS = 8 * 1024;
 
-/** Queries from the README's examples, to start from. */
+/** Queries from the manual's examples (docs/archive.md), to start from. */
 export const EXAMPLE_QUERIES: ReadonlyArray<{ title: string; sql: string }> = [
   { title: 'what changed since the crawl before', sql: 'select change, count(*) as urls from changes group by change' },
   { title: 'pages by status', sql: 'select status, count(*) as pages from pages group by status order by status' },
@@ -56,7 +56,7 @@ function relationsList(relations: readonly ArchiveRelation[]): Html {
 <div class="columns">${relation.columns.map((column) => html`<button type="button" data-insert="${quotedIfNeeded(column)}">${column}</button>`)}</div></li>\n`,
       )}</ul>`;
   return html`<aside>${examples}<section id="relations"><h2>Views and tables</h2>
-<p class="muted">Views are the stable contract (see the README); the tables under them may change. A name browses it; a column types itself into the box.</p>
+<p class="muted">Views are the stable contract (the manual's docs/archive.md lists them); the tables under them may change. A name browses it; a column types itself into the box.</p>
 ${group('view', 'Views')}
 <details id="tables"><summary>Tables (${relations.filter((relation) => relation.type === 'table').length})</summary>${group('table', 'Tables')}</details></section></aside>`;
 }
