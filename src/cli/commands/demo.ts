@@ -31,6 +31,7 @@ export function demoCommand(context: CommandContext): CommandModule {
           `  npx crawlite query ${dbPath} "select url, state, error from urls where state != 'done'"`,
           `  npx crawlite query ${dbPath} "select from_url, to_url, kind from links where kind = 'redirect'"`,
           `  npx crawlite stats ${dbPath}`,
+          `  npx crawlite serve ${dbPath} --open          # browse, replay, run SQL in the browser`,
           `or open ${dbPath} in any SQLite client (sqlite3 ${dbPath} "select count(*) from pages").`,
           '',
         ].join('\n'),
