@@ -29,7 +29,7 @@ describe.skipIf(!HAS_CHROMIUM)('the SQL page in Chromium', () => {
       await site.close();
     }
     // A wide limit: the query's process starts within it, on a loaded machine too.
-    serve = await startServe(db, ['--search-timeout', '3000']);
+    serve = await startServe(db, ['--search-timeout', '10000']);
     browser = await launchChromium();
   }, 60_000);
 
@@ -118,7 +118,7 @@ describe.skipIf(!HAS_CHROMIUM)('the SQL page in Chromium', () => {
     await browse(async (page) => {
       await page.goto(`${serve.ui}sql`);
       expect(await run(page, ENDLESS)).toBe(503);
-      expect(await page.locator('#sql-error').textContent()).toBe('The query was stopped after 3 s, its time limit: narrow it, or run it with crawlite query.');
+      expect(await page.locator('#sql-error').textContent()).toBe('The query was stopped after 10 s, its time limit: narrow it, or run it with crawlite query.');
     });
   });
 });
