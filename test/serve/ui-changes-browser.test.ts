@@ -46,7 +46,8 @@ describe.skipIf(!HAS_CHROMIUM)('the changes page in Chromium', () => {
     } finally {
       await server.close();
     }
-    serve = await startServe(db);
+    // The comparison runs in a process of its own: a limit that leaves room for it to start on a loaded machine.
+    serve = await startServe(db, ['--search-timeout', '30000']);
     browser = await launchChromium();
   }, 60_000);
 

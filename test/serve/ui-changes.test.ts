@@ -10,6 +10,8 @@ import { startUiServer, type UiServer } from '../support/ui-server.js';
 // serve's /changes over two real crawls of a site that changed in between: the count of each
 // kind, the URLs that changed a page at a time, and how one page's text changed.
 
+/** The comparison runs in a process of its own: a limit that leaves room for it to start on a loaded machine. */
+const ROOMY_MS = 30_000;
 const SAME = ['/s1', '/s2', '/s3'];
 /** More edited pages than one page of the list shows (100). */
 const EDITED = Array.from({ length: 110 }, (_, i) => `/e/${i}`);
@@ -43,7 +45,7 @@ beforeAll(async () => {
   site.version = 2;
   const recrawled = await execCli(['recrawl', db, '-q']);
   expect(recrawled.code, recrawled.stderr).toBe(0);
-  ui = await startUiServer(db);
+  ui = await startUiServer(db, { sqlTimeoutMs: ROOMY_MS });
 });
 
 afterAll(async () => {
@@ -149,7 +151,7 @@ describe('the changes page', () => {
     let one: UiServer | undefined;
     try {
       expect((await execCli(['crawl', single.url, '--db', path, '-q'])).code).toBe(0);
-      one = await startUiServer(path);
+      one = await startUiServer(path, { sqlTimeoutMs: ROOMY_MS });
       const page = await get(one.url, '/changes');
       expect(page.status).toBe(200);
       expect(page.body).toContain('<p id="one-crawl">This archive holds one crawl: run <code>crawlite recrawl</code> on it, then see here what changed.</p>');
