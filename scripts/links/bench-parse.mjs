@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Micro-benchmark of what parsing an HTML page costs the crawler, stage by stage, as parse-page.ts
 // runs it: decode (charset sniffing included), find <base>, scan the page, admit each link
-// (normalisation included). Every page of a directory of HTML, served as `text/html` without a
+// (normalisation included); then, apart, the same scan with the page's text collected (`text`,
+// as a crawl with search does; links not collected). Every page of a directory of HTML, served as `text/html` without a
 // charset. Run after `npm run build`:
 //   node scripts/links/bench-parse.mjs [html-dir] [other-dist-dir]
 // other-dist-dir (a build of another commit) is measured in the same interleaved rounds.
@@ -29,7 +30,7 @@ async function load(dist) {
 }
 
 const modules = Object.fromEntries(await Promise.all(Object.entries(DISTS).map(async ([name, dist]) => [name, await load(dist)])));
-const stages = ['decode', 'findBase', 'extractPage', 'admit'];
+const stages = ['decode', 'findBase', 'extractPage', 'admit', 'text'];
 /** name -> stage -> CPU ms per round */
 const times = Object.fromEntries(Object.keys(modules).map((name) => [name, Object.fromEntries(stages.map((stage) => [stage, []]))]));
 const cpu = () => {
@@ -41,7 +42,7 @@ for (let round = 0; round < ROUNDS; round++) {
   // Alternating which build goes first, so neither always pays for the other's garbage.
   const order = round % 2 ? Object.entries(modules).reverse() : Object.entries(modules);
   for (const [name, m] of order) {
-    const spent = { decode: 0, findBase: 0, extractPage: 0, admit: 0 };
+    const spent = { decode: 0, findBase: 0, extractPage: 0, admit: 0, text: 0 };
     const texts = [];
     let t = cpu();
     for (const page of pages) texts.push(m.decodeHtml(page.body, 'text/html').text);
@@ -64,6 +65,9 @@ for (let round = 0; round < ROUNDS; round++) {
       for (const href of found[i]) budget.admit(href);
     }
     spent.admit = cpu() - t;
+    t = cpu();
+    for (const text of texts) m.extractPage(text, () => {}, { text: true });
+    spent.text = cpu() - t;
     for (const stage of stages) times[name][stage].push(spent[stage]);
   }
 }
@@ -71,7 +75,8 @@ for (let round = 0; round < ROUNDS; round++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(`${pages.length} pages, ${megabytes.toFixed(1)} MB; median CPU ms of ${ROUNDS} interleaved rounds`);
 console.log(`${'stage'.padEnd(12)} ${Object.keys(modules).map((name) => name.padStart(10)).join(' ')}${DISTS.other ? '   other/this' : ''}`);
-for (const stage of [...stages, 'total']) {
-  const ms = Object.keys(modules).map((name) => (stage === 'total' ? stages.reduce((n, s) => n + median(times[name][s]), 0) : median(times[name][stage])));
+for (const stage of [...stages.filter((s) => s !== 'text'), 'total', 'text']) {
+  // The text stage repeats the scan, so the total is of the crawl's stages without it.
+  const ms = Object.keys(modules).map((name) => (stage === 'total' ? stages.filter((s) => s !== 'text').reduce((n, s) => n + median(times[name][s]), 0) : median(times[name][stage])));
   console.log(`${stage.padEnd(12)} ${ms.map((x) => x.toFixed(1).padStart(10)).join(' ')}${ms.length > 1 ? `   ${(ms[1] / ms[0]).toFixed(2)}x` : ''}`);
 }
