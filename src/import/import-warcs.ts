@@ -3,27 +3,10 @@ import type { ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ImportSink } from '../storage/writer/index.js';
 import { exchangePage } from './exchange-page.js';
 import { pairExchanges } from './pair-exchanges.js';
+import type { ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
 
-export interface ImportTally {
-  files: number;
-  /** WARC records read, of every type. */
-  records: number;
-  /** Responses stored as pages (revisits included). */
-  pages: number;
-  /** Revisit records resolved to their original payload. */
-  revisits: number;
-  /** Responses and revisits not imported, by reason code. */
-  skipped: Record<string, number>;
-  /** Records of other types (warcinfo, metadata, resource...) passed over, by type. */
-  otherRecords: Record<string, number>;
-  /** Damaged stretches of input reported (a truncated file, a wrong Content-Length, a file that is no WARC). */
-  problems: number;
-  /** Ended early by a stop. */
-  stopped: boolean;
-  /** The crawl's roots, as a warcinfo record names them (crawlite's `crawlite-roots`), as archive keys. */
-  roots: string[];
-}
+export type { ImportTally };
 
 export interface ImportHooks {
   /** Damaged input: the file, the offset of the record (or its gzip member) and what is wrong. */

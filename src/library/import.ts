@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { ImportTally } from '../import/import-tally.js';
 import type { LockOwner } from '../storage/public.js';
 
 /** WARC files (wget, Heritrix, grab-site, Browsertrix, crawlite export) read into an archive, as `crawlite import`. */
@@ -33,24 +34,8 @@ export interface ImportSkip extends ImportProblem {
   code: string;
 }
 
-export interface ImportProgress {
-  /** WARC files begun. */
-  files: number;
-  /** WARC records read, of every type. */
-  records: number;
-  /** Responses stored as pages (revisits included). */
-  pages: number;
-  /** Revisit records resolved to their original payload. */
-  revisits: number;
-  /** Responses and revisits not imported, by reason code. */
-  skipped: Record<string, number>;
-  /** Records of other types (warcinfo, metadata, resource...) passed over, by type. */
-  otherRecords: Record<string, number>;
-  /** Damaged stretches of input reported. */
-  problems: number;
-  /** Ended early by an abort. */
-  stopped: boolean;
-}
+/** What the import has read and stored so far, as the command's progress line and report say. */
+export type ImportProgress = Omit<ImportTally, 'roots'>;
 
 export interface ImportReport extends ImportProgress {
   /** The import's run in the archive; absent when no file held a WARC record (the archive was then not touched). */

@@ -1,0 +1,24 @@
+// What an import has read and stored so far. A file of its own, free of storage's types, so the
+// library can publish it without the SQLite driver's declarations.
+
+/** Counts of one import, told as it goes and at its end. */
+export interface ImportTally {
+  /** WARC files begun. */
+  files: number;
+  /** WARC records read, of every type. */
+  records: number;
+  /** Responses stored as pages (revisits included). */
+  pages: number;
+  /** Revisit records resolved to their original payload. */
+  revisits: number;
+  /** Responses and revisits not imported, by reason code. */
+  skipped: Record<string, number>;
+  /** Records of other types (warcinfo, metadata, resource...) passed over, by type. */
+  otherRecords: Record<string, number>;
+  /** Damaged stretches of input reported (a truncated file, a wrong Content-Length, a file that is no WARC). */
+  problems: number;
+  /** Ended early by a stop. */
+  stopped: boolean;
+  /** The crawl's roots, as a warcinfo record names them (crawlite's `crawlite-roots`), as archive keys. */
+  roots: string[];
+}
