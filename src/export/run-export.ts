@@ -5,7 +5,8 @@ import { cdxjLine, cdxjLineStart, timestamp14 } from './cdxj.js';
 import { ExportFiles, type ExportTargets } from './export-files.js';
 import { SortedLines } from './sorted-lines.js';
 import { WACZ_WARC_NAME, writeWacz } from './wacz.js';
-import { writeWarc, type WarcSummary } from './write-warc.js';
+import type { ExportSummary, WarcSummary } from './export-summary.js';
+import { writeWarc } from './write-warc.js';
 
 export interface ExportRequest extends ExportTargets {
   includeFailed: boolean;
@@ -20,10 +21,6 @@ export interface ExportRequest extends ExportTargets {
   progress?: (bytes: number, responses: number) => void;
 }
 
-export interface ExportSummary extends WarcSummary {
-  /** The files written, in the order asked. */
-  written: string[];
-}
 
 /**
  * Exports an archive as a WARC, its CDXJ index, and/or a WACZ holding both,

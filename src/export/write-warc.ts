@@ -2,6 +2,7 @@ import { screenshotType, type ArchivedPage, type ArchiveReader } from '../storag
 import { requestHead, responseHead, type HttpHead } from './http-blocks.js';
 import { sha1Digest } from './warc-digest.js';
 import type { AppendFile } from './append-file.js';
+import type { WarcSummary } from './export-summary.js';
 import { newRecordId, warcDate, warcFields, warcRecord, type WarcField } from './warc-record.js';
 import { warcinfoRecord, type WarcinfoOptions } from './warcinfo.js';
 
@@ -61,17 +62,6 @@ export interface WarcEvents {
   page?(page: { url: string; date: string; title: string | null }): void | Promise<void>;
   /** After each URL's records: bytes written so far. */
   progress?(bytes: number, responses: number): void;
-}
-
-export interface WarcSummary {
-  /** Response and revisit records: one per capture. */
-  responses: number;
-  revisits: number;
-  failed: number;
-  /** Screenshots written as resource records; and those left out, stored with a type that is no image type (see screenshotType). */
-  screenshots: number;
-  screenshotsSkipped: number;
-  bytes: number;
 }
 
 /** The record that holds a payload: what a revisit of it refers to. */

@@ -1,3 +1,4 @@
+import type { ExportSummary } from '../export/export-summary.js';
 import { version as packageVersion } from './package-version.js';
 
 /** An archive written as a WARC (with its CDXJ index) and/or a WACZ, as `crawlite export`. */
@@ -34,20 +35,8 @@ export interface ExportProgress {
   responses: number;
 }
 
-export interface ExportReport {
-  /** Response and revisit records: one per capture. */
-  responses: number;
-  revisits: number;
-  /** Failed URLs written as metadata records (`includeFailed`). */
-  failed: number;
-  /** Screenshots written as resource records; and those left out, stored with a type that is no image type. */
-  screenshots: number;
-  screenshotsSkipped: number;
-  /** Bytes of WARC. */
-  bytes: number;
-  /** The files written, in the order asked. */
-  written: string[];
-}
+/** What the export wrote: its records by kind, the WARC's bytes, and the files, in the order asked. */
+export type ExportReport = ExportSummary;
 
 /**
  * Exports an archive. Every output is written under a temporary name and renamed into place only once
