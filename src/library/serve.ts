@@ -8,7 +8,7 @@ export interface ServeInput {
   port: number;
   /** The replay origin's port, where archived pages run; 0 (the default) picks a free one. */
   replayPort?: number;
-  /** The time limit of one search of the UI, in ms (default 5000). */
+  /** The time limit of one search, and of one statement of the SQL page, in ms (default 5000). */
   searchTimeoutMs?: number;
 }
 
