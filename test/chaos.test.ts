@@ -125,10 +125,10 @@ function checkAfterKill(db: string, kill: number, runHits: number): Snapshot {
   };
   // Done and stored are the same thing.
   expect(new Set(urls.filter((row) => row.state === 'done').map((row) => pathOf(row.url)))).toEqual(snapshot.stored);
-  // No more requests in flight than the cap, so no more than that can be lost: requested and not stored.
+  // At most the cap of requests in flight plus as many pages waiting to commit: requested and not stored.
   // (`fetching` may also hold URLs claimed but never requested; those cost nothing to queue again.)
   const lost = [...snapshot.hits.keys()].filter((path) => !snapshot.stored.has(path));
-  expect(lost.length, `requested but not stored at kill ${kill}: ${lost.join(' ')}`).toBeLessThanOrEqual(CONCURRENCY);
+  expect(lost.length, `requested but not stored at kill ${kill}: ${lost.join(' ')}`).toBeLessThanOrEqual(2 * CONCURRENCY);
   snapshot.lost = lost.length;
   // Killed in the middle: the crawl was not over.
   expect(snapshot.pages, `the crawl was complete at kill ${kill}`).toBeLessThan(TOTAL);
@@ -150,7 +150,7 @@ function refetchedAfter(snapshot: Snapshot, hitsAfterNextRun: Map<string, number
     expect(snapshot.fetching.has(path), `${path} fetched again after kill ${snapshot.kill} but was not in flight then`).toBe(true);
     expect(hitsAfterNextRun.get(path), `${path} requested more than once by the run after kill ${snapshot.kill}`).toBe(snapshot.hits.get(path)! + 1);
   }
-  expect(refetched.length, `paths fetched again after kill ${snapshot.kill}`).toBeLessThanOrEqual(CONCURRENCY);
+  expect(refetched.length, `paths fetched again after kill ${snapshot.kill}`).toBeLessThanOrEqual(2 * CONCURRENCY);
   return refetched;
 }
 
@@ -226,7 +226,7 @@ it(
     // The server was asked for the site's paths only, each at least once.
     expect(new Set(finalHits.keys())).toEqual(new Set(ALL_PATHS));
 
-    // Per kill: only what was requested and not stored at the kill was fetched again, by the next run, at most the concurrency.
+    // Per kill: only what was requested and not stored at the kill was fetched again, by the next run, at most twice the concurrency.
     const refetchedPerKill = snapshots.map((snapshot, k) => refetchedAfter(snapshot, k + 1 < KILLS ? snapshots[k + 1]!.hits : finalHits));
     // A page stored before a kill is never fetched again, by any later run.
     for (const snapshot of snapshots) {
@@ -234,11 +234,11 @@ it(
         expect(finalHits.get(path), `${path} stored at kill ${snapshot.kill} and fetched again later`).toBe(snapshot.hits.get(path));
       }
     }
-    // In all: the extra requests are exactly those re-fetches, at most the concurrency per kill.
+    // In all: the extra requests are exactly those re-fetches, at most twice the concurrency per kill.
     const extra = [...finalHits.values()].reduce((sum, hits) => sum + hits - 1, 0);
     const perKill = refetchedPerKill.map((paths) => paths.length);
     expect(extra).toBe(perKill.reduce((a, b) => a + b, 0));
-    expect(extra).toBeLessThanOrEqual(CONCURRENCY * KILLS);
+    expect(extra).toBeLessThanOrEqual(2 * CONCURRENCY * KILLS);
 
     // The archive's own report agrees with the views.
     const stats = await execCli(['stats', db, '--json']);
@@ -268,7 +268,7 @@ it(
     console.log(`chaos: pages stored at each kill: ${snapshots.map((s) => s.pages).join(', ')}`);
     console.log(`chaos: requests per killed run: ${snapshots.map((s) => s.runHits).join(', ')}; last run ${server.totalHits() - atLastStart}`);
     console.log(`chaos: requested and not stored at each kill: ${snapshots.map((s) => s.lost).join(', ')}; left fetching: ${snapshots.map((s) => s.fetching.size).join(', ')}`);
-    console.log(`chaos: re-fetched after each kill: ${perKill.join(', ')} (total extra fetches ${extra}, limit ${CONCURRENCY * KILLS})`);
+    console.log(`chaos: re-fetched after each kill: ${perKill.join(', ')} (total extra fetches ${extra}, limit ${2 * CONCURRENCY * KILLS})`);
   },
   // The crawls' own time (about 20 s on a quiet machine) with room for a loaded one; how long it takes is reported above, not judged.
   360_000,

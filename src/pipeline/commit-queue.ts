@@ -3,9 +3,11 @@ import type { CommitResult, PageOutcome, PageSinkPort } from './ports.js';
 /**
  * Group commit: pages finished in the same turn of the event loop are
  * committed in one transaction, at the end of that turn. Each page still
- * commits whole (page, links and state together) before its slot is freed,
- * since the slot waits for its promise; only the cost of a transaction is
- * shared. A crash loses at most the pages in flight, as before.
+ * commits whole (page, links and state together); only the cost of a
+ * transaction is shared. A slot starts its next request while its page
+ * waits here, so a crash loses at most the pages not yet committed: never
+ * more than twice the concurrency (see claimFrontier). Waiting longer to
+ * commit larger batches measured no faster (setImmediate vs 10 ms windows).
  */
 export class CommitQueue {
   private pending: { outcome: PageOutcome; resolve: (result: CommitResult) => void; reject: (error: unknown) => void }[] = [];

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { concat, defer, finalize, ignoreElements, of, pipe, type Observable, type OperatorFunction } from 'rxjs';
+import { concat, defer, finalize, ignoreElements, of, pipe, tap, type Observable, type OperatorFunction } from 'rxjs';
 import type { ClaimedUrl, FrontierPort, PageSinkPort } from './ports.js';
 import { CommitQueue } from './commit-queue.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
@@ -7,7 +7,7 @@ import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
 import type { CrawlStop } from './crawl-stop.js';
 import type { FetcherFactory } from './fetcher.js';
 import type { RendererFactory } from './renderer.js';
-import { claimFrontier } from './operators/claim-frontier.js';
+import { claimFrontier, type RequestsDone } from './operators/claim-frontier.js';
 import { fetchWithRetry, type Fetch } from './operators/fetch-with-retry.js';
 import { followRedirects } from './operators/follow-redirects.js';
 import { inScope } from './operators/in-scope.js';
@@ -143,7 +143,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     // What a rendered page may fetch follows the rules for requisites (--requisites-any-host lets CDNs in).
     const render = renderer ? renderPage(renderer, (url) => outOfScope(url, scope, 'requisite') === undefined, stop.signal) : undefined;
     const captured = renderedExchanges();
-    const processTask = (task: Task): Observable<FetchReport> =>
+    const processTask = (task: Task, requestsDone: RequestsDone): Observable<FetchReport> =>
       task.type === 'robots'
         ? fetchRobots(task.origin, {
             frontier,
@@ -159,7 +159,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
             robotsRules,
             fetchStage,
             redirects,
-            render ? pipe(render, parse, captured) : parse,
+            render ? pipe(render, tap(requestsDone), parse, captured) : pipe(tap(requestsDone), parse),
             commit,
           );
     // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.

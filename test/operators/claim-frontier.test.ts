@@ -1,4 +1,4 @@
-import { lastValueFrom, map, of, timer, toArray } from 'rxjs';
+import { lastValueFrom, map, mergeMap, of, timer, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claimFrontier } from '../../src/pipeline/operators/claim-frontier.js';
 import { HostScheduler, type Task } from '../../src/pipeline/politeness/host-scheduler.js';
@@ -53,6 +53,46 @@ describe('claimFrontier', () => {
     // In flight, plus at most a small batch claimed ahead (CLAIM_AHEAD_MAX), never the whole queue.
     expect(peakFetching).toBeGreaterThanOrEqual(4);
     expect(peakFetching).toBeLessThanOrEqual(4 + 32);
+    db.close();
+  });
+
+  it('starts the next request when a task says its requests are over, and holds at most twice the cap uncommitted', async () => {
+    const { db, scheduler, finish } = setUp('overlap.sqlite', urls(40));
+    let requesting = 0;
+    let uncommitted = 0;
+    let peakRequesting = 0;
+    let peakUncommitted = 0;
+    // Commits are held back until 8 pages wait: were slots freed only when a page commits, 4 would be the most.
+    const waiting: (() => void)[] = [];
+    const done = await lastValueFrom(
+      claimFrontier(scheduler, 4, { stopping: false }, (task, requestsDone) => {
+        requesting += 1;
+        uncommitted += 1;
+        peakRequesting = Math.max(peakRequesting, requesting);
+        peakUncommitted = Math.max(peakUncommitted, uncommitted);
+        return timer(2).pipe(
+          mergeMap(() => {
+            requesting -= 1;
+            requestsDone();
+            requestsDone(); // twice is harmless
+            return new Promise<Task>((resolve) => {
+              waiting.push(() => {
+                uncommitted -= 1;
+                finish(task);
+                resolve(task);
+              });
+              // Or when no request is left to join them (the end of the queue).
+              if (waiting.length >= 8 || requesting === 0) {
+                for (const commit of waiting.splice(0)) commit();
+              }
+            });
+          }),
+        );
+      }).pipe(toArray()),
+    );
+    expect(done).toHaveLength(40);
+    expect(peakRequesting).toBe(4);
+    expect(peakUncommitted).toBe(8);
     db.close();
   });
 

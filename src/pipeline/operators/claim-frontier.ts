@@ -9,9 +9,20 @@ export interface ClaimControl {
 }
 
 /**
+ * Called by a task when its requests are over (its response is read, what
+ * remains is parsing and committing): its request slot takes the next task
+ * at once. Calling it again, or never, is harmless: the slot is freed at the
+ * task's end at the latest.
+ */
+export type RequestsDone = () => void;
+
+/**
  * The crawl's source and its concurrency cap in one: tasks are taken from
- * the scheduler only when a slot is free, so mergeMap never buffers and
- * memory does not grow with the frontier. When every origin with work is
+ * the scheduler only when a request slot is free, so mergeMap never buffers
+ * and memory does not grow with the frontier. A slot is free once its task's
+ * requests are over, so its next request overlaps the last page's parse and
+ * commit; at most `concurrency` more tasks wait to commit, so at most twice
+ * `concurrency` URLs are ever taken and not yet committed (the crash bound). When every origin with work is
  * waiting (a delay, a pause), a timer wakes the source; when it waits on
  * the frontier (a claim under way), the claim's answer does. Completes when
  * nothing can be started, nothing is in flight and no claim is under way
@@ -22,11 +33,14 @@ export function claimFrontier<R>(
   source: TaskSource,
   concurrency: number,
   control: ClaimControl,
-  processOne: (task: Task) => ObservableInput<R>,
+  processOne: (task: Task, requestsDone: RequestsDone) => ObservableInput<R>,
   clock: () => number = Date.now,
 ): Observable<R> {
   return new Observable<R>((subscriber) => {
     const tasks = new Subject<Task>();
+    /** Tasks whose requests are not over: each holds a request slot. */
+    let requesting = 0;
+    /** Tasks started and not ended: requesting, or parsing and committing. */
     let inFlight = 0;
     let timer: NodeJS.Timeout | undefined;
     let timerAt = Infinity;
@@ -55,9 +69,10 @@ export function claimFrontier<R>(
       if (subscriber.closed || tasks.closed || closing) return;
       let next: NextTask = 'empty';
       try {
-        while (!control.stopping && inFlight < concurrency) {
+        while (!control.stopping && requesting < concurrency && inFlight < 2 * concurrency) {
           next = source.next(clock());
           if (typeof next === 'string' || 'wakeAt' in next) break;
+          requesting += 1;
           inFlight += 1;
           tasks.next(next);
         }
@@ -80,17 +95,27 @@ export function claimFrontier<R>(
     source.onSettled(fill);
     const subscription = tasks
       .pipe(
-        mergeMap(
-          (task) =>
-            defer(() => processOne(task)).pipe(
-              finalize(() => {
-                inFlight -= 1;
-                source.finished(task);
-                fill();
-              }),
-            ),
-          concurrency,
-        ),
+        mergeMap((task) => {
+          let requestsOver = false;
+          const endRequests = () => {
+            if (requestsOver) return;
+            requestsOver = true;
+            requesting -= 1;
+            source.finished(task);
+          };
+          const requestsDone = () => {
+            if (requestsOver) return;
+            endRequests();
+            fill();
+          };
+          return defer(() => processOne(task, requestsDone)).pipe(
+            finalize(() => {
+              endRequests();
+              inFlight -= 1;
+              fill();
+            }),
+          );
+        }, 2 * concurrency),
       )
       .subscribe(subscriber);
     fill();

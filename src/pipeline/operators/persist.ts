@@ -61,8 +61,8 @@ function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
 }
 
 /**
- * Commits a page, its links and its final state in one transaction before
- * the slot is freed; a stopped URL goes back to the queue instead. Tells
+ * Commits a page, its links and its final state in one transaction; a
+ * stopped URL goes back to the queue instead. Tells
  * `onCommitted` what was queued, for the seen cache and the scheduler (and
  * the origins a confirmed page's stored links queued again). A
  * claim whose lease was lost is reported `stopped` (lease_lost) and nothing

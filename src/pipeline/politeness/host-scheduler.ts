@@ -13,6 +13,7 @@ export type NextTask = Task | { wakeAt: number } | 'pending' | 'empty';
 
 export interface TaskSource {
   next(now: number): NextTask;
+  /** The task's requests are over: its origin may start another (its page may still be committing). */
   finished(task: Task): void;
   /** Called each time a claim under way answers: `next` may have a task now. */
   onSettled(listener: () => void): void;
