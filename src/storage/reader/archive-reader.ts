@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { archiveReport } from './archive-report.js';
 import {
   captureAtSql,
@@ -131,6 +131,8 @@ export function openArchive(path: string): ArchiveReader {
 class SqliteArchiveReader implements ArchiveReader {
   /** Reads begun and not finished: better-sqlite3 will not close a connection while one is open. */
   private readonly reading = new Set<Iterator<unknown>>();
+  /** Statements prepared once per SQL (see prepared). */
+  private readonly statements = new Map<string, Statement>();
   /** The pages view's columns: an archive of an older schema lacks the newer ones. */
   private viewColumns: Set<string> | undefined;
   /** The screenshot lookup, once asked for; null in an archive without screenshots (a schema before 12). */
@@ -270,9 +272,21 @@ class SqliteArchiveReader implements ArchiveReader {
     }
   }
 
+  /**
+   * A statement for the SQL, prepared once: an export asks for each URL's earlier captures, and preparing
+   * that view's statement cost more than running it. One being iterated is busy: a nested read gets its own.
+   */
+  private prepared(sql: string): Statement {
+    const cached = this.statements.get(sql);
+    if (cached && !cached.busy) return cached;
+    const statement = this.db.prepare(sql);
+    if (!cached) this.statements.set(sql, statement);
+    return statement;
+  }
+
   /** Streams a statement's rows through `map`; the statement is prepared now, so bad SQL fails here. */
   private rows<Row, T>(sql: string, params: QueryParams, map: (row: Row) => T): IterableIterator<T> {
-    const statement = this.db.prepare(sql);
+    const statement = this.prepared(sql);
     const explained = this.explained.bind(this);
     return this.track(
       (function* () {
