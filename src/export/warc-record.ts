@@ -13,18 +13,25 @@ const CRLF = '\r\n';
 
 /**
  * One WARC/1.1 record as its own gzip member (so a reader can start at any
- * record's offset): the version line, WARC-Type, the given fields,
- * WARC-Block-Digest and Content-Length, a blank line, the block, and the two
- * CRLFs that end a record.
+ * record's offset); see warcRecordBytes.
  */
 export function warcRecord(type: WarcType, fields: WarcField[], block: Buffer[]): Buffer {
+  return gzipSync(warcRecordBytes(type, fields, block));
+}
+
+/**
+ * One WARC/1.1 record, uncompressed: the version line, WARC-Type, the given
+ * fields, WARC-Block-Digest and Content-Length, a blank line, the block, and
+ * the two CRLFs that end a record.
+ */
+export function warcRecordBytes(type: WarcType, fields: WarcField[], block: Buffer[]): Buffer {
   const length = block.reduce((sum, part) => sum + part.length, 0);
   const lines = [`WARC/1.1`, `WARC-Type: ${type}`];
   for (const [name, value] of fields) if (value !== undefined) lines.push(`${name}: ${value}`);
   lines.push(`WARC-Block-Digest: ${sha1Digest(...block)}`, `Content-Length: ${length}`);
   // WARC header values are UTF-8 (WARC 1.1 section 4); target URIs are ASCII already.
   const head = Buffer.from(lines.join(CRLF) + CRLF + CRLF, 'utf8');
-  return gzipSync(Buffer.concat([head, ...block, Buffer.from(CRLF + CRLF)]));
+  return Buffer.concat([head, ...block, Buffer.from(CRLF + CRLF)]);
 }
 
 /** A WARC-Date: ISO 8601 UTC, with the fraction of a second WARC 1.1 allows (ms from a crawl, as read from an imported WARC). */

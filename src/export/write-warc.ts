@@ -3,7 +3,8 @@ import { requestHead, responseHead, type HttpHead } from './http-blocks.js';
 import { sha1Digest } from './warc-digest.js';
 import type { AppendFile } from './append-file.js';
 import type { WarcSummary } from './export-summary.js';
-import { newRecordId, warcDate, warcFields, warcRecord, type WarcField } from './warc-record.js';
+import { newRecordId, warcDate, warcFields, warcRecordBytes, type WarcField } from './warc-record.js';
+import { GzipMembers } from './gzip-members.js';
 import { warcinfoRecord, type WarcinfoOptions } from './warcinfo.js';
 
 // The archive as a WARC: warcinfo first, then for each URL in URL order its
@@ -84,6 +85,7 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
   const crawl = archive.crawlDefinition();
   const userAgent = typeof crawl?.options.userAgent === 'string' ? crawl.options.userAgent : undefined;
   await file.write(warcinfoRecord(archive, crawl, options));
+  const records = new GzipMembers(file);
 
   // Only bodies stored more than once need remembering: memory grows with duplicates, not with the archive.
   const shared = archive.sharedBodies();
@@ -103,8 +105,8 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
     }
     const digest = sha1Digest(stored.data);
     const url = `urn:view:${page.fetchUrl}`;
-    const written = await file.write(
-      warcRecord(
+    await records.write(
+      warcRecordBytes(
         'resource',
         [
           ['WARC-Record-ID', newRecordId()],
@@ -116,9 +118,9 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
         ],
         [stored.data],
       ),
+      (written) => events.capture?.({ type: 'resource', url, date, mime: type, status: undefined, digest, ...written }),
     );
     summary.screenshots += 1;
-    await events.capture?.({ type: 'resource', url, date, mime: type, status: undefined, digest, ...written });
   };
 
   /** Writes one capture (response or revisit, and its request); returns what the URL's next capture compares with. */
@@ -153,25 +155,26 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
       ['Content-Type', 'application/http; msgtype=response'],
       ['Crawlite-Headers', head.rebuilt ? 'rebuilt' : undefined],
     );
-    const written = await file.write(warcRecord(revisit ? 'revisit' : 'response', fields, revisit ? [head.bytes] : [head.bytes, page.body]));
-    const self: Original = { url: page.fetchUrl, date, id: responseId };
-    if (!revisit && page.body.length > 0 && shared.has(page.sha256) && !firstWritten.has(page.sha256)) firstWritten.set(page.sha256, self);
-    summary.responses += 1;
-    if (revisit) summary.revisits += 1;
-    await events.capture?.({
+    const captured: Omit<WrittenCapture, 'offset' | 'length'> = {
       type: revisit ? 'revisit' : 'response',
       url: page.fetchUrl,
       date,
       mime: mimeOf(page.contentType),
       status: page.revalidated ? 304 : page.status,
       digest,
-      ...written,
       ...otherMethod(page),
-    });
+    };
+    await records.write(warcRecordBytes(revisit ? 'revisit' : 'response', fields, revisit ? [head.bytes] : [head.bytes, page.body]), (written) =>
+      events.capture?.({ ...captured, ...written }),
+    );
+    const self: Original = { url: page.fetchUrl, date, id: responseId };
+    if (!revisit && page.body.length > 0 && shared.has(page.sha256) && !firstWritten.has(page.sha256)) firstWritten.set(page.sha256, self);
+    summary.responses += 1;
+    if (revisit) summary.revisits += 1;
 
     const request = requestHead(page, userAgent);
-    await file.write(
-      warcRecord(
+    await records.write(
+      warcRecordBytes(
         'request',
         [
           ['WARC-Record-ID', requestId],
@@ -199,8 +202,9 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
     }
     const { responseId, date } = await writeCapture(page, previous);
     if (isHtml(page)) {
-      await file.write(outlinksRecord(page, date, responseId));
-      if (isListedPage(page)) await events.page?.({ url: page.fetchUrl, date, title: page.title });
+      const listed = isListedPage(page);
+      // The page is listed once its records are written, in the order of the pages.
+      await records.write(outlinksRecord(page, date, responseId), () => (listed ? events.page?.({ url: page.fetchUrl, date, title: page.title }) : undefined));
     }
     events.progress?.(file.offset, summary.responses);
   }
@@ -221,8 +225,8 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
         ['crawlite-tries', String(url.tries)],
         ['crawlite-error', url.error ?? 'unknown'],
       ]);
-      await file.write(
-        warcRecord(
+      await records.write(
+        warcRecordBytes(
           'metadata',
           [
             ['WARC-Record-ID', newRecordId()],
@@ -236,6 +240,7 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
       summary.failed += 1;
     }
   }
+  await records.flush();
   summary.bytes = file.offset;
   return summary;
 }
@@ -274,7 +279,7 @@ function notModifiedHead(page: ArchivedPage): HttpHead {
 /** Heritrix's form: one `outlink: URL kind` line per link found on the page. */
 function outlinksRecord(page: ArchivedPage, date: string, responseId: string): Buffer {
   const block = warcFields((page.outlinks ?? []).map((link) => ['outlink', `${link.url} ${link.kind}`]));
-  return warcRecord(
+  return warcRecordBytes(
     'metadata',
     [
       ['WARC-Record-ID', newRecordId()],
