@@ -42,6 +42,9 @@ export interface ImportedPage {
   discovered: DiscoveredUrl[];
 }
 
+/** Found URLs whose depth is remembered at most (see ImportSink.foundDepths). */
+const FOUND_DEPTHS_KEPT = 50_000;
+
 /** A URL whose only records are answers to requests other than GET: kept in `captures`, never its page. */
 export const NOT_GET: Reason = { code: 'not_get', message: 'the WARC files imported hold only answers to requests other than GET for it (in captures)' };
 
@@ -78,6 +81,12 @@ export class ImportSink {
   private readonly bodyData: Statement<[number], { data: Buffer }>;
   private readonly responseStmt: Statement<[number], StoredResponseRow>;
   private readonly writer: CaptureWriter;
+  /**
+   * Found URLs this import wrote lately, with their depth in the archive: a link found again no closer
+   * needs neither the insert nor the update. Most of a site's links are to pages seen already (its
+   * navigation), and those two statements were the import's largest cost. Bounded, so memory stays flat.
+   */
+  private readonly foundDepths = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
@@ -238,6 +247,10 @@ export class ImportSink {
   }
 
   private addFound(found: DiscoveredUrl, from: number): number {
+    const seenAt = this.foundDepths.get(found.key);
+    if (seenAt !== undefined && seenAt <= found.depth) return 0;
+    if (this.foundDepths.size >= FOUND_DEPTHS_KEPT) this.foundDepths.delete(this.foundDepths.keys().next().value!);
+    this.foundDepths.set(found.key, found.depth);
     const row = {
       url: found.key,
       fetchUrl: found.url === found.key ? null : found.url,
