@@ -30,6 +30,7 @@ afterAll(async () => {
 it('parses on another thread, and gives the body back intact with its SHA-256', async () => {
   const pool = new ParsePool(1);
   try {
+    await pool.started();
     const page = Buffer.from(`<a href="/a">a</a>${'x'.repeat(20_000)}`);
     const copy = Buffer.from(page);
     const parsed = await pool.parse({ claim, contentType: 'text/html', body: page }, settings);
@@ -45,6 +46,7 @@ it('parses on another thread, and gives the body back intact with its SHA-256', 
 it('answers responses sent in one turn together, each with its own body and links', async () => {
   const pool = new ParsePool(2);
   try {
+    await pool.started();
     const pages = Array.from({ length: 20 }, (_, i) => Buffer.from(`<a href="/to/${i}">${i}</a>${String(i).repeat(5_000)}`));
     const copies = pages.map((page) => Buffer.from(page));
     const parsed = await Promise.all(pages.map((body) => pool.parse({ claim, contentType: 'text/html', body }, settings)));
@@ -59,9 +61,33 @@ it('answers responses sent in one turn together, each with its own body and link
   }
 });
 
+it('parses here, the same way, while no thread has loaded yet; then on the thread', async () => {
+  const pool = new ParsePool(1);
+  try {
+    const page = Buffer.from(`<a href="/a">a</a>${'x'.repeat(20_000)}`);
+    const copy = Buffer.from(page);
+    // Asked at once: the thread is still loading its modules.
+    const early = await pool.parse({ claim, contentType: 'text/html', body: page }, settings);
+    expect(early.threadId).toBe(threadId);
+    await pool.started();
+    const later = await pool.parse({ claim, contentType: 'text/html', body: Buffer.from(copy) }, settings);
+    expect(later.threadId).not.toBe(threadId);
+    for (const parsed of [early, later]) {
+      expect(parsed.result).toEqual(later.result);
+      expect(parsed.result.found.map((found) => found.url)).toEqual(['http://site/a']);
+      expect(parsed.body.equals(copy)).toBe(true);
+      expect(parsed.sha256.equals(sha256(copy))).toBe(true);
+      expect(parsed.sha1.equals(createHash('sha1').update(copy).digest())).toBe(true);
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
 it('copies a small body cut from a shared buffer instead of moving it, so its neighbours stay readable', async () => {
   const pool = new ParsePool(1);
   try {
+    await pool.started();
     // Node cuts small Buffers out of one shared 8 KB buffer; moving that buffer would empty them all.
     const small = Buffer.from('<a href="/b">b</a>');
     const neighbour = Buffer.from('still here');

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { threadId, Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
-import type { ParseReply, ParseRequest } from './parse-protocol.js';
-import type { ParseJob, ParseResult, ParseSettings } from './parse-response.js';
+import { THREAD_READY, type ParseRequest, type ThreadMessage } from './parse-protocol.js';
+import { parseResponse, type ParseJob, type ParseResult, type ParseSettings } from './parse-response.js';
 
 /** A parse thread ended while the crawl needed it (out of memory, a bug, killed from outside). */
 export class ParseThreadError extends CrawliteError {
@@ -45,14 +46,24 @@ class ParseThread {
   readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
   private outbox: ParseRequest[] = [];
+  /** Loaded and listening (a thread takes a few hundred milliseconds to load its modules). */
+  ready = false;
+  readonly started: Promise<void>;
+  private onReady!: () => void;
 
   constructor(onGone: (thread: ParseThread, error: Error) => void) {
+    this.started = new Promise((resolve) => (this.onReady = resolve));
     // Parsing makes short-lived garbage only; a small young generation keeps the thread's memory down at no measured cost.
     this.worker = new Worker(WORKER, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     running += 1;
     // An idle thread does not keep the process alive; one holding a response does.
     this.worker.unref();
-    this.worker.on('message', (replies: ParseReply[]) => {
+    this.worker.on('message', (replies: ThreadMessage) => {
+      if (replies === THREAD_READY) {
+        this.ready = true;
+        this.onReady();
+        return;
+      }
       for (const reply of replies) {
         const waiting = this.pending.get(reply.id);
         if (!waiting) continue;
@@ -93,7 +104,9 @@ class ParseThread {
  * scheduling and SQLite. A body's buffer is moved to the thread and back,
  * never copied, unless it is a slice of a shared buffer (Node pools small
  * allocations), which is copied so the pool is not detached. Each response
- * goes to the thread with the fewest in hand; close() ends the threads.
+ * goes to the ready thread with the fewest in hand; until one is ready, the
+ * first pages are parsed here rather than wait for a thread to load (they
+ * are all a crawl has to go on). close() ends the threads.
  */
 export class ParsePool {
   private readonly threads: ParseThread[];
@@ -109,14 +122,21 @@ export class ParsePool {
   parse(job: ParseJob, settings: ParseSettings): Promise<Parsed> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new ParseThreadError('was asked to parse after the crawl ended'));
+    const ready = this.threads.filter((thread) => thread.ready);
+    if (ready.length === 0) return parseHere(job, settings);
     const { body } = job;
     const owned = body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
     const moved = owned ? body : new Uint8Array(body);
-    let thread = this.threads[0]!;
-    for (const next of this.threads) if (next.pending.size < thread.pending.size) thread = next;
+    let thread = ready[0]!;
+    for (const next of ready) if (next.pending.size < thread.pending.size) thread = next;
     return new Promise<Parsed>((resolve, reject) => {
       thread.send({ id: (this.nextId += 1), job: { ...job, body: moved }, settings }, { resolve, reject });
     });
+  }
+
+  /** Resolves once every thread is ready. */
+  async started(): Promise<void> {
+    await Promise.all(this.threads.map((thread) => thread.started));
   }
 
   async close(): Promise<void> {
@@ -132,5 +152,17 @@ export class ParsePool {
     // A lost thread ends the crawl: what it held is gone, and later responses would wait for it forever.
     this.failure ??= error;
     for (const { reject } of waiting) reject(error);
+  }
+}
+
+/** What a thread does with a response, done on this thread. */
+function parseHere(job: ParseJob, settings: ParseSettings): Promise<Parsed> {
+  try {
+    const result = parseResponse(job, settings);
+    const sha256 = createHash('sha256').update(job.body).digest();
+    const sha1 = createHash('sha1').update(job.body).digest();
+    return Promise.resolve({ result, body: asBuffer(job.body), sha256, sha1, threadId });
+  } catch (error) {
+    return Promise.reject(new Error(`parsing failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }
 }

@@ -16,3 +16,9 @@ export type ParseReply = { id: number; body: Uint8Array; threadId: number } & (
   | { result: ParseResult; sha256: Uint8Array; sha1: Uint8Array }
   | { failure: string }
 );
+
+/** What a thread posts once it has loaded and listens: until one has, the pool parses on the calling thread. */
+export const THREAD_READY = 'ready';
+
+/** A thread's message: answers to one batch, or that it is ready. */
+export type ThreadMessage = ParseReply[] | typeof THREAD_READY;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parentPort, threadId } from 'node:worker_threads';
-import type { ParseReply, ParseRequest } from './parse-protocol.js';
+import { THREAD_READY, type ParseReply, type ParseRequest } from './parse-protocol.js';
 import { parseResponse } from './parse-response.js';
 
 function answer({ id, job, settings }: ParseRequest): ParseReply {
@@ -20,3 +20,4 @@ parentPort!.on('message', (batch: ParseRequest[]) => {
   const replies = batch.map(answer);
   parentPort!.postMessage(replies, replies.map((reply) => reply.body.buffer as ArrayBuffer));
 });
+parentPort!.postMessage(THREAD_READY);
