@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=4
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
