@@ -27,10 +27,11 @@ import { browserLines, browserMissing, measureBrowser } from './browser.mjs';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
 const CRAWLITE_BIN = join(REPO, 'dist', 'bundle', 'crawlite.js');
+const STACK_FLOOR = join(HERE, 'stack-floor.mjs');
 const WARMUP_REQUESTS = 500;
 /** Load average per CPU above which the machine is called busy (the bench itself adds about 1). */
 const BUSY_LOAD = 0.75;
-const ROWS = ['wget2', 'wget'];
+const ROWS = ['wget2', 'wget', 'floor'];
 
 const HELP = `npm run bench -- [options]
 
@@ -40,6 +41,9 @@ Measures, side by side in one run, against a site on 127.0.0.1:
             run through its #! line)
   wget2     wget2 -r -l inf -np --max-threads=C -nd -q -P <tmp> <root>   (if installed)
   wget      wget -r -l inf -np -nd -q -P <tmp> <root>, one connection  (if installed; not in latency mode)
+  floor     node scripts/bench/stack-floor.mjs <root> --db <tmp> -c C: the stack floor, the essential work
+            of a crawl (fetch, parse, hash, store, index text) on crawlite's stack in one thread, with no
+            crash safety, resume, politeness or scope rules; crawlite's figures over its are the overhead
 
   --suite                the four reference cases in one go, one summary table and the targets:
                          Python docs (nginx, C=16), synthetic 20000 pages (nginx, C=16),
@@ -59,15 +63,15 @@ Options:
   --url ROOT             bench a site you name instead: crawlite first, then the raw row fetches exactly the
                          URLs crawlite stored, then wget2/wget
   --runs K               repeat every row K times and report medians (default 1)
-  --skip ROWS            comma-separated rows to leave out: wget2, wget, or none (default: wget in latency
-                         mode, where it takes pages x latency; nothing otherwise)
+  --skip ROWS            comma-separated rows to leave out: wget2, wget, floor, or none (default: wget in
+                         latency mode, where it takes pages x latency; nothing otherwise)
   --seed S               seed of the synthetic site (default 1)
   --row-timeout S        a row still running after S seconds is stopped and reported as such (default 900)
   --archive-io           after the crawl, time \`crawlite export --warc\` of its archive (MiB of bodies per second)
                          and \`crawlite import\` of that WARC (pages per second); the suite does this for its
                          two static cases
-  --no-text-row          add a row: crawlite --no-text (no text extraction, no search index), to read what
-                         search costs a crawl: pages/s, CPU ms/page and archive MB side by side
+  --no-text-row          add rows: crawlite --no-text (no text extraction, no search index) and stack floor
+                         --no-text, to read what search costs a crawl: pages/s, CPU ms/page and archive MB
   --text-cost            instead: what full-text search adds per page, on --pages (default 5000) synthetic
                          pages parsed and indexed in this process: parse CPU with and without text, CPU to
                          write page_text and its two FTS5 indexes, and their bytes in the archive
@@ -152,7 +156,7 @@ function skipOption() {
   if (given.skip === undefined) return undefined; // the mode's default
   const rows = given.skip.split(',').map((row) => row.trim()).filter(Boolean);
   if (rows.length === 1 && rows[0] === 'none') return new Set();
-  for (const row of rows) if (!ROWS.includes(row)) fail(`--skip takes wget2, wget or none, not ${JSON.stringify(row)}`);
+  for (const row of rows) if (!ROWS.includes(row)) fail(`--skip takes wget2, wget, floor or none, not ${JSON.stringify(row)}`);
   return new Set(rows);
 }
 
@@ -351,6 +355,30 @@ async function wgetRow(site, binary, args, root, cfg) {
   }
 }
 
+/**
+ * The stack floor (stack-floor.mjs) into a fresh archive, with crawlite's V8 setting (its #! line's), so
+ * that the two differ only in their code. Pages and requests from the server, else from its JSON line.
+ */
+async function floorRow(site, root, cfg, { noText = false } = {}) {
+  const dir = makeTemp('floor');
+  const db = join(dir, 'floor.sqlite');
+  try {
+    const args = ['--max-semi-space-size=2', STACK_FLOOR, root, '--db', db, '-c', String(cfg.concurrency), ...(noText ? ['--no-text'] : [])];
+    const measured = await withSite(site, () => measureChild(process.execPath, args, { cwd: dir, timeoutS: cfg.rowTimeoutS }));
+    if (measured.exitCode !== 0) log(`bench: stack floor exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`);
+    let counted = {};
+    try {
+      counted = JSON.parse(measured.output.trim().split('\n').at(-1));
+    } catch {
+      // no final line: it failed, said why above
+    }
+    const archive = existsSync(db) ? { fileBytes: statSync(db).size } : undefined;
+    return { ...measured, pages: measured.server?.pages ?? counted.pages, requests: measured.server?.requests ?? counted.requests, archive };
+  } finally {
+    removeTemp(dir);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // one case: a site, its rows, its check
 
@@ -409,15 +437,20 @@ function docsCheck(truth, archive) {
 
 async function runCase(cfg) {
   const C = cfg.concurrency;
-  const skip = cfg.skip ?? new Set(cfg.mode === 'latency' ? ['wget'] : []);
+  const skip = cfg.skip ?? new Set(cfg.defaultSkip ?? (cfg.mode === 'latency' ? ['wget'] : []));
+  const skipWhy = cfg.skip ? ' (--skip)' : ` (${cfg.defaultSkipWhy ?? 'latency mode'}; --skip none runs it)`;
   const wget2 = skip.has('wget2') ? undefined : which('wget2');
   const wget = skip.has('wget') ? undefined : which('wget');
+  // The floor crawls 127.0.0.1 only: a site named with --url elsewhere has no floor row.
+  const floorNote = skip.has('floor') ? 'skipped (--skip)' : cfg.url && new URL(cfg.url).hostname !== '127.0.0.1' ? 'only for http://127.0.0.1 sites' : undefined;
   const rows = {
     raw: { id: 'raw', label: 'raw undici (fetch only)', runs: [] },
     crawlite: { id: 'crawlite', label: 'crawlite', runs: [] },
     ...(cfg.noTextRow ? { crawliteNoText: { id: 'crawliteNoText', label: 'crawlite --no-text', runs: [] } } : {}),
+    floor: { id: 'floor', label: 'stack floor (one thread)', runs: [], note: floorNote },
+    ...(cfg.noTextRow ? { floorNoText: { id: 'floorNoText', label: 'stack floor --no-text', runs: [], note: floorNote } } : {}),
     wget2: { id: 'wget2', label: `wget2 (--max-threads=${C})`, runs: [], note: skip.has('wget2') ? 'skipped (--skip)' : wget2 ? undefined : 'not installed (apt-get install wget2)' },
-    wget: { id: 'wget', label: 'wget (1 connection)', runs: [], note: skip.has('wget') ? `skipped${cfg.skip ? ' (--skip)' : ' (latency mode; --skip none runs it)'}` : wget ? undefined : 'not installed (apt-get install wget)' },
+    wget: { id: 'wget', label: 'wget (1 connection)', runs: [], note: skip.has('wget') ? `skipped${skipWhy}` : wget ? undefined : 'not installed (apt-get install wget)' },
   };
   const checks = [];
   let served = { root: cfg.url };
@@ -458,6 +491,14 @@ async function runCase(cfg) {
         robotsUrl = stored.find((row) => row.kind === 'robots')?.u;
         if (!rawUrls.length) throw new Error(`crawlite stored nothing from ${root}; nothing to compare`);
         await doRaw();
+      }
+      if (!floorNote) {
+        log(`bench: stack floor -c ${C}${tag}`);
+        rows.floor.runs.push(await floorRow(site, root, cfg));
+        if (cfg.noTextRow) {
+          log(`bench: stack floor --no-text -c ${C}${tag}`);
+          rows.floorNoText.runs.push(await floorRow(site, root, cfg, { noText: true }));
+        }
       }
       if (wget2) {
         log(`bench: wget2 --max-threads=${C}${tag}`);
@@ -573,6 +614,16 @@ function machineLine(startLoad, endLoad, timing = `CPU and RSS of children from 
   return (
     `machine: ${availableParallelism()} CPUs, load average ${startLoad[0].toFixed(2)} at the start and ${endLoad[0].toFixed(2)} at the end` +
     `${startLoad[0] > availableParallelism() * BUSY_LOAD ? ' (other processes were busy: noisy figures)' : ''}; node ${process.version}; ${timing}`
+  );
+}
+
+/** crawlite against the stack floor: the same three figures side by side, and their ratios. */
+function floorLine(crawlite, floor, over) {
+  if (floor.note || over.pagesPerS === undefined) return `**crawlite / stack floor**: – (${floor.note ?? 'a row has no figures'})`;
+  return (
+    `**crawlite / stack floor**: pages/s ${fixed(over.pagesPerS, 2)}× (${fixed(crawlite.pagesPerS, 0)} vs ${fixed(floor.pagesPerS, 0)}), ` +
+    `CPU per page ${fixed(over.cpuPerPage, 2)}× (${fixed(crawlite.cpuMsPerPage, 2)} vs ${fixed(floor.cpuMsPerPage, 2)} ms), ` +
+    `peak RSS ${fixed(over.peakRss, 2)}× (${fixed(crawlite.peakRssMB, 0)} vs ${fixed(floor.peakRssMB, 0)} MB)`
   );
 }
 
@@ -720,14 +771,15 @@ async function main() {
   }
 
   const result = await runCase(cfg);
-  const { raw, crawlite } = result.rows;
+  const { raw, crawlite, floor } = result.rows;
   const overRaw = ratio(crawlite.pagesPerS, raw.pagesPerS);
+  const overFloor = { pagesPerS: ratio(crawlite.pagesPerS, floor.pagesPerS), cpuPerPage: ratio(crawlite.cpuMsPerPage, floor.cpuMsPerPage), peakRss: ratio(crawlite.peakRssMB, floor.peakRssMB) };
   for (const row of Object.values(result.rows)) row.vsRaw = ratio(row.pagesPerS, raw.pagesPerS);
   if (cfg.json) {
     const { url, ...options } = cfg;
     const site = cfg.url ? { url } : { corpus: cfg.corpus, server: result.serverKind, pages: cfg.corpus === 'python-docs' ? result.truthPages : cfg.pages, mode: cfg.mode, latencyMs: cfg.latencyMs, seed: cfg.seed };
     const checks = result.checks.map(({ docs, ...check }) => ({ ...check, docs }));
-    process.stdout.write(`${JSON.stringify({ command: COMMAND, options: { ...options, skip: cfg.skip && [...cfg.skip] }, environment: environment(), site, rows: jsonRows(result.rows), crawliteOverRaw: overRaw, checks, ok: result.checkOk }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ command: COMMAND, options: { ...options, skip: cfg.skip && [...cfg.skip] }, environment: environment(), site, rows: jsonRows(result.rows), crawliteOverRaw: overRaw, crawliteOverFloor: overFloor, checks, ok: result.checkOk }, null, 2)}\n`);
   } else {
     const out = [
       caseTable(Object.values(result.rows), { rawRate: raw.pagesPerS, latency: cfg.mode === 'latency', rowTimeoutS: cfg.rowTimeoutS }),
@@ -735,6 +787,7 @@ async function main() {
       overRaw === undefined
         ? '**crawlite / raw**: – (a row has no figures)'
         : `**crawlite / raw**: ${overRaw.toFixed(2)} (crawlite ${crawlite.pagesPerS.toFixed(0)} pages/s, raw ceiling ${raw.pagesPerS.toFixed(0)} pages/s, -c ${cfg.concurrency}, ${describe(cfg)}${cfg.runs > 1 ? `, median of ${cfg.runs} runs` : ''})`,
+      floorLine(crawlite, floor, overFloor),
       result.checkLine,
       ...(result.archiveIo ? [archiveIoLine(result.archiveIo)] : []),
       machineLine(startLoad, loadavg()),
