@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { Parser } from 'htmlparser2';
+import { Tokenizer } from 'htmlparser2';
 import { Agent, request } from 'undici';
 
 /** Pages written per transaction. */
@@ -26,7 +26,8 @@ CREATE TABLE url (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, state TEXT N
 CREATE TABLE body (id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, data BLOB NOT NULL) STRICT;
 CREATE TABLE response (id INTEGER PRIMARY KEY, url_id INTEGER NOT NULL REFERENCES url (id), status INTEGER NOT NULL,
   headers TEXT NOT NULL, body_id INTEGER NOT NULL REFERENCES body (id), fetched_at INTEGER NOT NULL) STRICT;
-CREATE TABLE link (from_id INTEGER NOT NULL REFERENCES url (id), to_url TEXT NOT NULL, kind TEXT NOT NULL) STRICT;`;
+CREATE TABLE link (from_id INTEGER NOT NULL REFERENCES url (id), to_url TEXT NOT NULL, kind TEXT NOT NULL,
+  PRIMARY KEY (from_id, to_url)) STRICT, WITHOUT ROWID;`;
 
 // As migrations/0006_text.sql: external-content FTS5 kept in step by triggers, in the writing transaction.
 const TEXT_SCHEMA = `
@@ -68,40 +69,78 @@ function openArchive(path, text) {
     addBody: db.prepare('INSERT INTO body (sha256, data) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING'),
     bodyId: db.prepare('SELECT id FROM body WHERE sha256 = ?').pluck(),
     addResponse: db.prepare('INSERT INTO response (url_id, status, headers, body_id, fetched_at) VALUES (?, ?, ?, ?, ?)'),
-    addLink: db.prepare('INSERT INTO link (from_id, to_url, kind) VALUES (?, ?, ?)'),
+    addLink: db.prepare('INSERT INTO link (from_id, to_url, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
     addText: text ? db.prepare('INSERT INTO page_text (url_id, title, body) VALUES (?, ?, ?)') : undefined,
   };
   return { db, s };
 }
 
-/** Links (tag, raw URL), title and visible text of an HTML page, in one pass of htmlparser2's Parser. */
+/**
+ * Links (tag, raw URL), title and visible text of an HTML page, in one pass of htmlparser2's Tokenizer,
+ * as crawlite drives it (src/html/extract-page.ts): its Parser would also build an attribute object per
+ * tag and an element stack, work a crawler need not do. The Tokenizer still decodes entities and reads
+ * script, style and title as raw text. Callbacks get offsets into `html`; only what is used is sliced.
+ */
 function parsePage(html, withText) {
   const links = [];
   const text = [];
   let title = '';
+  let tag = '';
+  let wanted; // the URL attribute of the open tag, if it has one
+  let attribute; // the name of the attribute being read, when the open tag has a URL attribute
+  let value = '';
+  let found; // the wanted attribute's value (the first one, as browsers read it)
   let inTitle = false;
-  let hidden = 0; // inside script or style: not visible text
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        const attribute = URL_ATTRIBUTE[name];
-        if (attribute && attribs[attribute]) links.push([name, attribs[attribute]]);
-        if (name === 'title') inTitle = true;
-        else if (name === 'script' || name === 'style') hidden += 1;
-      },
-      onclosetag(name) {
-        if (name === 'title') inTitle = false;
-        else if ((name === 'script' || name === 'style') && hidden > 0) hidden -= 1;
-      },
-      ontext(data) {
-        if (inTitle) title += data;
-        else if (withText && hidden === 0) text.push(data);
-      },
-    },
+  let hidden = false; // inside script or style: not visible text (they cannot nest)
+  const opened = () => {
+    if (found) links.push([tag, found]);
+    if (tag === 'title') inTitle = true;
+    else if (tag === 'script' || tag === 'style') hidden = true;
+  };
+  const addText = (chunk) => {
+    if (inTitle) title += chunk;
+    else if (withText && !hidden) text.push(chunk);
+  };
+  const tokenizer = new Tokenizer(
     { decodeEntities: true },
+    {
+      onopentagname(start, end) {
+        tag = html.slice(start, end).toLowerCase();
+        wanted = URL_ATTRIBUTE[tag];
+        found = undefined;
+      },
+      onattribname(start, end) {
+        attribute = wanted && html.slice(start, end).toLowerCase();
+        value = '';
+      },
+      onattribdata(start, end) {
+        if (wanted && attribute === wanted) value += html.slice(start, end);
+      },
+      onattribentity(codepoint) {
+        if (wanted && attribute === wanted) value += String.fromCodePoint(codepoint);
+      },
+      onattribend() {
+        if (wanted && attribute === wanted && found === undefined) found = value;
+      },
+      onopentagend: opened,
+      onselfclosingtag: opened,
+      onclosetag(start, end) {
+        const name = html.slice(start, end).toLowerCase();
+        if (name === 'title') inTitle = false;
+        else if (name === 'script' || name === 'style') hidden = false;
+      },
+      ontext: (start, end) => addText(html.slice(start, end)),
+      ontextentity: (codepoint) => addText(String.fromCodePoint(codepoint)),
+      oncdata() {},
+      oncomment() {},
+      ondeclaration() {},
+      onprocessinginstruction() {},
+      onend() {},
+    },
   );
-  parser.end(html);
-  const collapse = (value) => value.replace(/\s+/g, ' ').trim();
+  tokenizer.write(html);
+  tokenizer.end();
+  const collapse = (chunk) => chunk.replace(/\s+/g, ' ').trim();
   return { links, title: collapse(title), text: withText ? collapse(text.join(' ')) : undefined };
 }
 
@@ -123,18 +162,17 @@ async function crawl({ root, db: path, concurrency, text }) {
     s.addUrl.run(href, depth);
     queue.push([href, depth]);
   };
-  /** Same-origin http(s) URL without its fragment, or undefined. */
+  /** The absolute URL without its fragment, or undefined when it does not parse. */
   const resolve = (raw, base) => {
-    let url;
     try {
-      url = new URL(raw, base);
+      const url = new URL(raw, base);
+      url.hash = '';
+      return url;
     } catch {
       return undefined;
     }
-    if (url.origin !== root.origin) return undefined;
-    url.hash = '';
-    return url.href;
   };
+  const sameOrigin = (url) => url !== undefined && url.origin === root.origin;
 
   const fetchOne = async (href, depth) => {
     requests += 1;
@@ -148,15 +186,19 @@ async function crawl({ root, db: path, concurrency, text }) {
     const location = response.headers.location;
     if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
       const target = resolve(location, href);
-      if (target) discover(target, depth + 1);
+      if (sameOrigin(target)) discover(target.href, depth + 1);
     }
     const type = String(response.headers['content-type'] ?? '');
     if (response.statusCode >= 200 && response.statusCode < 300 && type.startsWith('text/html')) {
       const page = parsePage(body.toString('utf8'), text);
+      // One row per distinct target of a page, as crawlite keeps them (links repeat: menus, indexes).
+      const targets = new Set();
       for (const [kind, raw] of page.links) {
-        s.addLink.run(id, raw, kind);
         const target = resolve(raw, href);
-        if (target) discover(target, depth + 1);
+        if (target === undefined || targets.has(target.href)) continue;
+        targets.add(target.href);
+        s.addLink.run(id, target.href, kind);
+        if (sameOrigin(target)) discover(target.href, depth + 1);
       }
       if (text) s.addText.run(id, page.title, page.text);
       pages += 1;
