@@ -215,7 +215,9 @@ async function crawl({ root, db: path, concurrency, text }) {
   const robots = new URL('/robots.txt', root).href;
   seen.add(robots);
   s.addUrl.run(robots, 0);
-  await fetchOne(robots, 0);
+  await fetchOne(robots, 0).catch((error) => {
+    throw new Error(`${robots}: ${error.message}`);
+  });
   discover(root.href, 0);
 
   // At most C requests in flight; the first error stops the crawl.
