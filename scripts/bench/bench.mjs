@@ -307,7 +307,7 @@ function crawliteQuery(db, sql) {
 }
 
 /** crawlite into a fresh archive; returns the measurement plus what the archive holds. */
-async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = false, extraArgs = [] } = {}) {
+async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = false, extraArgs = [], withArchiveIo = false } = {}) {
   const dir = makeTemp('crawlite');
   const db = join(dir, 'bench.sqlite');
   try {
@@ -336,7 +336,7 @@ async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = fals
     const pages = measured.server ? measured.server.pages : archive?.pages;
     const requests = measured.server ? measured.server.requests : archive?.responses;
     let archiveIo;
-    if (cfg.archiveIo && measured.exitCode === 0 && archive) {
+    if (withArchiveIo && measured.exitCode === 0 && archive) {
       log('bench: crawlite export --warc of that archive, then import of the WARC');
       const bodyBytes = Number(crawliteQuery(db, 'select coalesce(sum(size), 0) n from pages')[0]?.n ?? 0);
       archiveIo = await measureArchiveIo(CRAWLITE_BIN, db, dir, { bodyBytes, responses: archive.responses, timeoutS: cfg.rowTimeoutS });
@@ -478,7 +478,7 @@ async function runCase(cfg) {
       };
       if (rawUrls) await doRaw();
       log(`bench: crawlite -c ${C}${tag}`);
-      const crawled = await crawliteRow(site, root, cfg, { keepUrls: !rawUrls, htmlPages: Boolean(truth) });
+      const crawled = await crawliteRow(site, root, cfg, { keepUrls: !rawUrls, htmlPages: Boolean(truth), withArchiveIo: cfg.archiveIo });
       rows.crawlite.runs.push(crawled);
       if (cfg.noTextRow) {
         log(`bench: crawlite --no-text -c ${C}${tag}`);
