@@ -80,31 +80,45 @@ export function caseTable(rows, { rawRate, latency, rowTimeoutS }) {
 
 const times = (value) => (value === undefined ? '–' : `${value.toFixed(2)}×`);
 
+const perPage = (row) => (row?.cpuMsPerPage === undefined ? '–' : `${row.cpuMsPerPage.toFixed(2)} ms`);
+const rss = (row) => (row?.peakRssMB === undefined ? '–' : `${row.peakRssMB.toFixed(0)} MB`);
+
 /** The suite's table: one line per case, pages/s per row with the ratios the targets read. */
 export function suiteTable(cases) {
-  const header = ['corpus', 'raw undici (fetch only)', 'wget (1 connection)', 'wget2', 'crawlite', 'crawlite CPU per page', 'crawlite peak RSS', 'check'];
+  const header = [
+    'corpus', 'raw undici (fetch only)', 'wget (1 connection)', 'wget2', 'crawlite', 'crawlite CPU per page', 'crawlite peak RSS', 'crawlite --no-text',
+    'stack floor (one thread)', 'floor CPU per page', 'floor peak RSS', 'stack floor --no-text', 'check',
+  ];
   const lines = [header];
   for (const result of cases) {
     if (result.skipped) {
-      lines.push([result.title, `skipped: ${result.skipped}`, '–', '–', '–', '–', '–', '–']);
+      lines.push([result.title, `skipped: ${result.skipped}`, ...header.slice(2).map(() => '–')]);
       continue;
     }
-    const { raw, wget, wget2, crawlite } = result.rows;
+    const { raw, wget, wget2, crawlite, crawliteNoText, floor, floorNoText } = result.rows;
     const rate = (row) => (row.note ? row.note : row.pagesPerS === undefined ? '–' : `${row.pagesPerS.toFixed(0)}/s`);
     const vsRaw = (row) => (row.note || row.pagesPerS === undefined || !raw.pagesPerS ? '' : ` (${times(row.pagesPerS / raw.pagesPerS)} raw)`);
     const crawliteRatios = [
       raw.pagesPerS && crawlite.pagesPerS !== undefined ? `${times(crawlite.pagesPerS / raw.pagesPerS)} raw` : undefined,
       wget2.pagesPerS && crawlite.pagesPerS !== undefined ? `${times(crawlite.pagesPerS / wget2.pagesPerS)} wget2` : undefined,
       result.ideal && crawlite.pagesPerS !== undefined ? `${times(crawlite.pagesPerS / result.ideal)} ideal` : undefined,
+      floor.pagesPerS && crawlite.pagesPerS !== undefined ? `${times(crawlite.pagesPerS / floor.pagesPerS)} floor` : undefined,
     ].filter(Boolean);
+    // A --no-text row: its pages/s and CPU per page, or – where the case has none.
+    const noText = (row) => (!row ? '–' : row.note ? row.note : `${rate(row)}, ${perPage(row)}`);
     lines.push([
       result.title,
       rate(raw),
       `${rate(wget)}${vsRaw(wget)}`,
       `${rate(wget2)}${vsRaw(wget2)}`,
       `${rate(crawlite)}${crawliteRatios.length ? ` (${crawliteRatios.join(', ')})` : ''}`,
-      crawlite.cpuMsPerPage === undefined ? '–' : `${crawlite.cpuMsPerPage.toFixed(2)} ms`,
-      crawlite.peakRssMB === undefined ? '–' : `${crawlite.peakRssMB.toFixed(0)} MB`,
+      perPage(crawlite),
+      rss(crawlite),
+      noText(crawliteNoText),
+      `${rate(floor)}${vsRaw(floor)}`,
+      floor.note ? '–' : perPage(floor),
+      floor.note ? '–' : rss(floor),
+      noText(floorNoText),
       result.checkOk ? 'OK' : 'FAILED',
     ]);
   }
