@@ -41,7 +41,7 @@ Measures, side by side in one run, against a site on 127.0.0.1:
             run through its #! line)
   wget2     wget2 -r -l inf -np --max-threads=C -nd -q -P <tmp> <root>   (if installed)
   wget      wget -r -l inf -np -nd -q -P <tmp> <root>, one connection  (if installed; not in latency mode)
-  floor     node --max-semi-space-size=2 scripts/bench/stack-floor.mjs <root> --db <tmp> -c C: the stack
+  floor     node --max-semi-space-size=4 scripts/bench/stack-floor.mjs <root> --db <tmp> -c C: the stack
             floor, the essential work of a crawl (fetch, parse links and text, hash, store, index) on
             crawlite's stack in one thread, with no crash safety, resume, politeness or scope rules
             (127.0.0.1 sites only; --skip floor leaves it out)
@@ -365,7 +365,7 @@ async function floorRow(site, root, cfg, { noText = false } = {}) {
   const dir = makeTemp('floor');
   const db = join(dir, 'floor.sqlite');
   try {
-    const args = ['--max-semi-space-size=2', STACK_FLOOR, root, '--db', db, '-c', String(cfg.concurrency), ...(noText ? ['--no-text'] : [])];
+    const args = ['--max-semi-space-size=4', STACK_FLOOR, root, '--db', db, '-c', String(cfg.concurrency), ...(noText ? ['--no-text'] : [])];
     const measured = await withSite(site, () => measureChild(process.execPath, args, { cwd: dir, timeoutS: cfg.rowTimeoutS }));
     if (measured.exitCode !== 0) log(`bench: stack floor exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`);
     let counted = {};

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=4
 // The stack floor: the essential work of a crawl on crawlite's own stack (undici, htmlparser2, node:crypto,
 // better-sqlite3 with FTS5), in one thread, written plainly. No crash safety (the frontier is in memory),
 // no resume, no politeness, no scope rules beyond same-origin, no retries. What crawlite spends above this
