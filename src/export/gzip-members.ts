@@ -11,7 +11,7 @@ export interface Written {
 /** Records compressing at once at most: enough to keep every core busy, few enough that memory stays flat. */
 const WINDOW = 32;
 
-/** Records on the thread pool at once, one per core (one queued keeps its thread busy); this thread compresses the rest itself. */
+/** Records on the thread pool at once at most: one per core. */
 const OFF_THREAD = availableParallelism();
 
 /**
@@ -43,8 +43,9 @@ export class GzipMembers {
   }
 
   /**
-   * On the thread pool while it has a core free, else here: every record on the pool measured slower than
-   * none (its four threads fight this one for two cores), and this thread would otherwise wait on them.
+   * On the thread pool while fewer records than cores are there, else here. zlib's answers reach this thread
+   * only when its event loop turns, so sending every record to the pool measured slower than none: the pool
+   * idled between records while its threads competed with this one for the cores.
    */
   private compress(record: Buffer): Promise<Buffer> {
     if (this.offThread >= OFF_THREAD) {
