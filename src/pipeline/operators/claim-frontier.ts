@@ -22,8 +22,9 @@ export type RequestsDone = () => void;
  * and memory does not grow with the frontier. A slot is free once its task's
  * requests are over, so its next request overlaps the last page's parse and
  * commit; at most `concurrency` more tasks wait to commit, so at most twice
- * `concurrency` URLs are ever taken and not yet committed (the crash bound). When every origin with work is
- * waiting (a delay, a pause), a timer wakes the source; when it waits on
+ * `concurrency` URLs are ever taken and not yet committed (the crash bound).
+ * When every origin with work is waiting (a delay, a pause), a timer wakes
+ * the source; when it waits on
  * the frontier (a claim under way), the claim's answer does. Completes when
  * nothing can be started, nothing is in flight and no claim is under way
  * (an empty queue with work in flight is not the end: that work may

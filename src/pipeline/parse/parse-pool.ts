@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { threadId, Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import { THREAD_READY, type ParseRequest, type ThreadMessage } from './parse-protocol.js';
-import { parseResponse, type ParseJob, type ParseResult, type ParseSettings } from './parse-response.js';
+import type { ParseJob, ParseResult, ParseSettings } from './parse-response.js';
+import { readResponse } from './read-response.js';
 
 /** A parse thread ended while the crawl needed it (out of memory, a bug, killed from outside). */
 export class ParseThreadError extends CrawliteError {
@@ -122,13 +122,12 @@ export class ParsePool {
   parse(job: ParseJob, settings: ParseSettings): Promise<Parsed> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new ParseThreadError('was asked to parse after the crawl ended'));
-    const ready = this.threads.filter((thread) => thread.ready);
-    if (ready.length === 0) return parseHere(job, settings);
+    let thread: ParseThread | undefined;
+    for (const next of this.threads) if (next.ready && (!thread || next.pending.size < thread.pending.size)) thread = next;
+    if (!thread) return parseHere(job, settings);
     const { body } = job;
     const owned = body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
     const moved = owned ? body : new Uint8Array(body);
-    let thread = ready[0]!;
-    for (const next of ready) if (next.pending.size < thread.pending.size) thread = next;
     return new Promise<Parsed>((resolve, reject) => {
       thread.send({ id: (this.nextId += 1), job: { ...job, body: moved }, settings }, { resolve, reject });
     });
@@ -158,10 +157,7 @@ export class ParsePool {
 /** What a thread does with a response, done on this thread. */
 function parseHere(job: ParseJob, settings: ParseSettings): Promise<Parsed> {
   try {
-    const result = parseResponse(job, settings);
-    const sha256 = createHash('sha256').update(job.body).digest();
-    const sha1 = createHash('sha1').update(job.body).digest();
-    return Promise.resolve({ result, body: asBuffer(job.body), sha256, sha1, threadId });
+    return Promise.resolve({ ...readResponse(job, settings), body: asBuffer(job.body), threadId });
   } catch (error) {
     return Promise.reject(new Error(`parsing failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }

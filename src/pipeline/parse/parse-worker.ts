@@ -1,15 +1,12 @@
-import { createHash } from 'node:crypto';
 import { parentPort, threadId } from 'node:worker_threads';
 import { THREAD_READY, type ParseReply, type ParseRequest } from './parse-protocol.js';
-import { parseResponse } from './parse-response.js';
+import { readResponse } from './read-response.js';
 
 function answer({ id, job, settings }: ParseRequest): ParseReply {
   try {
-    const result = parseResponse(job, settings);
-    // Copied out of Node's shared pool, so only 32 bytes cross.
-    const sha256 = new Uint8Array(createHash('sha256').update(job.body).digest());
-    const sha1 = new Uint8Array(createHash('sha1').update(job.body).digest());
-    return { id, result, sha256, sha1, body: job.body, threadId };
+    const { result, sha256, sha1 } = readResponse(job, settings);
+    // Copied out of Node's shared pool, so only the digests' bytes cross.
+    return { id, result, sha256: new Uint8Array(sha256), sha1: new Uint8Array(sha1), body: job.body, threadId };
   } catch (error) {
     return { id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error), body: job.body, threadId };
   }
