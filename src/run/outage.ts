@@ -4,12 +4,20 @@ const MAX_BACKOFF_MS = 15_000;
 export const MAX_OUTAGE_MS = 10 * 60_000;
 
 /**
+ * An outage that starts this soon after the last one told is not told again: a full server lets a round
+ * through on the connection a worker holds, then refuses the next one, and each such flap would be told.
+ */
+export const TELL_AGAIN_AFTER_MS = 60_000;
+
+/**
  * The frontier's connection lost: the caller waits with backoff and tries
- * again, told once per outage; an outage past MAX_OUTAGE_MS gives up.
+ * again, told once per outage (and at most once a minute); an outage past
+ * MAX_OUTAGE_MS gives up.
  */
 export class Outage {
   private since: number | undefined;
   private backoffMs = 500;
+  private toldAt = -Infinity;
 
   constructor(
     private readonly signal: AbortSignal,
@@ -22,7 +30,10 @@ export class Outage {
     const now = this.clock();
     if (this.since === undefined) {
       this.since = now;
-      this.onOutage?.(error);
+      if (now - this.toldAt >= TELL_AGAIN_AFTER_MS) {
+        this.toldAt = now;
+        this.onOutage?.(error);
+      }
     } else if (now - this.since > MAX_OUTAGE_MS) {
       throw error;
     }

@@ -38,7 +38,7 @@ export interface WorkerRequest {
   userAgent: string;
   owner: LockOwner;
   onFetch?: (report: FetchReport) => void;
-  /** Told once per outage, when the connection to the frontier is lost (the worker waits and goes on). */
+  /** Told once per outage (at most once a minute), when the connection to the frontier is lost (the worker waits and goes on). */
   onOutage?: (error: unknown) => void;
 }
 
