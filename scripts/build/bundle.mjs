@@ -25,6 +25,7 @@ const result = await build({
     crawlite: 'dist/cli/bin.js',
     'parse-worker': 'dist/pipeline/parse/parse-worker.js',
     'query-worker': 'dist/storage/query/query-worker.js',
+    'crawl-state-worker': 'dist/storage/crawl-state/crawl-state-worker.js',
   },
   outdir: OUT,
   bundle: true,

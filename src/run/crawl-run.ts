@@ -3,7 +3,7 @@ import type { CrawlOptions } from '../pipeline/crawl-options.js';
 import { CrawlStop } from '../pipeline/crawl-stop.js';
 import { asWriteError, NothingToRecrawlError, NothingToResumeError } from '../storage/archive/index.js';
 import { archiveReport, rootStates, urlStateCounts, type ArchiveReport, type RootState } from '../storage/reader/index.js';
-import type { RunEnd } from '../storage/crawl-state/index.js';
+import type { CrawlStateThread, RunEnd } from '../storage/crawl-state/index.js';
 import { openCrawlArchive, type CrawlArchive } from '../storage/archive/index.js';
 import { checkBrowser } from './page-renderer.js';
 import { prepareArchive } from './prepare-archive.js';
@@ -62,11 +62,14 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
       },
     );
     const { db } = archive;
+    let state: CrawlStateThread | undefined;
     try {
       const prepared = prepareArchive(db, request, notify);
       // A resume of a --browser crawl needs its browser as much as the crawl did.
       checkBrowser(prepared.options);
-      const { runId, roots, running, renderer } = startCrawl(db, request.dbPath, prepared, stop, request.session);
+      const started = startCrawl(request.dbPath, prepared, stop, request.session);
+      const { runId, roots, running, renderer } = started;
+      state = started.state;
       inFlight = () => running.inFlight();
       events.next({ type: 'started', runId, roots, options: prepared.options });
       const fetches = running.reports.pipe(
@@ -81,6 +84,8 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
       } finally {
         // No browser process outlives the run, however it ends.
         await renderer?.close().catch(() => undefined);
+        // Every commit the crawl waited for is answered: the thread's connection closes before the run's end is written.
+        await state.close();
         try {
           prepared.record.endRun(runId, endedBy, new Date());
         } catch {
@@ -100,6 +105,8 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
       // A full or failing disk may be met by any write (a claim, a page, the run's end), not only a page's.
       throw asWriteError(request.dbPath, error);
     } finally {
+      // The archive leaves WAL mode only once it is the last connection.
+      await state?.close();
       archive.close();
     }
   }

@@ -1,8 +1,7 @@
 import { httpFetcher } from '../http/http-fetcher.js';
 import { crawl, type Crawl } from '../pipeline/crawl.js';
 import type { CrawlStop } from '../pipeline/crawl-stop.js';
-import type { ArchiveConnection } from '../storage/archive/index.js';
-import { SqlitePageSink } from '../storage/crawl-state/index.js';
+import { CrawlStateThread } from '../storage/crawl-state/index.js';
 import type { PageRenderer } from '../pipeline/renderer.js';
 import { openRenderer } from './page-renderer.js';
 import type { PreparedArchive } from './prepare-archive.js';
@@ -14,15 +13,21 @@ export interface StartedCrawl {
   running: Crawl;
   /** The crawl's browser (--browser): closed by the caller once the crawl is over. */
   renderer?: PageRenderer;
+  /** The thread that claims and commits: closed by the caller once the crawl is over, before the archive. */
+  state: CrawlStateThread;
 }
 
-/** Records the run's start and builds the pipeline over the archive's frontier, a sink for this run, an HTTP client with the session's settings and, with --browser, Chromium. */
-export function startCrawl(db: ArchiveConnection, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
-  const { record, frontier, options } = prepared;
+/**
+ * Records the run's start and builds the pipeline over the archive's frontier and a sink for this run (both on
+ * a thread of their own, see CrawlStateThread), an HTTP client with the session's settings and, with --browser, Chromium.
+ */
+export function startCrawl(dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
+  const { record, options } = prepared;
   const roots = prepared.seeds.map((seed) => seed.url);
   const runId = prepared.runId ?? record.startRun(options, new Date(), prepared.crawl);
-  const sink = new SqlitePageSink(db, dbPath, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth, crawl: prepared.crawl });
+  const limits = { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth, crawl: prepared.crawl };
+  const state = new CrawlStateThread({ path: dbPath, runId, crawl: prepared.crawl, limits });
   const renderer = openRenderer(options);
-  const ports = { frontier, sink, fetcher: httpFetcher(options, session?.build(roots)), ...(renderer ? { renderer: () => renderer } : {}) };
-  return { runId, roots, running: crawl(ports, roots, options, stop), ...(renderer ? { renderer } : {}) };
+  const ports = { frontier: state.frontier, sink: state.sink, fetcher: httpFetcher(options, session?.build(roots)), ...(renderer ? { renderer: () => renderer } : {}) };
+  return { runId, roots, running: crawl(ports, roots, options, stop), state, ...(renderer ? { renderer } : {}) };
 }

@@ -6,6 +6,7 @@ import { CrawliteError } from '../../crawlite-error.js';
 import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError, NothingToResumeError, ShardArchiveError } from './archive-errors.js';
 import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
+import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
 /** An open archive's connection. Other rooms hold it and hand it back to storage under this name, never the driver's. */
 export type ArchiveConnection = Db;
@@ -221,6 +222,20 @@ function openReadOnly(path: string): Db {
   } catch (error) {
     return explainOpenError(path, error);
   }
+}
+
+/**
+ * A second connection for writing to an archive a crawl holds open (and locked) already, in WAL
+ * mode and migrated: the crawl-state thread's. Same pragmas as the first; it checkpoints only as a
+ * safety net, the checkpointer's thread does the rest.
+ */
+export function openWriterConnection(path: string): Db {
+  const db = new Database(path, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
+  return db;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Database as Db } from 'better-sqlite3';
  * safety net far above what the checkpointer lets the WAL reach, so the file
  * stays bounded even if the checkpointer stops.
  */
-const WRITER_AUTOCHECKPOINT_PAGES = 16_000;
+export const WRITER_AUTOCHECKPOINT_PAGES = 16_000;
 const CHECKPOINT_EVERY_MS = 500;
 /** How long closing waits for the checkpointer's connection to close; after it the archive simply stays in WAL mode. */
 const STOP_WAIT_MS = 10_000;

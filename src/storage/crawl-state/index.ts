@@ -5,3 +5,4 @@ export * from './requeue-failed.js';
 export * from './shard-page-sink.js';
 export * from './sqlite-frontier.js';
 export * from './sqlite-page-sink.js';
+export * from './crawl-state-thread.js';
