@@ -256,6 +256,10 @@ export interface FrontierPort extends FrontierPacing {
   requeueRobotsUnavailable(origin?: string): Promise<number>;
 }
 
+/**
+ * A sink may take the bytes it is given (a body, a screenshot) rather than copy them, moving them to
+ * the thread that writes: once an outcome is handed to commit, its bytes are not read again.
+ */
 export interface PageSinkPort {
   /** Stores a page, its links and its final state together, or nothing; nothing either when the claim's lease was lost. */
   commit(outcome: PageOutcome): Promise<CommitResult>;

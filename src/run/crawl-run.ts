@@ -67,7 +67,7 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
       const prepared = prepareArchive(db, request, notify);
       // A resume of a --browser crawl needs its browser as much as the crawl did.
       checkBrowser(prepared.options);
-      const started = startCrawl(request.dbPath, prepared, stop, request.session);
+      const started = startCrawl(db, request.dbPath, prepared, stop, request.session);
       const { runId, roots, running, renderer } = started;
       state = started.state;
       inFlight = () => running.inFlight();

@@ -1,6 +1,7 @@
 import { httpFetcher } from '../http/http-fetcher.js';
 import { crawl, type Crawl } from '../pipeline/crawl.js';
 import type { CrawlStop } from '../pipeline/crawl-stop.js';
+import type { ArchiveConnection } from '../storage/archive/index.js';
 import { CrawlStateThread } from '../storage/crawl-state/index.js';
 import type { PageRenderer } from '../pipeline/renderer.js';
 import { openRenderer } from './page-renderer.js';
@@ -19,14 +20,15 @@ export interface StartedCrawl {
 
 /**
  * Records the run's start and builds the pipeline over the archive's frontier and a sink for this run (both on
- * a thread of their own, see CrawlStateThread), an HTTP client with the session's settings and, with --browser, Chromium.
+ * a thread of their own, see CrawlStateThread), an HTTP client with the session's settings and, with --browser,
+ * Chromium.
  */
-export function startCrawl(dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
+export function startCrawl(db: ArchiveConnection, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
   const { record, options } = prepared;
   const roots = prepared.seeds.map((seed) => seed.url);
   const runId = prepared.runId ?? record.startRun(options, new Date(), prepared.crawl);
   const limits = { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth, crawl: prepared.crawl };
-  const state = new CrawlStateThread({ path: dbPath, runId, crawl: prepared.crawl, limits });
+  const state = new CrawlStateThread({ path: dbPath, runId, crawl: prepared.crawl, limits }, db);
   const renderer = openRenderer(options);
   const ports = { frontier: state.frontier, sink: state.sink, fetcher: httpFetcher(options, session?.build(roots)), ...(renderer ? { renderer: () => renderer } : {}) };
   return { runId, roots, running: crawl(ports, roots, options, stop), state, ...(renderer ? { renderer } : {}) };

@@ -36,7 +36,7 @@ function archiveWithRun(name: string) {
   return { path, db, runId };
 }
 
-it('a crawl commits on a thread of its own, ends it when it ends, and leaves the archive as one file', async () => {
+it('a crawl starts a thread for its frontier and sink, ends it when it ends, and leaves the archive as one file', async () => {
   expect(crawlStateThreadsRunning()).toBe(0);
   let most = 0;
   let watching = true;

@@ -86,14 +86,16 @@ export function persist(
     if (item.error) outcome.error = item.error;
     if (item.exchanges?.length && !unasked) outcome.exchanges = item.exchanges;
     if (item.rendered?.screenshot && outcome.response) outcome.screenshot = item.rendered.screenshot;
+    // Told before the commit: the sink may take the body's bytes (PageSinkPort).
+    const told = report(item, tries, 0);
     return from(queue.commit(outcome)).pipe(
       map(({ newUrls, leaseLost, revisitedOrigins = [] }) => {
-        if (leaseLost) return { ...report(item, item.claim.tries, 0), state: 'stopped' as const, error: LEASE_LOST };
+        if (leaseLost) return { ...told, tries: item.claim.tries, state: 'stopped' as const, error: LEASE_LOST };
         onCommitted(
           item.discovered.filter((found) => !found.skip && !found.linkOnly),
           revisitedOrigins,
         );
-        return report(item, tries, newUrls);
+        return { ...told, linksNew: newUrls };
       }),
     );
   });

@@ -1,6 +1,6 @@
 import type { SinkLimits } from './sqlite-page-sink.js';
 
-/** What the crawl-state thread is started with. */
+/** What the crawl-state thread opens, once the archive is ready for the run. */
 export interface CrawlStateSetup {
   path: string;
   runId: number;
@@ -36,7 +36,15 @@ export interface CrossedError {
 
 export type CrawlStateReply = { id: number; value: unknown } | { id: number; failure: CrossedError };
 
+/** The first message to the thread: the archive to open, and for which run. */
+export interface CrawlStateOpen {
+  open: CrawlStateSetup;
+}
+
 /** Sent once the thread's connection is open and its statements prepared (or the failure that kept it from opening). */
 export type CrawlStateReady = { ready: true } | { ready: false; failure: CrossedError };
 
 export const CLOSE = 'close';
+
+/** The thread's answer to CLOSE: its connection is closed (the thread itself ends a moment later). */
+export const CLOSED = 'closed';

@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
+import type { Database } from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, StoredSummary } from '../../pipeline/ports.js';
 import { ArchiveWriteError, asWriteError } from '../archive/archive-errors.js';
-import { CLOSE, type CrawlStateCall, type CrawlStateMethod, type CrawlStateReady, type CrawlStateReply, type CrawlStateSetup, type CrossedError } from './crawl-state-protocol.js';
+import { SqliteFrontier } from './sqlite-frontier.js';
+import { SqlitePageSink } from './sqlite-page-sink.js';
+import { CLOSE, CLOSED, type CrawlStateCall, type CrawlStateMethod, type CrawlStateOpen, type CrawlStateReady, type CrawlStateReply, type CrawlStateSetup, type CrossedError } from './crawl-state-protocol.js';
 
 /** The thread that writes the crawl's pages ended while the crawl needed it (out of memory, killed from outside). */
 export class CrawlStateThreadError extends CrawliteError {
@@ -17,16 +20,24 @@ const WORKER = fileURLToPath(
   import.meta.url.endsWith('.ts') ? new URL('../../../dist/storage/crawl-state/crawl-state-worker.js', import.meta.url) : new URL('./crawl-state-worker.js', import.meta.url),
 );
 
-/** A view that is not the whole of its buffer would cross with all of that buffer (Node pools small allocations): only its bytes are sent. */
-const own = (bytes: Uint8Array): Uint8Array => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
-
-function crossable(outcome: PageOutcome): PageOutcome {
+/**
+ * An outcome as it crosses to the thread, and the buffers moved with it rather than copied (a 30 MiB body
+ * would otherwise be held three times over): bodies and screenshots. A view that is not the whole of its
+ * buffer (Node pools small allocations) is copied first, so the pool is not taken.
+ */
+function crossable(outcome: PageOutcome, transfer: Set<ArrayBuffer>): PageOutcome {
+  const move = (bytes: Uint8Array): Uint8Array => {
+    const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteLength > 0 && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const moved = whole ? bytes : new Uint8Array(bytes);
+    transfer.add(moved.buffer as ArrayBuffer);
+    return moved;
+  };
   const { response, exchanges, screenshot } = outcome;
   if (!response && !exchanges && !screenshot) return outcome;
   const moved: PageOutcome = { ...outcome };
-  if (response) moved.response = { ...response, body: own(response.body) };
-  if (exchanges) moved.exchanges = exchanges.map((exchange) => ({ ...exchange, response: { ...exchange.response, body: own(exchange.response.body) } }));
-  if (screenshot) moved.screenshot = { ...screenshot, data: own(screenshot.data) };
+  if (response) moved.response = { ...response, body: move(response.body) };
+  if (exchanges) moved.exchanges = exchanges.map((exchange) => ({ ...exchange, response: { ...exchange.response, body: move(exchange.response.body) } }));
+  if (screenshot) moved.screenshot = { ...screenshot, data: move(screenshot.data) };
   return moved;
 }
 
@@ -49,7 +60,8 @@ interface Waiting {
  * second connection to the archive. SQLite's writes (a page's rows, its
  * links, its text and the search index's share of it) then take none of the
  * main thread's time, which keeps to HTTP, scheduling and the pipeline.
- * Every call is answered in the order it was made, and a page is committed
+ * Every call is answered in the order it was made; a page's body moves to
+ * the thread with its commit (see PageSinkPort). A page is committed
  * when its commit answers, as with the sink on this thread: the crash
  * promise is unchanged. `close` ends the thread and its connection; it must
  * come before the archive leaves WAL mode.
@@ -62,22 +74,46 @@ export class CrawlStateThread {
   private nextId = 0;
   private failure: unknown;
   private closing = false;
-  private readonly exited: Promise<void>;
+  /** Resolves once the thread's connection is closed, or the thread has ended. */
+  private readonly closed: Promise<void>;
+  private onClosed!: () => void;
 
-  constructor(private readonly setup: CrawlStateSetup) {
+  /** The thread has its connection open: calls go to it from now on. */
+  private ready = false;
+  /** The frontier and sink on the caller's connection, until the thread is ready. */
+  private here: { frontier: SqliteFrontier; sink: SqlitePageSink } | undefined;
+
+  /**
+   * Starts the thread, which opens the archive for a run: it must be migrated and in WAL mode, and the run
+   * recorded. Given the caller's connection, calls are answered on it until the thread is ready (it takes a
+   * moment to load and open), rather than keep a crawl's first requests waiting; each of those is done when
+   * it answers, so the thread takes over from a settled archive. A crawl that ends first never needs it.
+   */
+  constructor(
+    private readonly setup: CrawlStateSetup,
+    db?: Database,
+  ) {
+    if (db) this.here = { frontier: new SqliteFrontier(db, setup.crawl), sink: new SqlitePageSink(db, setup.path, setup.runId, setup.limits) };
     // What the thread allocates (the pages it is sent) lives until their commit only: a small young generation keeps its memory down.
-    this.worker = new Worker(WORKER, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    this.worker = new Worker(WORKER, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     running += 1;
     this.worker.unref();
-    this.exited = new Promise((resolve) =>
+    this.closed = new Promise((resolve) => {
       this.worker.once('exit', () => {
         running -= 1;
         resolve();
-      }),
-    );
-    this.worker.on('message', (message: CrawlStateReply | CrawlStateReady) => {
+      });
+      this.onClosed = resolve;
+    });
+    this.worker.on('message', (message: CrawlStateReply | CrawlStateReady | typeof CLOSED) => {
+      if (message === CLOSED) {
+        // The connection is closed: what waits for it goes on while the thread ends by itself.
+        this.worker.unref();
+        return this.onClosed();
+      }
       if ('ready' in message) {
-        if (!message.ready) this.fail(this.rebuilt(message.failure));
+        if (message.ready) this.ready = true;
+        else this.fail(this.rebuilt(message.failure));
         return;
       }
       const waiting = this.waiting.get(message.id);
@@ -89,9 +125,7 @@ export class CrawlStateThread {
       else waiting.resolve(message.value as never);
     });
     this.worker.on('error', (error) => this.fail(new CrawlStateThreadError(`failed: ${error.message}`)));
-    this.worker.once('exit', (code) => {
-      if (!this.closing) this.fail(new CrawlStateThreadError(`exited with code ${code}`));
-    });
+    this.worker.once('exit', (code) => this.fail(new CrawlStateThreadError(this.closing ? 'ended' : `exited with code ${code}`)));
     this.frontier = {
       claimFrom: (origin, limit, only) => this.call<ClaimedUrl[]>('claimFrom', [origin, limit, only]),
       queuedOrigins: () => this.call<string[]>('queuedOrigins', []),
@@ -105,30 +139,45 @@ export class CrawlStateThread {
       sent: async () => {},
       paceRetry: async () => {},
     };
-    const commitAll = (outcomes: PageOutcome[]) => this.call<CommitResult[]>('commitAll', [outcomes.map(crossable)]);
+    const commitAll = (outcomes: PageOutcome[]) => {
+      if (!this.ready) return this.call<CommitResult[]>('commitAll', [outcomes]);
+      const transfer = new Set<ArrayBuffer>();
+      return this.call<CommitResult[]>('commitAll', [outcomes.map((outcome) => crossable(outcome, transfer))], [...transfer]);
+    };
     this.sink = { commitAll, commit: async (outcome) => (await commitAll([outcome]))[0]! };
+    this.worker.postMessage({ open: setup } satisfies CrawlStateOpen);
   }
 
-  /** Ends the thread once the calls made are answered, and closes its connection. */
+  /** Closes the thread's connection once the calls made are answered, and ends the thread. */
   async close(): Promise<void> {
     if (!this.closing) {
       this.closing = true;
       // Waited for: the thread keeps the process alive until its connection is closed.
       this.worker.ref();
-      this.worker.postMessage(CLOSE);
+      // A thread not ready, and owing no answer, need not finish loading or opening first: ending it closes what it opened.
+      if (this.ready || this.waiting.size > 0) this.worker.postMessage(CLOSE);
+      else void this.worker.terminate();
     }
-    await this.exited;
+    await this.closed;
   }
 
-  private call<T>(method: CrawlStateMethod, args: unknown[]): Promise<T> {
+  private call<T>(method: CrawlStateMethod, args: unknown[], transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.closing) return Promise.reject(new CrawlStateThreadError('was asked to write after the crawl ended'));
+    if (!this.ready && this.here) return this.answerHere<T>(method, args);
     const id = (this.nextId += 1);
     return new Promise<T>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(id, { resolve: resolve as (value: never) => void, reject });
-      this.worker.postMessage({ id, method, args } satisfies CrawlStateCall);
+      this.worker.postMessage({ id, method, args } satisfies CrawlStateCall, transfer);
     });
+  }
+
+  /** A call answered on the caller's connection, before the thread is ready. */
+  private answerHere<T>(method: CrawlStateMethod, args: unknown[]): Promise<T> {
+    const { frontier, sink } = this.here!;
+    const target = (method === 'commitAll' ? sink : frontier) as unknown as Record<string, (...args: unknown[]) => Promise<T>>;
+    return target[method]!(...args);
   }
 
   private fail(error: unknown): void {
@@ -141,6 +190,7 @@ export class CrawlStateThread {
   /** The error the sink or frontier raised on the thread, raised again here as it would have been on this thread. */
   private rebuilt(failure: CrossedError): unknown {
     const error = Object.assign(new Error(failure.message), failure.code === undefined ? {} : { code: failure.code });
-    return failure.write ? new ArchiveWriteError(this.setup.path, { cause: error }) : asWriteError(this.setup.path, error);
+    const { path } = this.setup;
+    return failure.write ? new ArchiveWriteError(path, { cause: error }) : asWriteError(path, error);
   }
 }

@@ -1,12 +1,13 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { ArchiveWriteError } from '../archive/archive-errors.js';
 import { openWriterConnection } from '../archive/open-archive.js';
-import { CLOSE, type CrawlStateCall, type CrawlStateReady, type CrawlStateReply, type CrawlStateSetup, type CrossedError } from './crawl-state-protocol.js';
+import { CLOSE, CLOSED, type CrawlStateCall, type CrawlStateOpen, type CrawlStateReady, type CrawlStateReply, type CrawlStateSetup, type CrossedError } from './crawl-state-protocol.js';
 import { SqliteFrontier } from './sqlite-frontier.js';
 import { SqlitePageSink } from './sqlite-page-sink.js';
 
 // The crawl's frontier and page sink on a connection of their own, on this thread: the main thread keeps
-// to HTTP and scheduling while pages commit here, in the order their calls were sent.
+// to HTTP and scheduling while pages commit here, in the order their calls were sent. Its first message
+// says which archive to open, for which run.
 
 /** The error's own SQLite code and message: a write error is rebuilt from its cause on the other side. */
 function crossed(error: unknown, write = error instanceof ArchiveWriteError): CrossedError {
@@ -17,42 +18,47 @@ function crossed(error: unknown, write = error instanceof ArchiveWriteError): Cr
 }
 
 const port = parentPort!;
-const setup = workerData as CrawlStateSetup;
-let answer: (call: CrawlStateCall) => Promise<unknown>;
+let answer: (call: CrawlStateCall) => Promise<unknown> = () => Promise.reject(new Error('the archive was not opened'));
 let close = () => {};
-try {
-  const db = openWriterConnection(setup.path);
-  close = () => db.close();
-  const frontier = new SqliteFrontier(db, setup.crawl);
-  const sink = new SqlitePageSink(db, setup.path, setup.runId, setup.limits);
-  const methods = {
-    claimFrom: (origin: string, limit: number, only?: 'requisite') => frontier.claimFrom(origin, limit, only),
-    queuedOrigins: () => frontier.queuedOrigins(),
-    release: (claim: Parameters<SqliteFrontier['release']>[0]) => frontier.release(claim),
-    claimOwn: (url: Parameters<SqliteFrontier['claimOwn']>[0]) => frontier.claimOwn(url),
-    renew: (claims: Parameters<SqliteFrontier['renew']>[0]) => frontier.renew(claims),
-    storedResponse: (key: string) => frontier.storedResponse(key),
-    pagesFetched: () => frontier.pagesFetched(),
-    requeueRobotsUnavailable: (origin?: string) => frontier.requeueRobotsUnavailable(origin),
-    commitAll: (outcomes: Parameters<SqlitePageSink['commitAll']>[0]) => sink.commitAll(outcomes),
-  } as Record<CrawlStateCall['method'], (...args: unknown[]) => Promise<unknown>>;
-  answer = (call) => methods[call.method](...call.args);
-  port.postMessage({ ready: true } satisfies CrawlStateReady);
-} catch (error) {
-  // An archive this thread cannot open (gone, unreadable) cannot be written: every call says so.
-  answer = () => Promise.reject(new ArchiveWriteError(setup.path, { cause: error }));
-  port.postMessage({ ready: false, failure: crossed(error, true) } satisfies CrawlStateReady);
+
+/** Opens the archive and builds the frontier and the sink over it; calls come only after this. */
+function open(setup: CrawlStateSetup): CrawlStateReady {
+  try {
+    const db = openWriterConnection(setup.path);
+    close = () => db.close();
+    const frontier = new SqliteFrontier(db, setup.crawl);
+    const sink = new SqlitePageSink(db, setup.path, setup.runId, setup.limits);
+    const methods = {
+      claimFrom: (origin: string, limit: number, only?: 'requisite') => frontier.claimFrom(origin, limit, only),
+      queuedOrigins: () => frontier.queuedOrigins(),
+      release: (claim: Parameters<SqliteFrontier['release']>[0]) => frontier.release(claim),
+      claimOwn: (url: Parameters<SqliteFrontier['claimOwn']>[0]) => frontier.claimOwn(url),
+      renew: (claims: Parameters<SqliteFrontier['renew']>[0]) => frontier.renew(claims),
+      storedResponse: (key: string) => frontier.storedResponse(key),
+      pagesFetched: () => frontier.pagesFetched(),
+      requeueRobotsUnavailable: (origin?: string) => frontier.requeueRobotsUnavailable(origin),
+      commitAll: (outcomes: Parameters<SqlitePageSink['commitAll']>[0]) => sink.commitAll(outcomes),
+    } as Record<CrawlStateCall['method'], (...args: unknown[]) => Promise<unknown>>;
+    answer = (call) => methods[call.method](...call.args);
+    return { ready: true };
+  } catch (error) {
+    // An archive this thread cannot open (gone, unreadable) cannot be written: every call says so.
+    answer = () => Promise.reject(new ArchiveWriteError(setup.path, { cause: error }));
+    return { ready: false, failure: crossed(error, true) };
+  }
 }
 
-port.on('message', (call: CrawlStateCall | typeof CLOSE) => {
+port.on('message', (call: CrawlStateOpen | CrawlStateCall | typeof CLOSE) => {
   if (call === CLOSE) {
     try {
       close();
     } finally {
+      port.postMessage(CLOSED);
       port.close();
     }
     return;
   }
+  if ('open' in call) return void port.postMessage(open(call.open));
   // SQLite's work is done within the call: answers go back in the order the calls came.
   answer(call).then(
     (value) => port.postMessage({ id: call.id, value } satisfies CrawlStateReply),
