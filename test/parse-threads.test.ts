@@ -6,7 +6,7 @@ import { ParsePool, parseThreadsRunning } from '../src/pipeline/parse/parse-pool
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
-import { sleep, waitFor } from './support/wait.js';
+import { mostDuring, sleep, waitFor } from './support/wait.js';
 
 const PAGES = 30;
 let server: TestServer;
@@ -104,17 +104,7 @@ it('copies a small body cut from a shared buffer instead of moving it, so its ne
 
 it('a crawl parses on its own threads and ends them when it ends; the archive keeps every body under its SHA-256', async () => {
   expect(parseThreadsRunning()).toBe(0);
-  let most = 0;
-  let watching = true;
-  const watch = (async () => {
-    for (let i = 0; watching && i < 2_000; i += 1) {
-      most = Math.max(most, parseThreadsRunning());
-      await sleep(5);
-    }
-  })();
-  const result = await runCli(['crawl', server.url, '--db', tmp.path('threads.sqlite'), '-c', '4', '-q']);
-  watching = false;
-  await watch;
+  const { result, most } = await mostDuring(() => runCli(['crawl', server.url, '--db', tmp.path('threads.sqlite'), '-c', '4', '-q']), parseThreadsRunning);
   expect(result.code).toBe(0);
   expect(most).toBeGreaterThanOrEqual(1);
   await waitFor('the parse threads to end', () => parseThreadsRunning() === 0, 20_000);

@@ -8,7 +8,7 @@ import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js
 import { readArchive, tempDir } from '../support/archive.js';
 import { runCli } from '../support/cli.js';
 import { html, routes, startServer, type TestServer } from '../support/test-server.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { mostDuring, waitFor } from '../support/wait.js';
 
 // A crawl claims and commits on a thread of its own, over a second connection: the thread ends with the
 // crawl, its failures reach the crawl as the sink's own, and the archive still leaves WAL mode at the end.
@@ -38,18 +38,8 @@ function archiveWithRun(name: string) {
 
 it('a crawl starts a thread for its frontier and sink, ends it when it ends, and leaves the archive as one file', async () => {
   expect(crawlStateThreadsRunning()).toBe(0);
-  let most = 0;
-  let watching = true;
-  const watch = (async () => {
-    for (let i = 0; watching && i < 2_000; i += 1) {
-      most = Math.max(most, crawlStateThreadsRunning());
-      await sleep(5);
-    }
-  })();
   const db = tmp.path('crawl.sqlite');
-  const result = await runCli(['crawl', server.url, '--db', db, '-c', '4', '-q']);
-  watching = false;
-  await watch;
+  const { result, most } = await mostDuring(() => runCli(['crawl', server.url, '--db', db, '-c', '4', '-q']), crawlStateThreadsRunning);
   expect(result.code).toBe(0);
   expect(most).toBe(1);
   await waitFor('the crawl-state thread to end', () => crawlStateThreadsRunning() === 0, 20_000);

@@ -13,6 +13,24 @@ export async function waitFor(what: string, condition: () => boolean, timeoutMs 
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail ? ` (${detail()})` : ''}`);
 }
 
+/** Runs `run` while sampling `count` every 5 ms (at most 2,000 times): its result, and the most `count` was seen at. */
+export async function mostDuring<T>(run: () => Promise<T>, count: () => number): Promise<{ result: T; most: number }> {
+  let most = count();
+  let watching = true;
+  const watch = (async () => {
+    for (let i = 0; watching && i < 2_000; i += 1) {
+      most = Math.max(most, count());
+      await sleep(5);
+    }
+  })();
+  try {
+    return { result: await run(), most };
+  } finally {
+    watching = false;
+    await watch;
+  }
+}
+
 /** Races `promise` against a timer whose `onTimeout` settles the race after `ms`; the timer is cleared either way. */
 function raceTimer<T, U>(promise: Promise<T>, ms: number, onTimeout: (resolve: (value: U) => void, reject: (error: Error) => void) => void): Promise<T | U> {
   let timer: NodeJS.Timeout | undefined;
