@@ -6,7 +6,7 @@ import { ParsePool, parseThreadsRunning } from '../src/pipeline/parse/parse-pool
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
-import { mostDuring, sleep, waitFor } from './support/wait.js';
+import { mostDuring, waitFor } from './support/wait.js';
 
 const PAGES = 30;
 let server: TestServer;
