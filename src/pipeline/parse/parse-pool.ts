@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { threadId, Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
+import { movableBytes } from '../movable-bytes.js';
 import { THREAD_READY, type ParseRequest, type ThreadMessage } from './parse-protocol.js';
 import type { ParseJob, ParseResult, ParseSettings } from './parse-response.js';
 import { readResponse } from './read-response.js';
@@ -125,9 +126,7 @@ export class ParsePool {
     let thread: ParseThread | undefined;
     for (const next of this.threads) if (next.ready && (!thread || next.pending.size < thread.pending.size)) thread = next;
     if (!thread) return parseHere(job, settings);
-    const { body } = job;
-    const owned = body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
-    const moved = owned ? body : new Uint8Array(body);
+    const moved = movableBytes(job.body);
     return new Promise<Parsed>((resolve, reject) => {
       thread.send({ id: (this.nextId += 1), job: { ...job, body: moved }, settings }, { resolve, reject });
     });

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
+import { movableBytes } from '../../pipeline/movable-bytes.js';
 import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, StoredSummary } from '../../pipeline/ports.js';
 import { ArchiveWriteError, asWriteError } from '../archive/archive-errors.js';
 import { SqliteFrontier } from './sqlite-frontier.js';
@@ -22,13 +23,11 @@ const WORKER = fileURLToPath(
 
 /**
  * An outcome as it crosses to the thread, and the buffers moved with it rather than copied (a 30 MiB body
- * would otherwise be held three times over): bodies and screenshots. A view that is not the whole of its
- * buffer (Node pools small allocations) is copied first, so the pool is not taken.
+ * would otherwise be held three times over): bodies and screenshots.
  */
 function crossable(outcome: PageOutcome, transfer: Set<ArrayBuffer>): PageOutcome {
   const move = (bytes: Uint8Array): Uint8Array => {
-    const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteLength > 0 && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    const moved = whole ? bytes : new Uint8Array(bytes);
+    const moved = movableBytes(bytes);
     transfer.add(moved.buffer as ArrayBuffer);
     return moved;
   };
