@@ -82,7 +82,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       maxPages: options.maxPages,
       text: options.text,
     };
-    // Parsing is the crawl's CPU work. This thread keeps a core busy with I/O, scheduling and SQLite; the other cores parse.
+    // Parsing is the crawl's CPU work. This thread keeps a core busy with I/O and scheduling (SQLite has a thread of its own); the other cores parse.
     const parsers = new ParsePool(availableParallelism() - 1);
     const cache = new SeenCache(SEEN_CACHE_SIZE);
     const commits = new CommitQueue(sink);

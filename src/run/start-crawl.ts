@@ -28,7 +28,8 @@ export function startCrawl(db: ArchiveConnection, dbPath: string, prepared: Prep
   const roots = prepared.seeds.map((seed) => seed.url);
   const runId = prepared.runId ?? record.startRun(options, new Date(), prepared.crawl);
   const limits = { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth, crawl: prepared.crawl };
-  const state = new CrawlStateThread({ path: dbPath, runId, crawl: prepared.crawl, limits }, db);
+  // Until the thread is ready, the frontier the archive was prepared with answers here.
+  const state = new CrawlStateThread({ path: dbPath, runId, crawl: prepared.crawl, limits }, { db, frontier: prepared.frontier });
   const renderer = openRenderer(options);
   const ports = { frontier: state.frontier, sink: state.sink, fetcher: httpFetcher(options, session?.build(roots)), ...(renderer ? { renderer: () => renderer } : {}) };
   return { runId, roots, running: crawl(ports, roots, options, stop), state, ...(renderer ? { renderer } : {}) };

@@ -23,7 +23,7 @@ for (const answeredHere of [false, true]) {
       const db = openArchive(path, 'create');
       const runId = new CrawlRecord(db).startRun({}, new Date());
       const here = new SqliteFrontier(db);
-      const thread = new CrawlStateThread({ path, runId, crawl: 1, limits }, answeredHere ? db : undefined);
+      const thread = new CrawlStateThread({ path, runId, crawl: 1, limits }, answeredHere ? { db, frontier: here } : undefined);
       const rowOf = db.prepare<[string], { state: UrlState; depth: number; code: string | null }>('SELECT state, depth, error_code AS code FROM url WHERE url = ?');
       const pagesOf = db.prepare<[string], { status: number; body: Buffer }>('SELECT status, body FROM pages WHERE url = ?');
       const linksOf = db.prepare<[string], { to_url: string }>('SELECT to_url FROM links WHERE from_url = ? ORDER BY to_url');

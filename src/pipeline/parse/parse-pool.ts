@@ -101,8 +101,8 @@ class ParseThread {
 }
 
 /**
- * Parses responses on worker threads, so the main thread keeps to I/O,
- * scheduling and SQLite. A body's buffer is moved to the thread and back,
+ * Parses responses on worker threads, so the main thread keeps to I/O
+ * and scheduling. A body's buffer is moved to the thread and back,
  * never copied, unless it is a slice of a shared buffer (Node pools small
  * allocations), which is copied so the pool is not detached. Each response
  * goes to the ready thread with the fewest in hand; until one is ready, the

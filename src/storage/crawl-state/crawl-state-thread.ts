@@ -5,6 +5,7 @@ import { CrawliteError } from '../../crawlite-error.js';
 import { movableBytes } from '../../pipeline/movable-bytes.js';
 import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, StoredSummary } from '../../pipeline/ports.js';
 import { ArchiveWriteError, asWriteError } from '../archive/archive-errors.js';
+import { answerCalls, type AnswerCall } from './crawl-state-calls.js';
 import { SqliteFrontier } from './sqlite-frontier.js';
 import { SqlitePageSink } from './sqlite-page-sink.js';
 import { CLOSE, CLOSED, type CrawlStateCall, type CrawlStateMethod, type CrawlStateOpen, type CrawlStateReady, type CrawlStateReply, type CrawlStateSetup, type CrossedError } from './crawl-state-protocol.js';
@@ -79,20 +80,24 @@ export class CrawlStateThread {
 
   /** The thread has its connection open: calls go to it from now on. */
   private ready = false;
-  /** The frontier and sink on the caller's connection, until the thread is ready. */
-  private here: { frontier: SqliteFrontier; sink: SqlitePageSink } | undefined;
+  /** Calls answered on the caller's connection, until the thread is ready. */
+  private readonly here: AnswerCall | undefined;
 
   /**
    * Starts the thread, which opens the archive for a run: it must be migrated and in WAL mode, and the run
-   * recorded. Given the caller's connection, calls are answered on it until the thread is ready (it takes a
-   * moment to load and open), rather than keep a crawl's first requests waiting; each of those is done when
-   * it answers, so the thread takes over from a settled archive. A crawl that ends first never needs it.
+   * recorded. Given the caller's connection (and the frontier it has on it for this crawl, if any), calls are
+   * answered on it until the thread is ready (it takes a moment to load and open), rather than keep a crawl's
+   * first requests waiting; each of those is done when it answers, so the thread takes over from a settled
+   * archive. A crawl that ends first never needs it.
    */
   constructor(
     private readonly setup: CrawlStateSetup,
-    db?: Database,
+    here?: { db: Database; frontier?: SqliteFrontier },
   ) {
-    if (db) this.here = { frontier: new SqliteFrontier(db, setup.crawl), sink: new SqlitePageSink(db, setup.path, setup.runId, setup.limits) };
+    if (here) {
+      const frontier = here.frontier ?? new SqliteFrontier(here.db, setup.crawl);
+      this.here = answerCalls(frontier, new SqlitePageSink(here.db, setup.path, setup.runId, setup.limits));
+    }
     // What the thread allocates (the pages it is sent) lives until their commit only: a small young generation keeps its memory down.
     this.worker = new Worker(WORKER, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     running += 1;
@@ -163,20 +168,13 @@ export class CrawlStateThread {
   private call<T>(method: CrawlStateMethod, args: unknown[], transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.closing) return Promise.reject(new CrawlStateThreadError('was asked to write after the crawl ended'));
-    if (!this.ready && this.here) return this.answerHere<T>(method, args);
+    if (!this.ready && this.here) return this.here(method, args) as Promise<T>;
     const id = (this.nextId += 1);
     return new Promise<T>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(id, { resolve: resolve as (value: never) => void, reject });
       this.worker.postMessage({ id, method, args } satisfies CrawlStateCall, transfer);
     });
-  }
-
-  /** A call answered on the caller's connection, before the thread is ready. */
-  private answerHere<T>(method: CrawlStateMethod, args: unknown[]): Promise<T> {
-    const { frontier, sink } = this.here!;
-    const target = (method === 'commitAll' ? sink : frontier) as unknown as Record<string, (...args: unknown[]) => Promise<T>>;
-    return target[method]!(...args);
   }
 
   private fail(error: unknown): void {

@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { ArchiveWriteError } from '../archive/archive-errors.js';
 import { openWriterConnection } from '../archive/open-archive.js';
 import { CLOSE, CLOSED, type CrawlStateCall, type CrawlStateOpen, type CrawlStateReady, type CrawlStateReply, type CrawlStateSetup, type CrossedError } from './crawl-state-protocol.js';
+import { answerCalls } from './crawl-state-calls.js';
 import { SqliteFrontier } from './sqlite-frontier.js';
 import { SqlitePageSink } from './sqlite-page-sink.js';
 
@@ -26,20 +27,8 @@ function open(setup: CrawlStateSetup): CrawlStateReady {
   try {
     const db = openWriterConnection(setup.path);
     close = () => db.close();
-    const frontier = new SqliteFrontier(db, setup.crawl);
-    const sink = new SqlitePageSink(db, setup.path, setup.runId, setup.limits);
-    const methods = {
-      claimFrom: (origin: string, limit: number, only?: 'requisite') => frontier.claimFrom(origin, limit, only),
-      queuedOrigins: () => frontier.queuedOrigins(),
-      release: (claim: Parameters<SqliteFrontier['release']>[0]) => frontier.release(claim),
-      claimOwn: (url: Parameters<SqliteFrontier['claimOwn']>[0]) => frontier.claimOwn(url),
-      renew: (claims: Parameters<SqliteFrontier['renew']>[0]) => frontier.renew(claims),
-      storedResponse: (key: string) => frontier.storedResponse(key),
-      pagesFetched: () => frontier.pagesFetched(),
-      requeueRobotsUnavailable: (origin?: string) => frontier.requeueRobotsUnavailable(origin),
-      commitAll: (outcomes: Parameters<SqlitePageSink['commitAll']>[0]) => sink.commitAll(outcomes),
-    } as Record<CrawlStateCall['method'], (...args: unknown[]) => Promise<unknown>>;
-    answer = (call) => methods[call.method](...call.args);
+    const answerCall = answerCalls(new SqliteFrontier(db, setup.crawl), new SqlitePageSink(db, setup.path, setup.runId, setup.limits));
+    answer = (call) => answerCall(call.method, call.args);
     return { ready: true };
   } catch (error) {
     // An archive this thread cannot open (gone, unreadable) cannot be written: every call says so.
