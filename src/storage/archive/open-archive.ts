@@ -184,10 +184,15 @@ export function enterWal(db: Db): void {
   db.pragma('journal_mode = WAL');
 }
 
-/** The first writes: pragmas, migrations, the crawlite mark. */
-export function prepareForWriting({ db, migrations }: UnwrittenArchive): void {
+/** What every connection that writes an archive sets: WAL's cheap commits, and the schema's foreign keys. */
+function writingPragmas(db: Db): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+}
+
+/** The first writes: pragmas, migrations, the crawlite mark. */
+export function prepareForWriting({ db, migrations }: UnwrittenArchive): void {
+  writingPragmas(db);
   migrate(db, migrations);
   db.pragma(`application_id = ${APPLICATION_ID}`);
 }
@@ -232,8 +237,7 @@ function openReadOnly(path: string): Db {
 export function openWriterConnection(path: string): Db {
   const db = new Database(path, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
+  writingPragmas(db);
   db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
   return db;
 }
