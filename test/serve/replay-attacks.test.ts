@@ -203,6 +203,8 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       const raw = serving.replayOrigin + replayPath(url(HOSTILE_PAGES.refresh), timestamp(HOSTILE_PAGES.refresh), 'id_');
       const { shown, top } = await browse(async (page) => {
         await page.goto(raw);
+        // Shown first (a loaded machine may take seconds), then given the time a script would need to leave.
+        await page.locator('#refreshing').waitFor({ timeout: 10_000 }).catch(() => {});
         await page.waitForTimeout(SETTLE_MS);
         return { shown: await page.textContent('#refreshing', { timeout: 1_000 }).catch(() => null), top: page.url() };
       });
@@ -213,6 +215,8 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       const svg = replayUrl(HOSTILE_PAGES.svg);
       const { shown, top } = await browse(async (page) => {
         await page.goto(svg);
+        // Shown first (a loaded machine may take seconds), then given the time a script would need to leave.
+        await page.locator('#drawn').waitFor({ timeout: 10_000 }).catch(() => {});
         await page.waitForTimeout(SETTLE_MS);
         return { shown: await page.textContent('#drawn', { timeout: 1_000 }).catch(() => null), top: page.url() };
       });
