@@ -65,6 +65,28 @@ describe('crawlite import of damaged WARCs', () => {
     expect(readArchive(db, 'SELECT ended_by FROM run')).toEqual([{ ended_by: 'finished' }]);
   });
 
+  it('a member whose data inflates but whose CRC-32 or length is wrong is damaged; a header with a name, comment and extra field is read', async () => {
+    const parts = await members(6);
+    // The trailer's CRC-32, then its length (ISIZE), each one bit off: the deflate data itself is whole.
+    parts[1] = Buffer.from(parts[1]!);
+    parts[1][parts[1].length - 8]! ^= 0x01;
+    parts[3] = Buffer.from(parts[3]!);
+    parts[3][parts[3].length - 4]! ^= 0x01;
+    // FEXTRA, FNAME and FCOMMENT (flags 0x1c), as some writers make them: the same member otherwise.
+    const plain = parts[4]!;
+    const extra = Buffer.from([4, 0, 1, 2, 3, 4]);
+    const header = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0x1c]), plain.subarray(4, 10), extra, Buffer.from('record-4.warc\0comment\0', 'latin1')]);
+    parts[4] = Buffer.concat([header, plain.subarray(10)]);
+    const { file, db, code, lines } = await importFile('trailer.warc.gz', Buffer.concat(parts));
+    expect(code).toBe(2);
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1)}: a gzip member that does not inflate \\(incorrect data check\\)`)),
+      expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 3)}: a gzip member that does not inflate \\(incorrect length check\\)`)),
+    ]);
+    expect(pagesOf(db)).toEqual(urlsBut(6, 1, 3));
+    expect(readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM captures WHERE url = ? AND body = ?", url(4), Buffer.from(`body 4 `.repeat(40)))).toEqual([{ n: 1 }]);
+  });
+
   it('a member whose gzip header is damaged, and the first member damaged: the others are imported', async () => {
     const parts = await members(4);
     // Reserved flag bits set: no gzip reader takes the member.

@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { inflateWholeMember } from './inflate-whole-member.js';
 import { MemberInflator, PUSH_BYTES } from './member-inflator.js';
 import { nextWarcMember } from './next-warc-member.js';
 
@@ -169,6 +170,17 @@ export class WarcBytes {
     return this.raw.subarray(at - this.rawStart, at - this.rawStart + length);
   }
 
+  /**
+   * The member at `position` inflated at once, if it is whole within the bytes read (or within a fresh
+   * read from it) and intact: a damaged or large member is streamed instead.
+   */
+  private async wholeMember(): Promise<{ bytes: Buffer; length: number } | undefined> {
+    const cached = this.rawStart + this.raw.byteLength - this.position;
+    const whole = this.position >= this.rawStart && cached > 0 ? inflateWholeMember(this.raw.subarray(this.position - this.rawStart)) : undefined;
+    if (whole || cached >= Math.min(READ_BYTES, this.size - this.position)) return whole;
+    return inflateWholeMember(await this.rawBytes(this.position, Math.min(READ_BYTES, this.size - this.position)));
+  }
+
   /** Reads on (a push may make no output yet); false at the end of the file, at a damaged member, or a member cut short. */
   private async fill(): Promise<boolean> {
     if (this.damage || this.atEnd) return false;
@@ -183,6 +195,13 @@ export class WarcBytes {
       return true;
     }
     if (!this.inflator || this.inflator.ended) {
+      const whole = await this.wholeMember();
+      if (whole) {
+        if (whole.bytes.byteLength) this.pieces.push({ bytes: whole.bytes, used: 0, origin: this.position });
+        this.position += whole.length;
+        this.inflator = undefined;
+        return true;
+      }
       this.inflator = new MemberInflator();
       this.memberStart = this.position;
     }
