@@ -18,7 +18,7 @@ const tmp = tempDir();
 let db: string;
 
 beforeAll(() => {
-  db = bodiesArchive(tmp.path('bodies.sqlite'), PAGES, 128 * 1024);
+  db = bodiesArchive(tmp.path('bodies.sqlite'), PAGES, 64 * 1024);
 });
 
 afterAll(() => tmp.cleanup());
@@ -55,7 +55,7 @@ it('fails with one line when a gzip thread dies, and leaves no file behind', asy
   while (gzipThreadsRunning() === 0) await sleep(1);
   await killGzipThreads();
   const result = await exported;
-  expectOneLine(result, /^crawlite: export stopped: a gzip thread exited with code 1; no output was written$/);
+  expectOneLine(result, /^crawlite: export stopped: a gzip thread exited with code \d+; no output was written$/);
   expect(readdirSync(out)).toEqual([]);
   expect(gzipThreadsRunning()).toBe(0);
 });

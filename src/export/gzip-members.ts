@@ -12,11 +12,15 @@ export interface Written {
 type After = (written: Written) => void | Promise<void>;
 
 /** Records sent to a thread together at most, by bytes and by count: few messages, and none waits long to be sent. */
-const BATCH_BYTES = 1 << 20;
+const BATCH_BYTES = 256 << 10;
 const BATCH_RECORDS = 256;
 
-/** Record bytes given and not yet written at most: memory stays flat, and the threads always have a few batches in hand. */
-const IN_FLIGHT_BYTES = 16 << 20;
+/**
+ * Record bytes given and not yet written at most: memory stays flat, and each thread has a few batches in hand.
+ * Measured on two cores against 1 MiB batches and 16 MiB: both threads idled less, and the main thread's wait
+ * for the last batches at the end is shorter.
+ */
+const IN_FLIGHT_BYTES = 4 << 20;
 
 /** The main thread keeps a core to itself for reading the archive and building records. */
 export const gzipThreadCount = (): number => Math.max(1, Math.min(4, availableParallelism() - 1));
