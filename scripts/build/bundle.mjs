@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the compiled CLI (dist/, from tsc) into dist/bundle/ with esbuild: the crawlite command,
-// its parse thread and its query process, each an entry point, with code split into shared chunks
-// so a command loads only what it imports (--help and query never load the crawl's packages).
+// its worker threads (parse, crawl state, export's gzip) and its query process, each an entry point,
+// with code split into shared chunks so a command loads only what it imports (--help and query never
+// load the crawl's packages).
 //
 // Why: Node resolves, reads and compiles every file of every package at start-up; rxjs alone is
 // several hundred files. One chunk per command loads in a fraction of that time, and start-up is
@@ -9,7 +10,7 @@
 //
 // Workers and migrations are found relative to the module's own URL, so the entries keep the
 // names and the depth that the code expects: dist/bundle/parse-worker.js, dist/bundle/query-worker.js,
-// and ../../migrations from any chunk.
+// dist/bundle/gzip-worker.js, and ../../migrations from any chunk.
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,7 @@ const result = await build({
     'parse-worker': 'dist/pipeline/parse/parse-worker.js',
     'query-worker': 'dist/storage/query/query-worker.js',
     'crawl-state-worker': 'dist/storage/crawl-state/crawl-state-worker.js',
+    'gzip-worker': 'dist/export/gzip-worker.js',
   },
   outdir: OUT,
   bundle: true,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import { sha1Digest } from './warc-digest.js';
 
 export type WarcType = 'warcinfo' | 'request' | 'response' | 'revisit' | 'metadata' | 'resource';
@@ -10,14 +9,6 @@ export type WarcField = [name: string, value: string | undefined];
 export const newRecordId = (): string => `<urn:uuid:${randomUUID()}>`;
 
 const CRLF = '\r\n';
-
-/**
- * One WARC/1.1 record as its own gzip member (so a reader can start at any
- * record's offset); see warcRecordBytes.
- */
-export function warcRecord(type: WarcType, fields: WarcField[], block: Buffer[]): Buffer {
-  return gzipSync(warcRecordBytes(type, fields, block));
-}
 
 /**
  * One WARC/1.1 record, uncompressed: the version line, WARC-Type, the given

@@ -1,5 +1,5 @@
 import type { ArchiveReader } from '../storage/reader/index.js';
-import { newRecordId, warcFields, warcRecord } from './warc-record.js';
+import { newRecordId, warcFields, warcRecordBytes } from './warc-record.js';
 
 export interface WarcinfoOptions {
   /** The WARC's file name, as the warcinfo and the CDXJ name it. */
@@ -10,7 +10,7 @@ export interface WarcinfoOptions {
   description?: string;
 }
 
-/** The first record: who wrote the WARC, from which crawl, and how its records differ from the wire. */
+/** The first record, uncompressed: who wrote the WARC, from which crawl, and how its records differ from the wire. */
 export function warcinfoRecord(
   archive: ArchiveReader,
   crawl: { roots: string[]; options: Record<string, unknown> } | undefined,
@@ -40,7 +40,7 @@ export function warcinfoRecord(
         : `as received for ${wire.rawHeaders} of ${wire.responses} responses; rebuilt for ${rebuilt} from the archive's JSON headers (lower-case names, order not kept, reason phrase guessed), their records marked Crawlite-Headers: rebuilt`,
     ],
   ]);
-  return warcRecord(
+  return warcRecordBytes(
     'warcinfo',
     [
       ['WARC-Record-ID', newRecordId()],

@@ -80,12 +80,20 @@ interface Previous {
 
 const mimeOf = (contentType: string | null): string | undefined => contentType?.split(';', 1)[0]!.trim().toLowerCase() || undefined;
 
-/** Writes every record; the caller holds one read snapshot around it. */
+/** Writes every record; the caller holds one read snapshot around it. The gzip threads end with it, whatever the outcome. */
 export async function writeWarc(archive: ArchiveReader, file: AppendFile, options: WarcOptions, events: WarcEvents = {}): Promise<WarcSummary> {
+  const records = new GzipMembers(file);
+  try {
+    return await writeRecords(archive, records, file, options, events);
+  } finally {
+    await records.close();
+  }
+}
+
+async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: AppendFile, options: WarcOptions, events: WarcEvents): Promise<WarcSummary> {
   const crawl = archive.crawlDefinition();
   const userAgent = typeof crawl?.options.userAgent === 'string' ? crawl.options.userAgent : undefined;
-  await file.write(warcinfoRecord(archive, crawl, options));
-  const records = new GzipMembers(file);
+  await records.write(warcinfoRecord(archive, crawl, options));
 
   // Only bodies stored more than once need remembering: memory grows with duplicates, not with the archive.
   const shared = archive.sharedBodies();
