@@ -138,6 +138,23 @@ describe('crawlite import keeps every capture', () => {
     expect(stats.stdout).toMatch(/^Imported {2}5 responses \(2 pages\) from WARC files in 1 import, [\d.]+ s$/m);
     expect(stats.stdout).not.toMatch(/^Time /m);
   });
+  it('reads a response as the records before it made its URL, however soon after them it comes: an HTML requisite is not read for links', async () => {
+    // The image's record follows its page's at once, so it is read before the page is written: its URL is
+    // a requisite only once the page is. A crawl does not read a requisite's HTML for links, nor does an import.
+    const file = await writeWarc('requisite-next.warc.gz', [
+      response(`${SITE}/`, '2024-01-01T00:00:01Z', '<img src="/pic"><a href="/about">about</a>'),
+      response(`${SITE}/pic`, '2024-01-01T00:00:02Z', '<a href="/secret">not a page link</a>'),
+      response(`${SITE}/about`, '2024-01-01T00:00:03Z', '<a href="/about/team">team</a>'),
+    ]);
+    const db = tmp.path('requisite-next.sqlite');
+    await importWarc(file, db);
+    expect(readArchive(db, 'SELECT url, kind, depth FROM urls ORDER BY url')).toEqual([
+      { url: `${SITE}/`, kind: 'page', depth: 0 },
+      { url: `${SITE}/about`, kind: 'page', depth: 1 },
+      { url: `${SITE}/about/team`, kind: 'page', depth: 2 },
+      { url: `${SITE}/pic`, kind: 'requisite', depth: 1 },
+    ]);
+  });
 });
 
 describe('crawl, export, import', () => {

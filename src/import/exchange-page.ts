@@ -2,9 +2,9 @@ import { decodeContent, DecodedTooLargeError } from '../http/decode-content.js';
 import { discover } from '../pipeline/discover.js';
 import { charsetOf } from '../html/index.js';
 import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
-import { normalizeUrl } from '../url/index.js';
+import { normalizeUrl, type NormalizedUrl } from '../url/index.js';
 import { redirectTarget } from '../pipeline/operators/follow-redirects.js';
-import { needsParse, parseResponse, type ParseSettings } from '../pipeline/parse/parse-response.js';
+import { needsParse, type ParseJob, type ParseResult, type ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../pipeline/ports.js';
 import type { PageFacts } from '../pipeline/crawl-item.js';
 import type { ImportedPage, ImportedResponse, ImportSink } from '../storage/writer/index.js';
@@ -92,15 +92,50 @@ function revisitAnswer(exchange: Exchange, uri: string, sink: ImportSink): Answe
   };
 }
 
+/** A record read as far as it can be without the archive: its URL, and its answer with the status and the decoded body. */
+export interface ReadExchange {
+  exchange: Exchange;
+  normalized: NormalizedUrl;
+  revisit: boolean;
+  answer: Answer;
+  status: number;
+}
+
+/** The URL as the archive knows it now (its kind, depth and redirect hops): what reading its response depends on. */
+export function claimOf(read: ReadExchange, sink: ImportSink): ClaimedUrl {
+  const { normalized } = read;
+  const known = sink.known(normalized.key);
+  return {
+    id: known?.id ?? 0,
+    url: normalized.url,
+    key: normalized.key,
+    origin: normalized.origin,
+    kind: known?.kind ?? (new URL(normalized.url).pathname === '/robots.txt' ? 'robots' : 'page'),
+    depth: known?.depth ?? 0,
+    redirectHops: known?.redirectHops ?? 0,
+    tries: 0,
+    lease: NEVER_EXPIRES,
+  };
+}
+
+/** Two claims that read a response alike: parsing depends on nothing else of them. */
+export const readAlike = (a: ClaimedUrl, b: ClaimedUrl): boolean => a.kind === b.kind && a.depth === b.depth && a.redirectHops === b.redirectHops;
+
+/** What the crawl's parse is to read of the response, if anything: as in a crawl, only a successful response is read for links. */
+export function parseJobOf(read: ReadExchange, claim: ClaimedUrl, body: Buffer): ParseJob | undefined {
+  const contentType = read.answer.headers['content-type'] ?? null;
+  if (read.status < 200 || read.status > 299 || !needsParse(claim, contentType)) return undefined;
+  return { claim, contentType, body };
+}
+
 /**
- * Turns a response or revisit record into the page a crawl would have stored
- * for it: the body decoded as the crawler decodes it, then read by the
- * crawl's own parse (links, requisites, refresh, canonical, stylesheets,
- * sitemaps) and redirect rule, with the URL's depth and kind as the archive
- * knows them.
+ * Reads a response or revisit record as far as it can without the crawl's
+ * parse: its target URI, its HTTP message, and its body decoded as the
+ * crawler decodes it. A revisit's payload is its original's, so it is read
+ * from the archive (`sink`).
  */
-export async function exchangePage(exchange: Exchange, sink: ImportSink, settings: ParseSettings): Promise<ExchangePage | ImportSkip> {
-  const { response: record, request } = exchange;
+export async function readExchange(exchange: Exchange, sink: ImportSink, settings: ParseSettings): Promise<ReadExchange | ImportSkip> {
+  const { response: record } = exchange;
   const uri = targetUri(record);
   if (!uri) return { code: 'no_target_uri', message: 'a record without WARC-Target-URI' };
   const normalized = normalizeUrl(uri);
@@ -118,20 +153,26 @@ export async function exchangePage(exchange: Exchange, sink: ImportSink, setting
   if ('code' in answer) return answer;
   const status = Number(answer.message.startLine[1]);
   if (!Number.isInteger(status) || status < 100 || status > 999) return { code: 'bad_status_line', message: `no status code in ${JSON.stringify(answer.message.startLine.join(' '))}` };
+  return { exchange, normalized, revisit, answer, status };
+}
 
-  const known = sink.known(normalized.key);
-  const kind = known?.kind ?? (new URL(normalized.url).pathname === '/robots.txt' ? 'robots' : 'page');
-  const claim: ClaimedUrl = {
-    id: known?.id ?? 0,
-    url: normalized.url,
-    key: normalized.key,
-    origin: normalized.origin,
-    kind,
-    depth: known?.depth ?? 0,
-    redirectHops: known?.redirectHops ?? 0,
-    tries: 0,
-    lease: NEVER_EXPIRES,
-  };
+/**
+ * The page a crawl would have stored for the record: the response read
+ * (`read`, its body as `body`: a parse thread hands it back), what the
+ * crawl's parse found in it (`parsed`, when parseJobOf gave a job; `digests`
+ * are the body's when the parse computed them), and the
+ * crawl's redirect rule, with the URL's depth and kind as the archive knows them.
+ */
+export function exchangePage(
+  read: ReadExchange,
+  claim: ClaimedUrl,
+  body: Buffer,
+  parsed: ParseResult | undefined,
+  settings: ParseSettings,
+  digests: { sha256: Buffer; sha1: Buffer } | undefined,
+): ExchangePage {
+  const { exchange, normalized, answer, status, revisit } = read;
+  const { response: record, request } = exchange;
   const contentType = answer.headers['content-type'] ?? null;
   const location = answer.headers.location?.split('\n')[0] ?? null;
   let state: 'done' | 'failed' = 'done';
@@ -145,20 +186,14 @@ export async function exchangePage(exchange: Exchange, sink: ImportSink, setting
   } else if (hop) {
     discovered.push(discover(hop.next, 'redirect', claim.kind, claim.depth, claim.redirectHops + 1));
   }
-  // As in a crawl, only a successful response is read for links.
-  if (status >= 200 && status <= 299) {
-    if (needsParse(claim, contentType)) {
-      const result = parseResponse({ claim, contentType, body: answer.body }, settings);
-      if (result.error) {
-        state = 'failed';
-        error = result.error;
-      } else {
-        facts = result.page;
-        discovered.push(...result.found);
-      }
-    } else {
-      facts = { charset: charsetOf(contentType) };
-    }
+  if (parsed?.error) {
+    state = 'failed';
+    error = parsed.error;
+  } else if (parsed) {
+    facts = parsed.page;
+    discovered.push(...parsed.found);
+  } else if (status >= 200 && status <= 299) {
+    facts = { charset: charsetOf(contentType) };
   }
   // A request too large to read is kept as if the WARC held none.
   const parsedRequest = request ? parseHttpMessage(request.content) : undefined;
@@ -170,7 +205,8 @@ export async function exchangePage(exchange: Exchange, sink: ImportSink, setting
     contentType,
     charset: facts ? facts.charset : charsetOf(contentType),
     location,
-    body: answer.body,
+    body,
+    ...digests,
     fetchedAt,
     elapsedMs: 0,
     title: facts?.title ?? null,
@@ -194,7 +230,7 @@ export async function exchangePage(exchange: Exchange, sink: ImportSink, setting
     url: normalized.url,
     key: normalized.key,
     origin: normalized.origin,
-    kind,
+    kind: claim.kind,
     depth: claim.depth,
     redirectHops: claim.redirectHops,
     state,

@@ -1,8 +1,12 @@
 import { normalizeUrl } from '../url/index.js';
 import type { ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ImportSink } from '../storage/writer/index.js';
-import { exchangePage } from './exchange-page.js';
-import { pairExchanges } from './pair-exchanges.js';
+import { availableParallelism } from 'node:os';
+import { ParsePool, type Parsed } from '../pipeline/parse/parse-pool.js';
+import { parseResponse, type ParseResult } from '../pipeline/parse/parse-response.js';
+import type { ClaimedUrl } from '../pipeline/ports.js';
+import { claimOf, exchangePage, parseJobOf, readAlike, readExchange, type ExchangePage, type ImportSkip, type ReadExchange } from './exchange-page.js';
+import { pairExchanges, type Exchange, type PairedEntry } from './pair-exchanges.js';
 import type { ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
 
@@ -25,6 +29,10 @@ export interface ImportSettings extends ParseSettings {
 }
 
 const BATCH_RECORDS = 200;
+/** Records read ahead of the one being written, and bytes of their content, at most: what a parse thread has to work on meanwhile. */
+const READ_AHEAD = 32;
+const READ_AHEAD_BYTES = 16 * 1024 * 1024;
+const YIELD_EVERY = 8;
 /** Roots read from warcinfo records at most: a hostile WARC cannot make the walk start everywhere. */
 const MAX_ROOTS = 10_000;
 
@@ -55,65 +63,148 @@ const bump = (counts: Record<string, number>, key: string) => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
 
+/** A response being read ahead of its turn: the record read, the claim its parse was given, and that parse. */
+interface Reading {
+  read: ReadExchange | ImportSkip;
+  claim?: ClaimedUrl;
+  parsing?: Promise<Parsed>;
+}
+
+/** An entry of the file waiting for its turn to be written, and for a response, its reading. */
+interface Ahead {
+  entry: PairedEntry;
+  reading?: Promise<Reading>;
+  bytes: number;
+}
+
+/**
+ * The page a response makes, at its turn. Its parse began when it was read
+ * ahead, with the URL as the archive knew it then; an earlier record may
+ * since have found the URL (a new kind or depth), and then the response is
+ * read again as the archive knows it now, so the result never depends on
+ * how far ahead it was read.
+ */
+async function pageAtTurn(reading: Reading, sink: ImportSink, settings: ParseSettings): Promise<ExchangePage | ImportSkip> {
+  const { read } = reading;
+  if ('code' in read) return read;
+  const claim = claimOf(read, sink);
+  let body = read.answer.body;
+  let parsed: ParseResult | undefined;
+  let digests: { sha256: Buffer; sha1: Buffer } | undefined;
+  if (reading.parsing) {
+    const done = await reading.parsing;
+    body = done.body;
+    parsed = done.result;
+    digests = { sha256: done.sha256, sha1: done.sha1 };
+  }
+  if (!reading.claim || !readAlike(claim, reading.claim)) {
+    const job = parseJobOf(read, claim, body);
+    parsed = job ? parseResponse(job, settings) : undefined;
+  }
+  return exchangePage(read, claim, body, parsed, settings, digests);
+}
+
 /**
  * Imports WARC files into an archive, one after the other, streaming: each
  * response becomes a page with its links, committed in batches. Damaged input
  * is reported and passed over; what was read before it stays committed.
+ * Responses are read a few records ahead of the one being written, and their
+ * HTML parsed on a parse thread meanwhile; each is written in its turn.
  */
 export async function importWarcs(files: string[], sink: ImportSink, settings: ImportSettings, hooks: ImportHooks): Promise<ImportTally> {
   const tally: ImportTally = { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
   const batchRecords = settings.batchRecords ?? BATCH_RECORDS;
+  const parser = new ParsePool(availableParallelism() - 1);
   let inBatch = 0;
   let batchBytes = 0;
+  let readCount = 0;
   const commit = () => {
     sink.commit();
     inBatch = 0;
     batchBytes = 0;
     hooks.onProgress?.(tally);
   };
+
+  /** Reads a response without the archive, and starts its parse on a thread with the URL as the archive knows it now. */
+  const readAhead = async (exchange: Exchange): Promise<Reading> => {
+    const read = await readExchange(exchange, sink, settings);
+    if ('code' in read) return { read };
+    const claim = claimOf(read, sink);
+    const job = parseJobOf(read, claim, read.answer.body);
+    return job ? { read, claim, parsing: parser.parse(job, settings) } : { read, claim };
+  };
+
+  const write = async (file: string, { entry, reading }: Ahead): Promise<void> => {
+    if ('problem' in entry) {
+      tally.problems++;
+      hooks.onProblem(file, entry.problem.offset, entry.problem.message);
+    } else if ('skipped' in entry) {
+      bump(tally.skipped, 'body_too_large');
+      hooks.onSkip?.(file, entry.skipped.offset, 'body_too_large', `a ${entry.skipped.type} record of ${entry.skipped.length} bytes (--max-body)`);
+    } else if ('other' in entry) {
+      bump(tally.otherRecords, entry.other.type || 'untyped');
+      if (entry.other.type === 'warcinfo') tally.roots.push(...warcinfoRoots(entry.other.content));
+    } else {
+      // A revisit's payload is a record written before it: it is read at its turn.
+      const result = await pageAtTurn(await (reading ?? readExchange(entry.exchange, sink, settings).then((read) => ({ read }))), sink, settings);
+      if ('code' in result) {
+        bump(tally.skipped, result.code);
+        hooks.onSkip?.(file, entry.exchange.response.offset, result.code, result.message);
+        return;
+      }
+      const { fields } = entry.exchange.response;
+      const stored = sink.write(result.page);
+      // A revisit's own digest names the same payload; only originals are remembered.
+      if (!result.revisit) sink.rememberPayload(fields.get('warc-record-id') ?? null, fields.get('warc-payload-digest') ?? null, result.page.url, stored);
+      tally.pages++;
+      if (result.revisit) tally.revisits++;
+      inBatch++;
+      batchBytes += result.page.response.body.byteLength;
+      if (inBatch >= batchRecords || batchBytes >= BATCH_BYTES) commit();
+    }
+  };
+
   try {
     for (const file of files) {
       tally.files++;
       // A record too large to hold is passed over unread: bodies over --max-body are not stored by a crawl either.
       const maxContent = settings.maxBodyBytes + 1024 * 1024;
+      const ahead: Ahead[] = [];
+      let aheadBytes = 0;
+      const writeNext = async () => {
+        const next = ahead.shift()!;
+        aheadBytes -= next.bytes;
+        await write(file, next);
+      };
       for await (const entry of pairExchanges(counted(readWarc(file, maxContent), tally))) {
-        if ('problem' in entry) {
-          tally.problems++;
-          hooks.onProblem(file, entry.problem.offset, entry.problem.message);
-        } else if ('skipped' in entry) {
-          bump(tally.skipped, 'body_too_large');
-          hooks.onSkip?.(file, entry.skipped.offset, 'body_too_large', `a ${entry.skipped.type} record of ${entry.skipped.length} bytes (--max-body)`);
-        } else if ('other' in entry) {
-          bump(tally.otherRecords, entry.other.type || 'untyped');
-          if (entry.other.type === 'warcinfo') tally.roots.push(...warcinfoRoots(entry.other.content));
-        } else {
-          const result = await exchangePage(entry.exchange, sink, settings);
-          if ('code' in result) {
-            bump(tally.skipped, result.code);
-            hooks.onSkip?.(file, entry.exchange.response.offset, result.code, result.message);
-          } else {
-            const { fields } = entry.exchange.response;
-            const stored = sink.write(result.page);
-            // A revisit's own digest names the same payload; only originals are remembered.
-            if (!result.revisit) sink.rememberPayload(fields.get('warc-record-id') ?? null, fields.get('warc-payload-digest') ?? null, result.page.url, stored);
-            tally.pages++;
-            if (result.revisit) tally.revisits++;
-            inBatch++;
-            batchBytes += result.page.response.body.byteLength;
-            if (inBatch >= batchRecords || batchBytes >= BATCH_BYTES) commit();
-          }
+        const item: Ahead = { entry, bytes: 0 };
+        if ('exchange' in entry && entry.exchange.response.type !== 'revisit') {
+          item.bytes = entry.exchange.response.content.byteLength;
+          item.reading = readAhead(entry.exchange);
+          // A failure is met at the record's turn; one read ahead of a failure before it is never awaited.
+          item.reading.catch(() => undefined);
         }
+        ahead.push(item);
+        aheadBytes += item.bytes;
+        // Reading is mostly synchronous: the event loop is turned now and then, so that what was read ahead
+        // reaches the parse thread in small batches and its answers are taken in as they come.
+        if ((readCount += 1) % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+        while (ahead.length > READ_AHEAD || aheadBytes > READ_AHEAD_BYTES) await writeNext();
         if (hooks.stopRequested?.()) {
           tally.stopped = true;
           break;
         }
       }
+      // What was read is written, a stop included.
+      while (ahead.length) await writeNext();
       if (tally.stopped) break;
     }
     commit();
   } catch (error) {
     sink.rollback();
     throw error;
+  } finally {
+    await parser.close();
   }
   return tally;
 }

@@ -152,7 +152,7 @@ export class ImportSink {
       })!.id;
       let newUrls = 0;
       for (const found of page.discovered) if (!found.linkOnly) newUrls += this.addFound(found, urlId);
-      const bodyId = this.writer.body(page.response.body);
+      const bodyId = this.writer.body(page.response.body, page.response);
       this.writer.capture(urlId, this.runId, bodyId, importedCapture(page.response), { found: page.discovered.length, new: newUrls });
       this.writer.replaceLinks(urlId, page.discovered);
       this.writer.pageText(urlId, page.key, page.response);
@@ -172,7 +172,7 @@ export class ImportSink {
     if (known === undefined) return undefined;
     const latest = this.latestAt.get(known.id);
     if (latest === undefined || latest.fetched_at <= page.response.fetchedAt) return undefined;
-    const bodyId = this.writer.body(page.response.body);
+    const bodyId = this.writer.body(page.response.body, page.response);
     this.writer.capture(known.id, this.runId, bodyId, importedCapture(page.response), { found: page.discovered.length, new: 0 });
     return { urlId: known.id, bodyId, newUrls: 0 };
   }
@@ -195,7 +195,7 @@ export class ImportSink {
       message: NOT_GET.message,
     });
     const urlId = this.knownStmt.get(page.key)!.id;
-    const bodyId = this.writer.body(page.response.body);
+    const bodyId = this.writer.body(page.response.body, page.response);
     this.writer.capture(urlId, this.runId, bodyId, importedCapture(page.response), { found: 0, new: 0 });
     return { urlId, bodyId, newUrls: 0 };
   }
