@@ -1,4 +1,4 @@
-import { CappedText } from './capped-text.js';
+import { FoldedText } from './folded-text.js';
 import { MAX_TEXT_CHARS, type ExtractedText } from './page-facts.js';
 import { hasAny, tokens, type Attributes } from './tag-attributes.js';
 import type { DocumentWindow } from './document-window.js';
@@ -65,8 +65,8 @@ function marksBoilerplate(name: string, attributes: Attributes, inContent: boole
 }
 
 /**
- * Collects a page's text from the scanner's events: pieces gathered, joined and collapsed once at
- * the end, so a page costs one pass and one join. Stops taking text once well past the cap.
+ * Collects a page's text from the scanner's events: pieces gathered with their whitespace folded as
+ * they come (FoldedText), and joined once at the end. Stops taking text once well past the cap.
  *
  * Boilerplate the page marks (see `marksBoilerplate`) is kept apart, and used only when the page has
  * no other text: a page that is all navigation (a site map, say) is still found. Its extent is
@@ -74,10 +74,10 @@ function marksBoilerplate(name: string, attributes: Attributes, inContent: boole
  * scanner keeps no element stack.
  */
 export class TextCollector {
-  private readonly body = new CappedText(2 * MAX_TEXT_CHARS);
-  private readonly boilerplate = new CappedText(2 * MAX_TEXT_CHARS);
+  private readonly body = new FoldedText(2 * MAX_TEXT_CHARS);
+  private readonly boilerplate = new FoldedText(2 * MAX_TEXT_CHARS);
   private headings: string[] = [];
-  private heading: CappedText | undefined;
+  private heading: FoldedText | undefined;
   private description: string | undefined;
   private name = '';
   private role: TextRole = TextRole.Block;
@@ -114,7 +114,7 @@ export class TextCollector {
         break;
       case TextRole.Heading:
         this.endHeading();
-        if (!selfClosing) this.heading = new CappedText(2 * MAX_TEXT_CHARS);
+        if (!selfClosing) this.heading = new FoldedText(2 * MAX_TEXT_CHARS);
         break;
     }
     this.separate();
@@ -163,8 +163,8 @@ export class TextCollector {
 
   finish(): ExtractedText {
     this.endHeading();
-    let body = collapse(this.body.toString());
-    if (body === '') body = collapse(this.boilerplate.toString());
+    let body = this.body.toString();
+    if (body === '') body = this.boilerplate.toString();
     const text: ExtractedText = { body: body.slice(0, MAX_TEXT_CHARS), headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS), version: TEXT_EXTRACTION_VERSION };
     if (this.description !== undefined) text.description = this.description;
     return text;
@@ -191,18 +191,19 @@ export class TextCollector {
     else if (name === 'a') this.inFragmentLink = false;
   }
 
+  /** A space between words, which the text folds into any space already there. */
   private separate(): void {
     if (this.skipping !== undefined) {
-      if (this.boilerplate.length > 0 && !this.boilerplate.endsWithSpace) this.boilerplate.add(' ');
+      this.boilerplate.add(' ');
       return;
     }
-    if (this.body.length > 0 && !this.body.endsWithSpace) this.body.add(' ');
-    if (this.heading && this.heading.length > 0) this.heading.add(' ');
+    this.body.add(' ');
+    this.heading?.add(' ');
   }
 
   private endHeading(): void {
     if (this.heading === undefined) return;
-    const heading = collapse(this.heading.toString());
+    const heading = this.heading.toString();
     if (heading !== '') this.headings.push(heading);
     this.heading = undefined;
   }
