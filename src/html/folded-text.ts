@@ -1,3 +1,5 @@
+import { CappedText } from './capped-text.js';
+
 /**
  * Text gathered from a streaming tokenizer with HTML's whitespace folded as
  * it comes: each run of tab, line feed, form feed, carriage return and space
@@ -5,21 +7,24 @@
  * regular-expression pass over the whole text would (`toString` trims), but
  * most pieces a page gives are either runs of indentation, which leave a
  * space at most, or words with single spaces, which are taken whole: nothing
- * is copied twice. Like CappedText, `settle` (at the end of each piece the
- * tokenizer reads) copies what the piece gave into strings of their own, so
- * the piece itself can go.
+ * is copied twice. What is taken goes into a CappedText, so `settle` (at
+ * the end of each piece the tokenizer reads) lets the piece go.
  */
 export class FoldedText {
-  private readonly settled: string[] = [];
-  private fresh: string[] = [];
-  length = 0;
+  private readonly text: CappedText;
   /** Nothing taken yet, or the last character taken is a space: whitespace now adds nothing. */
   private spaced = true;
 
-  constructor(private readonly cap: number) {}
+  constructor(private readonly cap: number) {
+    this.text = new CappedText(cap);
+  }
+
+  get length(): number {
+    return this.text.length;
+  }
 
   add(text: string): void {
-    if (this.length >= this.cap) return;
+    if (this.text.length >= this.cap) return;
     let spaced = this.spaced;
     let from = 0;
     for (let i = 0; i < text.length; i++) {
@@ -33,34 +38,21 @@ export class FoldedText {
         spaced = true;
         continue;
       }
-      if (i > from) this.take(text.slice(from, i));
-      if (!spaced) this.take(' ');
+      if (i > from) this.text.add(text.slice(from, i));
+      if (!spaced) this.text.add(' ');
       spaced = true;
       from = i + 1;
     }
-    if (from < text.length) this.take(from === 0 ? text : text.slice(from));
+    if (from < text.length) this.text.add(from === 0 ? text : text.slice(from));
     this.spaced = spaced;
   }
 
   settle(): void {
-    const { fresh } = this;
-    if (fresh.length === 0) return;
-    // join() copies two or more strings into a new one, but hands a lone one back as it is.
-    this.settled.push(fresh.length === 1 ? (' ' + fresh[0]).slice(1) : fresh.join(''));
-    this.fresh = [];
+    this.text.settle();
   }
 
   /** The text, trimmed as String.prototype.trim trims (other Unicode spaces at its ends go too). */
   toString(): string {
-    this.settle();
-    return this.settled.join('').trim();
-  }
-
-  private take(text: string): void {
-    const room = this.cap - this.length;
-    if (room <= 0) return;
-    const taken = text.length > room ? text.slice(0, room) : text;
-    this.fresh.push(taken);
-    this.length += taken.length;
+    return this.text.toString().trim();
   }
 }
