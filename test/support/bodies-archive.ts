@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeArchive, openArchive } from '../../src/storage/archive/open-archive.js';
-import { mulberry32 } from './prng.js';
+import { madeUpWords, mulberry32 } from './prng.js';
 
 /** Where the pages of bodiesArchive live, and when they were fetched. */
 export const BODIES_SITE = 'http://bodies.test/';
@@ -13,8 +13,7 @@ const FETCHED_AT = '2026-01-01T00:00:00.000Z';
  */
 export function bodiesArchive(path: string, pages: number, bodyBytes: number): string {
   const rand = mulberry32(11);
-  const letter = () => String.fromCharCode(97 + Math.floor(rand() * 26));
-  const words = Array.from({ length: 5_000 }, () => Array.from({ length: 3 + Math.floor(rand() * 7) }, letter).join(''));
+  const words = madeUpWords(rand, 5_000, 3, 7);
   const db = openArchive(path, 'create');
   try {
     db.prepare('INSERT INTO run (started_at, options) VALUES (?, ?)').run(FETCHED_AT, '{}');

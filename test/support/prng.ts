@@ -9,3 +9,9 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** `count` made-up lower-case words of `shortest` to `shortest + spread - 1` letters, drawn from `rand`. */
+export function madeUpWords(rand: () => number, count: number, shortest: number, spread: number): string[] {
+  const letter = () => String.fromCharCode(97 + Math.floor(rand() * 26));
+  return Array.from({ length: count }, () => Array.from({ length: shortest + Math.floor(rand() * spread) }, letter).join(''));
+}

@@ -1,6 +1,6 @@
 import { closeArchive, openArchive } from '../../src/storage/archive/open-archive.js';
 import { PageTextWriter } from '../../src/storage/writer/page-text-writer.js';
-import { mulberry32 } from './prng.js';
+import { madeUpWords, mulberry32 } from './prng.js';
 import { TEXT_EXTRACTION_VERSION } from '../../src/html/index.js';
 
 /** Where the pages of textArchive live, and when they were fetched (their replay timestamp). */
@@ -14,8 +14,7 @@ export const TEXT_FETCHED_AT = '2026-01-01T00:00:00.000Z';
  */
 export function textArchive(path: string, pages: number): string {
   const rand = mulberry32(7);
-  const letter = () => String.fromCharCode(97 + Math.floor(rand() * 26));
-  const words = Array.from({ length: 20_000 }, () => Array.from({ length: 4 + Math.floor(rand() * 6) }, letter).join(''));
+  const words = madeUpWords(rand, 20_000, 4, 6);
   const db = openArchive(path, 'create');
   try {
     db.prepare('INSERT INTO run (started_at, options) VALUES (?, ?)').run(TEXT_FETCHED_AT, '{}');
