@@ -24,3 +24,16 @@ it('waits for the disk many times without a listener leak warning', async () => 
   }
   expect(warnings).not.toContain('MaxListenersExceededWarning');
 });
+
+it('is destroyed without an error while writes are under way and after, so a failed export reports its own error', async () => {
+  // An export that fails (or is aborted) destroys its file while its records may still be being written.
+  const file = new AppendFile(tmp.path('destroyed.bin'));
+  const chunk = Buffer.alloc(1024 * 1024, 1);
+  const pending = [file.write(chunk), file.write(chunk)];
+  for (const write of pending) write.catch(() => undefined);
+  const destroyed = file.destroy();
+  const late = file.write(chunk);
+  late.catch(() => undefined);
+  await expect(destroyed).resolves.toBeUndefined();
+  await expect(late).rejects.toMatchObject({ code: 'ERR_STREAM_DESTROYED' });
+});

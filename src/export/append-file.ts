@@ -1,6 +1,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 
+const destroyedError = () => Object.assign(new Error('the file was destroyed: the export failed or was stopped'), { code: 'ERR_STREAM_DESTROYED' });
+
 /** Appends to a new file, waiting when the disk falls behind, and knows the offset of what it writes. */
 export class AppendFile {
   private readonly stream: WriteStream;
@@ -21,21 +23,28 @@ export class AppendFile {
     const offset = this.offset;
     const bytes = typeof record === 'string' ? Buffer.from(record, 'utf8') : record;
     this.offset += bytes.length;
+    if (this.stream.destroyed) throw destroyedError();
     if (!this.stream.write(bytes)) await this.drained();
     if (this.failure) throw this.failure;
+    if (this.stream.destroyed) throw destroyedError();
     return { offset, length: bytes.length };
   }
 
-  /** Resolves on 'drain' or 'error', whichever comes first, and leaves no listener behind (a race of two `once` would leave one per wait). */
+  /**
+   * Resolves on 'drain', 'error' or 'close', whichever comes first (a file destroyed meanwhile never
+   * drains), and leaves no listener behind (a race of `once`s would leave one per wait).
+   */
   private drained(): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         this.stream.off('drain', done);
         this.stream.off('error', done);
+        this.stream.off('close', done);
         resolve();
       };
       this.stream.on('drain', done);
       this.stream.on('error', done);
+      this.stream.on('close', done);
     });
   }
 
@@ -54,7 +63,8 @@ export class AppendFile {
    */
   async destroy(): Promise<void> {
     if (this.stream.closed) return;
-    const closed = once(this.stream, 'close');
+    // Not once(): it rejects on an 'error' first, such as that of a write still under way, which is not this caller's to report.
+    const closed = new Promise<void>((resolve) => this.stream.once('close', () => resolve()));
     this.stream.destroy();
     await closed;
   }
