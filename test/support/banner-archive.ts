@@ -23,11 +23,11 @@ const home = (text: string) => html(`<h1 id="title">${text}</h1><a id="to-a" hre
 const page = (text: string) => html(`<h1 id="title">${text}</h1><a id="home" href="/">home</a>`, text);
 
 /**
- * The hostile page: tries to write into the UI's document, posts forged messages to the UI as the
- * shim's (markup as a URL, a URL the archive lacks, a bad timestamp, markup as the message), and each
- * time the UI asks the frame where it is, answers after the shim with a real capture (of `/a`, its
- * latest), which the bar may show: that is the most a page can make it do. What it met is written
- * into its own `#result`.
+ * The hostile page: tries to write into the UI's document; the first time the UI asks the frame where
+ * it is, posts forged messages to the UI as the shim's (markup as a URL, a URL the archive lacks, a bad
+ * timestamp, markup as the message); and each time, answers after the shim with a real capture (of
+ * `/a`, its latest), which the bar may show: that is the most a page can make it do. What it met is
+ * written into its own `#result`.
  */
 const FORGER = html(
   `<p id="result">running</p><script>
@@ -35,12 +35,17 @@ const FORGER = html(
   try { parent.document.body.innerHTML = '${PWNED}'; result.push('wrote parent'); } catch (e) { result.push('parent.document: ' + e.name); }
   try { top.document.title = '${PWNED}'; result.push('wrote top'); } catch (e) { result.push('top.document: ' + e.name); }
   function archived(path) { var a = document.createElement('a'); a.href = path; return new URL(a.href).pathname.replace(/^\\/\\d+\\//, ''); }
-  parent.postMessage({ type: 'crawlite:replay', url: 'https://evil.invalid/<img src=x id=${PWNED}>', ts: '20300102000000' }, '*');
-  parent.postMessage({ type: 'crawlite:replay', url: archived('/a'), ts: '<b>${PWNED}</b>' }, '*');
-  parent.postMessage('<img src=x id="${PWNED}">', '*');
-  parent.postMessage({ type: 'crawlite:replay', url: 'https://nowhere.invalid/${PWNED}', ts: '20300102000000' }, '*');
+  var forged = false;
   window.addEventListener('message', function (event) {
     if (event.data !== 'crawlite:where') return;
+    // Posted once the UI asks, so surely while it listens: posted as the page loads, they could come before.
+    if (!forged) {
+      forged = true;
+      parent.postMessage({ type: 'crawlite:replay', url: 'https://evil.invalid/<img src=x id=${PWNED}>', ts: '20300102000000' }, '*');
+      parent.postMessage({ type: 'crawlite:replay', url: archived('/a'), ts: '<b>${PWNED}</b>' }, '*');
+      parent.postMessage('<img src=x id="${PWNED}">', '*');
+      parent.postMessage({ type: 'crawlite:replay', url: 'https://nowhere.invalid/${PWNED}', ts: '20300102000000' }, '*');
+    }
     setTimeout(function () {
       parent.postMessage({ type: 'crawlite:replay', url: archived('/a'), ts: '20300103000000' }, '*');
       document.getElementById('result').textContent = result.join('; ');
