@@ -21,27 +21,30 @@ const BUNDLE = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
 const bundled = JSON.parse(readFileSync(`${BUNDLE}meta.json`, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
 const packageOf = (path: string) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
 
-/** The packages one run of the built CLI loaded: imported from node_modules, or bundled into a file of the bundle it loaded. */
-async function packagesLoaded(argv: string[]): Promise<Set<string>> {
+/** The files one run of the built CLI loaded from node_modules: imported, or bundled into a file of the bundle it loaded. */
+async function modulesLoaded(argv: string[]): Promise<string[]> {
   runs += 1;
   const log = tmp.path(`imports-${runs}.log`);
   await promisify(execFile)(process.execPath, ['--import', RECORDER, BIN, ...argv], { env: { ...process.env, CRAWLITE_IMPORT_LOG: log }, timeout: 20_000 }).catch(() => undefined);
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  const packages = new Set<string>();
+  const modules: string[] = [];
   for (const url of urls) {
     if (!url.startsWith('file:')) continue;
     const path = fileURLToPath(url);
-    const direct = packageOf(path);
-    if (direct) packages.add(direct);
-    if (!path.startsWith(BUNDLE)) continue;
+    if (!path.startsWith(BUNDLE)) {
+      if (packageOf(path)) modules.push(path);
+      continue;
+    }
     const output = bundled.outputs[`dist/bundle/${path.slice(BUNDLE.length)}`];
     expect(output, `${path} is not in the bundle's metafile`).toBeDefined();
-    for (const input of Object.keys(output!.inputs)) {
-      const name = packageOf(input);
-      if (name) packages.add(name);
-    }
+    modules.push(...Object.keys(output!.inputs).filter((input) => packageOf(input)));
   }
-  return packages;
+  return modules;
+}
+
+/** The packages one run of the built CLI loaded. */
+async function packagesLoaded(argv: string[]): Promise<Set<string>> {
+  return new Set((await modulesLoaded(argv)).map((path) => packageOf(path)!));
 }
 
 beforeAll(async () => {
@@ -71,5 +74,12 @@ describe('start-up', () => {
     expect(CRAWL_ONLY.filter((name) => loaded.has(name))).toEqual(CRAWL_ONLY);
     // Off a terminal there is no live status line to draw.
     expect(loaded.has('log-update')).toBe(false);
+  });
+
+  it("a crawl loads undici's HTTP client, not its fetch, WebSocket, mocks or caches", async () => {
+    const undici = (await modulesLoaded(['crawl', server.url, '--db', tmp.path('client.sqlite'), '-q'])).filter((path) => packageOf(path) === 'undici');
+    expect(undici.some((path) => path.endsWith('lib/dispatcher/agent.js'))).toBe(true);
+    // What its index adds: fetch itself (its body helpers come with the client, for FormData uploads), WebSocket, EventSource, cookies, mocks, caches.
+    expect(undici.filter((path) => /\/lib\/(mock|cache|interceptor|web\/(websocket|eventsource|cookies)|web\/fetch\/index\.js)/.test(path))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { Agent, ProxyAgent, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
 import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, HeadersTooLargeError, NetworkError, RequestTimeoutError } from '../pipeline/fetch-errors.js';
@@ -7,6 +7,7 @@ import type { Fetcher, HttpResponse, WireExchange } from '../pipeline/fetcher.js
 import type { Validators } from '../pipeline/ports.js';
 import type { CrawlCookies } from './cookie-jar.js';
 import { DecodedTooLargeError, decodeContent, UndecodableContentError } from './decode-content.js';
+import { Agent, ProxyAgent, errors as undiciErrors } from './undici-parts.js';
 import { ResponseCollector, type CollectedResponse, type Connecting } from './response-collector.js';
 
 export interface HttpClientSettings {

@@ -1,6 +1,6 @@
-import { util } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { BodyTooLargeError } from '../pipeline/fetch-errors.js';
+import { parseHeaders } from './undici-parts.js';
 import { headerBlock, httpVersionOn, readRequestHead, type RequestHead } from './wire-format.js';
 
 type Abort = (error?: Error) => void;
@@ -96,7 +96,7 @@ export class ResponseCollector {
     this.httpVersion = httpVersionOn(this.socket);
     this.socket = undefined;
     this.rawHeaders = headerBlock(rawHeaders);
-    this.headers = util.parseHeaders(rawHeaders) as IncomingHttpHeaders;
+    this.headers = parseHeaders(rawHeaders) as IncomingHttpHeaders;
     this.into = this.bodyBuffer(statusCode);
     return true;
   }
