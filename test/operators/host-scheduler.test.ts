@@ -79,6 +79,22 @@ describe('HostScheduler', () => {
     expect(await nextOf(scheduler, 10)).toEqual({ wakeAt: 5_000 });
   });
 
+  it('claims the next URLs while half of the last claim is left, so a free slot never waits on the frontier', async () => {
+    const frontier = frontierWith(Array.from({ length: 40 }, (_, i) => `http://a/${i}`));
+    // Eight claimed at a time (CLAIM_AHEAD_MIN).
+    const scheduler = new HostScheduler(frontier, new RobotsBook(false), { perHost: 8 });
+    const take = (next: NextTask) => {
+      expect(isTask(next)).toBe(true);
+      scheduler.finished(next as Task);
+    };
+    take(await nextOf(scheduler, 0));
+    for (let i = 0; i < 4; i += 1) take(scheduler.next(0));
+    // Three left of the first eight: the next eight are on their way.
+    expect(scheduler.waitingOnFrontier).toBe(true);
+    await new Promise<void>((resolve) => scheduler.onSettled(resolve));
+    for (let i = 0; i < 3 + 8; i += 1) take(scheduler.next(0));
+  });
+
   it('stops claiming at --max-pages, counting pages fetched before', async () => {
     const db = openArchive(tmp.path('fetched-before.sqlite'), 'create');
     const frontier = new SqliteFrontier(db);

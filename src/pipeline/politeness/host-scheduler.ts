@@ -35,7 +35,9 @@ export interface SchedulerSettings {
  * that will fetch them: as many as the origin's slots, within these bounds.
  * Claiming is a transaction of its own, so one per URL cost as much as
  * parsing; a few ahead costs nothing: a crash leaves them `fetching`, which
- * resume queues again, and they were never requested.
+ * resume queues again, and they were never requested. The next claim is
+ * asked when half of the last is left, so a slot that frees never waits for
+ * the frontier's answer behind its commits.
  */
 const CLAIM_AHEAD_MIN = 8;
 const CLAIM_AHEAD_MAX = 32;
@@ -175,7 +177,7 @@ export class HostScheduler implements TaskSource {
     for (let i = 0; i < origins.length; i += 1) {
       const origin = origins[(this.cursor + i) % origins.length]!;
       const host = this.hosts.get(origin)!;
-      if (!host.hasWork || host.inFlight >= this.settings.perHost) continue;
+      if ((!host.hasWork && host.ahead.length === 0) || host.inFlight >= this.settings.perHost) continue;
       const robots = this.robots.state(origin, now);
       if (robots === 'fetching') continue;
       const readyAt = Math.max(host.lastStart + this.gap(origin), host.pausedUntil);
@@ -196,6 +198,7 @@ export class HostScheduler implements TaskSource {
         task = { type: 'robots', origin };
       } else {
         const claim = host.ahead.shift()!;
+        if (host.hasWork && host.ahead.length < this.claimAhead / 2) this.claim(origin, host);
         // A URL robots.txt refuses is claimed only to be marked skipped: no request, so it does not count.
         if (claim.kind === 'page' && !this.robots.rules(origin)?.refuses(claim.url)) this.pagesStarted += 1;
         task = { type: 'url', claim };
