@@ -19,6 +19,7 @@ import { statsCommand } from './commands/stats.js';
 import { unlockCommand } from './commands/unlock.js';
 import { workerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, type CliIo } from './io.js';
+import { skipHelpCache } from './skip-help-cache.js';
 import { UsageError } from './usage-error.js';
 
 /** yargs spreads some messages over several lines ("Invalid values:" then the details); a usage error is one line. */
@@ -63,7 +64,9 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   let output = '';
   try {
-    await yargs(argv)
+    const parser = yargs(argv);
+    skipHelpCache(parser);
+    await parser
       .scriptName('crawlite')
       .usage('$0 <command> [options]\n\nArchive a website into one SQLite file, resume it after any crash, query it with SQL.')
       .command(crawlCommand(context))
