@@ -1,8 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openArchive } from '../../src/storage/archive/open-archive.js';
 import { openCrawlArchive } from '../../src/storage/archive/open-crawl-archive.js';
+import { WalCheckpointer } from '../../src/storage/archive/wal-checkpointer.js';
 import { tempDir, testOwner } from '../support/archive.js';
-import { waitFor } from '../support/wait.js';
+import { sleep, waitFor } from '../support/wait.js';
 
 // The writer never checkpoints inside a commit (a stall for every request slot): a thread of its own copies the WAL back.
 
@@ -35,5 +37,24 @@ describe('the WAL checkpointer of a crawl archive', () => {
     archive.close();
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('starts its thread when the first checkpoint is due, not with the archive, and not at all if stopped before', async () => {
+    const db = openArchive(tmp.path('lazy.sqlite'), 'create');
+    try {
+      const checkpointer = WalCheckpointer.start(db, tmp.path('lazy.sqlite'));
+      expect(checkpointer.running).toBe(false);
+      await waitFor('the checkpointer thread to start', () => checkpointer.running, 10_000);
+      checkpointer.stop();
+      expect(checkpointer.running).toBe(false);
+
+      const early = WalCheckpointer.start(db, tmp.path('lazy.sqlite'));
+      early.stop();
+      // Past the moment its first checkpoint was due: still no thread.
+      await sleep(1_000);
+      expect(early.running).toBe(false);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -42,27 +42,48 @@ try {
  * on the crawl's only thread, a stall of tens of milliseconds (and an fsync)
  * every few hundred pages, with every request slot waiting. A passive
  * checkpoint on a second connection never blocks the writer.
+ *
+ * The thread starts when its first checkpoint is due, not with the archive:
+ * a thread's start costs a core about 250 ms of Node's own start-up, which at
+ * the crawl's start competes with everything the first request waits for,
+ * and a crawl that ends sooner never needs it.
  */
 export class WalCheckpointer {
-  private constructor(
-    private readonly worker: Worker,
-    private readonly flags: Int32Array,
-  ) {}
+  private worker: Worker | undefined;
+  private readonly flags = new Int32Array(new SharedArrayBuffer(8));
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(path: string) {
+    this.timer = setTimeout(() => this.startThread(path), CHECKPOINT_EVERY_MS);
+    this.timer.unref();
+  }
 
   static start(db: Db, path: string): WalCheckpointer {
     db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
-    const flags = new Int32Array(new SharedArrayBuffer(8));
+    return new WalCheckpointer(path);
+  }
+
+  /** Whether the thread has been started (and not stopped). */
+  get running(): boolean {
+    return this.worker !== undefined && Atomics.load(this.flags, CLOSED) === 0;
+  }
+
+  private startThread(path: string): void {
+    if (Atomics.load(this.flags, STOP) === 1) return;
     const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+    const flags = this.flags;
     const worker = new Worker(THREAD, { eval: true, workerData: { path, sqlite, flags: flags.buffer, everyMs: CHECKPOINT_EVERY_MS } });
     worker.unref();
     // A thread that fails to start leaves the writer's own checkpoints in charge.
     worker.on('error', () => Atomics.store(flags, CLOSED, 1));
-    return new WalCheckpointer(worker, flags);
+    this.worker = worker;
   }
 
   /** Closes the thread's connection before the archive leaves WAL mode, which needs the file to itself. */
   stop(): void {
+    clearTimeout(this.timer);
     Atomics.store(this.flags, STOP, 1);
+    if (!this.worker) return;
     Atomics.notify(this.flags, STOP);
     Atomics.wait(this.flags, CLOSED, 0, STOP_WAIT_MS);
     void this.worker.terminate();
