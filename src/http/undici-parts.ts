@@ -1,9 +1,9 @@
 /**
  * The parts of undici the HTTP client uses, loaded from undici's own files
  * rather than its index: the index loads fetch, WebSocket, EventSource,
- * cookies, mocks and caches too, about three times the code, and every crawl
- * paid for compiling it before its first request (about 80 ms on a 2-core
- * machine; `npm run bench` measures start-up as part of each row).
+ * cookies, mocks and caches too, twice the code in the bundle, and every crawl
+ * paid for compiling it before its first request (about 55 ms on a 2-core
+ * machine, docs/performance.md).
  */
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
