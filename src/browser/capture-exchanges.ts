@@ -1,6 +1,9 @@
 import type { CDPSession } from 'playwright-core';
-import type { BrowserExchange, RenderJob } from '../pipeline/renderer.js';
+import type { Reason } from '../pipeline/ports.js';
+import type { BlockedRequest, BrowserExchange, RenderJob } from '../pipeline/renderer.js';
+import type { ByteGate } from './byte-gate.js';
 import { type HeaderEntry, type PausedRequest, toExchange } from './exchange-record.js';
+import { refusedMethod } from './guard-rules.js';
 import { documentFulfilment, plainFulfilment } from './serve-document.js';
 
 /** Fetch.requestPaused, the fields read here: at the request stage, or at the response stage once a status or an error is set. */
@@ -27,7 +30,16 @@ export interface CaptureOptions {
   /** URLs this browser captured already (GET only): a page does not capture them again. */
   captured: Set<string>;
   maxBodyBytes: number;
+  /** What all bodies kept of one page may add up to; past it, responses reach the page and are not kept. */
+  maxPageBytes: number;
+  /** Bounds the bytes read out of the browser at once, across pages. */
+  reads: ByteGate;
+  /** PUT, PATCH, DELETE and other writes reach the site. */
+  allowWrites: boolean;
 }
+
+/** What a body of unknown length is counted as while it is read: most are small scripts and styles. */
+const UNKNOWN_LENGTH_BYTES = 1024 * 1024;
 
 interface Slot {
   exchange?: BrowserExchange;
@@ -39,7 +51,11 @@ interface Slot {
  * body. Every pause is answered exactly once, also after the capture finished.
  */
 export class PageCapture {
-  readonly blocked: string[] = [];
+  readonly blocked: BlockedRequest[] = [];
+  /** Where the page's script tried to take its top frame (refused: the page stays as it rendered). */
+  readonly navigations: string[] = [];
+  /** Bytes of bodies kept so far, counted against maxPageBytes. */
+  private kept = 0;
   private readonly slots: Slot[] = [];
   private readonly starts = new Map<string, number>();
   /** Keys this page added to `captured`: given back if its exchanges are not stored. */
@@ -111,8 +127,15 @@ export class PageCapture {
       return;
     }
     if (request.url.startsWith('data:') || request.url.startsWith('blob:')) return void (await this.answer('Fetch.continueRequest', { requestId }));
-    if (!this.admits(request.url)) {
-      if (!this.blocked.includes(request.url)) this.blocked.push(request.url);
+    if (event.frameId === this.options.mainFrameId && event.resourceType === 'Document') {
+      // The page's script leaving it (location.href, a form sent, a reload with another URL): the page
+      // is kept as it rendered, and where it went is a link. Aborted navigations leave no error page.
+      if (/^https?:/.test(request.url) && request.method === 'GET' && !this.navigations.includes(request.url) && this.navigations.length < 100) this.navigations.push(request.url);
+      return void (await this.answer('Fetch.failRequest', { requestId, errorReason: 'Aborted' }));
+    }
+    const write = refusedMethod(request.method, this.options.allowWrites);
+    if (write || !this.admits(request.url)) {
+      this.block(request.url, write);
       return void (await this.answer('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }));
     }
     const key = request.method === 'GET' ? request.url : undefined;
@@ -147,17 +170,32 @@ export class PageCapture {
     }
   }
 
-  /** The body as the browser decoded it, or undefined when it is larger than the cap or cannot be had. */
+  /**
+   * The body as the browser decoded it, or undefined when it is larger than the cap, would take the
+   * page past what it may keep, or cannot be had. Reads of all pages together are bounded in bytes.
+   */
   private async readBody(requestId: string, headers: readonly HeaderEntry[]): Promise<Buffer | undefined> {
-    const length = headers.find(({ name }) => name.toLowerCase() === 'content-length')?.value;
-    if (length !== undefined && Number(length) > this.options.maxBodyBytes) return undefined;
+    const header = headers.find(({ name }) => name.toLowerCase() === 'content-length')?.value;
+    const length = header !== undefined && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
+    const room = Math.min(this.options.maxBodyBytes, this.options.maxPageBytes - this.kept);
+    if (length !== undefined && length > room) return undefined;
+    const leave = await this.options.reads.enter(length ?? UNKNOWN_LENGTH_BYTES);
     try {
+      if (this.finished) return undefined;
       const { body, base64Encoded } = await this.session.send('Fetch.getResponseBody', { requestId });
       const bytes = Buffer.from(body, base64Encoded ? 'base64' : 'utf8');
-      return bytes.length > this.options.maxBodyBytes ? undefined : bytes;
+      if (bytes.length > Math.min(this.options.maxBodyBytes, this.options.maxPageBytes - this.kept)) return undefined;
+      this.kept += bytes.length;
+      return bytes;
     } catch {
       return undefined;
+    } finally {
+      leave();
     }
+  }
+
+  private block(url: string, reason: Reason | undefined): void {
+    if (this.blocked.length < 1000 && !this.blocked.some((seen) => seen.url === url)) this.blocked.push(reason ? { url, reason } : { url });
   }
 
   private drop(key: string | undefined): void {

@@ -1,5 +1,7 @@
 import { RenderError } from './browser-errors.js';
 import { ChromiumInstance } from './chromium-instance.js';
+import { GuardProxy } from './guard-proxy.js';
+import type { GuardRules } from './guard-rules.js';
 
 export interface HostLimits {
   executablePath: string;
@@ -17,8 +19,13 @@ export class ChromiumHost {
   /** Acquisitions one at a time: two renders never launch two browsers. */
   private turn: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** The proxy every browser of the crawl sends its traffic through; started with the first. */
+  private proxy: Promise<GuardProxy> | undefined;
 
-  constructor(private readonly limits: HostLimits) {}
+  constructor(
+    private readonly limits: HostLimits,
+    private readonly rules: GuardRules,
+  ) {}
 
   get instance(): ChromiumInstance | undefined {
     return this.current;
@@ -43,6 +50,7 @@ export class ChromiumHost {
     await this.current?.close();
     await this.turn;
     await this.current?.close();
+    await (await this.proxy?.catch(() => undefined))?.close();
   }
 
   private async acquireNow(url: string): Promise<ChromiumInstance> {
@@ -57,7 +65,9 @@ export class ChromiumHost {
     if (!this.current) {
       let launched: ChromiumInstance;
       try {
-        launched = await ChromiumInstance.launch(this.limits.executablePath, this.limits.userAgent);
+        this.proxy ??= GuardProxy.start(this.rules);
+        const proxy = await this.proxy;
+        launched = await ChromiumInstance.launch(this.limits.executablePath, this.limits.userAgent, proxy.url);
       } catch (error) {
         throw new RenderError(url, `Chromium did not start (${this.limits.executablePath}): ${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}`, { cause: error });
       }

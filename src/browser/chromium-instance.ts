@@ -26,8 +26,8 @@ export class ChromiumInstance {
     });
   }
 
-  static async launch(executablePath: string, userAgent: string | undefined): Promise<ChromiumInstance> {
-    return new ChromiumInstance(await launchChromium(executablePath, userAgent));
+  static async launch(executablePath: string, userAgent: string | undefined, proxyUrl: string): Promise<ChromiumInstance> {
+    return new ChromiumInstance(await launchChromium(executablePath, userAgent, proxyUrl));
   }
 
   get pid(): number | undefined {

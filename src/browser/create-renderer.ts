@@ -2,7 +2,9 @@ import { CrawlStoppedError } from '../pipeline/fetch-errors.js';
 import type { PageRenderer, RenderedPage, RenderJob } from '../pipeline/renderer.js';
 import { RenderError } from './browser-errors.js';
 import { ChromiumHost } from './chromium-host.js';
-import { renderPage, type RenderSettings } from './render-page.js';
+import { ByteGate } from './byte-gate.js';
+import { GuardRules } from './guard-rules.js';
+import { type RenderGuards, renderPage, type RenderSettings } from './render-page.js';
 import { resolveChromium } from './resolve-chromium.js';
 import { TabQueue } from './tab-queue.js';
 
@@ -27,6 +29,12 @@ export interface RendererOptions {
   userAgent?: string;
   /** A response body larger than this is not captured (the page still gets it). Default 100 MiB. */
   maxBodyBytes?: number;
+  /** What the bodies one page keeps may add up to; past it, what the page loads reaches it and is not kept. Default twice maxBodyBytes. */
+  maxPageBytes?: number;
+  /** Bodies read out of the browser at once, in bytes, across its pages (one larger reads alone). Default 128 MiB. */
+  maxReadBytes?: number;
+  /** Pages may send PUT, PATCH, DELETE and other writes to the site. Default false: refused and recorded. */
+  allowWrites?: boolean;
   /** Take a picture of the viewport. Default true. */
   screenshot?: boolean;
 }
@@ -53,14 +61,18 @@ export function createRenderer(options: RendererOptions = {}): ChromiumRenderer 
     scrollMs: positive(options.scrollMs, 5000),
     maxScrollScreens: Math.floor(positive(options.maxScrollScreens, 20)),
     maxBodyBytes: positive(options.maxBodyBytes, 100 * 1024 * 1024),
+    maxPageBytes: 0,
+    allowWrites: options.allowWrites ?? false,
     screenshot: options.screenshot ?? true,
   };
+  settings.maxPageBytes = positive(options.maxPageBytes, 2 * settings.maxBodyBytes);
+  const guards: RenderGuards = { rules: new GuardRules(settings.allowWrites), reads: new ByteGate(positive(options.maxReadBytes, 128 * 1024 * 1024)) };
   const host = new ChromiumHost({
     executablePath,
     userAgent: options.userAgent,
     restartAfterPages: Math.floor(positive(options.restartAfterPages, 200)),
     restartAboveRssBytes: positive(options.restartAboveRssMb, 1024) * 1024 * 1024,
-  });
+  }, guards.rules);
   const tabs = new TabQueue(Math.floor(positive(options.tabs, 2)));
   let closed = false;
 
@@ -72,7 +84,7 @@ export function createRenderer(options: RendererOptions = {}): ChromiumRenderer 
         if (signal.aborted) throw new CrawlStoppedError(job.url);
         const instance = await host.acquire(job.url);
         try {
-          return await renderPage(instance, job, signal, settings);
+          return await renderPage(instance, job, signal, settings, guards);
         } finally {
           host.release(instance);
         }

@@ -14,13 +14,29 @@ export interface LaunchedChromium {
 }
 
 /**
- * Flags that keep Chromium to the pages it is given: no background requests of its own, and every
- * frame in its page's process, so the page's one DevTools session sees every request the page makes.
+ * Flags that keep Chromium to the pages it is given. Everything it sends goes through the crawl's
+ * guard proxy, loopback included (Chromium bypasses a proxy for loopback unless told `<-loopback>`),
+ * and it resolves no host name itself: the proxy resolves, checks and connects. WebRTC may not send
+ * UDP around the proxy, and QUIC (which no proxy carries) is off. The background services that
+ * have switches of their own are off; what is left of Chromium's own traffic ends at the proxy.
+ * Every frame runs in its page's process, so the page's DevTools session sees what the page fetches.
  */
-export function chromiumArgs(marker: string): string[] {
+export function chromiumArgs(marker: string, proxyUrl: string): string[] {
   return [
+    `--proxy-server=${proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    // The proxy's own address is the one thing not mapped away.
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--disable-quic',
     '--disable-background-networking',
     '--disable-component-update',
+    '--disable-domain-reliability',
+    '--disable-client-side-phishing-detection',
+    '--safebrowsing-disable-auto-update',
+    '--no-pings',
+    '--disable-default-apps',
     '--disable-sync',
     '--no-first-run',
     '--no-default-browser-check',
@@ -39,12 +55,12 @@ export function chromiumArgs(marker: string): string[] {
  * Starts Chromium through playwright-core, which talks to it over a pipe: Chromium quits when the
  * pipe closes, so it goes with this process however this process ends (kill -9 included).
  */
-export async function launchChromium(executablePath: string, userAgent: string | undefined): Promise<LaunchedChromium> {
+export async function launchChromium(executablePath: string, userAgent: string | undefined, proxyUrl: string): Promise<LaunchedChromium> {
   const { chromium } = await import('playwright-core');
   const marker = `--crawlite-renderer=${randomUUID()}`;
   const browser = await chromium.launch({
     executablePath,
-    args: chromiumArgs(marker),
+    args: chromiumArgs(marker, proxyUrl),
     // Chromium's popup blocker stays on: a window a page opens is a page no capture watches, whose requests nothing admits.
     ignoreDefaultArgs: ['--disable-popup-blocking'],
     // The sandbox where it can run (not as root); playwright-core turns it off unless asked.

@@ -1,18 +1,19 @@
 import { isIP } from 'node:net';
 import type { RenderJob } from '../pipeline/renderer.js';
 
-function isLocalAddress(address: string): boolean {
+/** Loopback, private, link-local (169.254.0.0/16: cloud metadata), unspecified, CGNAT and multicast addresses, and `localhost` names. */
+export function isLocalAddress(address: string): boolean {
   const ip = address.replace(/^\[|\]$/g, '').toLowerCase();
   if (ip === 'localhost' || ip.endsWith('.localhost')) return true;
   if (isIP(ip) === 4) {
     const [a, b] = ip.split('.').map(Number) as [number, number];
-    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a === 0;
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a === 0 || (a === 100 && b >= 64 && b <= 127) || a >= 224;
   }
   if (isIP(ip) === 6) {
-    if (ip === '::1') return true;
+    if (ip === '::1' || ip === '::') return true;
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip)?.[1];
     if (mapped) return isLocalAddress(mapped);
-    return /^f[cd]/.test(ip) || /^fe[89ab]/.test(ip);
+    return /^f[cd]/.test(ip) || /^fe[89ab]/.test(ip) || /^ff/.test(ip);
   }
   return false;
 }

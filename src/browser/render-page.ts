@@ -4,15 +4,26 @@ import type { RenderedPage, RenderJob } from '../pipeline/renderer.js';
 import { bounded, TIMED_OUT } from './bounded.js';
 import { RenderError } from './browser-errors.js';
 import { emptyTab, mainFrameOf, openTab, type BrowserTab } from './browser-tab.js';
+import type { ByteGate } from './byte-gate.js';
 import { PageCapture } from './capture-exchanges.js';
 import type { ChromiumInstance } from './chromium-instance.js';
+import type { GuardRules } from './guard-rules.js';
 import { servedFromLocalNetwork } from './local-network.js';
 import { type BehaviourCaps, loadLikeAReader } from './page-behaviours.js';
 import { takeScreenshot } from './take-screenshot.js';
 
 export interface RenderSettings extends BehaviourCaps {
   maxBodyBytes: number;
+  /** What the bodies one page keeps may add up to. */
+  maxPageBytes: number;
+  allowWrites: boolean;
   screenshot: boolean;
+}
+
+/** What all renders share: the network's rules (the guard proxy asks them) and the bound on bodies being read. */
+export interface RenderGuards {
+  rules: GuardRules;
+  reads: ByteGate;
 }
 
 /** How long a page is given for each last step: its HTML, its picture, closing (a page stuck in a script answers none). */
@@ -40,8 +51,10 @@ async function serialise(page: BrowserTab['page'], url: string): Promise<string>
  * with CrawlStoppedError once `signal` aborts, with RenderError if the page or the browser crashes.
  * A tab whose render went through is emptied and kept for the next; any other is closed.
  */
-export async function renderPage(instance: ChromiumInstance, job: RenderJob, signal: AbortSignal, settings: RenderSettings): Promise<RenderedPage> {
+export async function renderPage(instance: ChromiumInstance, job: RenderJob, signal: AbortSignal, settings: RenderSettings, guards: RenderGuards): Promise<RenderedPage> {
   if (signal.aborted) throw new CrawlStoppedError(job.url);
+  // From here to the end of the render, the proxy lets through what this page may reach.
+  const leave = guards.rules.enter(job);
   const { browser, context } = instance.launched;
   let fail: (error: Error) => void = () => undefined;
   const failed = new Promise<never>((_resolve, reject) => {
@@ -70,7 +83,15 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     tab = opened;
     const { page, session } = tab;
     page.on('crash', onCrash);
-    capture = new PageCapture(session, { job, mainFrameId: await mainFrameOf(tab), captured: instance.captured, maxBodyBytes: settings.maxBodyBytes });
+    capture = new PageCapture(session, {
+      job,
+      mainFrameId: await mainFrameOf(tab),
+      captured: instance.captured,
+      maxBodyBytes: settings.maxBodyBytes,
+      maxPageBytes: settings.maxPageBytes,
+      reads: guards.reads,
+      allowWrites: settings.allowWrites,
+    });
     await capture.start();
     const capped = await loadLikeAReader(page, job.url, settings);
     // The picture shows the page as it opens, not its bottom.
@@ -79,7 +100,10 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     const screenshot = settings.screenshot ? await takeScreenshot(session, STEP_MS) : undefined;
     const exchanges = capture.finish();
     rendered = true;
-    return { html, exchanges, blocked: [...capture.blocked], ...(screenshot ? { screenshot } : {}), capped };
+    const blocked = [...capture.blocked];
+    for (const refused of leave()) if (!blocked.some(({ url }) => url === refused.url)) blocked.push(refused);
+    const navigations = [...capture.navigations];
+    return { html, exchanges, blocked, ...(navigations.length ? { navigations } : {}), ...(screenshot ? { screenshot } : {}), capped };
   };
 
   try {
@@ -92,6 +116,7 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     throw new RenderError(job.url, browser.isConnected() ? (error instanceof Error ? error.message.split('\n', 1)[0]! : String(error)) : 'the browser crashed', { cause: error });
   } finally {
     over = true;
+    leave();
     capture?.finish();
     signal.removeEventListener('abort', onAbort);
     browser.off('disconnected', onDisconnect);

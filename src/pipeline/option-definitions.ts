@@ -191,6 +191,12 @@ export const CRAWL_OPTION_DEFINITIONS = {
     doc: 'render each HTML page in headless Chromium: the scripts, stylesheets, fonts, images and `fetch`/XHR answers the page loads are archived with it, links and text are read from the rendered page, and a screenshot is kept (see [Capturing what a browser sees](#capturing-what-a-browser-sees))',
     example: { command: 'crawl https://app.example.com --browser', comment: 'a site built by scripts' },
   },
+  browserWrites: {
+    kind: 'boolean', flag: 'browser-writes', default: false,
+    help: 'let rendered pages send PUT, PATCH, DELETE and other writes to the site (refused by default)',
+    doc: 'let pages rendered by `--browser` send PUT, PATCH, DELETE and any method but GET, HEAD, OPTIONS and POST to the site; by default they are refused before they leave the browser and recorded as skipped (`write_refused`), so archiving a site never changes it',
+    example: { command: 'crawl https://wiki.example.com --browser --browser-writes', comment: 'a site whose pages save their state' },
+  },
   chromium: {
     kind: 'text', flag: 'chromium', placeholder: 'PATH', optional: true, noDefault: '$CRAWLITE_CHROMIUM, else /usr/bin/chromium',
     help: 'the Chromium that --browser runs',

@@ -1,5 +1,5 @@
 import type { HttpResponse } from './fetcher.js';
-import type { Screenshot } from './ports.js';
+import type { Reason, Screenshot } from './ports.js';
 
 /**
  * The crawl's browser port: a page the crawl fetched is loaded in a browser, which is answered
@@ -28,9 +28,17 @@ export interface RenderJob {
   document: HttpResponse;
   /**
    * Whether the page may fetch a URL (the crawl's rules for requisites). A request refused fails in the
-   * page as blocked by the client, and is listed in `blocked`.
+   * page as blocked by the client, and is listed in `blocked`. The renderer enforces it below the page
+   * too, on every connection the browser opens.
    */
   admits(url: string): boolean;
+}
+
+/** A request a rendered page was refused, with why when the crawl's scope alone would not tell it. */
+export interface BlockedRequest {
+  url: string;
+  /** Absent: scope says why (out_of_scope, excluded). */
+  reason?: Reason;
 }
 
 /** A bound the load ran into: the page is captured as it was then. */
@@ -40,8 +48,10 @@ export interface RenderedPage {
   /** The DOM once scripts ran, serialised as HTML: read for links and text, never stored as the body. */
   html: string;
   exchanges: BrowserExchange[];
-  /** URLs the page asked for and was refused. */
-  blocked: string[];
+  /** What the page asked for and was refused, each URL once: recorded as skipped. */
+  blocked: BlockedRequest[];
+  /** Where the page's script tried to take its top frame: refused, the page is kept as it was, the URL recorded as a link. */
+  navigations?: string[];
   /** What the page looked like once loaded (the viewport). */
   screenshot?: Screenshot;
   capped: RenderCap[];

@@ -35,8 +35,9 @@ function asPageExchange(exchange: BrowserExchange, key: string, origin: string):
 /**
  * What a rendered page fetched, made ready for the archive: each exchange keyed as the crawl keys
  * URLs, the URLs the page loaded added to what it links to (as requisites, so the link graph and
- * replay know them; the sink stores their captures first, so none is fetched again), and the URLs
- * it was refused added as requisites too, for scope to mark skipped with the reason.
+ * replay know them; the sink stores their captures first, so none is fetched again), the URLs
+ * it was refused added as requisites too, skipped with the reason, and where its script tried to
+ * navigate added as links.
  */
 export function renderedExchanges(): OperatorFunction<CrawlItem, CrawlItem> {
   return map((item) => {
@@ -55,11 +56,19 @@ export function renderedExchanges(): OperatorFunction<CrawlItem, CrawlItem> {
         found.push(discover(normalized, 'requisite', 'requisite', depth));
       }
     }
-    for (const url of rendered.blocked) {
+    for (const { url, reason } of rendered.blocked) {
       const normalized = normalizeUrl(url);
       if (!('key' in normalized) || known.has(normalized.key)) continue;
       known.add(normalized.key);
-      found.push(discover(normalized, 'requisite', 'requisite', depth));
+      const blocked = discover(normalized, 'requisite', 'requisite', depth);
+      // A refusal scope would not make (a local address, a write) keeps its own reason, or the URL would be queued.
+      found.push(reason ? { ...blocked, skip: reason } : blocked);
+    }
+    for (const url of rendered.navigations ?? []) {
+      const normalized = normalizeUrl(url);
+      if (!('key' in normalized) || known.has(normalized.key)) continue;
+      known.add(normalized.key);
+      found.push(discover(normalized, 'link', 'page', depth));
     }
     return { ...item, discovered: found.length ? [...item.discovered, ...found] : item.discovered, exchanges };
   });
