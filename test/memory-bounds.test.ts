@@ -1,15 +1,12 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMeasured } from './support/measured-cli.js';
 import { readArchive, tempDir } from './support/archive.js';
-import { BIN, type CliRun } from './support/cli.js';
 import { startServer, type TestServer } from './support/test-server.js';
 
 const MiB = 1024 * 1024;
-const PRELOAD = fileURLToPath(new URL('./support/report-peak-rss.mjs', import.meta.url));
 /** The text kept per page (MAX_TEXT_CHARS). */
 const TEXT_CAP = MiB;
 /**
@@ -38,21 +35,6 @@ function bigPage(): Buffer {
 }
 
 const TINY = '<!doctype html><html><head><title>tiny</title></head><body><p>hello</p></body></html>';
-
-/** Runs the built CLI as a real process and reads its peak resident memory (all threads). */
-function runMeasured(argv: string[], peakFile: string): Promise<CliRun & { peak: number }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...argv], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CRAWLITE_PEAK_RSS_FILE: peakFile },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, peak: Number(readFileSync(peakFile, 'utf8')) }));
-  });
-}
 
 /** A raw server whose answer never ends its first header line: `X-Big: aaaa...` for up to 100 MiB. */
 async function endlessHeaderServer(): Promise<{ url: string; written: () => number; close: () => Promise<void> }> {
