@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { runCli } from './support/cli.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { readWarc } from './support/warc-read.js';
+import { httpRequest, httpResponse, rawRecord } from './support/raw-warc.js';
 import { openArchive } from '../src/storage/reader/archive-reader.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 
@@ -196,27 +196,6 @@ describe('crawl, export, import', () => {
     expect(kinds(imported)).toEqual(expected);
   });
 });
-
-/** A WARC record written out by hand, as any writer may: the fields given, then the block. */
-function rawRecord(type: string, url: string, date: string, block: string | Buffer, extra: Record<string, string> = {}): Buffer {
-  const body = typeof block === 'string' ? Buffer.from(block, 'latin1') : block;
-  const fields = {
-    'WARC-Type': type,
-    'WARC-Record-ID': `<urn:uuid:${randomUUID()}>`,
-    'WARC-Date': date,
-    'WARC-Target-URI': url,
-    'Content-Type': `application/http; msgtype=${type}`,
-    ...extra,
-    'Content-Length': String(body.byteLength),
-  };
-  const head = `WARC/1.1\r\n${Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), body, Buffer.from('\r\n\r\n')]);
-}
-
-const httpResponse = (contentType: string, body: string) =>
-  `HTTP/1.1 200 OK\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-const httpRequest = (method: string, target: string, body = '', contentType?: string) =>
-  `${method} ${target} HTTP/1.1\r\nHost: site.example\r\n${contentType ? `Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n` : ''}\r\n${body}`;
 
 describe('requests other than GET, and truncated records', () => {
   const FORM_BODY = 'q=crawl+archive&lang=en';

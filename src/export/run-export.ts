@@ -41,7 +41,8 @@ export async function runExport(request: ExportRequest): Promise<ExportSummary> 
     const roots = archive.crawlDefinition()?.roots ?? [];
     archive.close();
 
-    if (sorter) await writeIndexes(sorter, files, filename);
+    // The WARC is only the first part of the work: a stop asked for during the rest ends the export too.
+    if (sorter) await writeIndexes(sorter, files, filename, request.signal);
     if (files.wacz) {
       await writeWacz(
         files.wacz.temp,
@@ -52,8 +53,11 @@ export async function runExport(request: ExportRequest): Promise<ExportSummary> 
           software: `crawlite ${request.version}`,
           created: new Date(),
         },
+        request.signal,
       );
     }
+    // The last moment a stop can be honoured: the renames that follow are synchronous, nothing comes between them.
+    request.signal?.throwIfAborted();
     files.commit();
     return { ...summary, written: files.written };
   } finally {
@@ -110,11 +114,12 @@ function pageLine(page: { url: string; date: string; title: string | null }): st
 }
 
 /** The sorted CDXJ, naming the WARC by its file name (--cdxj) and as the WACZ names it (inside the WACZ). */
-async function writeIndexes(sorter: SortedLines, files: ExportFiles, filename: string): Promise<void> {
+async function writeIndexes(sorter: SortedLines, files: ExportFiles, filename: string, signal: AbortSignal | undefined): Promise<void> {
   const cdxj = files.cdxj && new AppendFile(files.cdxj.temp);
   const index = files.waczIndex && new AppendFile(files.waczIndex.temp);
   try {
     for await (const start of sorter.sorted()) {
+      signal?.throwIfAborted();
       await cdxj?.write(cdxjLine(start, filename));
       await index?.write(cdxjLine(start, WACZ_WARC_NAME));
     }

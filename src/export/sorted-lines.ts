@@ -13,6 +13,9 @@ import { AppendFile } from './append-file.js';
 export class SortedLines {
   private lines: string[] = [];
   private readonly chunks: string[] = [];
+  /** The chunk being written, if any: dispose() waits for it, so no chunk is made after it. */
+  private spilling: Promise<void> | undefined;
+  private disposed = false;
 
   constructor(
     /** Where chunk files are made: next to the output. */
@@ -21,11 +24,20 @@ export class SortedLines {
   ) {}
 
   async add(line: string): Promise<void> {
+    // A record written after the export was stopped still reports its line: there is nothing to sort it into.
+    if (this.disposed) return;
     this.lines.push(line);
     if (this.lines.length >= this.chunkLines) await this.spill();
   }
 
-  private async spill(): Promise<void> {
+  private spill(): Promise<void> {
+    this.spilling = this.writeChunk().finally(() => {
+      this.spilling = undefined;
+    });
+    return this.spilling;
+  }
+
+  private async writeChunk(): Promise<void> {
     const path = `${this.tempPrefix}.sort-${this.chunks.length}`;
     this.chunks.push(path);
     const file = new AppendFile(path);
@@ -62,8 +74,10 @@ export class SortedLines {
     }
   }
 
-  /** Removes the chunk files. */
+  /** Removes the chunk files, once the one being written (if any) is closed: removed sooner, it would be left behind. */
   async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.spilling?.catch(() => undefined);
     await Promise.all(this.chunks.map((path) => rm(path, { force: true })));
   }
 }

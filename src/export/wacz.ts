@@ -32,9 +32,9 @@ interface Resource {
   bytes: number;
 }
 
-async function sha256File(path: string): Promise<string> {
+async function sha256File(path: string, signal: AbortSignal | undefined): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
+  await pipeline(createReadStream(path), hash, signal ? { signal } : {});
   return `sha256:${hash.digest('hex')}`;
 }
 
@@ -47,15 +47,18 @@ const ENTRIES = [
   { part: 'pages', path: 'pages/pages.jsonl', compress: true },
 ] as const;
 
-/** Writes the WACZ to `path` (a new file). */
-export async function writeWacz(path: string, parts: WaczParts, metadata: WaczMetadata): Promise<void> {
+/**
+ * Writes the WACZ to `path` (a new file). Hashing and zipping its parts take a while for a large WARC:
+ * `signal` stops them, and once this rejects the file is closed, so the caller may remove it.
+ */
+export async function writeWacz(path: string, parts: WaczParts, metadata: WaczMetadata, signal?: AbortSignal): Promise<void> {
   const zip = new yazl.ZipFile();
   const mtime = metadata.created;
   const resources: Resource[] = [];
   for (const entry of ENTRIES) {
     const file = parts[entry.part];
     zip.addFile(file, entry.path, { compress: entry.compress, mtime });
-    resources.push({ name: entry.path.slice(entry.path.lastIndexOf('/') + 1), path: entry.path, hash: await sha256File(file), bytes: statSync(file).size });
+    resources.push({ name: entry.path.slice(entry.path.lastIndexOf('/') + 1), path: entry.path, hash: await sha256File(file, signal), bytes: statSync(file).size });
   }
   const datapackage = Buffer.from(
     JSON.stringify(
@@ -75,5 +78,12 @@ export async function writeWacz(path: string, parts: WaczParts, metadata: WaczMe
   zip.addBuffer(datapackage, 'datapackage.json', { mtime });
   zip.addBuffer(Buffer.from(JSON.stringify({ path: 'datapackage.json', hash: sha256(datapackage) }, null, 2)), 'datapackage-digest.json', { mtime });
   zip.end();
-  await pipeline(zip.outputStream, createWriteStream(path, { flags: 'wx' }));
+  const out = createWriteStream(path, { flags: 'wx' });
+  try {
+    await pipeline(zip.outputStream, out, signal ? { signal } : {});
+  } catch (error) {
+    // Opened asynchronously: removed before its open ends, the file would be made again.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+    throw error;
+  }
 }

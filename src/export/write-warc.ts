@@ -1,6 +1,7 @@
 import { screenshotType, type ArchivedPage, type ArchiveReader } from '../storage/reader/index.js';
 import { requestHead, responseHead, type HttpHead } from './http-blocks.js';
 import { sha1Digest } from './warc-digest.js';
+import { REQUEST_BODY_LEFT_OUT } from '../storage/writer/index.js';
 import type { AppendFile } from './append-file.js';
 import type { WarcSummary } from './export-summary.js';
 import { newRecordId, warcDate, warcFields, warcRecordBytes, type WarcField } from './warc-record.js';
@@ -148,6 +149,7 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
       : (samePayload ?? (page.body.length > 0 && shared.has(page.sha256) ? firstWritten.get(page.sha256) : undefined));
     const revisit = page.revalidated || original !== undefined;
     const head = page.revalidated ? notModifiedHead(page) : responseHead(page);
+    const cut = truncation(page.truncated);
     const fields: WarcField[] = [['WARC-Record-ID', responseId], ...common, ['WARC-Concurrent-To', requestId]];
     if (revisit) {
       fields.push(
@@ -159,7 +161,7 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
     }
     fields.push(
       ['WARC-Payload-Digest', digest],
-      ['WARC-Truncated', page.truncated ?? undefined],
+      ['WARC-Truncated', cut.response],
       ['Content-Type', 'application/http; msgtype=response'],
       ['Crawlite-Headers', head.rebuilt ? 'rebuilt' : undefined],
     );
@@ -189,6 +191,7 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
           ...common,
           ['WARC-Concurrent-To', responseId],
           ['Content-Type', 'application/http; msgtype=request'],
+          ['WARC-Truncated', cut.request ? 'length' : undefined],
           ['Crawlite-Headers', request.rebuilt ? 'rebuilt' : undefined],
         ],
         page.requestBody ? [request.bytes, page.requestBody] : [request.bytes],
@@ -251,6 +254,13 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
   await records.flush();
   summary.bytes = file.offset;
   return summary;
+}
+
+/** A capture's `truncated`: the response's WARC-Truncated, and whether its request's body was left out (an import's mark). */
+function truncation(truncated: string | null): { response: string | undefined; request: boolean } {
+  const words = truncated?.split(' ') ?? [];
+  const request = words.at(-1) === REQUEST_BODY_LEFT_OUT;
+  return { response: (request ? words.slice(0, -1) : words).join(' ') || undefined, request };
 }
 
 const isGet = (page: ArchivedPage): boolean => (page.requestMethod ?? 'GET').toUpperCase() === 'GET';

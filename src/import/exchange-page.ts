@@ -7,7 +7,7 @@ import { redirectTarget } from '../pipeline/operators/follow-redirects.js';
 import { needsParse, type ParseJob, type ParseResult, type ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../pipeline/ports.js';
 import type { PageFacts } from '../pipeline/crawl-item.js';
-import type { ImportedPage, ImportedResponse, ImportSink } from '../storage/writer/index.js';
+import { REQUEST_BODY_LEFT_OUT, type ImportedPage, type ImportedResponse, type ImportSink } from '../storage/writer/index.js';
 import { dechunk, headerLines, headersObject, parseHttpMessage, type HeadTooLarge, type HttpMessage } from './http-message.js';
 import { originalHeaderBlock } from './original-headers.js';
 import { targetUri, type Exchange } from './pair-exchanges.js';
@@ -198,6 +198,14 @@ export function exchangePage(
   // A request too large to read is kept as if the WARC held none.
   const parsedRequest = request ? parseHttpMessage(request.content) : undefined;
   const requestMessage = isTooLarge(parsedRequest) ? undefined : parsedRequest;
+  const otherThanGet = requestMessage !== undefined && requestMessage.startLine[0].toUpperCase() !== 'GET';
+  // A request record too large to hold was read as far as its headers: its body is left out, and the capture says so.
+  // One that says it is cut (WARC-Truncated, as an export writes it for such a request) keeps what it holds, said so too.
+  // So is a body over --max-body in a record small enough to read whole (a record may hold 1 MiB beyond it): bodies
+  // over the limit are not kept, the request's as the response's.
+  const bodyLeftOut = otherThanGet && (request?.cutFrom !== undefined || requestMessage.body.byteLength > settings.maxBodyBytes);
+  const requestCut = bodyLeftOut || (otherThanGet && request?.fields.has('warc-truncated') === true);
+  const responseCut = record.fields.get('warc-truncated')?.trim().slice(0, MAX_TRUNCATED_CHARS) || null;
   const fetchedAt = isoDate(record.fields.get('warc-date')) ?? new Date().toISOString();
   const response: ImportedResponse = {
     status,
@@ -222,9 +230,9 @@ export function exchangePage(
     requestHeaders: requestMessage?.rawHeaders ?? null,
     remoteIp: record.fields.get('warc-ip-address') ?? null,
     startedAt: (request && isoDate(request.fields.get('warc-date'))) ?? fetchedAt,
-    truncated: record.fields.get('warc-truncated')?.trim().slice(0, MAX_TRUNCATED_CHARS) || null,
+    truncated: requestCut ? [responseCut, REQUEST_BODY_LEFT_OUT].filter(Boolean).join(' ') : responseCut,
     // A GET's body is nothing a replay or an export needs; another method's is what it sent.
-    requestBody: requestMessage && requestMessage.startLine[0].toUpperCase() !== 'GET' && requestMessage.body.byteLength > 0 ? requestMessage.body : null,
+    requestBody: otherThanGet && !bodyLeftOut && requestMessage.body.byteLength > 0 ? requestMessage.body : null,
   };
   const page: ImportedPage = {
     url: normalized.url,

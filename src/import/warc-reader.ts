@@ -1,3 +1,4 @@
+import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
 import { WarcBytes } from './warc-bytes.js';
 
 /** One WARC record: its named fields (names lower-cased, first value kept) and its whole content block. */
@@ -7,6 +8,8 @@ export interface WarcRecord {
   fields: Map<string, string>;
   type: string;
   content: Buffer;
+  /** Set when the record was too large to hold: `content` is only its first bytes, of this many. */
+  cutFrom?: number;
 }
 
 /** A stretch of a file that could not be read as WARC records, and why. */
@@ -28,6 +31,8 @@ export type WarcEntry = { record: WarcRecord } | { problem: WarcProblem } | { sk
 const MAX_LINE = 64 * 1024;
 /** Largest WARC header block. */
 const MAX_FIELDS_BYTES = 1024 * 1024;
+/** What is kept of a request record too large to hold: room for its request line, headers and blank line. */
+const REQUEST_HEAD_BYTES = MAX_RESPONSE_HEAD_BYTES + 4;
 
 const VERSION_LINE = /^WARC\/\d+\.\d+\r?\n$/;
 const isVersionLine = (line: Uint8Array) => line.byteLength < 16 && VERSION_LINE.test(Buffer.from(line).toString('latin1'));
@@ -113,14 +118,24 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
       }
       const length = Number(lengthText);
       let content: Buffer | undefined;
+      let cutFrom: number | undefined;
       if (length > maxContentBytes) {
-        const skipped = await bytes.skipSize(length);
+        // A request's line and headers are small however large its body (a POST's upload): they are kept, so its
+        // answer is still known for what it is. Any other record too large is passed over whole.
+        const head = type === 'request' ? await bytes.readSize(Math.min(length, REQUEST_HEAD_BYTES)) : undefined;
+        const kept = head?.byteLength ?? 0;
+        const skipped = head && kept < Math.min(length, REQUEST_HEAD_BYTES) ? kept : kept + (await bytes.skipSize(length - kept));
         if (skipped < length) {
           if (bytes.damaged) continue;
           yield { problem: { offset: start.offset, message: truncated(bytes, length, skipped) } };
           return;
         }
-        yield { skipped: { offset: start.offset, type, length } };
+        if (head) {
+          content = head;
+          cutFrom = length;
+        } else {
+          yield { skipped: { offset: start.offset, type, length } };
+        }
       } else {
         content = await bytes.readSize(length);
         if (content.byteLength < length) {
@@ -138,7 +153,7 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
       }
       // The file failed to inflate right after the record's last bytes, in their own member: they cannot be trusted.
       if (bytes.lastBytesDamaged) continue;
-      if (content) yield { record: { offset: start.offset, fields: fields.map, type, content } };
+      if (content) yield { record: { offset: start.offset, fields: fields.map, type, content, ...(cutFrom !== undefined ? { cutFrom } : {}) } };
       if ('junk' in after) {
         // The record ended as framed: what follows it is no record, and the records after it are still read.
         yield { problem: { offset: after.offset, message: `not a WARC record (it starts with ${shown(after.junk)}); skipped to the next record` } };

@@ -22,11 +22,17 @@ export interface ImportedResponse extends StoredResponse {
   requestHeaders: Buffer | null;
   remoteIp: string | null;
   startedAt: string | null;
-  /** WARC-Truncated: why the record's payload is not whole. */
+  /** WARC-Truncated: why the record's payload is not whole; REQUEST_BODY_LEFT_OUT after it when the request's body is not whole. */
   truncated: string | null;
-  /** The request's body, for a request other than GET. */
+  /** The request's body, for a request other than GET; null when left out (see REQUEST_BODY_LEFT_OUT). */
   requestBody: Buffer | null;
 }
+
+/**
+ * The word `truncated` ends with (after the response's WARC-Truncated, if any) when the request's body is not
+ * whole: its record was over --max-body, so its body was left out (request_body is null), or it said it was cut.
+ */
+export const REQUEST_BODY_LEFT_OUT = 'request-body';
 
 export interface ImportedPage {
   url: string;
