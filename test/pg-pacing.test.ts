@@ -2,9 +2,8 @@ import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectFrontier } from '../src/pg/pg-connect.js';
 import { PgFrontier } from '../src/pg/pg-frontier.js';
-import { PgShardSink } from '../src/pg/pg-shard-sink.js';
+import { PgShardSink, type ShardSink } from '../src/pg/pg-shard-sink.js';
 import { initFrontier } from '../src/pg/frontier-store.js';
-import type { PageSinkPort } from '../src/pipeline/ports.js';
 import { noticeIfMissing, POSTGRES_INSTALLED, useCluster } from './support/postgres.js';
 import { sleep, within } from './support/wait.js';
 
@@ -17,9 +16,10 @@ const URLS = 6;
 const LEASE_MS = 30_000;
 
 /** A shard that keeps nothing: only the frontier's side of a commit matters here. */
-const noShard: PageSinkPort = {
+const noShard: ShardSink = {
   commit: async () => ({ newUrls: 0 }),
   commitAll: async (outcomes) => outcomes.map(() => ({ newUrls: 0 })),
+  takeBack: () => undefined,
 };
 
 describe.skipIf(!POSTGRES_INSTALLED)('pacing across workers counts from when a request went out', () => {

@@ -10,6 +10,14 @@ import { pooledTransaction } from './pooled-transaction.js';
 const DEADLOCK = '40P01';
 const TRIES = 5;
 
+/** The worker's shard, which can take back pages it committed when the frontier did not take them. */
+export interface ShardSink extends PageSinkPort {
+  takeBack(outcomes: readonly PageOutcome[]): void;
+}
+
+/** A lease counts only with the claim it was given for: a URL claimed again since is another's. */
+type LeaseState = 'committed' | 'held' | 'lost';
+
 /**
  * Commits pages into the worker's shard first, and into the frontier only
  * then. In one PostgreSQL transaction: the rows of the claims are locked (so
@@ -18,19 +26,35 @@ const TRIES = 5;
  * the shard commits those pages, with their bodies and links; then the
  * frontier commits. A crash between the two commits leaves the page in the
  * shard and the URL leased: it is fetched again once its lease runs out,
- * never lost. A page whose lease was lost is stored nowhere. What only the
- * frontier can judge (--max-per-path over all workers) the shard records as judged there.
+ * never lost. A page whose lease was lost is stored nowhere.
+ *
+ * When the frontier's COMMIT fails after the shard's (the connection went),
+ * whether it took is not known: those pages are held as in doubt until
+ * `settle`, which the worker calls before it claims again. A page the
+ * frontier marked done stays; one whose claim is still this worker's is
+ * committed to the frontier again; one whose URL was claimed since (its lease
+ * ran out during the outage, and another worker took it) is taken back out of
+ * the shard, so a page lands in one shard only. What only the frontier can
+ * judge (--max-per-path over all workers) the shard records as judged there.
  */
 export class PgShardSink implements PageSinkPort {
   constructor(
     private readonly pool: pg.Pool,
     private readonly worker: PgWorker,
-    private readonly shard: PageSinkPort,
+    private readonly shard: ShardSink,
     /** The crawl's stored limits that need the whole frontier to judge: the shard's own sink is given none of --max-per-path. */
     private readonly limits: FoundLimits,
     /** The Crawl-delay a robots.txt answer sets for the crawl's user agent, kept for every worker's claims. */
     private readonly crawlDelayMs?: (robotsUrl: string, answer: { status: number; body: Uint8Array }) => number | undefined,
   ) {}
+
+  /** Pages in the shard whose frontier commit failed on the way: settled before the worker claims again. */
+  private inDoubt: PageOutcome[] = [];
+
+  /** How many pages are in doubt: stored in the shard, their commit to the frontier not known to have taken. */
+  get unsettled(): number {
+    return this.inDoubt.length;
+  }
 
   async commit(outcome: PageOutcome): Promise<CommitResult> {
     return (await this.commitAll([outcome]))[0]!;
@@ -38,25 +62,88 @@ export class PgShardSink implements PageSinkPort {
 
   async commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]> {
     for (let attempt = 1; ; attempt += 1) {
+      const written: PageOutcome[] = [];
       try {
-        return await this.commitOnce(outcomes);
+        return await this.commitOnce(outcomes, written);
+      } catch (error) {
+        // In the shard, not known in the frontier: never written again here, settled once the frontier answers.
+        if (written.length > 0) {
+          this.inDoubt.push(...written);
+          throw error;
+        }
+        if (attempt >= TRIES || (error as { code?: string }).code !== DEADLOCK) throw error;
+      }
+    }
+  }
+
+  /** One transaction; the pages the shard committed are pushed onto `written` as it does. */
+  private commitOnce(outcomes: PageOutcome[], written: PageOutcome[]): Promise<CommitResult[]> {
+    return pooledTransaction(this.pool, async (client) => {
+      const { mine, added, overCap } = await this.commitToFrontier(client, outcomes);
+      const stored = mine.length ? await this.shard.commitAll(mine.map((outcome) => judged(outcome, overCap))) : [];
+      written.push(...mine);
+      const results = new Map(mine.map((outcome, i) => [outcome, { ...stored[i]!, newUrls: added.get(outcome) ?? 0 }]));
+      return outcomes.map((outcome) => results.get(outcome) ?? { newUrls: 0, leaseLost: true });
+    });
+  }
+
+  /** The frontier's part of a commit, in the caller's transaction: of the claims still held, their finds added and their states set. */
+  private async commitToFrontier(client: pg.PoolClient, outcomes: PageOutcome[]) {
+    await this.keepCrawlDelays(client, outcomes);
+    const held = await this.lockHeld(client, outcomes);
+    const mine = outcomes.filter((outcome) => held.has(outcome.claim.id));
+    const { added, overCap } = await addFound(client, mine, this.limits);
+    await this.finish(client, mine);
+    return { mine, added, overCap };
+  }
+
+  /**
+   * Settles the pages in doubt (see the class): asks the frontier what became of each claim; the
+   * lost are taken back out of the shard, the held committed to the frontier again (in one
+   * transaction; a claim lost meanwhile is taken back too). A connection lost again throws, and
+   * what is still in doubt stays so.
+   */
+  async settle(): Promise<void> {
+    if (this.inDoubt.length === 0) return;
+    const outcomes = this.inDoubt;
+    const states = await this.leaseStates(outcomes);
+    const of = (state: LeaseState) => outcomes.filter((outcome) => states.get(outcome) === state);
+    const lost = of('lost');
+    if (lost.length > 0) this.shard.takeBack(lost);
+    const held = of('held');
+    this.inDoubt = held;
+    if (held.length === 0) return;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const kept = await pooledTransaction(this.pool, async (client) => (await this.commitToFrontier(client, held)).mine);
+        const lostSince = held.filter((outcome) => !kept.includes(outcome));
+        if (lostSince.length > 0) this.shard.takeBack(lostSince);
+        this.inDoubt = [];
+        return;
       } catch (error) {
         if (attempt >= TRIES || (error as { code?: string }).code !== DEADLOCK) throw error;
       }
     }
   }
 
-  private commitOnce(outcomes: PageOutcome[]): Promise<CommitResult[]> {
-    return pooledTransaction(this.pool, async (client) => {
-      await this.keepCrawlDelays(client, outcomes);
-      const held = await this.lockHeld(client, outcomes);
-      const mine = outcomes.filter((outcome) => held.has(outcome.claim.id));
-      const { added, overCap } = await addFound(client, mine, this.limits);
-      await this.finish(client, mine);
-      const stored = mine.length ? await this.shard.commitAll(mine.map((outcome) => judged(outcome, overCap))) : [];
-      const results = new Map(mine.map((outcome, i) => [outcome, { ...stored[i]!, newUrls: added.get(outcome) ?? 0 }]));
-      return outcomes.map((outcome) => results.get(outcome) ?? { newUrls: 0, leaseLost: true });
-    });
+  /**
+   * What became of each claim: committed (the frontier's COMMIT took), held (no one claimed the URL
+   * since: leased in this worker's name, even run out, or given back), or lost (claimed again since;
+   * claims only grow, so it stays lost).
+   */
+  private async leaseStates(outcomes: PageOutcome[]): Promise<Map<PageOutcome, LeaseState>> {
+    const { rows } = await this.pool.query<{ id: string; claims: number; state: string }>('SELECT id, claims, state FROM url WHERE id = ANY($1::bigint[])', [
+      outcomes.map((outcome) => outcome.claim.id),
+    ]);
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    return new Map(
+      outcomes.map((outcome) => {
+        const row = byId.get(outcome.claim.id);
+        const state: LeaseState =
+          !row || row.claims !== claimsOf(outcome.claim.lease) ? 'lost' : row.state === 'leased' || row.state === 'queued' ? 'held' : 'committed';
+        return [outcome, state];
+      }),
+    );
   }
 
   /**

@@ -121,6 +121,8 @@ export function startWorker(request: WorkerRequest): WorkerRun {
         const running = crawl({ frontier, sink, fetcher: httpFetcher(options), ...rendering }, stored.roots, options, stop);
         current = running;
         try {
+          // Pages stored in the shard whose commit to the frontier an outage cut are kept or taken back before anything is claimed.
+          await sink.settle();
           // Nothing of this process is in flight between rounds: what it still leases (an outage cut it off) goes back at once.
           await frontier.releaseMine();
           await lastValueFrom(
@@ -145,6 +147,8 @@ export function startWorker(request: WorkerRequest): WorkerRun {
         }
         await sleep(Math.min(1_000, leaseMs / 2), stop.stopRequested);
       }
+      // Stopped during an outage, or a commit of an earlier round failed late: settled if the frontier answers now.
+      if (sink.unsettled > 0) await sink.settle().catch(() => undefined);
       endedBy = stop.stopping ? 'interrupted' : limited ? 'limit' : 'finished';
       return { endedBy, finished };
     } finally {

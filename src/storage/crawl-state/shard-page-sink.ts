@@ -2,6 +2,7 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { ClaimedUrl, CommitResult, PageOutcome, PageSinkPort } from '../../pipeline/ports.js';
 import { asWriteError } from '../archive/archive-errors.js';
 import type { SqlitePageSink } from './sqlite-page-sink.js';
+import { TakeBackPages } from './take-back-pages.js';
 
 /**
  * A worker's shard: an archive like any other, written by the SQLite page
@@ -12,6 +13,7 @@ import type { SqlitePageSink } from './sqlite-page-sink.js';
 export class ShardPageSink implements PageSinkPort {
   private readonly upsert: Statement<unknown[], { id: number }>;
   private readonly rowsFor: Transaction<(claims: ClaimedUrl[]) => number[]>;
+  private readonly takingBack: TakeBackPages;
 
   constructor(
     db: Database,
@@ -25,6 +27,7 @@ export class ShardPageSink implements PageSinkPort {
     this.rowsFor = db.transaction((claims: ClaimedUrl[]) =>
       claims.map((claim) => this.upsert.get(claim.key, claim.url === claim.key ? null : claim.url, claim.origin, claim.kind, claim.depth, claim.redirectHops)!.id),
     );
+    this.takingBack = new TakeBackPages(db);
   }
 
   async commit(outcome: PageOutcome): Promise<CommitResult> {
@@ -39,5 +42,14 @@ export class ShardPageSink implements PageSinkPort {
       throw asWriteError(this.path, error);
     }
     return this.pages.commitAll(outcomes.map((outcome, i) => ({ ...outcome, claim: { ...outcome.claim, id: ids[i]! } })));
+  }
+
+  /** Takes committed pages back out of the shard: the frontier never marked them done, and the worker lost their leases since. */
+  takeBack(outcomes: readonly PageOutcome[]): void {
+    try {
+      this.takingBack.takeBack(outcomes);
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
   }
 }
