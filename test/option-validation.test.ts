@@ -40,6 +40,7 @@ describe('validateCrawlOptions', () => {
       requisitesAnyHost: false,
       text: true,
       browser: false,
+      browserWrites: false,
       userAgent: 'test/1',
     });
   });
