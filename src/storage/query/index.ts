@@ -7,3 +7,4 @@ export * from './browse-relation.js';
 export * from './start-rows-query.js';
 export * from './cut-cell.js';
 export type { RowsFormat } from './encode-rows.js';
+export * from './diff-in-worker.js';

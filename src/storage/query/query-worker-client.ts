@@ -14,7 +14,7 @@ export class QueryTimeoutError extends CrawliteError {
 
 /** The process running the statement ended without finishing it (killed from outside, out of memory). */
 export class QueryWorkerError extends CrawliteError {
-  constructor(how: string, what: 'query' | 'search' = 'query') {
+  constructor(how: string, what: 'query' | 'search' | 'diff' = 'query') {
     super('QUERY_WORKER', `${what} stopped: the process running it ${how}`);
   }
 }
@@ -131,7 +131,7 @@ export function startWorker(task: WorkerTask, sink: RowSink, limits: WorkerLimit
     }),
   );
   child.on('error', fail);
-  child.on('close', (code, signal) => then(() => fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`, task.type === 'run' ? 'query' : 'search'))));
+  child.on('close', (code, signal) => then(() => fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`, task.type === 'run' ? 'query' : task.type))));
   send(task);
 
   return {

@@ -1,5 +1,6 @@
 /** Messages between `query` or `search` and the process that runs its statement (child_process IPC, advanced serialization). */
 import type { QueryParams } from '../reader/reader-types.js';
+import type { DiffAsked, DiffLimits } from './diff-captures.js';
 import type { RowsFormat } from './encode-rows.js';
 import type { SearchOptions } from './search-archive.js';
 
@@ -11,10 +12,11 @@ export interface RunShape {
   encode?: RowsFormat;
 }
 
-/** What the worker runs: one read-only SQL statement, or one full-text search. */
+/** What the worker runs: one read-only SQL statement, one full-text search, or one text diff of two captures (one row: its CapturesDiff). */
 export type WorkerTask =
   | ({ type: 'run'; path: string; sql: string; params?: QueryParams } & RunShape)
-  | { type: 'search'; path: string; query: string; options: SearchOptions };
+  | { type: 'search'; path: string; query: string; options: SearchOptions }
+  | { type: 'diff'; path: string; asked: DiffAsked; limits: DiffLimits };
 
 /** To the worker: its task, then one `ack` per batch of rows (or piece of text) taken. */
 export type ToWorker = WorkerTask | { type: 'ack' };

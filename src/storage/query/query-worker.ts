@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import { openArchive, type ArchiveReader, type ReadOnlyQuery } from '../reader/archive-reader.js';
 import { cutCell, isCutCell } from './cut-cell.js';
+import { diffCaptures } from './diff-captures.js';
 import { encodeRows } from './encode-rows.js';
 import {
   BATCH_MAX_BYTES,
@@ -84,9 +85,10 @@ async function sendText(pieces: Iterable<string>): Promise<void> {
   if (parts.length) await sendBatch({ type: 'text', text: parts.join('') });
 }
 
-/** The task's rows: a search's hits are all read at once (they are few: one page of results, or --limit). */
+/** The task's rows: a search's hits are all read at once (they are few: one page of results, or --limit); a diff is one row. */
 function read(archive: ArchiveReader, task: WorkerTask): ReadOnlyQuery {
   if (task.type === 'run') return archive.query(task.sql, task.params);
+  if (task.type === 'diff') return { columns: ['diff'], rows: [[diffCaptures(archive, task.asked, task.limits)]] };
   const hits = archive.search(task.query, task.options);
   return { columns: [...SEARCH_COLUMNS], rows: hits.map((hit) => SEARCH_COLUMNS.map((column) => hit[column])) };
 }
@@ -114,7 +116,7 @@ process.on('message', (message: ToWorker) => {
   run(message).catch((error: unknown) => {
     const text = error instanceof Error ? error.message : String(error);
     if (error instanceof CrawliteError) send({ type: 'error', message: text, code: error.code });
-    else send({ type: 'error', message: `${message.type === 'run' ? 'query' : 'search'} failed: ${text}` });
+    else send({ type: 'error', message: `${message.type === 'run' ? 'query' : message.type} failed: ${text}` });
   });
 });
 // Ctrl-C reaches the whole process group: its parent decides what stops, and kills this process.
