@@ -31,8 +31,8 @@ export interface UiSql {
   readonly timeoutMs: number;
   /** The time limit of one download, in ms. */
   readonly downloadTimeoutMs: number;
-  /** The first rows of a statement, at most `maxRows` and about SHOWN_BYTES, each cell cut past SHOWN_CELL_CHARS (a CutCell). */
-  firstRows(sql: string, options?: { params?: QueryParams; maxRows?: number }): Promise<FirstRows>;
+  /** The first rows of a statement, at most `maxRows` and about SHOWN_BYTES, each cell cut past `cellChars` (SHOWN_CELL_CHARS; a CutCell). */
+  firstRows(sql: string, options?: { params?: QueryParams; maxRows?: number; cellChars?: number }): Promise<FirstRows>;
   /**
    * Every row of a statement as a CSV or JSON document, to `write` in pieces of about 256 K characters (made in the query's
    * process, so a cell of any size crosses in pieces), within DOWNLOAD_TIMEOUT_MS; `started` gets the query to stop it (a client gone).
@@ -77,7 +77,7 @@ export function uiSql(path: string, timeoutMs: number = SQL_TIMEOUT_MS, download
   return {
     timeoutMs,
     downloadTimeoutMs,
-    async firstRows(sql, { params, maxRows = SHOWN_ROWS } = {}) {
+    async firstRows(sql, { params, maxRows = SHOWN_ROWS, cellChars = SHOWN_CELL_CHARS } = {}) {
       const shown: FirstRows = { columns: [], rows: [], cut: false };
       let bytes = 0;
       let query: RunningQuery | undefined;
@@ -97,7 +97,7 @@ export function uiSql(path: string, timeoutMs: number = SQL_TIMEOUT_MS, download
           }
         },
       };
-      await run(pageSlots, () => (query = startRowsQuery(path, sql, sink, { timeoutMs, cellChars: SHOWN_CELL_CHARS, ...(params !== undefined ? { params } : {}) })));
+      await run(pageSlots, () => (query = startRowsQuery(path, sql, sink, { timeoutMs, cellChars, ...(params !== undefined ? { params } : {}) })));
       return shown;
     },
     allRows(sql, format, write, started) {

@@ -1,5 +1,5 @@
 import { CrawliteError } from '../../crawlite-error.js';
-import type { DiffSide } from '../../storage/query/index.js';
+import { isCutCell, type DiffSide } from '../../storage/query/index.js';
 import { CHANGE_KINDS, changeCountsQuery, changesPageQuery, crawlNumbers, resolveCrawls, type ChangeKind } from '../../storage/reader/index.js';
 import type { UiDiff } from '../diff-mount.js';
 import type { UiSql } from '../sql-mount.js';
@@ -10,6 +10,8 @@ import { sqlRefusal } from './sql-refusal.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const PAGE_SIZE = 100;
+/** Characters of a listed URL: far past the longest a crawl stores (MAX_URL_LENGTH, 8 Ki). */
+const LISTED_CELL_CHARS = 64 * 1024;
 /** What the list shows unless a kind is asked for: a re-crawl leaves most URLs unchanged, which would bury the changes. */
 const LISTED: readonly ChangeKind[] = CHANGE_KINDS.filter((kind) => kind !== 'unchanged');
 
@@ -118,10 +120,12 @@ async function readChanges(sql: UiSql, from: number, to: number, kind: ChangeKin
   const pageQuery = changesPageQuery(from, to, { kinds: kind ? [kind] : LISTED, after, limit: PAGE_SIZE + 1 });
   const [countRows, pageRows] = await Promise.all([
     sql.firstRows(countsQuery.sql, { params: countsQuery.params, maxRows: CHANGE_KINDS.length }),
-    sql.firstRows(pageQuery.sql, { params: pageQuery.params, maxRows: PAGE_SIZE + 1 }),
+    sql.firstRows(pageQuery.sql, { params: pageQuery.params, maxRows: PAGE_SIZE + 1, cellChars: LISTED_CELL_CHARS }),
   ]);
   for (const [change, n] of countRows.rows as Array<[ChangeKind, number]>) counts[change] = n;
-  const rows = pageRows.rows.map((row) => Object.fromEntries(pageRows.columns.map((name, i) => [name, row[i]])) as unknown as ListedChange);
+  // A URL past LISTED_CELL_CHARS (only an import can store one) is listed cut.
+  const cell = (value: unknown) => (isCutCell(value) ? `${value.head}…` : value);
+  const rows = pageRows.rows.map((row) => Object.fromEntries(pageRows.columns.map((name, i) => [name, cell(row[i])])) as unknown as ListedChange);
   // One row more than shown says whether there is a next page.
   const next = rows.length > PAGE_SIZE ? rows[PAGE_SIZE - 1]!.url : undefined;
   return { counts, rows: rows.slice(0, PAGE_SIZE), next };

@@ -110,11 +110,12 @@ async function browse(context: UiContext, params: URLSearchParams, name: string)
   const limit = pageSize(params);
   const after = afterKey(params, relation);
   const { sql, params: bound } = browseRelationSql(relation, after, limit + 1);
-  const shown = await context.sql!.firstRows(sql, { params: bound, maxRows: limit + 1 });
+  // The key columns come as stored (the others are cut by the SQL), up to the longest key `after` may carry.
+  const shown = await context.sql!.firstRows(sql, { params: bound, maxRows: limit + 1, cellChars: MAX_AFTER_CHARS });
   const keys = relation.key.length;
   // More rows than the page shows, or a page cut short at SHOWN_BYTES: the next page starts after the last row shown.
   const rows = shown.rows.slice(0, limit);
-  // A key cut for display (past SHOWN_CELL_CHARS) cannot say where the next page starts.
+  // A key cut (past MAX_AFTER_CHARS) cannot say where the next page starts.
   const more = keys > 0 && rows.length > 0 && (shown.rows.length > limit || shown.cut) && !rows.at(-1)!.slice(0, keys).some(isCutCell);
   const next = new URLSearchParams({ view: name, ...(params.has('limit') ? { limit: String(limit) } : {}) });
   if (more) next.set('after', JSON.stringify(rows.at(-1)!.slice(0, keys)));
