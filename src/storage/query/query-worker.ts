@@ -15,8 +15,8 @@ import {
   type WorkerTask,
 } from './query-worker-protocol.js';
 
-// The process `query` runs one statement in, and `search` (the command, and each
-// search of serve's UI) one search. A step of SQLite (an endless recursive CTE
+// The process `query` runs one statement in, `search` (the command, and each
+// search of serve's UI) one search, and serve's changes page one text diff. A step of SQLite (an endless recursive CTE
 // counted in one row, a search for hundreds of prefixes) never returns to
 // JavaScript, so neither a signal handler nor Worker.terminate() can stop it
 // (terminate() waits for the step to end); a process can be killed.
