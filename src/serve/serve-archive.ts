@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CrawliteError } from '../crawlite-error.js';
 import { openArchive as openReader } from '../storage/reader/index.js';
 import { openArchive as openDatabase } from '../storage/archive/index.js';
+import { uiDiff } from './diff-mount.js';
 import { createReplayHandler } from './replay-mount.js';
 import { uiSearch } from './search-mount.js';
 import { uiSql } from './sql-mount.js';
@@ -80,6 +81,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
   const db = openDatabase(options.path, 'readonly');
   const search = uiSearch(options.path, options.searchTimeoutMs);
   const sql = uiSql(options.path, options.searchTimeoutMs);
+  const diff = uiDiff(options.path);
   const servers: Server[] = [];
   try {
     const replayServer = createServer();
@@ -94,7 +96,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     // On loopback, requests must name this server (a DNS-rebinding page names its own host), on both origins.
     const allowedHosts = (port: number) =>
       isLoopback(options.host) ? new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) : undefined;
-    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search, sql }, allowedHosts(uiPort));
+    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search, sql, diff }, allowedHosts(uiPort));
     const replay = createReplayHandler({ archive, replayOrigin, uiOrigin }, allowedHosts(replayPort));
     uiServer.on('request', (req: IncomingMessage, res: ServerResponse) => ui(req, res));
     replayServer.on('request', (req: IncomingMessage, res: ServerResponse) => replay(req, res));
@@ -104,6 +106,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
       async close() {
         search.close();
         sql.close();
+        diff.close();
         await Promise.all(servers.map(stop));
         archive.close();
         db.close();
@@ -112,6 +115,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
   } catch (error) {
     search.close();
     sql.close();
+    diff.close();
     await Promise.all(servers.map(stop));
     archive.close();
     db.close();

@@ -1,5 +1,5 @@
 import type { QueryParams } from '../storage/reader/index.js';
-import { startRowsQuery, type RowSink, type RunningQuery } from '../storage/query/index.js';
+import { isCutCell, startRowsQuery, type RowSink, type RowsFormat, type RunningQuery } from '../storage/query/index.js';
 import { SearchSlots } from './search-slots.js';
 
 // Where the UI's SQL page gets its rows: each statement in a process of its own
@@ -13,6 +13,11 @@ export const DOWNLOAD_TIMEOUT_MS = 60_000;
 /** Rows the page shows of a query, at most, and the bytes they may take: the rest is for the downloads. */
 export const SHOWN_ROWS = 200;
 export const SHOWN_BYTES = 8 * 1024 * 1024;
+/**
+ * Characters of one cell the page shows; a longer one is cut in the query's process and comes with
+ * its size (a CutCell), and a BLOB comes as its size alone, so a cell of any size costs serve this much.
+ */
+export const SHOWN_CELL_CHARS = 1000;
 
 export interface FirstRows {
   columns: string[];
@@ -26,15 +31,18 @@ export interface UiSql {
   readonly timeoutMs: number;
   /** The time limit of one download, in ms. */
   readonly downloadTimeoutMs: number;
-  /** The first rows of a statement, at most `maxRows` and about SHOWN_BYTES. */
-  firstRows(sql: string, options?: { params?: QueryParams; maxRows?: number }): Promise<FirstRows>;
-  /** Every row of a statement to `sink`, within DOWNLOAD_TIMEOUT_MS; `started` gets the query to stop it (a client gone). */
-  allRows(sql: string, sink: RowSink, started: (query: RunningQuery) => void): Promise<'done' | 'stopped'>;
+  /** The first rows of a statement, at most `maxRows` and about SHOWN_BYTES, each cell cut past `cellChars` (SHOWN_CELL_CHARS; a CutCell). */
+  firstRows(sql: string, options?: { params?: QueryParams; maxRows?: number; cellChars?: number }): Promise<FirstRows>;
+  /**
+   * Every row of a statement as a CSV or JSON document, to `write` in pieces of about 256 K characters (made in the query's
+   * process, so a cell of any size crosses in pieces), within DOWNLOAD_TIMEOUT_MS; `started` gets the query to stop it (a client gone).
+   */
+  allRows(sql: string, format: RowsFormat, write: (text: string) => Promise<void>, started: (query: RunningQuery) => void): Promise<'done' | 'stopped'>;
   /** Kills the queries running; none starts after. */
   close(): void;
 }
 
-const cellBytes = (value: unknown) => (typeof value === 'string' ? value.length : value instanceof Uint8Array ? value.byteLength : 8);
+const cellBytes = (value: unknown) => (typeof value === 'string' ? value.length : isCutCell(value) ? value.head.length : 8);
 
 export function uiSql(path: string, timeoutMs: number = SQL_TIMEOUT_MS, downloadTimeoutMs: number = DOWNLOAD_TIMEOUT_MS): UiSql {
   const pageSlots = new SearchSlots(2, 8);
@@ -69,7 +77,7 @@ export function uiSql(path: string, timeoutMs: number = SQL_TIMEOUT_MS, download
   return {
     timeoutMs,
     downloadTimeoutMs,
-    async firstRows(sql, { params, maxRows = SHOWN_ROWS } = {}) {
+    async firstRows(sql, { params, maxRows = SHOWN_ROWS, cellChars = SHOWN_CELL_CHARS } = {}) {
       const shown: FirstRows = { columns: [], rows: [], cut: false };
       let bytes = 0;
       let query: RunningQuery | undefined;
@@ -89,11 +97,12 @@ export function uiSql(path: string, timeoutMs: number = SQL_TIMEOUT_MS, download
           }
         },
       };
-      await run(pageSlots, () => (query = startRowsQuery(path, sql, sink, { timeoutMs, ...(params !== undefined ? { params } : {}) })));
+      await run(pageSlots, () => (query = startRowsQuery(path, sql, sink, { timeoutMs, cellChars, ...(params !== undefined ? { params } : {}) })));
       return shown;
     },
-    allRows(sql, sink, started) {
-      return run(downloadSlots, () => startRowsQuery(path, sql, sink, { timeoutMs: downloadTimeoutMs }), started);
+    allRows(sql, format, write, started) {
+      const sink: RowSink = { columns: () => {}, rows: () => {}, text: write };
+      return run(downloadSlots, () => startRowsQuery(path, sql, sink, { timeoutMs: downloadTimeoutMs, encode: format }), started);
     },
     close() {
       closed = true;

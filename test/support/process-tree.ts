@@ -89,3 +89,21 @@ export function killAll(children: ChildProcess[]): void {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 }
+
+/** Every child `pid` has had while watched (sampled every `everyMs`): `stop()` ends the watch and lists them. */
+export function watchChildren(pid: number, everyMs = 10): { seen: () => number; stop: () => number[] } {
+  const seen = new Set<number>();
+  const sample = () => {
+    for (const child of childPids(pid)) seen.add(child);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    seen: () => seen.size,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return [...seen];
+    },
+  };
+}

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openArchive as openDatabase } from '../../src/storage/archive/open-archive.js';
 import { openArchive } from '../../src/storage/reader/archive-reader.js';
+import { uiDiff } from '../../src/serve/diff-mount.js';
 import { uiSql } from '../../src/serve/sql-mount.js';
 import { createUiHandler } from '../../src/serve/ui/ui-handler.js';
 
@@ -15,16 +16,18 @@ export interface UiServer {
  * The UI's handler alone over an archive, on 127.0.0.1 port 0, with the SQL page's time
  * limits given (serve's own are seconds long): what serve runs, without a replay origin.
  */
-export async function startUiServer(path: string, limits: { sqlTimeoutMs?: number; downloadTimeoutMs?: number } = {}): Promise<UiServer> {
+export async function startUiServer(path: string, limits: { sqlTimeoutMs?: number; downloadTimeoutMs?: number; diffTimeoutMs?: number } = {}): Promise<UiServer> {
   const archive = openArchive(path);
   const db = openDatabase(path, 'readonly');
   const sql = uiSql(path, limits.sqlTimeoutMs, limits.downloadTimeoutMs);
-  const server: Server = createServer(createUiHandler({ archive, db, replayOrigin: 'http://127.0.0.1:1', search: undefined, sql }));
+  const diff = uiDiff(path, limits.diffTimeoutMs);
+  const server: Server = createServer(createUiHandler({ archive, db, replayOrigin: 'http://127.0.0.1:1', search: undefined, sql, diff }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
       sql.close();
+      diff.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       archive.close();

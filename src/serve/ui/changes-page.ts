@@ -1,28 +1,17 @@
-import { createTwoFilesPatch } from 'diff';
 import { CrawliteError } from '../../crawlite-error.js';
-import { captureText } from '../../html/index.js';
-import {
-  captureInCrawl,
-  CHANGE_KINDS,
-  changeCountsQuery,
-  changesPageQuery,
-  crawlNumbers,
-  holdsUrl,
-  resolveCrawls,
-  type CapturedContent,
-  type ChangeKind,
-} from '../../storage/reader/index.js';
+import { isCutCell, type DiffSide } from '../../storage/query/index.js';
+import { CHANGE_KINDS, changeCountsQuery, changesPageQuery, crawlNumbers, resolveCrawls, type ChangeKind } from '../../storage/reader/index.js';
+import type { UiDiff } from '../diff-mount.js';
 import type { UiSql } from '../sql-mount.js';
-import { normalizeUrl } from '../../url/index.js';
 import { html, type Html } from './html.js';
 import { captureHref, formatCount, timeTag } from './format.js';
+import { formatBytes } from '../../format-bytes.js';
 import { sqlRefusal } from './sql-refusal.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const PAGE_SIZE = 100;
-/** Characters of each side's text compared at most, and how long the comparison may take: a page is never held up for long. */
-const DIFF_CHARS = 256 * 1024;
-const DIFF_TIMEOUT_MS = 2000;
+/** Characters of a listed URL: far past the longest a crawl stores (MAX_URL_LENGTH, 8 Ki). */
+const LISTED_CELL_CHARS = 64 * 1024;
 /** What the list shows unless a kind is asked for: a re-crawl leaves most URLs unchanged, which would bury the changes. */
 const LISTED: readonly ChangeKind[] = CHANGE_KINDS.filter((kind) => kind !== 'unchanged');
 
@@ -63,28 +52,48 @@ function diffLines(patch: string): Html {
   return html`<pre id="diff">${lines.map((line) => html`<div class="${kind(line)}">${line || ' '}</div>`)}</pre>`;
 }
 
-/** `/changes?url=[&from=&to=]`: how one page's text changed between two crawls, as `crawlite diff --url` prints it. */
-function pageDiff(context: UiContext, asked: string, from: number, to: number): { body: Html; status?: number } {
-  const normalized = normalizeUrl(asked);
-  const url = [asked, 'error' in normalized ? undefined : normalized.key].find((key): key is string => key !== undefined && holdsUrl(context.db, key));
-  const heading = html`<h2 id="diff-of">How <a href="${captureHref(url ?? asked)}" class="url">${url ?? asked}</a> changed, crawl ${from} → crawl ${to}</h2>`;
-  if (url === undefined) return { status: 404, body: html`${heading}<p class="error" id="diff-error">${asked} is not in the archive.</p>` };
-  const captures = [from, to].map((crawl) => captureInCrawl(context.db, url, crawl));
-  const missing = [from, to].find((_, i) => !captures[i]);
-  if (missing !== undefined) return { status: 404, body: html`${heading}<p class="error" id="diff-error">${url} was not captured in crawl ${missing}.</p>` };
-  const [before, after] = captures as [CapturedContent, CapturedContent];
-  const texts = [captureText(before), captureText(after)];
-  const cut = texts.some((text) => text.length > DIFF_CHARS);
-  const [a, b] = texts.map((text) => text.slice(0, DIFF_CHARS)) as [string, string];
-  const label = (c: CapturedContent) => `crawl ${c.crawl}, ${c.fetched_at}, status ${c.status}${c.revalidated ? ' (304 not modified)' : ''}`;
-  if (a === b) {
-    return { body: html`${heading}<p id="diff-same">The text is the same in crawl ${from} and crawl ${to}${before.body.equals(after.body) ? '' : ' (the bodies differ)'}.</p>` };
+/** What was left out of the comparison: the end of a large capture (never read), the end of a long text (never compared). */
+function bounds(diff: UiDiff, sides: readonly DiffSide[]): Html {
+  const bodyCut = sides.filter((side) => side.bodyCut);
+  const textCut = sides.some((side) => side.textCut);
+  return html`${
+    bodyCut.length
+      ? html`<p class="muted" id="diff-body-cut">The first ${formatBytes(diff.limits.bodyBytes)} of each capture are read (${bodyCut.map((side) => `crawl ${side.crawl}: ${formatBytes(side.bytes)}`).join(', ')}).</p>`
+      : ''
+  }${textCut ? html`<p class="muted" id="diff-text-cut">The first ${formatCount(diff.limits.textChars)} characters of each text are compared.</p>` : ''}`;
+}
+
+/**
+ * `/changes?url=[&from=&to=]`: how one page's text changed between two crawls, as `crawlite diff --url` prints it,
+ * bounded (diff-mount.ts) and worked out in a process of its own, so serve answers everything else meanwhile.
+ */
+async function pageDiff(context: UiContext, asked: string, from: number, to: number): Promise<{ body: Html; status?: number }> {
+  const heading = (url: string) => html`<h2 id="diff-of">How <a href="${captureHref(url)}" class="url">${url}</a> changed, crawl ${from} → crawl ${to}</h2>`;
+  if (!context.diff) return { status: 501, body: html`${heading(asked)}<p class="error" id="diff-error">Comparing texts is not available here.</p>` };
+  let diff;
+  try {
+    diff = await context.diff.diff({ url: asked, from, to });
+  } catch (error) {
+    if (!(error instanceof CrawliteError)) throw error;
+    const words =
+      error.code === 'DIFF_TIMEOUT'
+        ? `The comparison was cut short after ${context.diff.timeoutMs / 1000} s, its time limit: crawlite diff --url compares the whole texts.`
+        : error.code === 'SEARCH_BUSY'
+          ? 'Too many comparisons at once: try again in a moment.'
+          : error.message;
+    return { status: 503, body: html`${heading(asked)}<p class="error" id="diff-error">${words}</p>` };
   }
-  const patch = createTwoFilesPatch(url, url, a, b, label(before), label(after), { timeout: DIFF_TIMEOUT_MS });
+  if (diff.kind === 'not-archived') return { status: 404, body: html`${heading(asked)}<p class="error" id="diff-error">${asked} is not in the archive.</p>` };
+  if (diff.kind === 'not-captured') return { status: 404, body: html`${heading(diff.url)}<p class="error" id="diff-error">${diff.url} was not captured in crawl ${diff.crawl}.</p>` };
+  if (diff.kind === 'same') {
+    return {
+      body: html`${heading(diff.url)}${bounds(context.diff, diff.sides)}<p id="diff-same">The text is the same in crawl ${from} and crawl ${to}${diff.bodiesDiffer ? ' (the bodies differ)' : ''}.</p>`,
+    };
+  }
   return {
-    body: html`${heading}
-${cut ? html`<p class="muted">The first ${formatCount(DIFF_CHARS)} characters of each side are compared.</p>` : ''}
-${patch === undefined ? html`<p class="error" id="diff-error">The two texts are too different to compare in ${DIFF_TIMEOUT_MS / 1000} s.</p>` : diffLines(patch)}`,
+    body: html`${heading(diff.url)}
+${bounds(context.diff, diff.sides)}
+${diff.patch === undefined ? html`<p class="error" id="diff-error">The two texts are too different to compare in ${context.diff.limits.compareMs / 1000} s.</p>` : diffLines(diff.patch)}`,
   };
 }
 
@@ -111,10 +120,12 @@ async function readChanges(sql: UiSql, from: number, to: number, kind: ChangeKin
   const pageQuery = changesPageQuery(from, to, { kinds: kind ? [kind] : LISTED, after, limit: PAGE_SIZE + 1 });
   const [countRows, pageRows] = await Promise.all([
     sql.firstRows(countsQuery.sql, { params: countsQuery.params, maxRows: CHANGE_KINDS.length }),
-    sql.firstRows(pageQuery.sql, { params: pageQuery.params, maxRows: PAGE_SIZE + 1 }),
+    sql.firstRows(pageQuery.sql, { params: pageQuery.params, maxRows: PAGE_SIZE + 1, cellChars: LISTED_CELL_CHARS }),
   ]);
   for (const [change, n] of countRows.rows as Array<[ChangeKind, number]>) counts[change] = n;
-  const rows = pageRows.rows.map((row) => Object.fromEntries(pageRows.columns.map((name, i) => [name, row[i]])) as unknown as ListedChange);
+  // A URL past LISTED_CELL_CHARS (only an import can store one) is listed cut.
+  const cell = (value: unknown) => (isCutCell(value) ? `${value.head}…` : value);
+  const rows = pageRows.rows.map((row) => Object.fromEntries(pageRows.columns.map((name, i) => [name, cell(row[i])])) as unknown as ListedChange);
   // One row more than shown says whether there is a next page.
   const next = rows.length > PAGE_SIZE ? rows[PAGE_SIZE - 1]!.url : undefined;
   return { counts, rows: rows.slice(0, PAGE_SIZE), next };
@@ -167,7 +178,7 @@ export async function changesPage(context: UiContext, params: URLSearchParams): 
   const url = params.get('url');
   const heading = html`<h1>Changes</h1>${crawlForm(crawls, from, to, url)}`;
   if (url) {
-    const diff = pageDiff(context, url, from, to);
+    const diff = await pageDiff(context, url, from, to);
     return { ...page(html`${heading}<p class="muted"><a href="${changesHref({ from, to })}">all changes, crawl ${from} → crawl ${to}</a></p>${diff.body}`, diff.status), title: `Changes: ${url}` };
   }
   try {

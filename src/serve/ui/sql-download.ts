@@ -1,49 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RowsFormat } from '../../storage/query/index.js';
 import { html } from './html.js';
 import { sqlRefusal } from './sql-refusal.js';
 import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 // `/sql.csv?sql=` and `/sql.json?sql=`: every row of one statement, streamed as it is read
 // (the writer waits while the client is slow), with the SQL page's guard and a time limit
-// of its own. A refusal before the first row is a page with its status; a failure after it
+// of its own. The document is made in the query's process (src/storage/query/encode-rows.ts)
+// and comes in pieces, so a cell of hundreds of megabytes never sits whole in serve. A refusal before the first row is a page with its status; a failure after it
 // cuts the connection, so the client sees a broken download, never a short one that looks whole.
 
-export type DownloadFormat = 'csv' | 'json';
-
-const isBlob = (value: unknown): value is Uint8Array => value instanceof Uint8Array;
-const base64 = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
-
-function jsonCell(value: unknown): unknown {
-  if (isBlob(value)) return base64(value);
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-  return value;
-}
-
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = isBlob(value) ? base64(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The text of a download, piece by piece: its start (once the columns are known), each batch, its end. */
-function encoder(format: DownloadFormat, columns: string[]) {
-  let first = true;
-  return format === 'csv'
-    ? { start: `${columns.map(csvCell).join(',')}\r\n`, rows: (rows: unknown[][]) => rows.map((row) => `${row.map(csvCell).join(',')}\r\n`).join(''), end: '' }
-    : {
-        start: '[',
-        rows: (rows: unknown[][]) =>
-          rows
-            .map((row) => {
-              const text = JSON.stringify(Object.fromEntries(columns.map((name, i) => [name, jsonCell(row[i])])));
-              const joined = first ? `\n${text}` : `,\n${text}`;
-              first = false;
-              return joined;
-            })
-            .join(''),
-        end: '\n]\n',
-      };
-}
+export type DownloadFormat = RowsFormat;
 
 /** Writes, then waits while the socket is backed up; false once the client went away. */
 function write(res: ServerResponse, text: string): Promise<boolean> {
@@ -82,33 +49,24 @@ export async function sqlDownload(
     res.writeHead(200, sent).end();
     return undefined;
   }
-  let out: ReturnType<typeof encoder> | undefined;
-  // The status is sent with the first row, or at the end: a query stopped before it has a row is still a page saying why.
-  const begin = () => {
-    if (res.headersSent) return '';
-    res.writeHead(200, sent);
-    return out!.start;
-  };
+  // The status is sent with the first piece, which holds the first row (or the whole document): a query stopped before it has a row is still a page saying why.
   let stop: (() => void) | undefined;
   res.once('close', () => stop?.());
   try {
     const end = await context.sql.allRows(
       sql,
-      {
-        columns: (columns) => {
-          out = encoder(format, columns);
-        },
-        rows: async (rows) => {
-          if (!(await write(res, begin() + out!.rows(rows)))) stop?.();
-        },
+      format,
+      async (text) => {
+        if (!res.headersSent) res.writeHead(200, sent);
+        if (!(await write(res, text))) stop?.();
       },
       (query) => {
         stop = () => query.stop();
         if (res.destroyed) stop();
       },
     );
-    if (end === 'done' && out) {
-      res.end(begin() + out.end);
+    if (end === 'done' && res.headersSent) {
+      res.end();
     } else if (end === 'done') {
       // A statement whose columns never came (none are run): nothing was sent yet.
       return { status: 400, title: 'SQL', body: html`<p class="error">query returned no columns</p>` };

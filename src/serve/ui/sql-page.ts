@@ -1,6 +1,6 @@
 import { CrawliteError } from '../../crawlite-error.js';
 import { archiveRelations, type ArchiveRelation } from '../../storage/reader/index.js';
-import { browseRelationSql, MAX_SQL_CHARS } from '../../storage/query/index.js';
+import { browseRelationSql, isCutCell, MAX_SQL_CHARS } from '../../storage/query/index.js';
 import { SHOWN_ROWS } from '../sql-mount.js';
 import { html, type Html } from './html.js';
 import { formatCount } from './format.js';
@@ -9,8 +9,6 @@ import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 1000;
-/** Characters of one cell the page shows; the downloads have it all. */
-const CELL_CHARS = 1000;
 const MAX_AFTER_CHARS = 8 * 1024;
 
 /** Queries from the manual's examples (docs/archive.md), to start from. */
@@ -29,12 +27,13 @@ export const EXAMPLE_QUERIES: ReadonlyArray<{ title: string; sql: string }> = [
 const downloadHref = (format: 'csv' | 'json', sql: string) => `/sql.${format}?${new URLSearchParams({ sql }).toString()}`;
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/** A cell as the query's process sent it: whole, or cut past SHOWN_CELL_CHARS with its size (the downloads have it all). */
 function cell(value: unknown): Html {
   if (value === null || value === undefined) return html`<td class="null">NULL</td>`;
-  if (value instanceof Uint8Array) return html`<td class="blob">&lt;${formatCount(value.byteLength)} bytes&gt;</td>`;
+  if (isCutCell(value) && value.cut === 'blob') return html`<td class="blob">&lt;${formatCount(value.bytes)} bytes&gt;</td>`;
+  if (isCutCell(value)) return html`<td>${value.head}… <span class="cut">(cut: ${formatCount(value.bytes)} bytes in all; the downloads have it whole)</span></td>`;
   if (typeof value === 'number' || typeof value === 'bigint') return html`<td class="num">${String(value)}</td>`;
-  const text = String(value);
-  return html`<td>${text.length > CELL_CHARS ? `${text.slice(0, CELL_CHARS)}…` : text}</td>`;
+  return html`<td>${String(value)}</td>`;
 }
 
 function resultsTable(columns: readonly string[], rows: readonly unknown[][]): Html {
@@ -111,11 +110,13 @@ async function browse(context: UiContext, params: URLSearchParams, name: string)
   const limit = pageSize(params);
   const after = afterKey(params, relation);
   const { sql, params: bound } = browseRelationSql(relation, after, limit + 1);
-  const shown = await context.sql!.firstRows(sql, { params: bound, maxRows: limit + 1 });
+  // The key columns come as stored (the others are cut by the SQL), up to the longest key `after` may carry.
+  const shown = await context.sql!.firstRows(sql, { params: bound, maxRows: limit + 1, cellChars: MAX_AFTER_CHARS });
   const keys = relation.key.length;
   // More rows than the page shows, or a page cut short at SHOWN_BYTES: the next page starts after the last row shown.
-  const more = keys > 0 && shown.rows.length > 0 && (shown.rows.length > limit || shown.cut);
   const rows = shown.rows.slice(0, limit);
+  // A key cut (past MAX_AFTER_CHARS) cannot say where the next page starts.
+  const more = keys > 0 && rows.length > 0 && (shown.rows.length > limit || shown.cut) && !rows.at(-1)!.slice(0, keys).some(isCutCell);
   const next = new URLSearchParams({ view: name, ...(params.has('limit') ? { limit: String(limit) } : {}) });
   if (more) next.set('after', JSON.stringify(rows.at(-1)!.slice(0, keys)));
   const everything = `select * from ${quotedIfNeeded(relation.name)}${keys ? ` order by ${relation.key.map(quotedIfNeeded).join(', ')}` : ''}`;

@@ -1,6 +1,7 @@
 import type { ArchiveReader } from '../../storage/reader/index.js';
 import type { ArchiveConnection } from '../../storage/archive/index.js';
 import type { SearchArchive } from '../search-mount.js';
+import type { UiDiff } from '../diff-mount.js';
 import type { UiSql } from '../sql-mount.js';
 
 /** What every UI page reads from: the archive (through its reader and a read-only connection) and where replay lives. */
@@ -12,6 +13,8 @@ export interface UiContext {
   search: SearchArchive | undefined;
   /** Runs the SQL page's statements; the page answers 501 without it. */
   sql?: UiSql;
+  /** Runs the changes page's text diffs; the diff answers 501 without it. */
+  diff?: UiDiff;
 }
 
 /** A request the UI refuses: its status and the one line shown. */

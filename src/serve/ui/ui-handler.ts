@@ -8,6 +8,7 @@ import { html } from './html.js';
 import { layout } from './layout.js';
 import { overviewPage } from './overview-page.js';
 import { replayFramePage } from './replay-frame-page.js';
+import { refusedFromElsewhere } from './request-guard.js';
 import { screenshotImage } from './screenshot-image.js';
 import { changesPage } from './changes-page.js';
 import { searchPage } from './search-page.js';
@@ -52,6 +53,16 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
   const pageBody = (page: UiPage): Body => ({ type: 'text/html; charset=utf-8', body: layout(page, archiveName).text });
   const errorPage = (status: number, message: string) => pageBody({ status, title: String(status), body: html`<h1>${status}</h1><p class="error" id="error">${message}</p>` });
 
+  /** A short page; to a person who followed a link here from elsewhere, a link to open it from here. */
+  const forbiddenPage = (who: string, url: URL, document: boolean): Body =>
+    pageBody({
+      status: 403,
+      title: '403',
+      body: html`<h1>403</h1><p class="error" id="error">Refused ${who}: this archive answers its own pages only.</p>${
+        document ? html`<p><a id="open-here" href="${url.pathname + url.search}">Open it here</a></p>` : ''
+      }`,
+    });
+
   async function route(path: string, params: URLSearchParams): Promise<{ status: number; response: Body }> {
     const page = Object.hasOwn(PAGES, path) ? PAGES[path] : undefined;
     if (page) {
@@ -90,11 +101,15 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         ({ status, response } = { status: 405, response: { ...errorPage(405, `${req.method} is not supported: this archive is read-only`), headers: { allow: 'GET, HEAD' } } });
       } else {
         const url = new URL(req.url ?? '/', 'http://ui.invalid');
-        if (url.pathname === '/sql.csv' || url.pathname === '/sql.json') {
+        const refused = refusedFromElsewhere(req.headers, url.pathname);
+        if (refused) {
+          // Before anything reads the archive: a page elsewhere learns nothing from how long this took.
+          ({ status, response } = { status: 403, response: forbiddenPage(refused, url, req.headers['sec-fetch-dest'] === 'document') });
+        } else if (url.pathname === '/sql.csv' || url.pathname === '/sql.json') {
           // Streamed as read, or a page saying why not.
-          const refused = await sqlDownload(context, url.pathname === '/sql.csv' ? 'csv' : 'json', url.searchParams, req, res, securityHeaders(context.replayOrigin));
-          if (!refused) return;
-          ({ status, response } = { status: refused.status ?? 400, response: pageBody(refused) });
+          const instead = await sqlDownload(context, url.pathname === '/sql.csv' ? 'csv' : 'json', url.searchParams, req, res, securityHeaders(context.replayOrigin));
+          if (!instead) return;
+          ({ status, response } = { status: instead.status ?? 400, response: pageBody(instead) });
         } else ({ status, response } = await route(url.pathname, url.searchParams));
       }
     } catch (error) {

@@ -5,3 +5,6 @@ export * from './search-in-worker.js';
 export * from './search-limits.js';
 export * from './browse-relation.js';
 export * from './start-rows-query.js';
+export * from './cut-cell.js';
+export type { RowsFormat } from './encode-rows.js';
+export * from './diff-in-worker.js';

@@ -4,7 +4,7 @@ import { CrawliteError } from '../../crawlite-error.js';
 import { QueryRefusedError } from '../archive/archive-errors.js';
 import { openArchive } from '../reader/archive-reader.js';
 import type { QueryParams } from '../reader/reader-types.js';
-import type { FromWorker, ToWorker, WorkerTask } from './query-worker-protocol.js';
+import type { FromWorker, RunShape, ToWorker, WorkerTask } from './query-worker-protocol.js';
 
 export class QueryTimeoutError extends CrawliteError {
   constructor(readonly timeoutMs: number) {
@@ -14,16 +14,20 @@ export class QueryTimeoutError extends CrawliteError {
 
 /** The process running the statement ended without finishing it (killed from outside, out of memory). */
 export class QueryWorkerError extends CrawliteError {
-  constructor(how: string, what: 'query' | 'search' = 'query') {
+  constructor(how: string, what: 'query' | 'search' | 'diff' = 'query') {
     super('QUERY_WORKER', `${what} stopped: the process running it ${how}`);
   }
 }
 
-/** Where the rows go. `rows` resolves when it can take the next batch (the output has drained). */
+/** Where the rows go. `rows` (or `text`, for a query run with `encode`) resolves when it can take the next batch (the output has drained). */
 export interface RowSink {
   columns(columns: string[]): void;
   rows(rows: unknown[][]): Promise<void> | void;
+  /** A piece of the document a query run with `encode` makes. */
+  text?(text: string): Promise<void> | void;
 }
+
+export type { RunShape };
 
 export interface RunningQuery {
   /** 'done' once every row went to the sink, 'stopped' after stop(); rejects on failure or timeout. */
@@ -45,15 +49,16 @@ const WORKER = fileURLToPath(
  * write, ATTACH, a file that is not an archive) are thrown here, before any
  * process starts; `timeoutMs` bounds the whole run; `params` are bound in the worker.
  */
-export function startQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number; params?: QueryParams } = {}): RunningQuery {
+export function startQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number; params?: QueryParams } & RunShape = {}): RunningQuery {
   const archive = openArchive(path);
   try {
     archive.query(sql);
   } finally {
     archive.close();
   }
-  const { timeoutMs, params } = options;
-  return startWorker({ type: 'run', path, sql, ...(params !== undefined ? { params } : {}) }, sink, {
+  const { timeoutMs, params, cellChars, encode } = options;
+  const task: WorkerTask = { type: 'run', path, sql, ...(params !== undefined ? { params } : {}), ...(cellChars !== undefined ? { cellChars } : {}), ...(encode ? { encode } : {}) };
+  return startWorker(task, sink, {
     ...(timeoutMs !== undefined ? { timeout: { ms: timeoutMs, error: () => new QueryTimeoutError(timeoutMs) } } : {}),
     failed: (message) => new QueryRefusedError(message),
   });
@@ -115,6 +120,9 @@ export function startWorker(task: WorkerTask, sink: RowSink, limits: WorkerLimit
         case 'rows':
           await sink.rows(message.rows);
           return send({ type: 'ack' });
+        case 'text':
+          await sink.text?.(message.text);
+          return send({ type: 'ack' });
         case 'done':
           return settle('done');
         case 'error':
@@ -123,7 +131,7 @@ export function startWorker(task: WorkerTask, sink: RowSink, limits: WorkerLimit
     }),
   );
   child.on('error', fail);
-  child.on('close', (code, signal) => then(() => fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`, task.type === 'run' ? 'query' : 'search'))));
+  child.on('close', (code, signal) => then(() => fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`, task.type === 'run' ? 'query' : task.type))));
   send(task);
 
   return {

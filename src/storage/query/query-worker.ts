@@ -1,10 +1,22 @@
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import { openArchive, type ArchiveReader, type ReadOnlyQuery } from '../reader/archive-reader.js';
-import { BATCH_MAX_BYTES, BATCH_MAX_ROWS, BATCHES_IN_FLIGHT, SEARCH_COLUMNS, type FromWorker, type ToWorker, type WorkerTask } from './query-worker-protocol.js';
+import { cutCell, isCutCell } from './cut-cell.js';
+import { diffCaptures } from './diff-captures.js';
+import { encodeRows } from './encode-rows.js';
+import {
+  BATCH_MAX_BYTES,
+  BATCH_MAX_ROWS,
+  BATCHES_IN_FLIGHT,
+  SEARCH_COLUMNS,
+  TEXT_MAX_CHARS,
+  type FromWorker,
+  type ToWorker,
+  type WorkerTask,
+} from './query-worker-protocol.js';
 
-// The process `query` runs one statement in, and `search` (the command, and each
-// search of serve's UI) one search. A step of SQLite (an endless recursive CTE
+// The process `query` runs one statement in, `search` (the command, and each
+// search of serve's UI) one search, and serve's changes page one text diff. A step of SQLite (an endless recursive CTE
 // counted in one row, a search for hundreds of prefixes) never returns to
 // JavaScript, so neither a signal handler nor Worker.terminate() can stop it
 // (terminate() waits for the step to end); a process can be killed.
@@ -24,9 +36,9 @@ let sent = 0;
 let acked = 0;
 let wake: (() => void) | undefined;
 
-/** Sends one batch, then waits while BATCHES_IN_FLIGHT are unacknowledged: the reader sets the pace. */
-async function sendRows(rows: unknown[][]): Promise<void> {
-  send({ type: 'rows', rows });
+/** Sends one batch (of rows, or a piece of text), then waits while BATCHES_IN_FLIGHT are unacknowledged: the reader sets the pace. */
+async function sendBatch(message: FromWorker & { type: 'rows' | 'text' }): Promise<void> {
+  send(message);
   sent += 1;
   while (sent - acked >= BATCHES_IN_FLIGHT) await new Promise<void>((resolve) => (wake = resolve));
 }
@@ -34,12 +46,49 @@ async function sendRows(rows: unknown[][]): Promise<void> {
 function cellBytes(value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (value instanceof Uint8Array) return value.byteLength;
+  if (isCutCell(value)) return value.head.length;
   return 8;
 }
 
-/** The task's rows: a search's hits are all read at once (they are few: one page of results, or --limit). */
+function* cutRows(rows: Iterable<unknown[]>, chars: number): Generator<unknown[]> {
+  for (const row of rows) yield row.map((cell) => cutCell(cell, chars));
+}
+
+async function sendRows(rows: Iterable<unknown[]>): Promise<void> {
+  let batch: unknown[][] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    batch.push(row);
+    for (const cell of row) bytes += cellBytes(cell);
+    if (batch.length >= BATCH_MAX_ROWS || bytes >= BATCH_MAX_BYTES) {
+      await sendBatch({ type: 'rows', rows: batch });
+      batch = [];
+      bytes = 0;
+    }
+  }
+  if (batch.length) await sendBatch({ type: 'rows', rows: batch });
+}
+
+/** A document's pieces joined into messages of about TEXT_MAX_CHARS: a large cell's pieces are sent as they are made. */
+async function sendText(pieces: Iterable<string>): Promise<void> {
+  let parts: string[] = [];
+  let chars = 0;
+  for (const piece of pieces) {
+    parts.push(piece);
+    chars += piece.length;
+    if (chars >= TEXT_MAX_CHARS) {
+      await sendBatch({ type: 'text', text: parts.join('') });
+      parts = [];
+      chars = 0;
+    }
+  }
+  if (parts.length) await sendBatch({ type: 'text', text: parts.join('') });
+}
+
+/** The task's rows: a search's hits are all read at once (they are few: one page of results, or --limit); a diff is one row. */
 function read(archive: ArchiveReader, task: WorkerTask): ReadOnlyQuery {
   if (task.type === 'run') return archive.query(task.sql, task.params);
+  if (task.type === 'diff') return { columns: ['diff'], rows: [[diffCaptures(archive, task.asked, task.limits)]] };
   const hits = archive.search(task.query, task.options);
   return { columns: [...SEARCH_COLUMNS], rows: hits.map((hit) => SEARCH_COLUMNS.map((column) => hit[column])) };
 }
@@ -49,18 +98,9 @@ async function run(task: WorkerTask): Promise<void> {
   try {
     const query = read(archive, task);
     send({ type: 'columns', columns: query.columns });
-    let batch: unknown[][] = [];
-    let bytes = 0;
-    for (const row of query.rows) {
-      batch.push(row);
-      for (const cell of row) bytes += cellBytes(cell);
-      if (batch.length >= BATCH_MAX_ROWS || bytes >= BATCH_MAX_BYTES) {
-        await sendRows(batch);
-        batch = [];
-        bytes = 0;
-      }
-    }
-    if (batch.length) await sendRows(batch);
+    if (task.type === 'run' && task.encode) await sendText(encodeRows(task.encode, query.columns, query.rows));
+    else if (task.type === 'run' && task.cellChars !== undefined) await sendRows(cutRows(query.rows, task.cellChars));
+    else await sendRows(query.rows);
   } finally {
     archive.close();
   }
@@ -76,7 +116,7 @@ process.on('message', (message: ToWorker) => {
   run(message).catch((error: unknown) => {
     const text = error instanceof Error ? error.message : String(error);
     if (error instanceof CrawliteError) send({ type: 'error', message: text, code: error.code });
-    else send({ type: 'error', message: `${message.type === 'run' ? 'query' : 'search'} failed: ${text}` });
+    else send({ type: 'error', message: `${message.type === 'run' ? 'query' : message.type} failed: ${text}` });
   });
 });
 // Ctrl-C reaches the whole process group: its parent decides what stops, and kills this process.

@@ -1,7 +1,7 @@
 import { QueryRefusedError } from '../archive/archive-errors.js';
 import { openArchive } from '../reader/archive-reader.js';
 import type { QueryParams } from '../reader/reader-types.js';
-import { startQuery, type RowSink, type RunningQuery } from './query-worker-client.js';
+import { startQuery, type RowSink, type RunningQuery, type RunShape } from './query-worker-client.js';
 
 // What a query typed into serve's SQL page may be: `crawlite query`'s guard (one
 // statement, read-only connection, no ATTACH, DETACH or VACUUM), and also one that
@@ -32,7 +32,7 @@ export function checkRowsQuery(path: string, sql: string): void {
 }
 
 /** `startQuery` behind checkRowsQuery. */
-export function startRowsQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number; params?: QueryParams } = {}): RunningQuery {
+export function startRowsQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number; params?: QueryParams } & RunShape = {}): RunningQuery {
   checkRowsQuery(path, sql);
   return startQuery(path, sql, sink, options);
 }
