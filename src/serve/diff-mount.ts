@@ -1,5 +1,5 @@
-import { startDiff, type CapturesDiff, type DiffAsked, type DiffLimits, type RunningQuery } from '../storage/query/index.js';
-import { SearchSlots } from './search-slots.js';
+import { startDiff, type CapturesDiff, type DiffAsked, type DiffLimits } from '../storage/query/index.js';
+import { QueryProcesses } from './query-processes.js';
 
 // Where the changes page's text diff comes from: each in a process of its own (src/storage/query),
 // as a search is, with a deadline, a few at a time, and bounded in what it reads and compares. A
@@ -24,39 +24,18 @@ export interface UiDiff {
 }
 
 export function uiDiff(path: string, timeoutMs: number = DIFF_TIMEOUT_MS, limits: DiffLimits = DIFF_LIMITS): UiDiff {
-  const slots = new SearchSlots(DIFFS_RUNNING, DIFFS_WAITING);
-  const running = new Set<RunningQuery>();
-  let closed = false;
+  const processes = new QueryProcesses(DIFFS_RUNNING, DIFFS_WAITING);
   return {
     timeoutMs,
     limits,
     async diff(asked) {
-      const free = await slots.take();
-      if (closed) {
-        free();
-        return { kind: 'not-archived' };
-      }
       let found: CapturesDiff = { kind: 'not-archived' };
-      let diff: RunningQuery;
-      try {
-        diff = startDiff(path, asked, limits, (result) => void (found = result), { timeoutMs });
-      } catch (error) {
-        free();
-        throw error;
-      }
-      // The slot is free once the process is gone, not when its answer is: a killed one may take a moment to end.
-      void diff.exited.then(free);
-      running.add(diff);
-      try {
-        await diff.finished;
-      } finally {
-        running.delete(diff);
-      }
-      return found;
+      return processes.run(
+        () => startDiff(path, asked, limits, (result) => void (found = result), { timeoutMs }),
+        () => found,
+        { kind: 'not-archived' },
+      );
     },
-    close() {
-      closed = true;
-      for (const diff of running) diff.stop();
-    },
+    close: () => processes.close(),
   };
 }
