@@ -3,6 +3,7 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { ArchivePathError } from './archive-errors.js';
+import { requireSqliteDriver } from './sqlite-driver.js';
 
 /** Who crawls, kept in the archive only to name the holder when another crawl is refused. */
 export interface LockOwner {
@@ -110,6 +111,7 @@ export class ArchiveLock {
 
   /** Takes the lock, or returns undefined when a live process holds it. */
   static tryAcquire(archivePath: string): ArchiveLock | undefined {
+    requireSqliteDriver();
     const lockPath = lockPathOf(archivePath);
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       if (identity(lockPath) === undefined) createLockFile(lockPath, archivePath);

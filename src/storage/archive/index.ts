@@ -7,4 +7,5 @@ export * from './migrate.js';
 export * from './open-archive.js';
 export * from './open-crawl-archive.js';
 export * from './shard-file.js';
+export * from './sqlite-driver.js';
 export * from './unlock-archive.js';

@@ -7,6 +7,7 @@ import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaErr
 import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
+import { requireSqliteDriver } from './sqlite-driver.js';
 
 /** An open archive's connection. Other rooms hold it and hand it back to storage under this name, never the driver's. */
 export type ArchiveConnection = Db;
@@ -156,6 +157,7 @@ export interface UnwrittenArchive {
  * leaving -wal or -shm files it made.
  */
 export function openUnwritten(path: string, mode: 'create' | 'existing', checks: { refuseShard?: boolean; shardOf?: ShardOf } = {}): UnwrittenArchive {
+  requireSqliteDriver();
   const migrations = loadMigrations();
   const exists = checkPath(path, mode);
   if (exists) {
@@ -203,6 +205,7 @@ export function prepareForWriting({ db, migrations }: UnwrittenArchive): void {
  * through openCrawlArchive, which also takes the archive's lock.
  */
 export function openArchive(path: string, mode: OpenMode): Db {
+  requireSqliteDriver();
   if (mode === 'readonly') return openReadOnly(path);
   const archive = openUnwritten(path, mode);
   try {
