@@ -1,0 +1,89 @@
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Frame } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from './browser.js';
+
+/** Where scripts/test-deps/replaywebpage.sh puts ReplayWeb.page (npm `replaywebpage`, its built viewer); .ci/run runs it. */
+const ROOT = fileURLToPath(new URL('../.cache/replaywebpage/package/', import.meta.url));
+export const HAS_REPLAYWEBPAGE = HAS_CHROMIUM && existsSync(join(ROOT, 'sw.js'));
+
+/** Says once, visibly, why a file's ReplayWeb.page tests are skipped, and how to run them. */
+export function noticeIfNoReplayWebPage(file: string): void {
+  if (!HAS_REPLAYWEBPAGE) {
+    console.log(
+      `${file}: skipping the ReplayWeb.page tests: ${HAS_CHROMIUM ? 'ReplayWeb.page is not in test/.cache (run scripts/test-deps/replaywebpage.sh)' : 'Chromium is not installed (apt-get install chromium)'}`,
+    );
+  }
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wacz': 'application/zip' };
+
+export interface ReplayWebPage {
+  /** Opens `url` (at `ts`, 14 digits, when given) from the WACZ in ReplayWeb.page's embed, as a reader would; the replayed frame, loaded. */
+  open(url: string, ts?: string): Promise<Frame>;
+  close(): Promise<void>;
+}
+
+/**
+ * ReplayWeb.page served on 127.0.0.1 with one WACZ, in Chromium: its embed (`<replay-web-page>`) loads the
+ * WACZ through its service worker and shows the page in a frame whose URL holds `mp_/`.
+ */
+export async function startReplayWebPage(waczPath: string): Promise<ReplayWebPage> {
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/embed.html') {
+      const target = url.searchParams.get('url') ?? '';
+      const ts = url.searchParams.get('ts');
+      const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        `<!doctype html><script src="/ui.js"></script><replay-web-page style="display:block;width:1280px;height:800px" source="/archive.wacz" ` +
+          `url="${attr(target)}" ${ts ? `ts="${attr(ts)}"` : ''} replayBase="/" embed="replayonly"></replay-web-page>`,
+      );
+      return;
+    }
+    const file = url.pathname === '/archive.wacz' ? waczPath : join(ROOT, normalize(url.pathname));
+    if (!file.startsWith(ROOT) && file !== waczPath) return void res.writeHead(404).end();
+    try {
+      if (!statSync(file).isFile()) throw new Error('not a file');
+      const body = readFileSync(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': body.length });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  return {
+    async open(url, ts) {
+      const page = await context.newPage();
+      await page.goto(`${origin}/embed.html?url=${encodeURIComponent(url)}${ts ? `&ts=${ts}` : ''}`);
+      // The viewer loads the WACZ and its index first; the replayed frame appears once the page is found (bounded).
+      for (let tries = 0; tries < 150; tries += 1) {
+        const frame = page.frames().find((candidate) => candidate.url().includes('mp_/'));
+        if (frame) {
+          await frame.waitForLoadState('load');
+          return frame;
+        }
+        await page.waitForTimeout(100);
+      }
+      throw new Error(`ReplayWeb.page showed no replay frame for ${url}; frames: ${page.frames().map((frame) => frame.url()).join(', ')}`);
+    },
+    async close() {
+      await browser?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
