@@ -1,7 +1,7 @@
-import { getSurt } from 'warcio/utils';
+import { surt } from '../url/index.js';
 import type { WrittenCapture } from './write-warc.js';
 
-// CDXJ as pywb and warcio.js write it: the SURT key, a 14-digit timestamp and
+// CDXJ as pywb and cdxj-indexer write it: the SURT key Python's surt gives (see src/url/surt.ts), a 14-digit timestamp and
 // a JSON block whose numbers are strings, one line per response, revisit or
 // resource (a screenshot, keyed by its `urn:view:` URI, as Browsertrix's are).
 
@@ -26,7 +26,7 @@ export function cdxjLineStart(capture: WrittenCapture): string {
     keyUrl += (keyUrl.includes('?') ? '&' : '?') + query;
   }
   const json = JSON.stringify(fields);
-  return `${getSurt(keyUrl)} ${timestamp14(capture.date)} ${json.slice(0, -1)}`;
+  return `${surt(keyUrl)} ${timestamp14(capture.date)} ${json.slice(0, -1)}`;
 }
 
 /**
