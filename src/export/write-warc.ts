@@ -62,7 +62,7 @@ export interface WrittenCapture {
 export interface WarcEvents {
   capture?(capture: WrittenCapture): void | Promise<void>;
   /** A URL crawled as a page that answered HTML with a 2xx status, its latest capture: a page a replay lists (pages.jsonl). */
-  page?(page: { url: string; date: string; title: string | null }): void | Promise<void>;
+  page?(page: { url: string; date: string; title: string | null; text: string | undefined }): void | Promise<void>;
   /** After each URL's records: bytes written so far. */
   progress?(bytes: number, responses: number): void;
 }
@@ -217,7 +217,10 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
     if (isHtml(page)) {
       const listed = isListedPage(page);
       // The page is listed once its records are written, in the order of the pages.
-      await records.write(outlinksRecord(page, date, responseId), () => (listed ? events.page?.({ url: page.fetchUrl, date, title: page.title }) : undefined));
+      // The text is read only for a page listed, and only when pages are written (a WACZ).
+      await records.write(outlinksRecord(page, date, responseId), () =>
+        listed ? events.page?.({ url: page.fetchUrl, date, title: page.title, text: archive.pageText(page.url) }) : undefined,
+      );
     }
     events.progress?.(file.offset, summary.responses);
   }
