@@ -27,7 +27,16 @@ export function cdxjLineStart(capture: WrittenCapture): string {
     keyUrl = query.keyUrl;
   }
   const json = JSON.stringify(fields);
-  return `${surt(keyUrl)} ${timestamp14(capture.date)} ${json.slice(0, -1)}`;
+  return `${cdxjKey(keyUrl)} ${timestamp14(capture.date)} ${json.slice(0, -1)}`;
+}
+
+/** The SURT key; a URL surt refuses (a port out of range) is its own key, as cdxj-indexer keys it. */
+function cdxjKey(url: string): string {
+  try {
+    return surt(url);
+  } catch {
+    return url;
+  }
 }
 
 /** Ends a line begun by cdxjLineStart with the WARC's file name. */
