@@ -1,7 +1,8 @@
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
-import { CDXIndexer, getSurt } from 'warcio';
+import { CDXIndexer } from 'warcio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha1Digest } from '../src/export/warc-digest.js';
+import { surt } from '../src/url/index.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { addCrawl } from './support/captures.js';
 import { execCli, runCli } from './support/cli.js';
@@ -83,17 +84,21 @@ describe('crawlite export with screenshots', () => {
     expect(stdout).toMatch(/^exported \d+ responses \(0 as revisits, 2 screenshots, 1 screenshots left out \(not an image type\)\)/);
   });
 
-  it("indexes it in the CDXJ as warcio's indexer does (key and url the urn, mime the image's, no status), line for line", async () => {
+  it("indexes it in the CDXJ as cdxj-indexer does (key the urn's surt, url the urn, mime the image's, no status), line for line", async () => {
     const text = readFileSync(cdxj, 'utf8');
     const line = text.split('\n').find((row) => row.includes('"url":"urn:view:'))!;
     const urn = `urn:view:${abs('/a')}`;
-    expect(line.startsWith(`${getSurt(urn)} `)).toBe(true);
+    // Python's surt keeps a URI without a host as it is, lower-cased (test/fixtures/surt-keys.json has urn:view: rows).
+    expect(line.startsWith(`${urn.toLowerCase()} `)).toBe(true);
     const json = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, string>;
     expect(json).toMatchObject({ url: urn, mime: 'image/png', digest: sha1Digest(png).slice('sha1:'.length) });
     expect(json.status).toBeUndefined();
     const indexer = new CDXIndexer({ format: 'cdxj' });
     const theirs: string[] = [];
-    for await (const result of indexer.iterIndex([{ filename: 'site.warc.gz', reader: createReadStream(warc) }])) theirs.push(indexer.serializeCDXJ(result).trimEnd());
+    for await (const result of indexer.iterIndex([{ filename: 'site.warc.gz', reader: createReadStream(warc) }])) {
+      const row = indexer.serializeCDXJ(result).trimEnd();
+      theirs.push(`${surt(result.url as string)}${row.slice(row.indexOf(' '))}`);
+    }
     expect(text.trimEnd().split('\n')).toEqual(theirs.sort());
   });
 

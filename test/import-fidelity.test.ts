@@ -273,7 +273,8 @@ describe('requests other than GET, and truncated records', () => {
     const keys = readFileSync(cdxj, 'utf8').trim().split('\n').map((line) => line.split(' ')[0]);
     expect(keys).toContain('example,site)/search');
     expect(keys).toContain('example,site)/search?__wb_method=post&lang=en&q=crawl%20archive');
-    expect(keys).toContain(`example,site)/api?__wb_method=post&__wb_post_data=${Buffer.from(JSON_BODY).toString('base64').toLowerCase()}`);
+    // pywb keys a JSON body by its members (test/export/post-keys.test.ts).
+    expect(keys).toContain('example,site)/api?__wb_method=post&op=list');
     expect(keys.filter((key) => key === 'example,site)/search')).toHaveLength(1);
 
     const again = tmp.path('methods-again.sqlite');

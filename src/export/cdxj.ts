@@ -1,7 +1,8 @@
-import { getSurt } from 'warcio/utils';
+import { surt } from '../url/index.js';
+import { requestQuery } from './request-query.js';
 import type { WrittenCapture } from './write-warc.js';
 
-// CDXJ as pywb and warcio.js write it: the SURT key, a 14-digit timestamp and
+// CDXJ as pywb and cdxj-indexer write it: the SURT key Python's surt gives (see src/url/surt.ts), a 14-digit timestamp and
 // a JSON block whose numbers are strings, one line per response, revisit or
 // resource (a screenshot, keyed by its `urn:view:` URI, as Browsertrix's are).
 
@@ -20,33 +21,22 @@ export function cdxjLineStart(capture: WrittenCapture): string {
   fields.offset = String(capture.offset);
   let keyUrl = capture.url;
   if (capture.method !== undefined) {
-    const query = methodQuery(capture.method, capture.requestBody, capture.requestContentType);
+    const query = requestQuery(capture.url, capture.method, capture.requestBody, capture.requestContentType);
     fields.method = capture.method;
-    if (capture.requestBody) fields.requestBody = query.slice(query.indexOf('&') + 1);
-    keyUrl += (keyUrl.includes('?') ? '&' : '?') + query;
+    if (query.requestBody !== undefined) fields.requestBody = query.requestBody;
+    keyUrl = query.keyUrl;
   }
   const json = JSON.stringify(fields);
-  return `${getSurt(keyUrl)} ${timestamp14(capture.date)} ${json.slice(0, -1)}`;
+  return `${cdxjKey(keyUrl)} ${timestamp14(capture.date)} ${json.slice(0, -1)}`;
 }
 
-/**
- * What pywb's indexer (cdxj-indexer, `--post-append`) adds to the URL of a request other than GET
- * before making its key, and replay tools compute the same way to find it: `__wb_method=post`, then a
- * form's fields decoded, or `__wb_post_data=` and the body in base64. So a POST's answer never has the
- * key of a GET of its URL, and two POSTs with different bodies have different keys.
- */
-function methodQuery(method: string, body: Buffer | undefined, contentType: string | undefined): string {
-  const query = `__wb_method=${method.toLowerCase()}`;
-  if (!body || body.byteLength === 0) return query;
-  if ((contentType ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(body);
-    try {
-      return `${query}&${decodeURIComponent(text.replace(/\+/g, ' '))}`;
-    } catch {
-      // A malformed %-escape: the body as bytes, as pywb does for a form it cannot decode.
-    }
+/** The SURT key; a URL surt refuses (a port out of range) is its own key, as cdxj-indexer keys it. */
+function cdxjKey(url: string): string {
+  try {
+    return surt(url);
+  } catch {
+    return url;
   }
-  return `${query}&__wb_post_data=${body.toString('base64')}`;
 }
 
 /** Ends a line begun by cdxjLineStart with the WARC's file name. */

@@ -57,6 +57,16 @@ function describePayload(headerLines: string[], payloadLength: number): string[]
   return out;
 }
 
+/**
+ * A request's header lines for its de-chunked body: Transfer-Encoding renamed in place and the length added, as
+ * for a response (a request body's Content-Encoding is kept: the body is stored as sent, not decoded).
+ */
+function describeRequestBody(headerLines: string[], bodyLength: number): string[] {
+  const out = headerLines.map((line) => (nameOf(line) === 'transfer-encoding' ? `${ORIGINAL_PREFIX}${line.slice(0, line.indexOf(':')).trim()}: ${valueOf(line)}` : line));
+  if (out.some((line) => nameOf(line) === 'content-length')) return out;
+  return [...out, `Content-Length: ${bodyLength}`, `${ORIGINAL_PREFIX}Content-Length: ${NONE_RECEIVED}`];
+}
+
 /** Header lines from the JSON headers: lower-case names as stored, line-joined repeats split again. */
 function rebuiltHeaderLines(headers: Record<string, string>): string[] {
   const out: string[] = [];
@@ -78,13 +88,18 @@ export function responseHead(page: ArchivedPage): HttpHead {
   return { bytes: Buffer.from(text, 'latin1'), rebuilt };
 }
 
-/** The request as sent; when it was not recorded, a GET with the Host (and User-Agent when the crawl set one). */
+/**
+ * The request as sent; when it was not recorded, a GET with the Host (and User-Agent when the crawl set one).
+ * A body sent chunked is stored without its framing, so its Transfer-Encoding is renamed and its length given.
+ */
 export function requestHead(page: ArchivedPage, userAgent: string | undefined): HttpHead {
   const url = new URL(page.fetchUrl);
   const method = page.requestMethod ?? 'GET';
   const target = page.requestTarget ?? `${url.pathname}${url.search}`;
   const rebuilt = page.requestHeaders === null;
-  const headerLines = rebuilt ? [`Host: ${url.host}`, ...(userAgent ? [`User-Agent: ${userAgent}`] : [])] : lines(page.requestHeaders!);
+  const sent = rebuilt ? [`Host: ${url.host}`, ...(userAgent ? [`User-Agent: ${userAgent}`] : [])] : lines(page.requestHeaders!);
+  const framed = page.requestBody && sent.some((line) => nameOf(line) === 'transfer-encoding');
+  const headerLines = framed ? describeRequestBody(sent, page.requestBody!.length) : sent;
   const text = [`${method} ${target} HTTP/1.1`, ...headerLines].join(CRLF) + CRLF + CRLF;
   return { bytes: Buffer.from(text, 'latin1'), rebuilt };
 }

@@ -107,9 +107,18 @@ async function writeWarcAndPages(
   }
 }
 
-/** A pages.jsonl line; the id is py-wacz's own key for a page, timestamp/URL. */
-function pageLine(page: { url: string; date: string; title: string | null }): string {
-  const line = { id: `${timestamp14(page.date)}/${page.url}`, url: page.url, ts: page.date, ...(page.title ? { title: page.title } : {}) };
+/**
+ * A pages.jsonl line; the id is py-wacz's own key for a page, timestamp/URL. `text` is the page's visible text,
+ * as Browsertrix's `--text to-pages` writes it: ReplayWeb.page's page search reads it.
+ */
+function pageLine(page: { url: string; date: string; title: string | null; text: string | undefined }): string {
+  const line = {
+    id: `${timestamp14(page.date)}/${page.url}`,
+    url: page.url,
+    ts: page.date,
+    ...(page.title ? { title: page.title } : {}),
+    ...(page.text ? { text: page.text } : {}),
+  };
   return `${JSON.stringify(line)}\n`;
 }
 

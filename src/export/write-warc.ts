@@ -17,8 +17,11 @@ import { warcinfoRecord, type WarcinfoOptions } from './warcinfo.js';
 // A revisit holds the HTTP header block alone and names the record with the
 // payload (WARC-Refers-To, -Target-URI, -Date), as jwarc's WarcRevisit and
 // Heritrix write them: identical-payload-digest for a payload already written
-// (by the URL's previous capture, or by another URL), server-not-modified for
-// a 304, whose block is the 304's own.
+// (by the URL's previous capture, or by another URL). A 304 (a revalidated
+// capture) is such a revisit too, carrying the status line and header block of
+// the response whose payload it confirms: pywb and ReplayWeb.page both take a
+// revisit's status and headers from its own block and never look past a 304
+// to its original, so a server-not-modified revisit replays as an empty 304.
 //
 // A capture a browser crawl took a screenshot of is followed by that image as
 // Browsertrix writes its screenshots (src/util/screenshots.ts and warcwriter.ts
@@ -27,9 +30,7 @@ import { warcinfoRecord, type WarcinfoOptions } from './warcinfo.js';
 // image; indexed as warcio's CDXIndexer indexes it, not listed as a page.
 
 export const REVISIT_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
-export const NOT_MODIFIED_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/server-not-modified';
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const CRLF = '\r\n';
 
 export interface WarcOptions extends WarcinfoOptions {
   includeFailed: boolean;
@@ -45,7 +46,7 @@ export interface WrittenCapture {
   date: string;
   /** The media type without parameters, when known. */
   mime: string | undefined;
-  /** The status in the record's block: 304 for a revalidation; none for a resource record, which holds no HTTP message. */
+  /** The status in the record's block (a revalidation's is its original's); none for a resource record, which holds no HTTP message. */
   status: number | undefined;
   /** WARC-Payload-Digest. */
   digest: string;
@@ -61,7 +62,7 @@ export interface WrittenCapture {
 export interface WarcEvents {
   capture?(capture: WrittenCapture): void | Promise<void>;
   /** A URL crawled as a page that answered HTML with a 2xx status, its latest capture: a page a replay lists (pages.jsonl). */
-  page?(page: { url: string; date: string; title: string | null }): void | Promise<void>;
+  page?(page: { url: string; date: string; title: string | null; text: string | undefined }): void | Promise<void>;
   /** After each URL's records: bytes written so far. */
   progress?(bytes: number, responses: number): void;
 }
@@ -73,10 +74,11 @@ interface Original {
   id: string;
 }
 
-/** A URL's capture just written, and the record holding its payload. */
+/** A URL's capture just written, the record holding its payload, and the status line and headers that describe that payload. */
 interface Previous {
   sha256: string;
   original: Original;
+  head: HttpHead;
 }
 
 const mimeOf = (contentType: string | null): string | undefined => contentType?.split(';', 1)[0]!.trim().toLowerCase() || undefined;
@@ -148,12 +150,12 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
       ? samePayload
       : (samePayload ?? (page.body.length > 0 && shared.has(page.sha256) ? firstWritten.get(page.sha256) : undefined));
     const revisit = page.revalidated || original !== undefined;
-    const head = page.revalidated ? notModifiedHead(page) : responseHead(page);
+    const head = page.revalidated ? (samePayload && previous ? previous.head : confirmedHead(page)) : responseHead(page);
     const cut = truncation(page.truncated);
     const fields: WarcField[] = [['WARC-Record-ID', responseId], ...common, ['WARC-Concurrent-To', requestId]];
     if (revisit) {
       fields.push(
-        ['WARC-Profile', page.revalidated ? NOT_MODIFIED_PROFILE : REVISIT_PROFILE],
+        ['WARC-Profile', REVISIT_PROFILE],
         ['WARC-Refers-To', original?.id],
         ['WARC-Refers-To-Target-URI', original?.url],
         ['WARC-Refers-To-Date', original?.date],
@@ -170,7 +172,7 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
       url: page.fetchUrl,
       date,
       mime: mimeOf(page.contentType),
-      status: page.revalidated ? 304 : page.status,
+      status: page.revalidated ? statusOf(head) : page.status,
       digest,
       ...otherMethod(page),
     };
@@ -199,7 +201,7 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
     );
     await writeScreenshot(page, date, responseId);
     // A 304's payload is its original's; a revisit carries on pointing at the record that holds it.
-    return { previous: { sha256: page.sha256, original: revisit && original ? original : self }, responseId, date };
+    return { previous: { sha256: page.sha256, original: revisit && original ? original : self, head }, responseId, date };
   };
 
   for (const page of archive.pages(undefined, { outlinks: true })) {
@@ -215,7 +217,10 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
     if (isHtml(page)) {
       const listed = isListedPage(page);
       // The page is listed once its records are written, in the order of the pages.
-      await records.write(outlinksRecord(page, date, responseId), () => (listed ? events.page?.({ url: page.fetchUrl, date, title: page.title }) : undefined));
+      // The text is read only for a page listed, and only when pages are written (a WACZ).
+      await records.write(outlinksRecord(page, date, responseId), () =>
+        listed ? events.page?.({ url: page.fetchUrl, date, title: page.title, text: archive.pageText(page.url) }) : undefined,
+      );
     }
     events.progress?.(file.offset, summary.responses);
   }
@@ -287,12 +292,16 @@ const isHtml = (page: ArchivedPage): boolean => HTML_TYPES.has(mimeOf(page.conte
 // As Browsertrix and py-wacz list pages: robots.txt, a frame's document, an error page or a redirect is no page to open.
 const isListedPage = (page: ArchivedPage): boolean => page.kind === 'page' && page.status >= 200 && page.status < 300;
 
-/** A 304's status line and header block as received (rebuilt, the status line alone); no payload follows. */
-function notModifiedHead(page: ArchivedPage): HttpHead {
-  const block = page.rawHeaders ?? Buffer.alloc(0);
-  const line = Buffer.from(`${page.httpVersion ?? 'HTTP/1.1'} 304 ${page.reason ?? 'Not Modified'}${CRLF}`, 'latin1');
-  return { bytes: Buffer.concat([line, block, Buffer.from(CRLF)]), rebuilt: page.rawHeaders === null };
+/**
+ * The head of the response a 304 confirms when its record is not at hand: the stored status and headers
+ * (a revalidated capture keeps its original's), rebuilt, since the wire columns are the 304's.
+ */
+function confirmedHead(page: ArchivedPage): HttpHead {
+  return responseHead({ ...page, rawHeaders: null, httpVersion: null, reason: null });
 }
+
+/** The status code in a status line. */
+const statusOf = (head: HttpHead): number => Number(/^\S+ (\d{3})/.exec(head.bytes.toString('latin1'))?.[1] ?? 200);
 
 /** Heritrix's form: one `outlink: URL kind` line per link found on the page. */
 function outlinksRecord(page: ArchivedPage, date: string, responseId: string): Buffer {

@@ -67,6 +67,19 @@ async function decodedAnswer(message: HttpMessage, maxBodyBytes: number): Promis
   return { message: { ...message, rawHeaders: received }, headers: headersObject(headerLines(received)), body };
 }
 
+/**
+ * A request as sent: a chunked body without its framing (as a response's; wget keeps it as it went over the
+ * wire), so a replay matches it against the body a browser sends and keys it as pywb does; and the header
+ * block as sent, where a crawlite export described the de-chunked body (see requestHead in export).
+ */
+function sentRequest(message: HttpMessage | undefined): HttpMessage | undefined {
+  if (!message) return undefined;
+  const chunked = message.headers.some(([name, value]) => name === 'transfer-encoding' && /chunked/i.test(value));
+  const body = chunked ? (dechunk(message.body) ?? message.body) : message.body;
+  const rawHeaders = originalHeaderBlock(message.rawHeaders);
+  return body === message.body && rawHeaders === message.rawHeaders ? message : { ...message, body, rawHeaders };
+}
+
 /** A revisit's answer: the payload of the record it refers to, with its own status and headers when it has any (not for a 304). */
 function revisitAnswer(exchange: Exchange, uri: string, sink: ImportSink): Answer | ImportSkip {
   const { fields, content } = exchange.response;
@@ -197,7 +210,7 @@ export function exchangePage(
   }
   // A request too large to read is kept as if the WARC held none.
   const parsedRequest = request ? parseHttpMessage(request.content) : undefined;
-  const requestMessage = isTooLarge(parsedRequest) ? undefined : parsedRequest;
+  const requestMessage = isTooLarge(parsedRequest) ? undefined : sentRequest(parsedRequest);
   const otherThanGet = requestMessage !== undefined && requestMessage.startLine[0].toUpperCase() !== 'GET';
   // A request record too large to hold was read as far as its headers: its body is left out, and the capture says so.
   // One that says it is cut (WARC-Truncated, as an export writes it for such a request) keeps what it holds, said so too.

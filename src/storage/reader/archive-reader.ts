@@ -33,6 +33,7 @@ import { prepareReadOnlyQuery } from '../query/read-only-query.js';
 import type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions } from './reader-types.js';
 import { searchArchive } from '../query/search-archive.js';
 import { QUERY_VARIANTS_SQL, queryVariantsParams } from './query-variants.js';
+import { pageTextLookup } from './page-text.js';
 import { screenshotLookup } from './screenshots.js';
 
 export type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions };
@@ -83,6 +84,8 @@ export interface ArchiveReader {
    * (as in captureTimes), if any; none in an archive of a schema before 12. Its type is as stored.
    */
   screenshot(url: string, fetchedAt: string): Screenshot | undefined;
+  /** The visible text search indexes of the page at `url` (its archive key), if any (an HTML page's; none before schema 6). */
+  pageText(url: string): string | undefined;
   /** Every link found, or those found on one URL, in order of source then target. */
   links(fromUrl?: string): IterableIterator<ArchivedLink>;
   /** Every URL seen, or those in one state, in URL order. */
@@ -137,6 +140,8 @@ class SqliteArchiveReader implements ArchiveReader {
   private viewColumns: Set<string> | undefined;
   /** The screenshot lookup, once asked for; null in an archive without screenshots (a schema before 12). */
   private screenshots: ReturnType<typeof screenshotLookup> | null | undefined;
+  /** The page text lookup, once asked for; null in an archive without page_text. */
+  private texts: ReturnType<typeof pageTextLookup> | null | undefined;
 
   constructor(
     readonly path: string,
@@ -196,6 +201,12 @@ class SqliteArchiveReader implements ArchiveReader {
     if (this.screenshots === undefined) this.screenshots = this.explained(() => screenshotLookup(this.db)) ?? null;
     const lookup = this.screenshots;
     return lookup ? this.explained(() => lookup(url, fetchedAt)) : undefined;
+  }
+
+  pageText(url: string): string | undefined {
+    if (this.texts === undefined) this.texts = this.explained(() => pageTextLookup(this.db)) ?? null;
+    const lookup = this.texts;
+    return lookup ? this.explained(() => lookup(url)) : undefined;
   }
 
   urlsWithoutResponse(state: UrlState): IterableIterator<ArchivedUrl> {
