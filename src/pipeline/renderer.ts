@@ -55,6 +55,11 @@ export interface RenderedPage {
   /** What the page looked like once loaded (the viewport). */
   screenshot?: Screenshot;
   capped: RenderCap[];
+  /**
+   * The page's script shows other content at another fragment of its URL (found by going to one of its
+   * in-page links): its in-page links are hash routes, pages of their own.
+   */
+  fragmentRoutes?: boolean;
 }
 
 export interface PageRenderer {
