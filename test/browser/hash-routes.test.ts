@@ -50,9 +50,12 @@ describe.skipIf(!HAS_CHROMIUM)('hash routes in crawl --browser', () => {
     expect(textOf(rendered, `${site.url}wiki.html`)).not.toContain(site.word.Beta);
   });
 
-  it('each route has its own screenshot', () => {
-    const shots = readArchive<{ url: string; size: number }>(rendered, 'SELECT url, size FROM screenshots ORDER BY url');
-    expect(shots.map((shot) => pathOf(shot.url))).toEqual(pages(rendered));
+  it('each route has its own screenshot, taken at its route', () => {
+    const shots = readArchive<{ url: string; data: Buffer }>(rendered, 'SELECT url, data FROM screenshots ORDER BY url');
+    expect(shots.map((shot) => pathOf(shot.url))).toEqual(['/', '/#/', '/#/a', '/#/b', '/#/b/c', '/plain.html', '/wiki.html', '/wiki.html#Alpha', '/wiki.html#Beta']);
+    const shot = (path: string) => shots.find((row) => pathOf(row.url) === path)!.data;
+    expect(shot('/#/b').equals(shot('/'))).toBe(false);
+    expect(shot('/#/b').equals(shot('/#/a'))).toBe(false);
   });
 
   it('search finds a route by the words only it shows', async () => {
