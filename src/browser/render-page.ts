@@ -101,6 +101,7 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     await bounded(page.evaluate('window.scrollTo(0, 0)').catch(() => undefined), SCROLL_BACK_MS, undefined);
     const html = await serialise(page, job.url);
     const screenshot = settings.screenshot ? await takeScreenshot(session, STEP_MS) : undefined;
+    if (settings.screenshot && !screenshot) capped.push('screenshot');
     // Last: it leaves the page at another fragment. What that fragment loads is this page's capture.
     const document = documentOf(job.url);
     let fragmentRoutes = guards.routes.get(document);
