@@ -11,7 +11,8 @@ import type { GuardRules } from './guard-rules.js';
 import { servedFromLocalNetwork } from './local-network.js';
 import { type BehaviourCaps, loadLikeAReader } from './page-behaviours.js';
 import { takeScreenshot } from './take-screenshot.js';
-import { FragmentRouteMemo, probeFragmentRoutes } from './probe-fragment-routes.js';
+import { type FragmentRouteMemo, probeFragmentRoutes } from './probe-fragment-routes.js';
+import type { CapturedRequisites } from './captured-requisites.js';
 import { documentOf } from '../url/index.js';
 
 export interface RenderSettings extends BehaviourCaps {
@@ -22,11 +23,15 @@ export interface RenderSettings extends BehaviourCaps {
   screenshot: boolean;
 }
 
-/** What all renders share: the network's rules (the guard proxy asks them), the bound on bodies being read, what each document's fragments do. */
+/**
+ * What all renders share, whichever browser runs them: the network's rules (the guard proxy asks them),
+ * the bound on bodies being read, what each document's fragments do, what was captured.
+ */
 export interface RenderGuards {
   rules: GuardRules;
   reads: ByteGate;
   routes: FragmentRouteMemo;
+  captured: CapturedRequisites;
 }
 
 /** How long a page is given for each last step: its HTML, its picture, closing (a page stuck in a script answers none). */
@@ -89,7 +94,7 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     capture = new PageCapture(session, {
       job,
       mainFrameId: await mainFrameOf(tab),
-      captured: instance.captured,
+      captured: guards.captured,
       maxBodyBytes: settings.maxBodyBytes,
       maxPageBytes: settings.maxPageBytes,
       reads: guards.reads,
