@@ -49,8 +49,8 @@ async function probe(page: Page, session: CDPSession): Promise<boolean> {
   try {
     // A page that does not answer the change within the wait shows nothing else there.
     if ((await bounded(page.evaluate(GO_TO(fragment)), SETTLE_MS, TIMED_OUT)) === TIMED_OUT) return false;
-    // What the route fetched (its markdown, its JSON) is let arrive.
-    await network.quiet(SETTLE_MS);
+    // What the route fetched (its markdown, its JSON) is let arrive; a page that fetched nothing is not waited for.
+    if (network.requests > 0 || network.busy()) await network.quiet(SETTLE_MS);
   } finally {
     network.dispose(page);
   }
