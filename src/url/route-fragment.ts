@@ -2,10 +2,13 @@ import type { NormalizedUrl } from './normalize-url.js';
 
 /**
  * Whether a fragment (without its '#') is a hash router's path: `#/docs/intro` (docsify, Vue and
- * Angular in hash mode) or a hashbang `#!/item/3`. Any other fragment names a place in the page.
+ * Angular in hash mode) or a hashbang `#!/item/3`. Any other fragment names a place in the page. The
+ * bare `#/`, `#!` and `#!/` are not: they name the app's home, what the document shows without them
+ * (and `href="#!"` is a common do-nothing link, on every page of a site).
  */
 export function isRouteFragment(fragment: string): boolean {
-  return fragment.startsWith('/') || fragment.startsWith('!');
+  if (!fragment.startsWith('/') && !fragment.startsWith('!')) return false;
+  return fragment.replace(/^!?\/?/, '') !== '';
 }
 
 /**

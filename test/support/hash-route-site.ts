@@ -6,8 +6,8 @@ import { startServer, type TestServer } from './test-server.js';
  * - `/`: routes `#/`, `#/a`, `#/b`, `#/b/c`, each rendered from `/content/<route>.json` fetched when the
  *   route is shown, with links to each route and a plain anchor `#top` (which the router ignores).
  * - `/wiki.html`: tiddlers `#Alpha`, `#Beta` shown from the page's own script on hashchange (`Welcome` without a fragment).
- * - `/plain.html`: a plain page with an in-page anchor `#section-2`, whose script listens for
- *   hashchange only to mark the heading (no text changes).
+ * - `/plain.html`: a plain page with an in-page anchor `#section-2` and a do-nothing `#!` link, whose
+ *   script listens for hashchange only to mark the heading (no text changes).
  */
 export interface HashRouteSite extends TestServer {
   /** The word only each route shows, by route (`/` for the home route, `Alpha` for a tiddler). */
@@ -65,7 +65,7 @@ export async function startHashRouteSite(): Promise<HashRouteSite> {
     if (path === '/wiki.js') return send('application/javascript', WIKI_JS);
     if (path === '/plain.html') {
       const script = `<script>window.addEventListener('hashchange', () => document.querySelector('h2').classList.add('current'));</script>`;
-      return send('text/html', html('Plain', `<a href="#section-2">to section 2</a><h2 id="section-2">Section 2</h2><p>Plain text here.</p>${script}`));
+      return send('text/html', html('Plain', `<a href="#section-2">to section 2</a> <a href="#!">nothing</a><h2 id="section-2">Section 2</h2><p>Plain text here.</p>${script}`));
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });

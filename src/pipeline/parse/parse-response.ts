@@ -75,7 +75,9 @@ function baseOfPage(body: Uint8Array, html: ReturnType<typeof decodeHtmlPieces>,
  * any in-page link of a page whose script shows other content at other fragments; other fragments are cut off.
  */
 function routeFragments(claim: ClaimedUrl, fragmentRoutes: boolean | undefined) {
-  return { pageUrl: claim.url, keep: (fragment: string, sameDocument: boolean) => isRouteFragment(fragment) || (sameDocument && fragmentRoutes === true) };
+  // A fragment starting with '/' or '!' is a route or the app's home whatever the page does.
+  const inPage = (fragment: string, sameDocument: boolean) => sameDocument && fragmentRoutes === true && !/^[!/]/.test(fragment);
+  return { pageUrl: claim.url, keep: (fragment: string, sameDocument: boolean) => isRouteFragment(fragment) || inPage(fragment, sameDocument) };
 }
 
 function parseHtml({ claim, body, contentType, rendered, fragmentRoutes }: ParseJob, settings: ParseSettings): ParseResult {
