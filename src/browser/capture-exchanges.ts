@@ -2,9 +2,10 @@ import type { CDPSession } from 'playwright-core';
 import type { Reason } from '../pipeline/ports.js';
 import type { BlockedRequest, BrowserExchange, RenderJob } from '../pipeline/renderer.js';
 import type { ByteGate } from './byte-gate.js';
-import { type HeaderEntry, type PausedRequest, toExchange } from './exchange-record.js';
+import type { CapturedRequisites } from './captured-requisites.js';
+import { type HeaderEntry, headerLines, type PausedRequest, toExchange } from './exchange-record.js';
 import { refusedMethod } from './guard-rules.js';
-import { documentFulfilment, plainFulfilment } from './serve-document.js';
+import { decodedBodyHeaders, documentFulfilment, plainFulfilment } from './serve-document.js';
 
 /** Fetch.requestPaused, the fields read here: at the request stage, or at the response stage once a status or an error is set. */
 interface PausedEvent {
@@ -27,8 +28,8 @@ export interface CaptureOptions {
   job: RenderJob;
   /** The page's main frame, which alone is answered with the job's document. */
   mainFrameId: string;
-  /** URLs this browser captured already (GET only): a page does not capture them again. */
-  captured: Set<string>;
+  /** URLs the crawl's renders captured already (GET only), in any browser: a page does not capture them again. */
+  captured: CapturedRequisites;
   maxBodyBytes: number;
   /** What all bodies kept of one page may add up to; past it, responses reach the page and are not kept. */
   maxPageBytes: number;
@@ -37,6 +38,9 @@ export interface CaptureOptions {
   /** PUT, PATCH, DELETE and other writes reach the site. */
   allowWrites: boolean;
 }
+
+/** A request for part of a resource (media): a whole body kept is no answer to it. */
+const ranged = (request: PausedRequest) => Object.keys(request.headers).some((name) => name.toLowerCase() === 'range');
 
 /** What a body of unknown length is counted as while it is read: most are small scripts and styles. */
 const UNKNOWN_LENGTH_BYTES = 1024 * 1024;
@@ -139,9 +143,14 @@ export class PageCapture {
       return void (await this.answer('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }));
     }
     const key = request.method === 'GET' ? request.url : undefined;
-    if ((key !== undefined && this.options.captured.has(key)) || STREAMED.has(event.resourceType)) {
+    if (key !== undefined && this.options.captured.has(key)) {
+      // Captured before, by this browser or an earlier one: answered with that capture where it is kept, so the site is not asked again.
+      const kept = ranged(request) ? undefined : this.options.captured.response(key);
+      const answer = kept && { requestId, responseCode: kept.status, responseHeaders: kept.headers, body: kept.body.toString('base64'), ...(kept.statusText ? { responsePhrase: kept.statusText } : {}) };
+      if (answer && (await this.answer('Fetch.fulfillRequest', answer))) return;
       return void (await this.answer('Fetch.continueRequest', { requestId }));
     }
+    if (STREAMED.has(event.resourceType)) return void (await this.answer('Fetch.continueRequest', { requestId }));
     if (key !== undefined) {
       this.options.captured.add(key);
       this.mine.add(key);
@@ -164,7 +173,10 @@ export class PageCapture {
       const body = REDIRECTS.has(status) ? Buffer.alloc(0) : await this.readBody(requestId, headers);
       // A body read after the capture finished belongs to no stored page.
       if (!body || this.finished) return this.drop(key);
-      slot.exchange = toExchange({ resourceType: event.resourceType, request, status, statusText: event.responseStatusText ?? '', headers, body, startedAt });
+      const statusText = event.responseStatusText ?? '';
+      slot.exchange = toExchange({ resourceType: event.resourceType, request, status, statusText, headers, body, startedAt });
+      // A copy: the exchange's body moves to the archive's writer thread.
+      if (key !== undefined) this.options.captured.keep(key, { status, statusText, headers: decodedBodyHeaders(headerLines(headers)), body: Buffer.from(body) });
     } finally {
       await this.answer('Fetch.continueRequest', { requestId });
     }

@@ -6,10 +6,8 @@ import { bounded } from './bounded.js';
 /** How long Chromium is given to close before its processes are killed. */
 const CLOSE_MS = 10_000;
 
-/** One launched Chromium and what lives as long as it: its context, its cache, the URLs it captured. */
+/** One launched Chromium and what lives as long as it: its context, its cache, its tabs. */
 export class ChromiumInstance {
-  /** URLs (GET) pages of this browser captured: its cache holds them, so no page captures them again. */
-  readonly captured = new Set<string>();
   /** Tabs left open by renders that went through, for the next ones. */
   readonly idleTabs: BrowserTab[] = [];
   pages = 0;

@@ -4,6 +4,8 @@ import { RenderError } from './browser-errors.js';
 import { ChromiumHost } from './chromium-host.js';
 import { ByteGate } from './byte-gate.js';
 import { GuardRules } from './guard-rules.js';
+import { FragmentRouteMemo } from './probe-fragment-routes.js';
+import { CapturedRequisites } from './captured-requisites.js';
 import { type RenderGuards, renderPage, type RenderSettings } from './render-page.js';
 import { resolveChromium } from './resolve-chromium.js';
 import { TabQueue } from './tab-queue.js';
@@ -66,7 +68,7 @@ export function createRenderer(options: RendererOptions = {}): ChromiumRenderer 
     screenshot: options.screenshot ?? true,
   };
   settings.maxPageBytes = positive(options.maxPageBytes, 2 * settings.maxBodyBytes);
-  const guards: RenderGuards = { rules: new GuardRules(settings.allowWrites), reads: new ByteGate(positive(options.maxReadBytes, 128 * 1024 * 1024)) };
+  const guards: RenderGuards = { rules: new GuardRules(settings.allowWrites), reads: new ByteGate(positive(options.maxReadBytes, 128 * 1024 * 1024)), routes: new FragmentRouteMemo(), captured: new CapturedRequisites() };
   const host = new ChromiumHost({
     executablePath,
     userAgent: options.userAgent,

@@ -76,7 +76,12 @@ async function load(page: Page, url: string, caps: BehaviourCaps, network: Netwo
     }
     // A screen that set something loading (lazy images, the next page of a feed) is let finish first;
     // a static page scrolls through without waiting.
-    if (network.busy() && !(await network.quiet(Math.max(0, deadline - Date.now())))) break;
+    if (network.busy() && !(await network.quiet(Math.max(0, deadline - Date.now())))) {
+      // The network is the bound met here: scrolling stopped waiting for it, at the bottom or not.
+      capped.add('network-idle');
+      bottom = answer;
+      break;
+    }
     if (answer) {
       // The bottom may grow once seen (a feed): look again.
       const still = await scrollOneScreen(page, Math.max(0, deadline - Date.now()));

@@ -11,6 +11,9 @@ import type { GuardRules } from './guard-rules.js';
 import { servedFromLocalNetwork } from './local-network.js';
 import { type BehaviourCaps, loadLikeAReader } from './page-behaviours.js';
 import { takeScreenshot } from './take-screenshot.js';
+import { type FragmentRouteMemo, probeFragmentRoutes } from './probe-fragment-routes.js';
+import type { CapturedRequisites } from './captured-requisites.js';
+import { documentOf } from '../url/index.js';
 
 export interface RenderSettings extends BehaviourCaps {
   maxBodyBytes: number;
@@ -20,10 +23,15 @@ export interface RenderSettings extends BehaviourCaps {
   screenshot: boolean;
 }
 
-/** What all renders share: the network's rules (the guard proxy asks them) and the bound on bodies being read. */
+/**
+ * What all renders share, whichever browser runs them: the network's rules (the guard proxy asks them),
+ * the bound on bodies being read, what each document's fragments do, what was captured.
+ */
 export interface RenderGuards {
   rules: GuardRules;
   reads: ByteGate;
+  routes: FragmentRouteMemo;
+  captured: CapturedRequisites;
 }
 
 /** How long a page is given for each last step: its HTML, its picture, closing (a page stuck in a script answers none). */
@@ -86,7 +94,7 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     capture = new PageCapture(session, {
       job,
       mainFrameId: await mainFrameOf(tab),
-      captured: instance.captured,
+      captured: guards.captured,
       maxBodyBytes: settings.maxBodyBytes,
       maxPageBytes: settings.maxPageBytes,
       reads: guards.reads,
@@ -98,12 +106,17 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     await bounded(page.evaluate('window.scrollTo(0, 0)').catch(() => undefined), SCROLL_BACK_MS, undefined);
     const html = await serialise(page, job.url);
     const screenshot = settings.screenshot ? await takeScreenshot(session, STEP_MS) : undefined;
+    if (settings.screenshot && !screenshot) capped.push('screenshot');
+    // Last: it leaves the page at another fragment. What that fragment loads is this page's capture.
+    const document = documentOf(job.url);
+    let fragmentRoutes = guards.routes.get(document);
+    if (fragmentRoutes === undefined) guards.routes.set(document, (fragmentRoutes = await probeFragmentRoutes(page, session)));
     const exchanges = capture.finish();
     rendered = true;
     const blocked = [...capture.blocked];
     for (const refused of leave()) if (!blocked.some(({ url }) => url === refused.url)) blocked.push(refused);
     const navigations = [...capture.navigations];
-    return { html, exchanges, blocked, ...(navigations.length ? { navigations } : {}), ...(screenshot ? { screenshot } : {}), capped };
+    return { html, exchanges, blocked, ...(navigations.length ? { navigations } : {}), ...(screenshot ? { screenshot } : {}), capped, ...(fragmentRoutes ? { fragmentRoutes } : {}) };
   };
 
   try {

@@ -4,6 +4,11 @@ import type { HeaderEntry } from './exchange-record.js';
 /** Headers that described the bytes on the wire, not the decoded body the browser is given. */
 const WIRE_ONLY = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
+/** Header lines as a page is answered with a decoded body: those of the wire left out. */
+export function decodedBodyHeaders(lines: readonly HeaderEntry[]): HeaderEntry[] {
+  return lines.filter(({ name }) => !WIRE_ONLY.has(name.toLowerCase()));
+}
+
 function fromRawBlock(raw: Buffer): HeaderEntry[] {
   return raw
     .toString('latin1')
@@ -25,7 +30,7 @@ export function documentFulfilment(document: HttpResponse): { responseCode: numb
   const lines = document.wire ? fromRawBlock(document.wire.rawHeaders) : fromFlat(document.headers);
   return {
     responseCode: document.status,
-    responseHeaders: lines.filter(({ name }) => !WIRE_ONLY.has(name.toLowerCase())),
+    responseHeaders: decodedBodyHeaders(lines),
     body: Buffer.from(document.body).toString('base64'),
     ...(document.wire?.reason ? { responsePhrase: document.wire.reason } : {}),
   };

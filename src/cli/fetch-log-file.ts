@@ -23,6 +23,7 @@ export function fetchLogLine(report: FetchReport, at: Date): string {
     new_links: report.linksNew,
     tries: report.tries,
     error: report.error ? `${report.error.code}: ${report.error.message}` : null,
+    render_notes: report.renderNotes ?? [],
   });
 }
 

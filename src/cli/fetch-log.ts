@@ -10,6 +10,7 @@ export function formatFetch(fetch: FetchReport): string {
   if (fetch.contentType) parts.push(fetch.contentType);
   if (fetch.linksFound) parts.push(`${fetch.linksFound} links, ${fetch.linksNew} new`);
   if (fetch.tries > 1) parts.push(`${fetch.tries} tries`);
+  if (fetch.renderNotes?.length) parts.push(`render capped: ${fetch.renderNotes.join(', ')}`);
   if (fetch.error) parts.push(`[${fetch.error.code}] ${fetch.error.message}`);
   return parts.join('  ');
 }

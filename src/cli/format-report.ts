@@ -28,6 +28,8 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
     `Errors    ${counts(report.errors)}`,
     `Skipped   ${counts(report.skips)}`,
     `Not read  ${notRead(report.linksDropped)}`,
+    // Only a browser crawl has any: a render that ran into a bound captured the page as it was then.
+    ...(report.renderNotes.length ? [`Capped    ${counts(report.renderNotes)} renders (render_notes)`] : []),
     // Pages are what --max-pages counts; responses add requisites, robots.txt and sitemaps.
     ...(fetched
       ? [`Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}: ${report.pagesFetched} pages (${pagesPerSecond(report)}/s), ${report.fetched} responses in all (${responsesPerSecond(report)}/s)`]

@@ -68,7 +68,8 @@ export async function initFrontier(input: InitFrontierInput): Promise<InitFronti
   const options = checkCrawlOptions(
     Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== undefined && !NOT_CRAWL_OPTIONS.includes(key))) as Partial<CrawlOptions>,
   );
-  const roots = resolveRoots(input.roots);
+  // A browser crawl's roots keep their fragments: a hash-routed app's page is named by one.
+  const roots = resolveRoots(input.roots, { fragments: options.browser === true });
   const seeds: FrontierSeed[] = roots.map((root) => ({ url: root.url, key: root.key, origin: root.origin, kind: 'page' }));
   if (options.sitemaps) seeds.push(...sitemapSeeds(roots).map((seed) => ({ url: seed.url, key: seed.key, origin: seed.origin, kind: 'sitemap' as const })));
   const stored = { roots: roots.map((root) => root.url), options };

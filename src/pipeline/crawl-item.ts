@@ -1,6 +1,6 @@
 import type { HttpResponse } from './fetcher.js';
 import type { ClaimedUrl, DiscoveredUrl, PageExchange, PageText, Reason } from './ports.js';
-import type { RenderedPage } from './renderer.js';
+import type { RenderCap, RenderedPage } from './renderer.js';
 
 /** What a parsed page says of itself, kept beside its response. */
 export interface PageFacts {
@@ -55,4 +55,6 @@ export interface FetchReport {
   linksFound: number;
   linksNew: number;
   error?: Reason;
+  /** The bounds the page's render ran into (crawl --browser): it was captured as it was then. */
+  renderNotes?: RenderCap[];
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { concat, defer, finalize, ignoreElements, of, pipe, tap, type Observable, type OperatorFunction } from 'rxjs';
 import type { ClaimedUrl, FrontierPort, PageSinkPort } from './ports.js';
 import { CommitQueue } from './commit-queue.js';
+import { DocumentShelf } from './document-shelf.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
 import type { CrawlStop } from './crawl-stop.js';
@@ -93,6 +94,8 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       include: compilePatterns(options.include, '--include'),
       requisitesAnyHost: options.requisitesAnyHost,
     };
+    // Only a browser crawl has hash routes, pages that share their document with another.
+    const shelf = ports.renderer ? new DocumentShelf() : undefined;
     // Retries go through the host's pacing too (this worker's, and across workers where the frontier paces them): every request start on a host keeps the gap.
     const fetch: Fetch = async (claim, signal, attempt) => {
       if (attempt > 1) {
@@ -100,9 +103,14 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
         // Should the frontier fail to answer, the retry is paced by this worker alone rather than failing the URL.
         await frontier.paceRetry(claim, signal).catch(() => undefined);
       }
+      // A hash route's document was fetched a moment ago: the site is not asked for it again.
+      const shelved = claim.kind === 'page' ? shelf?.take(claim.url) : undefined;
+      if (shelved) return shelved;
       requests += 1;
       try {
-        return await client.get(claim.url, signal, claim.validators, sent(claim));
+        const response = await client.get(claim.url, signal, claim.validators, sent(claim));
+        if (claim.kind === 'page') shelf?.keep(claim.url, response);
+        return response;
       } finally {
         requests -= 1;
       }

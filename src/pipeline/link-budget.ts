@@ -1,4 +1,10 @@
-import { LinkResolver, type NormalizedUrl } from '../url/index.js';
+import { documentOf, LinkResolver, withFragment, type NormalizedUrl } from '../url/index.js';
+
+/**
+ * Which fragments of a page's links name pages of their own (crawl --browser: hash routes); others
+ * are cut off. `sameDocument`: the link points into the page's own document.
+ */
+export type KeepFragment = (fragment: string, sameDocument: boolean) => boolean;
 
 /** Positive limits combine to the smallest; 0 or absent means no limit. */
 export function smallestLimit(...limits: (number | undefined)[]): number {
@@ -28,11 +34,15 @@ export class LinkBudget {
   private readonly maxResolved: number;
   private readonly resolver: LinkResolver;
 
+  private readonly document: string | undefined;
+
   constructor(
     base: string,
     private readonly limit: number,
+    private readonly fragments?: { keep: KeepFragment; pageUrl: string },
   ) {
     this.resolver = new LinkResolver(base);
+    this.document = fragments && documentOf(fragments.pageUrl);
     // Many spellings of one target (`./a`, `a`, `/dir/a`) each cost an entry; the cache stops growing past this.
     this.maxResolved = limit > 0 ? 4 * limit : Infinity;
   }
@@ -57,6 +67,10 @@ export class LinkBudget {
       if (this.resolved.size < this.maxResolved) this.resolved.set(raw, target);
     }
     if (target === null) return undefined;
+    if (hash !== -1 && hash + 1 < href.length && this.fragments) {
+      const fragment = href.slice(hash + 1);
+      if (this.fragments.keep(fragment, target.url === this.document)) target = withFragment(target, fragment);
+    }
     const bit = 1 << variant;
     const ways = this.keys.get(target.key);
     if (ways === undefined) {

@@ -155,6 +155,12 @@ export interface PageExchange {
   requestBody?: Uint8Array;
 }
 
+/**
+ * A bound the render ran into: the load event's time ('time'), the network going quiet ('network-idle'),
+ * scrolling to the bottom ('scroll'), taking the picture ('screenshot'). The page is captured as it was then.
+ */
+export type RenderCap = 'network-idle' | 'scroll' | 'time' | 'screenshot';
+
 /** What a rendered page looked like. */
 export interface Screenshot {
   type: 'image/webp' | 'image/png';
@@ -176,6 +182,8 @@ export interface PageOutcome {
   exchanges?: PageExchange[];
   /** The rendered page, as it looked. */
   screenshot?: Screenshot;
+  /** The bounds its render ran into (crawl --browser), kept with its capture. */
+  renderNotes?: RenderCap[];
 }
 
 export interface CommitResult {

@@ -1,5 +1,5 @@
 import type { HttpResponse } from './fetcher.js';
-import type { Reason, Screenshot } from './ports.js';
+import type { Reason, RenderCap, Screenshot } from './ports.js';
 
 /**
  * The crawl's browser port: a page the crawl fetched is loaded in a browser, which is answered
@@ -41,8 +41,7 @@ export interface BlockedRequest {
   reason?: Reason;
 }
 
-/** A bound the load ran into: the page is captured as it was then. */
-export type RenderCap = 'network-idle' | 'scroll' | 'time';
+export type { RenderCap } from './ports.js';
 
 export interface RenderedPage {
   /** The DOM once scripts ran, serialised as HTML: read for links and text, never stored as the body. */
@@ -55,6 +54,11 @@ export interface RenderedPage {
   /** What the page looked like once loaded (the viewport). */
   screenshot?: Screenshot;
   capped: RenderCap[];
+  /**
+   * The page's script shows other content at another fragment of its URL (found by going to one of its
+   * in-page links): its in-page links are hash routes, pages of their own.
+   */
+  fragmentRoutes?: boolean;
 }
 
 export interface PageRenderer {

@@ -8,6 +8,7 @@ import { latestCrawl, queueRecrawl, unfinishedUrls } from '../storage/crawl-stat
 import { requeueFailed } from '../storage/crawl-state/index.js';
 import { SqliteFrontier } from '../storage/crawl-state/index.js';
 import { mergeRoots, sitemapSeeds } from './root-seeds.js';
+import { resolveRoots } from './resolve-roots.js';
 import type { CheckedRequest } from './run-request.js';
 import type { OptionChange, RunNotice } from './run-events.js';
 import { missingSession, NO_SESSION, type SessionNote } from './session.js';
@@ -44,12 +45,14 @@ export function prepareArchive(db: ArchiveConnection, request: CheckedRequest, n
     if (left > 0) throw new UnfinishedCrawlError(request.dbPath, left);
   }
 
-  const seeds = mergeRoots(storedRoots ?? [], request.givenRoots);
-  const roots = seeds.map((seed) => seed.url);
   // Options given are stored, so the next resume runs as this one does (the default User-Agent is not
   // stored: it names the running version).
   const saved = { ...(storedOptions ?? DEFAULT_OPTIONS), ...request.given };
   const options = { ...DEFAULT_OPTIONS, userAgent: request.userAgent, ...saved } as CrawlOptions;
+  // A browser crawl keeps a root's fragment: a hash-routed app's page is named by it.
+  const given = options.browser ? resolveRoots(request.roots, { fragments: true }) : request.givenRoots;
+  const seeds = mergeRoots(storedRoots ?? [], given, options.browser);
+  const roots = seeds.map((seed) => seed.url);
   const session = request.session?.note ?? NO_SESSION;
   const missing = missingSession(record.get('session') as SessionNote | undefined, session);
   record.save(roots, saved, { ...request.marks, session });

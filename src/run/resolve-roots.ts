@@ -1,5 +1,5 @@
 import { CrawliteError } from '../crawlite-error.js';
-import { normalizeUrl, withDefaultScheme, type NormalizedUrl } from '../url/index.js';
+import { normalizeUrl, withDefaultScheme, withFragment, type NormalizedUrl } from '../url/index.js';
 
 export class InvalidRootError extends CrawliteError {
   constructor(input: string, why: string) {
@@ -23,15 +23,20 @@ function implausible(input: string, url: URL): string | undefined {
   return `has no dot in its host name "${host}": give the full host name, localhost, an IP address, or http://${host}/ for a host on the local network`;
 }
 
-/** Roots as typed become canonical http(s) URLs; a root without a scheme gets http://. */
-export function resolveRoots(inputs: string[]): NormalizedUrl[] {
+/**
+ * Roots as typed become canonical http(s) URLs; a root without a scheme gets http://. With `fragments`
+ * (crawl --browser) a root keeps its fragment: `#/pkgs/x` or `#HelloThere` is the page a script shows there.
+ */
+export function resolveRoots(inputs: string[], options: { fragments?: boolean } = {}): NormalizedUrl[] {
   return inputs.map((input) => {
-    const normalized = normalizeUrl(withDefaultScheme(input));
+    const typed = withDefaultScheme(input);
+    const normalized = normalizeUrl(typed);
     if (!('key' in normalized)) {
       throw new InvalidRootError(input, normalized.error === 'scheme' ? `is not an http(s) URL (${normalized.detail})` : 'is not a valid URL');
     }
     const why = implausible(input, new URL(normalized.url));
     if (why) throw new InvalidRootError(input, why);
-    return normalized;
+    const fragment = options.fragments ? new URL(typed).hash.slice(1) : '';
+    return fragment ? withFragment(normalized, fragment) : normalized;
   });
 }

@@ -2,9 +2,9 @@ import { normalizeUrl, type NormalizedUrl } from '../url/index.js';
 import type { Root } from '../storage/crawl-state/index.js';
 import { resolveRoots } from './resolve-roots.js';
 
-/** The stored roots, then the given ones not among them: each root resolved once. */
-export function mergeRoots(stored: string[], given: NormalizedUrl[]): NormalizedUrl[] {
-  const seeds = resolveRoots(stored);
+/** The stored roots, then the given ones not among them: each root resolved once (with its fragment, in a browser crawl). */
+export function mergeRoots(stored: string[], given: NormalizedUrl[], fragments = false): NormalizedUrl[] {
+  const seeds = resolveRoots(stored, { fragments });
   const known = new Set(seeds.map((seed) => seed.url));
   for (const root of given) {
     if (known.has(root.url)) continue;

@@ -2,7 +2,7 @@ import { map, type OperatorFunction } from 'rxjs';
 import type { Reason } from '../ports.js';
 import type { CrawlItem } from '../crawl-item.js';
 import { discover } from '../discover.js';
-import { normalizeUrl, type NormalizedUrl } from '../../url/index.js';
+import { normalizeUrl, withFragment, type NormalizedUrl } from '../../url/index.js';
 
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -28,6 +28,10 @@ export function redirectTarget(
   if (hops >= maxRedirects) {
     return { error: { code: 'too_many_redirects', message: `redirect to ${target.url} after ${hops} redirects (--max-redirects ${maxRedirects})` } };
   }
+  // A Location without a fragment keeps the one asked for (RFC 9110 §10.2.2): a hash route
+  // (crawl --browser) redirected to its document's new address is still that route.
+  const hash = from.indexOf('#');
+  if (hash !== -1 && !location.includes('#')) return { next: withFragment(target, from.slice(hash + 1)) };
   return { next: target };
 }
 

@@ -56,6 +56,7 @@ function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
     if (response.headers['content-type']) fetched.contentType = response.headers['content-type'];
     if (response.location) fetched.location = response.location;
   }
+  if (item.rendered?.capped.length) fetched.renderNotes = item.rendered.capped;
   if (item.error) fetched.error = item.error;
   return fetched;
 }
@@ -86,6 +87,7 @@ export function persist(
     if (item.error) outcome.error = item.error;
     if (item.exchanges?.length && !unasked) outcome.exchanges = item.exchanges;
     if (item.rendered?.screenshot && outcome.response) outcome.screenshot = item.rendered.screenshot;
+    if (item.rendered?.capped.length && outcome.response) outcome.renderNotes = item.rendered.capped;
     // Told before the commit: the sink may take the body's bytes (PageSinkPort).
     const told = report(item, tries, 0);
     return from(queue.commit(outcome)).pipe(

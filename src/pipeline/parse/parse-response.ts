@@ -4,7 +4,7 @@ import type { PageFacts } from '../crawl-item.js';
 import { discover } from '../discover.js';
 import { extractCssUrls, extractPage, findBase, mentionsBase, type FoundKind, charsetOf, decodeText, isCss, isHtml, decodeHtmlPieces, baseOf } from '../../html/index.js';
 import { LinkBudget, smallestLimit } from '../link-budget.js';
-import { normalizeUrl, type NormalizedUrl } from '../../url/index.js';
+import { isRouteFragment, normalizeUrl, type NormalizedUrl } from '../../url/index.js';
 import { extractSitemap, isGzip } from '../sitemap/extract-sitemap.js';
 
 export { TEXT_EXTRACTION_VERSION } from '../../html/index.js';
@@ -27,6 +27,8 @@ export interface ParseJob {
   body: Uint8Array;
   /** The page's DOM once a browser ran its scripts (crawl --browser): its links are read too, and its text is the page's. */
   rendered?: string;
+  /** The rendered page shows other content at other fragments of its URL (a hash router that is not `#/`): its in-page links are pages too. */
+  fragmentRoutes?: boolean;
 }
 
 /** What a response says: its facts and what it links to, or why it cannot be read. */
@@ -68,13 +70,23 @@ function baseOfPage(body: Uint8Array, html: ReturnType<typeof decodeHtmlPieces>,
   return baseOf(mentionsBase(body, html.encoding) ? findBase(html.pieces()) : undefined, pageUrl);
 }
 
-function parseHtml({ claim, body, contentType, rendered }: ParseJob, settings: ParseSettings): ParseResult {
+/**
+ * In a rendered page (crawl --browser) a link to a hash route (`#/a`, `#!a`) is a page of its own, and so is
+ * any in-page link of a page whose script shows other content at other fragments; other fragments are cut off.
+ */
+function routeFragments(claim: ClaimedUrl, fragmentRoutes: boolean | undefined) {
+  // A fragment starting with '/' or '!' is a route or the app's home whatever the page does.
+  const inPage = (fragment: string, sameDocument: boolean) => sameDocument && fragmentRoutes === true && !/^[!/]/.test(fragment);
+  return { pageUrl: claim.url, keep: (fragment: string, sameDocument: boolean) => isRouteFragment(fragment) || inPage(fragment, sameDocument) };
+}
+
+function parseHtml({ claim, body, contentType, rendered, fragmentRoutes }: ParseJob, settings: ParseSettings): ParseResult {
   // Decoded a piece at a time: a page is never one string, so its size does not multiply in memory.
   const html = decodeHtmlPieces(body, contentType);
   const { encoding } = html;
   const base = baseOfPage(body, html, claim.url);
   // A page with a huge number of links is a trap or an attack; committing them all would stall the crawl.
-  const budget = new LinkBudget(base, settings.maxLinksPerPage ?? 0);
+  const budget = new LinkBudget(base, settings.maxLinksPerPage ?? 0, rendered === undefined ? undefined : routeFragments(claim, fragmentRoutes));
   const found: DiscoveredUrl[] = [];
   const links: { kind: FoundKind; nofollow: boolean; target: NormalizedUrl }[] = [];
   const onLink = (href: string, kind: FoundKind, nofollow: boolean) => {

@@ -107,6 +107,7 @@ export class SqlitePageSink implements PageSinkPort {
         this.writer.pageText(from, outcome.claim.key, response);
       }
       if (outcome.screenshot) this.writer.screenshot(from, response.fetchedAt, outcome.screenshot);
+      if (outcome.renderNotes?.length) this.writer.renderNotes(from, response.fetchedAt, outcome.renderNotes);
     } else {
       // A fetch that stored no response (it failed) leaves the capture stored before as the page, and its links with it.
       this.writer.addLinks(from, outcome.discovered);

@@ -5,7 +5,7 @@ import type { PageOutcome } from '../../pipeline/ports.js';
  * Takes pages a shard committed back out of it, when the shared frontier did not take them: the
  * worker lost its lease meanwhile, and the URL is another worker's to store. What each page's
  * commit wrote as its capture goes, by its URL and fetched_at: the response (with the links and
- * text that came with it), any earlier capture of that time, its screenshot, and the same for what
+ * text that came with it), any earlier capture of that time, its screenshot and render notes, and the same for what
  * the page fetched as it rendered. A URL left with no response is queued again in the shard. The
  * bodies stay (a merge copies only those its captures use); the URLs the page found stay queued.
  * One transaction.
@@ -17,6 +17,7 @@ export class TakeBackPages {
   private readonly deleteText: Statement<[number]>;
   private readonly deleteEarlier: Statement<[number, string]>;
   private readonly deleteScreenshot: Statement<[number, string]>;
+  private readonly deleteRenderNotes: Statement<[number, string]>;
   private readonly requeue: Statement<[number]>;
   private readonly takeBackAll: Transaction<(outcomes: readonly PageOutcome[]) => void>;
 
@@ -27,6 +28,7 @@ export class TakeBackPages {
     this.deleteText = db.prepare('DELETE FROM page_text WHERE url_id = ?');
     this.deleteEarlier = db.prepare('DELETE FROM capture WHERE url_id = ? AND fetched_at = ?');
     this.deleteScreenshot = db.prepare('DELETE FROM screenshot WHERE url_id = ? AND fetched_at = ?');
+    this.deleteRenderNotes = db.prepare('DELETE FROM render_note WHERE url_id = ? AND fetched_at = ?');
     this.requeue = db.prepare(`UPDATE url SET state = 'queued', tries = 0, error_code = NULL, error = NULL
                                WHERE id = ? AND NOT EXISTS (SELECT 1 FROM response r WHERE r.url_id = url.id)`);
     this.takeBackAll = db.transaction((outcomes: readonly PageOutcome[]) => {
@@ -51,6 +53,7 @@ export class TakeBackPages {
       }
       this.deleteEarlier.run(row.id, fetchedAt);
       this.deleteScreenshot.run(row.id, fetchedAt);
+      this.deleteRenderNotes.run(row.id, fetchedAt);
     }
     this.requeue.run(row.id);
   }

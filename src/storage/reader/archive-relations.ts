@@ -22,6 +22,7 @@ const VIEW_KEYS: Record<string, string[]> = {
   links: ['from_url', 'to_url'],
   changes: ['url'],
   screenshots: ['url', 'fetched_at'],
+  render_notes: ['url', 'fetched_at', 'note'],
 };
 
 interface ListedRelation {

@@ -41,6 +41,10 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
        FROM response r JOIN body b ON b.id = r.body_id`,
     )
     .get()!;
+  // An archive older than schema 15 has no render notes.
+  const renderNotes = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'render_note'").get()
+    ? db.prepare<[], { code: string; count: number }>('SELECT note AS code, count(*) AS count FROM render_note GROUP BY note ORDER BY 2 DESC, 1').all()
+    : [];
   const runs = db
     .prepare<
       [number | null, number | null],
@@ -81,6 +85,7 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     htmlBytes: bytes.html ?? 0,
     otherBytes: bytes.other ?? 0,
     linksDropped: { links: bytes.dropped ?? 0, responses: bytes.capped ?? 0 },
+    renderNotes,
     fetched: crawls.reduce((sum, run) => sum + run.fetched, 0),
     pagesFetched: crawls.reduce((sum, run) => sum + run.pages, 0),
     elapsedMs: timeOf(crawls),

@@ -12,6 +12,8 @@ export interface ArchiveReport {
   otherBytes: number;
   /** Link references left unread by the per-response cap (--max-links-per-page), and on how many responses. */
   linksDropped: { links: number; responses: number };
+  /** Renders (crawl --browser) that ran into a bound, by bound (`time`, `network-idle`, `scroll`, `screenshot`): the view render_notes. */
+  renderNotes: { code: string; count: number }[];
   /** Responses fetched and stored (pages, requisites, robots.txt, sitemaps), in the run asked for or in all crawl runs (imports not included). */
   fetched: number;
   /** Of those, responses to URLs of kind `page`: what --max-pages counts. */

@@ -71,6 +71,7 @@ export class CaptureWriter {
   private readonly revalidate: Statement<unknown[]>;
   private readonly deleteLinks: Statement<[number]>;
   private readonly insertScreenshot: Statement<[number, string, string, Uint8Array]>;
+  private readonly insertRenderNote: Statement<[number, string, string]>;
   /** Multi-row link inserts, by row count, prepared once each when first needed. */
   private readonly insertLinks = new Map<number, Statement<unknown[]>>();
   private readonly text: PageTextWriter;
@@ -103,6 +104,7 @@ export class CaptureWriter {
     this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
     this.insertScreenshot = db.prepare(`INSERT INTO screenshot (url_id, fetched_at, type, data) VALUES (?, ?, ?, ?)
       ON CONFLICT (url_id, fetched_at) DO UPDATE SET type = excluded.type, data = excluded.data`);
+    this.insertRenderNote = db.prepare('INSERT INTO render_note (url_id, fetched_at, note) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.text = new PageTextWriter(db);
   }
 
@@ -181,6 +183,11 @@ export class CaptureWriter {
   /** What the page captured at `fetchedAt` looked like, rendered. */
   screenshot(urlId: number, fetchedAt: string, shot: Screenshot): void {
     this.insertScreenshot.run(urlId, fetchedAt, shot.type, shot.data);
+  }
+
+  /** The bounds the render of the page captured at `fetchedAt` ran into. */
+  renderNotes(urlId: number, fetchedAt: string, notes: readonly string[]): void {
+    for (const note of notes) this.insertRenderNote.run(urlId, fetchedAt, note);
   }
 
   private linkInsert(rows: number): Statement<unknown[]> {

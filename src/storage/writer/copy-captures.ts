@@ -89,4 +89,9 @@ export const COPY_CAPTURES_SQL = [
    SELECT m.out_id, s.fetched_at, s.type, s.data FROM shard.screenshot s JOIN temp.merge_url m ON m.shard_id = s.url_id
    WHERE s.url_id BETWEEN :lo AND :hi
    ON CONFLICT (url_id, fetched_at) DO NOTHING`,
+  // The bounds each render ran into, with the capture they belong to.
+  `INSERT INTO main.render_note (url_id, fetched_at, note)
+   SELECT m.out_id, n.fetched_at, n.note FROM shard.render_note n JOIN temp.merge_url m ON m.shard_id = n.url_id
+   WHERE n.url_id BETWEEN :lo AND :hi
+   ON CONFLICT DO NOTHING`,
 ];
