@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from '../support/archive.js';
-import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
+import { HAS_CHROMIUM, launchChromium } from '../support/browser.js';
+import { noticeIfNoReplayWebPage, REPLAYWEBPAGE_DIR } from '../support/replaywebpage.js';
 import { execCli, runCli } from '../support/cli.js';
 import { rawRecord } from '../support/raw-warc.js';
 import { html, routes, startServer, type TestServer } from '../support/test-server.js';
@@ -17,17 +17,8 @@ import { sleep } from '../support/wait.js';
 // (a server-not-modified revisit showed an empty page), a directory-style page shows, and a page's
 // script that POSTs JSON gets the captured answer.
 
-noticeIfNoBrowser('replaywebpage.test.ts');
-const uiDirectory = (() => {
-  try {
-    // index.html is among the files the package exports; ui.js and sw.js sit beside it.
-    return dirname(createRequire(import.meta.url).resolve('replaywebpage/index.html'));
-  } catch {
-    return undefined;
-  }
-})();
-// Not a devDependency: its own dependencies (electron-updater, wabac's newest warcio) are more than two bundled files warrant.
-if (!uiDirectory) console.log('replaywebpage.test.ts: skipping: the replaywebpage package (its ui.js and sw.js) is not where Node resolves it (npm install --no-save replaywebpage, or NODE_PATH)');
+noticeIfNoReplayWebPage('test/export/replaywebpage.test.ts');
+const uiDirectory = REPLAYWEBPAGE_DIR;
 const describeReplay = HAS_CHROMIUM && uiDirectory ? describe : describe.skip;
 
 const SAME = html('<p>SAME-PAYLOAD, unchanged between crawls</p>', 'Same');

@@ -8,7 +8,9 @@ import { HAS_CHROMIUM, launchChromium } from './browser.js';
 
 /** Where scripts/test-deps/replaywebpage.sh puts ReplayWeb.page (npm `replaywebpage`, its built viewer); .ci/run runs it. */
 const ROOT = fileURLToPath(new URL('../.cache/replaywebpage/package/', import.meta.url));
-export const HAS_REPLAYWEBPAGE = HAS_CHROMIUM && existsSync(join(ROOT, 'sw.js'));
+/** The directory of ReplayWeb.page's index.html, ui.js and sw.js, when scripts/test-deps/replaywebpage.sh has put them there. */
+export const REPLAYWEBPAGE_DIR: string | undefined = existsSync(join(ROOT, 'sw.js')) ? ROOT : undefined;
+export const HAS_REPLAYWEBPAGE = HAS_CHROMIUM && REPLAYWEBPAGE_DIR !== undefined;
 
 /** Says once, visibly, why a file's ReplayWeb.page tests are skipped, and how to run them. */
 export function noticeIfNoReplayWebPage(file: string): void {
@@ -71,13 +73,17 @@ export async function startReplayWebPage(waczPath: string): Promise<ReplayWebPag
       const page = await context.newPage();
       await page.goto(`${origin}/embed.html?url=${encodeURIComponent(url)}${ts ? `&ts=${ts}` : ''}`);
       // The viewer loads the WACZ and its index first; the replayed frame appears once the page is found (bounded).
-      for (let tries = 0; tries < 150; tries += 1) {
-        const frame = page.frames().find((candidate) => candidate.url().includes('mp_/'));
-        if (frame) {
-          await frame.waitForLoadState('load');
-          return frame;
+      // A viewer that settles on its page list instead (its service worker still starting) is asked once more.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        for (let tries = 0; tries < 150; tries += 1) {
+          const frame = page.frames().find((candidate) => candidate.url().includes('mp_/'));
+          if (frame) {
+            await frame.waitForLoadState('load');
+            return frame;
+          }
+          await page.waitForTimeout(100);
         }
-        await page.waitForTimeout(100);
+        await page.reload();
       }
       throw new Error(`ReplayWeb.page showed no replay frame for ${url}; frames: ${page.frames().map((frame) => frame.url()).join(', ')}`);
     },
