@@ -55,8 +55,13 @@ function statementOf(migration: string, start: RegExp, end: RegExp): string {
 const VIEWS_OF_7 = ['pages', 'captures', 'changes'].map((view) => statementOf('0007_captures.sql', new RegExp(`CREATE VIEW ${view} AS`), /;\n/)).join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 12: changes counted over captures of any method. */
-export const UNDO_SCHEMA_13 = `DROP VIEW changes;
+/** Takes a current archive back to schema 13: no replay QA scores. */
+export const UNDO_SCHEMA_14 = `DROP VIEW qa; DROP TABLE qa_check;
+  PRAGMA user_version = 13;`;
+
+/** ... schema 12: changes counted over captures of any method. */
+export const UNDO_SCHEMA_13 = `${UNDO_SCHEMA_14}
+  DROP VIEW changes;
   ${VIEWS_OF_7.slice(VIEWS_OF_7.indexOf('CREATE VIEW changes AS'))}
   PRAGMA user_version = 12;`;
 
