@@ -1,0 +1,125 @@
+import { launchReplayBrowser, type ReplayBrowser } from '../browser/index.js';
+import { serveArchive, type ServingArchive } from '../serve/serve-archive.js';
+import { checkArchiveFile, NotAnArchiveError, openCrawlArchive, type LockOwner } from '../storage/archive/index.js';
+import { QaPages, type QaPage } from '../storage/reader/index.js';
+import { QaWriter } from '../storage/writer/index.js';
+import { checkReplay } from './check-replay.js';
+import { ImageDecoder } from './decode-image.js';
+import { qaScore } from './qa-score.js';
+import { ReplayTab } from './replay-tab.js';
+
+export interface QaRunOptions {
+  /** An existing archive. */
+  path: string;
+  /** The Chromium to run, already found. */
+  chromium: string;
+  /** Pages replayed at once, each in a tab of its own. */
+  concurrency: number;
+  /** How long one page's replay and measures may take; past it, the page is stored as failed. */
+  pageTimeoutMs: number;
+  owner: LockOwner;
+  onWait?: (message: string) => void;
+  /** Told once before the first page (done 0), then after each page is stored. */
+  onProgress?: (done: number, total: number) => void;
+  /** Aborting it ends the run after the pages being replayed; their scores and all before stay. */
+  signal?: AbortSignal;
+}
+
+export interface QaRunResult {
+  /** Pages to replay when the run began. */
+  total: number;
+  /** Pages scored by this run. */
+  checked: number;
+  /** Of those, pages whose replay could not be measured (stored with their error and score 0). */
+  errors: number;
+  stopped: boolean;
+  /** When the run began (ISO): the rows it stored are those checked since. */
+  startedAt: string;
+}
+
+/** Pages read from the archive at a time: memory holds one batch, whatever the archive's size. */
+const BATCH = 32;
+
+class PageTimeout extends Error {}
+
+/** `url` at the capture's second: what the frame page's `ts` takes. */
+const timestampOf = (fetchedAt: string) => fetchedAt.replace(/\D/g, '').slice(0, 14);
+
+/**
+ * Replays every page of the archive (the latest capture of each HTML page) through crawlite's own
+ * `serve` on 127.0.0.1, in a Chromium that reaches nothing but that server, `concurrency` at once,
+ * and stores a score per page as it goes. Holds the archive's lock (as a crawl does) while it writes.
+ */
+export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
+  if (checkArchiveFile(options.path)) throw new NotAnArchiveError(options.path, 'an empty file');
+  // Opened for writing first: an older archive is migrated (the qa table) before serve reads it.
+  const archive = await openCrawlArchive(options.path, 'existing', options.owner, options.onWait ? { onWait: options.onWait } : {});
+  const startedAt = new Date().toISOString();
+  let serving: ServingArchive | undefined;
+  let browser: ReplayBrowser | undefined;
+  try {
+    const pages = new QaPages(archive.db);
+    const writer = new QaWriter(archive.db);
+    const total = pages.total();
+    options.onProgress?.(0, total);
+    if (total === 0) return { total, checked: 0, errors: 0, stopped: false, startedAt };
+    serving = await serveArchive({ path: options.path, host: '127.0.0.1', port: 0 });
+    const ports = new Set([new URL(serving.uiUrl).port, new URL(serving.replayOrigin).port]);
+    // Loopback at the server's ports only: replay may name an archived origin as <label>.localhost.
+    const reaches = (url: URL) => (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname.endsWith('.localhost')) && ports.has(url.port);
+    browser = await launchReplayBrowser(options.chromium, reaches);
+    const { context } = browser;
+    const decoder = await ImageDecoder.open(context);
+    const uiUrl = serving.uiUrl;
+
+    let batch: QaPage[] = [];
+    let after = 0;
+    const nextPage = (): QaPage | undefined => {
+      if (batch.length === 0) {
+        batch = pages.after(after, BATCH);
+        if (batch.length > 0) after = batch[batch.length - 1]!.urlId;
+      }
+      return batch.shift();
+    };
+
+    let checked = 0;
+    let errors = 0;
+    const worker = async () => {
+      let tab: ReplayTab | undefined;
+      try {
+        for (let page = nextPage(); page && !options.signal?.aborted; page = nextPage()) {
+          tab ??= await ReplayTab.open(context);
+          const frameUrl = `${uiUrl}replay?url=${encodeURIComponent(page.url)}&ts=${timestampOf(page.fetchedAt)}`;
+          let timer: NodeJS.Timeout | undefined;
+          const limit = new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(() => reject(new PageTimeout(`replay did not finish within ${options.pageTimeoutMs} ms`)), options.pageTimeoutMs);
+          });
+          let error: string | null = null;
+          let measures = { pixelDiff: null as number | null, textMatch: null as number | null, resourcesLoaded: 0, resourcesFailed: 0 };
+          try {
+            measures = await Promise.race([checkReplay(tab, decoder, frameUrl, pages.material(page)), limit]);
+          } catch (cause) {
+            error = cause instanceof Error ? cause.message.split('\n', 1)[0]! : String(cause);
+            // Whatever the page was doing goes with its tab.
+            await tab.close();
+            tab = undefined;
+          } finally {
+            clearTimeout(timer);
+          }
+          writer.record({ urlId: page.urlId, fetchedAt: page.fetchedAt, ...measures, score: error ? 0 : qaScore(measures), error, checkedAt: new Date().toISOString() });
+          checked += 1;
+          if (error) errors += 1;
+          options.onProgress?.(checked, total);
+        }
+      } finally {
+        await tab?.close();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    return { total, checked, errors, stopped: options.signal?.aborted === true && checked < total, startedAt };
+  } finally {
+    await browser?.close();
+    await serving?.close();
+    archive.close();
+  }
+}
