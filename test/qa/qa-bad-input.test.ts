@@ -29,8 +29,8 @@ describe('crawlite qa refuses', () => {
   it('a file that is not an archive, and one that does not exist', async () => {
     const text = tmp.path('notes.txt');
     writeFileSync(text, 'not an archive\n');
-    expectOneLine(await execCli(['qa', text]), /notes\.txt/);
-    expectOneLine(await execCli(['qa', tmp.path('missing.sqlite')]), /missing\.sqlite/);
+    expectOneLine(await execCli(['qa', text]), /notes\.txt is not a crawlite archive/);
+    expectOneLine(await execCli(['qa', tmp.path('missing.sqlite')]), /missing\.sqlite: no such archive/);
   });
 
   it('options out of range', async () => {
