@@ -4,3 +4,4 @@
  */
 export { runQa, type QaRunOptions, type QaRunResult } from './run-qa.js';
 export { qaScore, SCORE_WEIGHTS, type QaMeasures } from './qa-score.js';
+export { QaBrowserError } from './qa-errors.js';

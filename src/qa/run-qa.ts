@@ -5,6 +5,7 @@ import { QaPages, type QaPage } from '../storage/reader/index.js';
 import { QaWriter } from '../storage/writer/index.js';
 import { checkReplay } from './check-replay.js';
 import { ImageDecoder } from './decode-image.js';
+import { QaBrowserError } from './qa-errors.js';
 import { qaScore } from './qa-score.js';
 import { ReplayTab } from './replay-tab.js';
 
@@ -67,7 +68,9 @@ export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
     const ports = new Set([new URL(serving.uiUrl).port, new URL(serving.replayOrigin).port]);
     // Loopback at the server's ports only: replay may name an archived origin as <label>.localhost.
     const reaches = (url: URL) => (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname.endsWith('.localhost')) && ports.has(url.port);
-    browser = await launchReplayBrowser(options.chromium, reaches);
+    browser = await launchReplayBrowser(options.chromium, reaches).catch((cause: unknown) => {
+      throw new QaBrowserError(options.chromium, cause);
+    });
     const { context } = browser;
     const decoder = await ImageDecoder.open(context);
     const uiUrl = serving.uiUrl;

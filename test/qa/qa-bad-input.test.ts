@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSha256, tempDir } from '../support/archive.js';
 import { execCli, runCli } from '../support/cli.js';
@@ -24,6 +24,14 @@ describe('crawlite qa refuses', () => {
     expectOneLine(await execCli(['qa', db, '--chromium', tmp.path('no-chromium')]), /no Chromium at .*no-chromium: install it \(apt-get install chromium\) or give its path with --chromium PATH/);
     expect(fileSha256(db)).toBe(before);
     expectOneLine(await execCli(['qa', db], { env: { CRAWLITE_CHROMIUM: tmp.path('none-here') } }), /no Chromium at .*none-here/);
+  });
+
+  it('a Chromium that will not start, in one line', async () => {
+    const broken = tmp.path('broken-chromium');
+    writeFileSync(broken, '#!/bin/sh\necho broken >&2\nexit 3\n');
+    chmodSync(broken, 0o755);
+    const run = await execCli(['qa', db, '--chromium', broken, '-q']);
+    expectOneLine(run, /Chromium \(.*broken-chromium\) would not start to replay the archive: .*; check that it runs/);
   });
 
   it('a file that is not an archive, and one that does not exist', async () => {
