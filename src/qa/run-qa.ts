@@ -69,7 +69,7 @@ export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
     // Loopback at the server's ports only: replay may name an archived origin as <label>.localhost.
     const reaches = (url: URL) => (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname.endsWith('.localhost')) && ports.has(url.port);
     browser = await launchReplayBrowser(options.chromium, reaches).catch((cause: unknown) => {
-      throw new QaBrowserError(options.chromium, cause);
+      throw new QaBrowserError(options.chromium, cause, 'would not start to replay the archive');
     });
     const { context } = browser;
     const decoder = await ImageDecoder.open(context);
@@ -87,10 +87,12 @@ export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
 
     let checked = 0;
     let errors = 0;
+    // Chromium gone: every page after would fail for a reason of the machine's, not of the archive's.
+    let quit: QaBrowserError | undefined;
     const worker = async () => {
       let tab: ReplayTab | undefined;
       try {
-        for (let page = nextPage(); page && !options.signal?.aborted; page = nextPage()) {
+        for (let page = quit ? undefined : nextPage(); page && !options.signal?.aborted && !quit; page = quit ? undefined : nextPage()) {
           tab ??= await ReplayTab.open(context);
           const frameUrl = `${uiUrl}replay?url=${encodeURIComponent(page.url)}&ts=${timestampOf(page.fetchedAt)}`;
           let timer: NodeJS.Timeout | undefined;
@@ -102,6 +104,10 @@ export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
           try {
             measures = await Promise.race([checkReplay(tab, decoder, frameUrl, pages.material(page)), limit]);
           } catch (cause) {
+            if (!context.browser()?.isConnected()) {
+              quit ??= new QaBrowserError(options.chromium, cause, 'quit while replaying the archive');
+              break;
+            }
             error = cause instanceof Error ? cause.message.split('\n', 1)[0]! : String(cause);
             // Whatever the page was doing goes with its tab.
             await tab.close();
@@ -118,7 +124,10 @@ export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
         await tab?.close();
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    // Settled, not all: no worker is still writing when the archive closes.
+    const ended = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    if (quit) throw quit;
+    for (const end of ended) if (end.status === 'rejected') throw end.reason;
     return { total, checked, errors, stopped: options.signal?.aborted === true && checked < total, startedAt };
   } finally {
     await browser?.close();
