@@ -13,6 +13,8 @@ export interface CaptureMaterial {
   text?: string;
 }
 
+/** How long the page's load event is waited for: a request that never ends leaves the page to be measured as it is. */
+const LOAD_MS = 10_000;
 /** A replay is taken as loaded once its frame has asked for nothing new for this long... */
 const QUIET_MS = 500;
 /** ... or after this long, whichever comes first: a page that polls forever is measured as it is then. */
@@ -43,7 +45,9 @@ async function settle(tab: ReplayTab): Promise<void> {
 async function openReplay(tab: ReplayTab, frameUrl: string): Promise<{ frame: Frame; box: { x: number; y: number } }> {
   for (;;) {
     tab.reset();
-    await tab.page.goto(frameUrl, { waitUntil: 'load', timeout: 0 });
+    // The time limit is the caller's, over the whole check.
+    await tab.page.goto(frameUrl, { waitUntil: 'domcontentloaded', timeout: 0 });
+    await tab.page.waitForLoadState('load', { timeout: LOAD_MS }).catch(() => undefined);
     const element = await tab.page.$('iframe#replay');
     const frame = await element?.contentFrame();
     const box = await element?.boundingBox();
