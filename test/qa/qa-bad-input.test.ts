@@ -4,6 +4,7 @@ import { fileSha256, tempDir } from '../support/archive.js';
 import { execCli, runCli } from '../support/cli.js';
 import { expectOneLine } from '../support/one-line-error.js';
 import { startQaSite } from '../support/qa-site.js';
+import { qa } from '../../src/library/index.js';
 
 // `crawlite qa` refuses what it cannot check in one line, before it opens the archive or starts anything.
 
@@ -45,5 +46,14 @@ describe('crawlite qa refuses', () => {
     expectOneLine(await runCli(['qa', db, '--concurrency', '0']), /--concurrency must be a whole number from 1 to 16, got 0/);
     expectOneLine(await runCli(['qa', db, '--threshold', '2']), /--threshold must be a number from 0 to 1, got 2/);
     expectOneLine(await runCli(['qa', db, '--page-timeout', 'soon']), /--page-timeout must be a whole number of milliseconds/);
+  });
+
+  it('from the library: typed errors with their code, before the archive is opened', async () => {
+    const before = fileSha256(db);
+    await expect(qa({ db, concurrency: 0 })).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'concurrency' });
+    await expect(qa({ db, threshold: 1.5 })).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'threshold' });
+    await expect(qa({ db, pageTimeoutMs: 0.5 })).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'pageTimeoutMs' });
+    await expect(qa({ db, chromium: tmp.path('no-chromium') })).rejects.toMatchObject({ code: 'browser_missing' });
+    expect(fileSha256(db)).toBe(before);
   });
 });
