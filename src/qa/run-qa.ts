@@ -2,12 +2,11 @@ import { launchReplayBrowser, type ReplayBrowser } from '../browser/index.js';
 import { serveArchive, type ServingArchive } from '../serve/serve-archive.js';
 import { checkArchiveFile, NotAnArchiveError, openCrawlArchive, type LockOwner } from '../storage/archive/index.js';
 import { QaPages, type QaPage } from '../storage/reader/index.js';
-import { QaWriter } from '../storage/writer/index.js';
-import { checkReplay } from './check-replay.js';
+import { QaWriter, type QaCheck } from '../storage/writer/index.js';
 import { ImageDecoder } from './decode-image.js';
 import { QaBrowserError } from './qa-errors.js';
-import { qaScore } from './qa-score.js';
-import { ReplayTab } from './replay-tab.js';
+import { BrowserGone, scorePage } from './score-page.js';
+import type { ReplayTab } from './replay-tab.js';
 
 export interface QaRunOptions {
   /** An existing archive. */
@@ -41,11 +40,6 @@ export interface QaRunResult {
 /** Pages read from the archive at a time: memory holds one batch, whatever the archive's size. */
 const BATCH = 32;
 
-class PageTimeout extends Error {}
-
-/** `url` at the capture's second: what the frame page's `ts` takes. */
-const timestampOf = (fetchedAt: string) => fetchedAt.replace(/\D/g, '').slice(0, 14);
-
 /**
  * Replays every page of the archive (the latest capture of each HTML page) through crawlite's own
  * `serve` on 127.0.0.1, in a Chromium that reaches nothing but that server, `concurrency` at once,
@@ -73,7 +67,6 @@ export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
     });
     const { context } = browser;
     const decoder = await ImageDecoder.open(context);
-    const uiUrl = serving.uiUrl;
 
     let batch: QaPage[] = [];
     let after = 0;
@@ -89,35 +82,22 @@ export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
     let errors = 0;
     // Chromium gone: every page after would fail for a reason of the machine's, not of the archive's.
     let quit: QaBrowserError | undefined;
+    const place = { context, decoder, uiUrl: serving.uiUrl, pageTimeoutMs: options.pageTimeoutMs };
     const worker = async () => {
       let tab: ReplayTab | undefined;
       try {
-        for (let page = quit ? undefined : nextPage(); page && !options.signal?.aborted && !quit; page = quit ? undefined : nextPage()) {
-          tab ??= await ReplayTab.open(context);
-          const frameUrl = `${uiUrl}replay?url=${encodeURIComponent(page.url)}&ts=${timestampOf(page.fetchedAt)}`;
-          let timer: NodeJS.Timeout | undefined;
-          const limit = new Promise<never>((_resolve, reject) => {
-            timer = setTimeout(() => reject(new PageTimeout(`replay did not finish within ${options.pageTimeoutMs} ms`)), options.pageTimeoutMs);
-          });
-          let error: string | null = null;
-          let measures = { pixelDiff: null as number | null, textMatch: null as number | null, resourcesLoaded: 0, resourcesFailed: 0 };
+        for (let page = nextPage(); page && !options.signal?.aborted && !quit; page = quit ? undefined : nextPage()) {
+          let check: QaCheck;
           try {
-            measures = await Promise.race([checkReplay(tab, decoder, frameUrl, pages.material(page)), limit]);
+            ({ check, tab } = await scorePage(place, { ...page, material: pages.material(page) }, tab));
           } catch (cause) {
-            if (!context.browser()?.isConnected()) {
-              quit ??= new QaBrowserError(options.chromium, cause, 'quit while replaying the archive');
-              break;
-            }
-            error = cause instanceof Error ? cause.message.split('\n', 1)[0]! : String(cause);
-            // Whatever the page was doing goes with its tab.
-            await tab.close();
-            tab = undefined;
-          } finally {
-            clearTimeout(timer);
+            if (!(cause instanceof BrowserGone)) throw cause;
+            quit ??= new QaBrowserError(options.chromium, cause, 'quit while replaying the archive');
+            break;
           }
-          writer.record({ urlId: page.urlId, fetchedAt: page.fetchedAt, ...measures, score: error ? 0 : qaScore(measures), error, checkedAt: new Date().toISOString() });
+          writer.record(check);
           checked += 1;
-          if (error) errors += 1;
+          if (check.error) errors += 1;
           options.onProgress?.(checked, total);
         }
       } finally {
