@@ -25,9 +25,9 @@ CREATE TABLE qa_check (
 -- Worst first: what the UI's QA page and the summary read.
 CREATE INDEX qa_check_score ON qa_check (score, url_id);
 
--- Worst first, so `SELECT * FROM qa` starts with the pages to look at.
+-- Worst first (ties in the order the URLs were found), so `SELECT * FROM qa` starts with the pages to look at.
 CREATE VIEW qa AS
 SELECT u.url, q.fetched_at, q.pixel_diff, q.text_match, q.resources_loaded, q.resources_failed, q.score, q.error, q.checked_at
 FROM qa_check q
 JOIN url u ON u.id = q.url_id
-ORDER BY q.score, u.url;
+ORDER BY q.score, q.url_id;

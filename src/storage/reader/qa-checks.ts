@@ -55,13 +55,13 @@ const QA_COLUMNS = `u.url, q.fetched_at AS fetchedAt, q.pixel_diff AS pixelDiff,
   q.resources_loaded AS resourcesLoaded, q.resources_failed AS resourcesFailed, q.score, q.error, q.checked_at AS checkedAt`;
 
 /**
- * The stored scores, worst first (ties by URL), `limit` from `offset`; with `since` (an ISO time), only
+ * The stored scores, worst first (ties in url id order, along the score index), `limit` from `offset`; with `since` (an ISO time), only
  * those checked since. None before schema 14.
  */
 export function worstQaRows(db: Database, limit: number, offset = 0, since = ''): QaRow[] {
   if (!hasQaChecks(db)) return [];
   return db
-    .prepare<[string, number, number], QaRow>(`SELECT ${QA_COLUMNS} FROM qa_check q JOIN url u ON u.id = q.url_id WHERE q.checked_at >= ? ORDER BY q.score, u.url LIMIT ? OFFSET ?`)
+    .prepare<[string, number, number], QaRow>(`SELECT ${QA_COLUMNS} FROM qa_check q JOIN url u ON u.id = q.url_id WHERE q.checked_at >= ? ORDER BY q.score, q.url_id LIMIT ? OFFSET ?`)
     .all(since, limit, offset);
 }
 
