@@ -123,6 +123,10 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     say(`stopped; continue with: crawlite resume ${request.dbPath}`);
     return EXIT_INTERRUPTED;
   }
+  if (result.qa?.stopped) {
+    say(`qa stopped after ${result.qa.checked} of ${result.qa.total} pages; crawlite qa ${request.dbPath} checks them all`);
+    return EXIT_INTERRUPTED;
+  }
   // An exhausted frontier is a success only if some root answered with a page; a typo, a 404 or a dead host is not.
   const answers = result.roots.map(rootAnswer);
   const unanswered = answers.filter((root) => root.answer === 'none');
