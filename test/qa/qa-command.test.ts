@@ -77,6 +77,8 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite qa', () => {
   it('checking again replaces the scores: one row per capture', async () => {
     const again = await execCli(['qa', db, '-q']);
     expect(again.code, again.stderr).toBe(0);
+    // -q: errors only.
+    expect(again.stdout + again.stderr).toBe('');
     const after = readArchive<{ url: string; n: number }>(db, 'SELECT url, count(*) AS n FROM qa GROUP BY url ORDER BY url');
     expect(after).toEqual([
       { url: site.url, n: 1 },

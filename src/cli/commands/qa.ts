@@ -68,7 +68,7 @@ export function qaCommand(context: CommandContext): CommandModule {
           interrupted: (result) => `crawlite: qa interrupted after ${result?.checked ?? 0} of ${result?.total ?? 0} pages; the scores stored stay, run it again to check all\n`,
         },
       );
-      if (end.result) io.stdout(`${formatQaReport(end.result)}\n`);
+      if (end.result && !quiet) io.stdout(`${formatQaReport(end.result)}\n`);
     },
   };
 }
