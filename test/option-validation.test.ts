@@ -41,6 +41,7 @@ describe('validateCrawlOptions', () => {
       text: true,
       browser: false,
       browserWrites: false,
+      qa: false,
       userAgent: 'test/1',
     });
   });

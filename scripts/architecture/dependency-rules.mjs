@@ -10,6 +10,7 @@
 export const FLOORS = [
   { name: 'entry points', rooms: ['cli', 'index.ts'], independent: true, does: 'the command line, and the package door that exports the library' },
   { name: 'library', rooms: ['library'], independent: true, does: 'every capability, from startRun() and crawlWorker() to exportArchive() and serve(): the API the CLI and programs call; src/library/index.ts is its entry' },
+  { name: 'checks', rooms: ['qa'], independent: true, does: "checks over a whole archive that run commands' work together: `crawlite qa` replays it (serve) in Chromium (browser)" },
   { name: 'commands', rooms: ['serve', 'export', 'import', 'merge'], independent: true, does: 'the work of one command each, over an archive' },
   { name: 'run', rooms: ['run'], independent: true, does: 'one crawl run: open, lock and prepare the archive, fill the ports, run the pipeline' },
   { name: 'adapters', rooms: ['storage', 'http', 'pg', 'browser'], independent: true, does: "implement the pipeline's ports: SQLite, HTTP, PostgreSQL, a browser" },

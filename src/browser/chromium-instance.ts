@@ -28,6 +28,11 @@ export class ChromiumInstance {
     return new ChromiumInstance(await launchChromium(executablePath, userAgent, proxyUrl));
   }
 
+  /** A Chromium launched otherwise (replay's), closed as this one is. */
+  static of(launched: LaunchedChromium): ChromiumInstance {
+    return new ChromiumInstance(launched);
+  }
+
   get pid(): number | undefined {
     return this.launched.pid;
   }

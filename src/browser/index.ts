@@ -5,3 +5,6 @@
 export { createRenderer, type ChromiumRenderer, type RendererOptions } from './create-renderer.js';
 export { BrowserMissingError, RenderError } from './browser-errors.js';
 export { DEFAULT_CHROMIUM, resolveChromium } from './resolve-chromium.js';
+export { launchReplayBrowser, type ReplayBrowser } from './replay-browser.js';
+export { VIEWPORT } from './launch-chromium.js';
+export { SCREENSHOT_QUALITY } from './take-screenshot.js';

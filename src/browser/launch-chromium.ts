@@ -27,6 +27,13 @@ export function chromiumArgs(marker: string, proxyUrl: string): string[] {
     '--proxy-bypass-list=<-loopback>',
     // The proxy's own address is the one thing not mapped away.
     '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ...quietChromiumArgs(marker),
+  ];
+}
+
+/** The flags every Chromium crawlite runs has, whatever its network: no traffic of its own, no UDP or QUIC, one process per page. */
+export function quietChromiumArgs(marker: string): string[] {
+  return [
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--disable-quic',

@@ -11,9 +11,12 @@ type Screenshot = NonNullable<RenderedPage['screenshot']>;
  */
 const CLIP = { x: 0, y: 0, width: VIEWPORT.width, height: VIEWPORT.height, scale: 1 };
 
+/** The WebP quality screenshots are kept at; replay QA takes its pictures the same way, to compare like with like. */
+export const SCREENSHOT_QUALITY = 60;
+
 async function capture(session: CDPSession, format: 'webp' | 'png', ms: number): Promise<Screenshot | undefined> {
   const shot = await bounded(
-    session.send('Page.captureScreenshot', format === 'webp' ? { format, quality: 60, clip: CLIP } : { format, clip: CLIP }).catch(() => undefined),
+    session.send('Page.captureScreenshot', format === 'webp' ? { format, quality: SCREENSHOT_QUALITY, clip: CLIP } : { format, clip: CLIP }).catch(() => undefined),
     ms,
     TIMED_OUT,
   );

@@ -8,6 +8,7 @@ import { exportCommand } from './commands/export.js';
 import { frontierCommand } from './commands/frontier.js';
 import { importCommand } from './commands/import.js';
 import { mergeCommand } from './commands/merge.js';
+import { qaCommand } from './commands/qa.js';
 import { queryCommand } from './commands/query.js';
 import { recrawlCommand } from './commands/recrawl.js';
 import { reindexCommand } from './commands/reindex.js';
@@ -76,6 +77,7 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .command(queryCommand(context))
       .command(searchCommand(context))
       .command(reindexCommand(context))
+      .command(qaCommand(context))
       .command(statsCommand(context))
       .command(diffCommand(context))
       .command(exportCommand(context))

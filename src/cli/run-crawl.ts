@@ -6,6 +6,7 @@ import { asTyped, type GivenOptions } from './crawl-flags.js';
 import { FetchLogFile } from './fetch-log-file.js';
 import { formatFetch } from './fetch-log.js';
 import { formatNotice } from './format-notice.js';
+import { formatQaReport } from './format-qa.js';
 import { formatReport } from './format-report.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
 import { rootAnswer } from './root-answers.js';
@@ -34,7 +35,7 @@ export interface CrawlRequest {
 }
 
 /** The library checks every option once; a session flag it refuses is a usage error, as a crawl flag refused while parsing is. */
-function prepare(request: CrawlRequest, io: CliIo) {
+function prepare(request: CrawlRequest, io: CliIo, onQaProgress: (progress: { done: number; total: number }) => void) {
   try {
     return prepareRun(
       {
@@ -49,6 +50,7 @@ function prepare(request: CrawlRequest, io: CliIo) {
         ...(request.marks ? { marks: request.marks } : {}),
         // -q prints no report: a big archive's report is not worth reading for nothing.
         report: request.verbosity !== 'quiet',
+        onQaProgress,
       },
       { option: asTyped, session: SESSION_FLAGS },
     );
@@ -61,7 +63,10 @@ function prepare(request: CrawlRequest, io: CliIo) {
 /** Runs a crawl through the library (prepareRun), drawing its progress and printing its notices and report; returns the exit code. */
 export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number> {
   const say = (line: string) => request.verbosity !== 'quiet' && io.stderr(`${line}\n`);
-  const prepared = prepare(request, io);
+  let qaProgress: ((line: string) => void) | undefined;
+  const prepared = prepare(request, io, ({ done, total }) => {
+    if (done === 0) qaProgress?.(`qa: replaying ${total} page${total === 1 ? '' : 's'} of ${request.dbPath} in Chromium`);
+  });
   const log = request.logFile ? new FetchLogFile(request.logFile) : undefined;
 
   const mode = progressMode(request.verbosity === 'quiet', io.isTTY, io.statusStream);
@@ -72,6 +77,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   try {
     progress = await ProgressDisplay.create(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => run.stateCounts(), () => run.inFlight());
     const shown = progress;
+    if (request.verbosity !== 'quiet') qaProgress = (line) => shown.line(line);
     const run = prepared.start();
     let stopping = false;
     const onFetch = (fetch: FetchReport) => {
@@ -111,9 +117,14 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     log?.close();
   }
   if (result.report && !complete) io.stdout(`${formatReport(request.dbPath, result.report, 'run')}\n`);
+  if (result.qa && request.verbosity !== 'quiet') io.stdout(`${formatQaReport(result.qa)}\n`);
   if (result.endedBy === 'limit') say(`stopped at --max-pages ${result.options.maxPages}; crawlite resume ${request.dbPath} --max-pages <more> goes on`);
   if (result.endedBy === 'interrupted') {
     say(`stopped; continue with: crawlite resume ${request.dbPath}`);
+    return EXIT_INTERRUPTED;
+  }
+  if (result.qa?.stopped) {
+    say(`qa stopped after ${result.qa.checked} of ${result.qa.total} pages; crawlite qa ${request.dbPath} checks them all`);
     return EXIT_INTERRUPTED;
   }
   // An exhausted frontier is a success only if some root answered with a page; a typo, a 404 or a dead host is not.

@@ -4,6 +4,7 @@ import { InvalidOptionError } from '../pipeline/validate-crawl-options.js';
 import type { RunEvent } from '../run/run-events.js';
 import type { ArchiveReport, RootState } from '../storage/public.js';
 import { SESSION_KEYS, type SessionOptions } from './session-options.js';
+import type { QaReport } from './qa.js';
 import { startRun, type RunInput, type RunKind } from './start-run.js';
 
 /** A new crawl, or more of an existing one: its roots, its archive file, and any crawl option (the command line's defaults). */
@@ -39,6 +40,8 @@ export interface CrawlReport extends ArchiveReport {
   endedBy: 'finished' | 'limit' | 'interrupted';
   /** How each root ended; if none was fetched, the crawl found nothing (the command line exits 1). */
   roots: RootState[];
+  /** With `qa: true`, unless the crawl was stopped: how faithfully its pages replay (as qa()). */
+  qa?: QaReport;
 }
 
 export interface CrawlHandle {
@@ -66,7 +69,7 @@ function start(kind: RunKind, input: CrawlInput | ResumeInput | RecrawlInput, mo
     const options = Object.fromEntries(entries.filter(([key]) => !NOT_CRAWL_OPTIONS.includes(key))) as Partial<CrawlOptions>;
     const session = Object.fromEntries(entries.filter(([key, value]) => (SESSION_KEYS as readonly string[]).includes(key) && value !== undefined)) as SessionOptions;
     const run = startRun({ kind, db: input.db, ...more, options, session, progressEveryMs: PROGRESS_EVERY_MS });
-    const done = run.done.then((outcome): CrawlReport => ({ archive: outcome.archive, runId: outcome.runId, endedBy: outcome.endedBy, roots: outcome.roots, ...outcome.report! }));
+    const done = run.done.then((outcome): CrawlReport => ({ archive: outcome.archive, runId: outcome.runId, endedBy: outcome.endedBy, roots: outcome.roots, ...outcome.report!, ...(outcome.qa ? { qa: outcome.qa } : {}) }));
     return { events: run.events, done, stop: () => run.stop() };
   } catch (error) {
     return failed(error);

@@ -26,6 +26,7 @@ export { exportArchive, type ExportInput, type ExportProgress, type ExportReport
 export { importWarcs, type ImportInput, type ImportProblem, type ImportProgress, type ImportReport, type ImportSkip } from './import.js';
 export { CHANGE_KINDS, diffCrawls, diffPage, type ChangeKind, type CrawlChange, type CrawlDiff, type DiffInput, type PageDiff, type PageDiffInput } from './diff.js';
 export { reindex, type ReindexInput, type ReindexReport } from './reindex.js';
+export { qa, QA_DEFAULTS, type QaInput, type QaReport } from './qa.js';
 export { queryArchive, type QueryEnd, type QueryInput } from './query.js';
 export { searchArchive, type SearchInput, type SearchReport } from './search.js';
 export { archiveReport } from './stats.js';
@@ -46,6 +47,7 @@ export {
   type ArchiveReport,
   type LinkKind,
   type PageFilter,
+  type QaRow,
   type QueryParams,
   type ReadOnlyQuery,
   type SearchHit,

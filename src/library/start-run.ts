@@ -7,6 +7,7 @@ import type { RunEvent, StateCounts } from '../run/run-events.js';
 import { checkRunRequest, type CheckedRequest } from '../run/run-request.js';
 import type { ArchiveReport, LockOwner, RootState } from '../storage/public.js';
 import { version } from './package-version.js';
+import type { QaReport } from './qa.js';
 import { checkSession, type NameSessionOption, type SessionOptions } from './session-options.js';
 
 /** `crawl`: new roots (the file may be new); `resume`: go on; `retry`: failed URLs again with fresh tries; `recrawl`: the next crawl of a finished archive. */
@@ -35,6 +36,8 @@ export interface RunInput {
   report?: boolean;
   /** A `progress` event this often, in ms; none when absent. */
   progressEveryMs?: number;
+  /** With the `qa` option: told once before the replay check's first page (done 0), then after each page. */
+  onQaProgress?: (progress: { done: number; total: number }) => void;
 }
 
 /** How refusals name the options: by default as this API spells them (`maxPages`, `proxy`); a command line passes its flags'. */
@@ -56,6 +59,8 @@ export interface RunOutcome {
   options: CrawlOptions;
   /** The run's report, unless `report: false`. */
   report?: ArchiveReport;
+  /** With the `qa` option, unless the run was stopped: how faithfully its pages replay (as qa()). */
+  qa?: QaReport;
 }
 
 export interface RunHandle {
@@ -111,17 +116,33 @@ export function prepareRun(input: RunInput, spelling?: OptionSpelling): Prepared
   return {
     start() {
       const run = startCrawlRun(checked);
-      const done = run.done.then(
-        (result): RunOutcome => ({
+      // Stops the replay check that may follow the crawl, as stop() stops the crawl.
+      const control = new AbortController();
+      const done = run.done.then(async (result): Promise<RunOutcome> => {
+        const outcome: RunOutcome = {
           archive: input.db,
           runId: result.runId,
           endedBy: result.endedBy,
           roots: result.rootStates,
           options: result.options,
           ...(result.report ? { report: result.report } : {}),
-        }),
-      );
-      return { events: run.events, done, stop: () => run.stop(), inFlight: () => run.inFlight(), stateCounts: () => run.stateCounts() };
+        };
+        if (!result.options.qa || result.endedBy === 'interrupted' || control.signal.aborted) return outcome;
+        const { qa } = await import('./qa.js');
+        const report = await qa({
+          db: input.db,
+          ...(result.options.chromium !== undefined ? { chromium: result.options.chromium } : {}),
+          ...(input.owner ? { owner: input.owner } : {}),
+          ...(input.onQaProgress ? { onProgress: input.onQaProgress } : {}),
+          signal: control.signal,
+        });
+        return { ...outcome, qa: report };
+      });
+      const stop = () => {
+        control.abort();
+        run.stop();
+      };
+      return { events: run.events, done, stop, inFlight: () => run.inFlight(), stateCounts: () => run.stateCounts() };
     },
   };
 }

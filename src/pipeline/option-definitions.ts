@@ -203,6 +203,12 @@ export const CRAWL_OPTION_DEFINITIONS = {
     doc: 'the Chromium (or Chrome) executable `--browser` runs; default `$CRAWLITE_CHROMIUM`, else `/usr/bin/chromium`',
     example: { command: 'crawl https://app.example.com --browser --chromium /opt/chrome/chrome', comment: 'another Chromium' },
   },
+  qa: {
+    kind: 'boolean', flag: 'qa', default: false,
+    help: 'once the crawl ends, replay every page in Chromium and score how faithfully it replays (as crawlite qa)',
+    doc: 'once the crawl ends, replay every page in Chromium and store how faithfully it replays, as [`crawlite qa`](#crawlite-qa-db-options) does (the `qa` view, the QA page of `serve`), and print its summary; with `--browser`, the replay is held against each page\'s screenshot too',
+    example: { command: 'crawl https://app.example.com --browser --qa', comment: 'and check how every page replays' },
+  },
   userAgent: {
     kind: 'text', flag: 'user-agent', placeholder: 'UA', noDefault: 'crawlite/<version>',
     help: 'User-Agent header, and the token matched in robots.txt',

@@ -80,7 +80,8 @@ export function startWorker(request: WorkerRequest): WorkerRun {
 
   async function run(pool: pg.Pool): Promise<WorkerResult> {
     const stored = await readCrawl(pool, request.connection);
-    checkBrowser(stored.options as Partial<CrawlOptions>);
+    // A worker replays nothing: --qa runs where the crawl ends, not in its shards.
+    checkBrowser({ ...(stored.options as Partial<CrawlOptions>), qa: false });
     // The shard is checked first, before anything is written to it or to the frontier: a crawl's archive, or another frontier's shard, is refused.
     const shardOf = { frontier: stored.made, roots: stored.roots, options: stored.options };
     const archive = await openCrawlArchive(request.dbPath, 'create', request.owner, { shardOf });

@@ -59,8 +59,9 @@ const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER
 export const UNDO_SCHEMA_15 = `DROP VIEW render_notes; DROP TABLE render_note;
   PRAGMA user_version = 14;`;
 
-/** ... schema 13 (migration 14 is held by a file that changes nothing until its own change is merged). */
+/** ... schema 13: no replay QA scores. */
 export const UNDO_SCHEMA_14 = `${UNDO_SCHEMA_15}
+  DROP VIEW qa; DROP TABLE qa_check;
   PRAGMA user_version = 13;`;
 
 /** ... schema 12: changes counted over captures of any method. */

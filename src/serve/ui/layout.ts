@@ -20,6 +20,7 @@ ${page.bare ? page.body : html`<nav>
   <a href="/urls">URLs</a>
   <a href="/search">Search</a>
   <a href="/sql">SQL</a>
+  <a href="/qa">QA</a>
   <form id="nav-search" action="/search" method="get" role="search"><input name="q" type="search" placeholder="search text" aria-label="search text"></form>
 </nav>
 <main>

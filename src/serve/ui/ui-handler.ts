@@ -7,6 +7,7 @@ import { capturePage, requestedCapture } from './capture-page.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 import { overviewPage } from './overview-page.js';
+import { qaPage } from './qa-page.js';
 import { replayFramePage } from './replay-frame-page.js';
 import { refusedFromElsewhere } from './request-guard.js';
 import { screenshotImage } from './screenshot-image.js';
@@ -29,6 +30,7 @@ const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiP
   '/replay': replayFramePage,
   '/sql': sqlPage,
   '/changes': changesPage,
+  '/qa': qaPage,
 };
 
 const jsonReply = ({ status, json }: { status: number; json: unknown }): { status: number; response: Body } => ({ status, response: { type: 'application/json', body: JSON.stringify(json) } });

@@ -11,3 +11,4 @@ export { SCREENSHOT_TYPES, screenshotType, type ScreenshotType } from './screens
 export * from './url-listing.js';
 export * from './archive-relations.js';
 export * from './crawl-changes-page.js';
+export { hasQaChecks, QaPages, qaTotals, worstQaRows } from './qa-checks.js';

@@ -99,3 +99,40 @@ export interface CrawlChange {
   from_fetched_at: string | null;
   to_fetched_at: string | null;
 }
+
+/** A page `crawlite qa` replays: the latest capture of an HTML page. */
+export interface QaPage {
+  urlId: number;
+  url: string;
+  fetchedAt: string;
+}
+
+/** What was stored at capture to hold a replay against. */
+export interface QaPageMaterial {
+  /** The picture a browser crawl took (an image type crawlite reads). */
+  screenshot?: { type: 'image/webp' | 'image/png' | 'image/jpeg'; data: Buffer };
+  /** The page's text as the crawl extracted it (page_text.body). */
+  text?: string;
+}
+
+/** One page's replay score, as the `qa` view holds it. */
+export interface QaRow {
+  url: string;
+  fetchedAt: string;
+  pixelDiff: number | null;
+  textMatch: number | null;
+  resourcesLoaded: number;
+  resourcesFailed: number;
+  score: number;
+  error: string | null;
+  checkedAt: string;
+}
+
+/** The scores stored in an archive, summed up. */
+export interface QaTotals {
+  checked: number;
+  mean: number | null;
+  median: number | null;
+  /** Pages scoring below the threshold asked about. */
+  below: number;
+}

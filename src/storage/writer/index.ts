@@ -3,3 +3,4 @@ export * from './import-sink.js';
 export * from './payload-digest.js';
 export * from './reindex-text.js';
 export * from './copy-captures.js';
+export * from './qa-writer.js';
