@@ -72,11 +72,11 @@ afterAll(async () => {
 describe.skipIf(!HAS_REPLAYWEBPAGE)('an export replayed in ReplayWeb.page', () => {
   it('shows the second crawl of a page with the payloads its 304s revalidated: the logo and the data', async () => {
     const frame = await viewer.open(server.url, secondCrawl);
-    await frame.waitForFunction(() => document.getElementById('data')?.textContent !== 'waiting', undefined, { timeout: 15_000 }).catch(() => undefined);
+    await frame.waitForFunction("document.getElementById('data')?.textContent !== 'waiting'", undefined, { timeout: 15_000 }).catch(() => undefined);
     expect(await frame.locator('h1').textContent()).toBe('Home, version 2');
     expect(await frame.locator('#data').textContent()).toBe('data: unchanged-payload');
-    await frame.waitForFunction(() => (document.getElementById('logo') as HTMLImageElement).complete, undefined, { timeout: 15_000 });
-    expect(await frame.evaluate(() => (document.getElementById('logo') as HTMLImageElement).naturalWidth)).toBe(2);
+    await frame.waitForFunction("document.getElementById('logo').complete", undefined, { timeout: 15_000 });
+    expect(await frame.evaluate("document.getElementById('logo').naturalWidth")).toBe(2);
   }, 60_000);
 
   it('shows a directory-style page (a path ending in /) revalidated at the second crawl', async () => {
