@@ -4,6 +4,7 @@ import { CrawliteError } from '../crawlite-error.js';
 import { openArchive as openReader } from '../storage/reader/index.js';
 import { openArchive as openDatabase } from '../storage/archive/index.js';
 import { uiDiff } from './diff-mount.js';
+import { replayAddresses } from './replay-addresses.js';
 import { createReplayHandler } from './replay-mount.js';
 import { uiSearch } from './search-mount.js';
 import { uiSql } from './sql-mount.js';
@@ -74,7 +75,8 @@ function stop(server: Server): Promise<void> {
 /**
  * Serves one archive on two origins: the UI on `port`, and replay of the archived
  * pages on `replayPort` (by default a free one). Archived scripts run on the replay origin only, so
- * the same-origin policy keeps them from reading the UI.
+ * the same-origin policy keeps them from reading the UI. On loopback, the replay port also answers
+ * each archived site's own host (`<ts>-<key>.localhost:<replayPort>`, replay-addresses.ts).
  */
 export async function serveArchive(options: ServeOptions): Promise<ServingArchive> {
   const archive = openReader(options.path);
@@ -96,8 +98,10 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     // On loopback, requests must name this server (a DNS-rebinding page names its own host), on both origins.
     const allowedHosts = (port: number) =>
       isLoopback(options.host) ? new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) : undefined;
-    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search, sql, diff }, allowedHosts(uiPort));
-    const replay = createReplayHandler({ archive, replayOrigin, uiOrigin }, allowedHosts(replayPort));
+    // Each archived site on a host of its own where the reader's browser resolves `*.localhost` to this server.
+    const addresses = replayAddresses(replayOrigin, isLoopback(options.host), () => archive.origins());
+    const ui = createUiHandler({ archive, db, replayOrigin, replayAddresses: addresses, search: search.search, sql, diff }, allowedHosts(uiPort));
+    const replay = createReplayHandler({ archive, replayOrigin, uiOrigin, addresses }, allowedHosts(replayPort));
     uiServer.on('request', (req: IncomingMessage, res: ServerResponse) => ui(req, res));
     replayServer.on('request', (req: IncomingMessage, res: ServerResponse) => replay(req, res));
     return {

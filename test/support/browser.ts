@@ -24,7 +24,8 @@ export async function launchChromium(options: { proxy?: string } = {}): Promise<
     args: [
       '--no-sandbox',
       ...(options.proxy ? [`--proxy-server=${options.proxy}`, '--proxy-bypass-list=<-loopback>'] : []),
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      // `*.localhost` names resolve to loopback inside Chromium itself, never through DNS: serve's per-site replay hosts.
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost',
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-domain-reliability',

@@ -1,6 +1,7 @@
 // The replay bar follows the frame. The replayed page's shim posts {type, url, ts} to this document
 // when a page loads in the frame (and when asked, after each load of the frame). A message counts
-// only if it comes from the replay origin and from the frame itself; its URL and timestamp are then
+// only if it comes from a replay origin of this server (the base one, or on loopback an archived
+// site's own host) and from the frame itself; its URL and timestamp are then
 // only a question to the UI origin (/api/capture), which answers with a capture the archive really
 // has, or nothing. The bar is redrawn with textContent and attributes, never markup, and its links
 // are built here from the answer: a page that posts lies can make the bar show another real capture
@@ -12,6 +13,10 @@ export const REPLAY_BAR_JS = `
   var frame = document.getElementById('replay');
   if (!bar || !frame) return;
   var replayOrigin = bar.getAttribute('data-replay-origin');
+  // On loopback each archived site is replayed on a host of its own on the replay port (replay-host.ts).
+  var hostsPort = bar.getAttribute('data-replay-hosts-port');
+  var REPLAY_HOST = hostsPort && /^\\d+$/.test(hostsPort) ? new RegExp('^http://\\\\d{14}-[a-z2-7]{16}\\\\.localhost:' + hostsPort + '$') : null;
+  function fromReplay(origin) { return origin === replayOrigin || (REPLAY_HOST !== null && REPLAY_HOST.test(origin)); }
   var raw = bar.hasAttribute('data-raw');
   var shown = { url: bar.getAttribute('data-url'), ts: bar.getAttribute('data-ts') };
   var TIMESTAMP = /^\\d{14}$/;
@@ -86,7 +91,7 @@ export const REPLAY_BAR_JS = `
   }
 
   window.addEventListener('message', function (event) {
-    if (event.origin !== replayOrigin || event.source !== frame.contentWindow) return;
+    if (!fromReplay(event.origin) || event.source !== frame.contentWindow) return;
     var data = event.data;
     if (!data || typeof data !== 'object' || data.type !== 'crawlite:replay') return;
     var url = data.url;
@@ -98,9 +103,10 @@ export const REPLAY_BAR_JS = `
   });
 
   // A page that loaded before this script did told nobody: ask the frame again after each load.
+  // The question carries nothing, and the frame's origin is the host of whichever site it shows now.
   frame.addEventListener('load', function () {
-    try { frame.contentWindow.postMessage('crawlite:where', replayOrigin); } catch (error) { /* no window to ask */ }
+    try { frame.contentWindow.postMessage('crawlite:where', '*'); } catch (error) { /* no window to ask */ }
   });
-  try { frame.contentWindow.postMessage('crawlite:where', replayOrigin); } catch (error) { /* not loaded yet */ }
+  try { frame.contentWindow.postMessage('crawlite:where', '*'); } catch (error) { /* not loaded yet */ }
 })();
 `;
