@@ -89,7 +89,7 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
       await expect.poll(() => frame.locator('#title').textContent()).toBe(HOME_TEXTS[2]);
       expect(await page.locator('#replay-bar #replay-position').textContent()).toBe('capture 3 of 3');
       expect(await frame.locator('#replay-bar, header, time').count()).toBe(0);
-      const replayed = page.frames().find((candidate) => candidate.url().startsWith(serving.replayOrigin))!;
+      const replayed = (await (await page.locator('iframe#replay').elementHandle())!.contentFrame())!;
       expect(await replayed.evaluate('document.documentElement.outerHTML')).not.toContain('capture 3 of 3');
     });
   });
