@@ -88,7 +88,10 @@ export const SHIM_SOURCE = String.raw`(function () {
   if (parentWindow !== window && parentWindow === window.top && uiOrigin) {
     var tellParent = function () {
       try {
-        parentWindow.postMessage({ type: 'crawlite:replay', url: pageUrl, ts: timestamp }, uiOrigin);
+        // On a site's host, also the URL asked for (a search form's query, say), which a fuzzy match may have answered.
+        var message = { type: 'crawlite:replay', url: pageUrl, ts: timestamp };
+        if (hostTimestamp) message.requested = captured(location.href).replace(/#.*$/, '');
+        parentWindow.postMessage(message, uiOrigin);
       } catch (error) {
         // Not framed by the UI after all: nobody to tell.
       }

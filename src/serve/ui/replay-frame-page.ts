@@ -44,7 +44,7 @@ function replayBar(replayOrigin: string, hostsPort: number | undefined, url: str
   const step = (id: string, label: string, to: string | null | undefined) =>
     to ? html`<a id="${id}" href="${replayFramePath(shown, to, raw ? 'id_' : '')}">${label}</a>` : html`<a id="${id}" class="off">${label}</a>`;
   const other = raw ? html`<a id="show-replay" href="${replayFramePath(shown, at)}">replay</a>` : html`<a id="show-raw" href="${replayFramePath(shown, at, 'id_')}" title="the body as captured, unrewritten, nothing run">raw</a>`;
-  return html`<header id="replay-bar" data-replay-origin="${replayOrigin}"${hostsPort !== undefined ? html` data-replay-hosts-port="${String(hostsPort)}"` : ''} data-url="${shown}" data-ts="${at}"${raw ? html` data-raw=""` : ''}>
+  return html`<header id="replay-bar" data-replay-origin="${replayOrigin}"${hostsPort !== undefined ? html` data-replay-hosts-port="${String(hostsPort)}"` : ''} data-url="${shown}" data-ts="${at}"${facts?.fuzzy ? html` data-requested="${url}"` : ''}${raw ? html` data-raw=""` : ''}>
 <a class="brand" id="replay-archive" href="/" title="back to the archive">crawlite</a>
 ${raw ? html`<span class="muted">body as captured of</span>` : ''}
 <a id="replay-url" href="${details}" title="${url}">${url}</a>
