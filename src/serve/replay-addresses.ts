@@ -1,4 +1,4 @@
-import { hostLabel, originKey, parseReplayHost } from './replay-host.js';
+import { hostLabel, originKey, parseReplayHost, REPLAY_DOMAIN } from './replay-host.js';
 import { replayPath, type ReplayModifier } from './replay-url.js';
 
 /** How long a key that names no known origin keeps the archive's origins from being read again. */
@@ -63,9 +63,9 @@ export function replayAddresses(baseOrigin: string, perOrigin: boolean, origins:
   const siteOrigin = (origin: string, timestamp: string): string => {
     if (!perOrigin) return base.origin;
     remember(origin);
-    return `http://${hostLabel(origin, timestamp.padEnd(14, '0'))}.localhost:${port}`;
+    return `http://${hostLabel(origin, timestamp.padEnd(14, '0'))}.${REPLAY_DOMAIN}:${port}`;
   };
-  const hostPattern = new RegExp(`^http://\\d{14}-[a-z2-7]{16}\\.localhost:${port}$`);
+  const hostPattern = new RegExp(`^http://\\d{14}-[a-z2-7]{16}\\.crawlite\\.localhost:${port}$`);
   return {
     baseOrigin: base.origin,
     port,
@@ -76,7 +76,7 @@ export function replayAddresses(baseOrigin: string, perOrigin: boolean, origins:
       return siteOrigin(parsed.origin, timestamp) + parsed.pathname + parsed.search + parsed.hash;
     },
     siteOrigin,
-    cspSources: perOrigin ? `${base.origin} http://*.localhost:${port}` : base.origin,
+    cspSources: perOrigin ? `${base.origin} http://*.${REPLAY_DOMAIN}:${port}` : base.origin,
     isReplayOrigin: (origin) => origin === base.origin || (perOrigin && hostPattern.test(origin)),
     site(host) {
       if (!perOrigin) return undefined;

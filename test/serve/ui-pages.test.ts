@@ -56,7 +56,7 @@ describe('every UI response', () => {
     for (const path of ['/', '/urls', '/assets/style.css', '/nothing/here']) {
       const response = await get(ui, path);
       expect(response.headers['content-security-policy'], path).toBe(
-        `default-src 'self'; frame-src ${serving.replayOrigin} http://*.localhost:${new URL(serving.replayOrigin).port}; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+        `default-src 'self'; frame-src ${serving.replayOrigin} http://*.crawlite.localhost:${new URL(serving.replayOrigin).port}; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
       );
       expect(response.headers['x-content-type-options'], path).toBe('nosniff');
       expect(response.body, path).not.toMatch(/<script>(?!<\/script>)|<script[^>]*>[^<]+<\/script>/);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 // The per-site replay hosts of `crawlite serve` on loopback, spelled out here from the rule itself
-// (docs/serve.md, "How replay works"), not from serve's code: `<ts14>-<key>.localhost:<replayPort>`,
+// (docs/serve.md, "How replay works"), not from serve's code: `<ts14>-<key>.crawlite.localhost:<replayPort>`,
 // the key the first 16 characters of the base32 (RFC 4648, lower case) of SHA-256 of the origin.
 
 function base32(bytes: Buffer): string {
@@ -13,10 +13,10 @@ function base32(bytes: Buffer): string {
   return out;
 }
 
-/** `http://<ts>-<key>.localhost:<port>`: where `origin` is replayed near `ts` by the serve whose base replay origin is `replayOrigin`. */
+/** `http://<ts>-<key>.crawlite.localhost:<port>`: where `origin` is replayed near `ts` by the serve whose base replay origin is `replayOrigin`. */
 export function replayHostOrigin(replayOrigin: string, origin: string, ts: string): string {
   const key = base32(createHash('sha256').update(new URL(origin).origin).digest()).slice(0, 16);
-  return `http://${ts}-${key}.localhost:${new URL(replayOrigin).port}`;
+  return `http://${ts}-${key}.crawlite.localhost:${new URL(replayOrigin).port}`;
 }
 
 /** The URL that replays `url` (its fragment kept) near `ts` on its site's own host. */
@@ -32,10 +32,25 @@ export function isReplayHost(replayOrigin: string, host: string): boolean {
 
 /** A pattern of the per-site replay hosts (`name:port`) of that serve. */
 export function replayHostPattern(replayOrigin: string): RegExp {
-  return new RegExp(`^\\d{14}-[a-z2-7]{16}\\.localhost:${new URL(replayOrigin).port}$`);
+  return new RegExp(`^\\d{14}-[a-z2-7]{16}\\.crawlite\\.localhost:${new URL(replayOrigin).port}$`);
 }
 
 /** A pattern of their origins (`http://name:port`). */
 export function replayHostOriginPattern(replayOrigin: string): RegExp {
-  return new RegExp(`^http://\\d{14}-[a-z2-7]{16}\\.localhost:${new URL(replayOrigin).port}$`);
+  return new RegExp(`^http://\\d{14}-[a-z2-7]{16}\\.crawlite\\.localhost:${new URL(replayOrigin).port}$`);
+}
+
+/** `http://crawlite.localhost:<uiPort>`: where the UI's replay page is moved for a browser, on the replay hosts' own domain. */
+export function replayPageOrigin(uiUrl: string): string {
+  return `http://crawlite.localhost:${new URL(uiUrl).port}`;
+}
+
+/** Every host (`name:port`) a browser may reach of the serve whose UI is `uiUrl`: the UI on both its names, replay's base origin, the sites' replay hosts. */
+export function serveHosts(uiUrl: string, replayOrigin: string): Array<string | RegExp> {
+  return [new URL(uiUrl).host, new URL(replayPageOrigin(uiUrl)).host, new URL(replayOrigin).host, replayHostPattern(replayOrigin)];
+}
+
+/** The same, as origins (`http://name:port`). */
+export function serveOrigins(uiUrl: string, replayOrigin: string): Array<string | RegExp> {
+  return [new URL(uiUrl).origin, replayPageOrigin(uiUrl), new URL(replayOrigin).origin, replayHostOriginPattern(replayOrigin)];
 }

@@ -21,8 +21,10 @@ export interface ReplayContext {
   archive: ArchiveReader;
   /** This server's origin, e.g. http://127.0.0.1:5001: every rewritten URL points here. */
   replayOrigin: string;
-  /** The UI's origin: the only other origin allowed to frame replayed pages. */
+  /** The origin of the UI's replay page: where replayed pages send the reader and post to; allowed to frame them. */
   uiOrigin: string;
+  /** Other UI origins allowed to frame replayed pages (the capture page's, where the UI's replay page has a name of its own). */
+  framingOrigins?: string[];
   /** Where captures are replayed (each archived site on a host of its own, on loopback); by default paths of replayOrigin. */
   addresses?: ReplayAddresses;
 }
@@ -35,7 +37,7 @@ interface Context {
 
 /** An archived origin's own replay host, as a request names it (replay-host.ts). */
 interface Site {
-  /** `http://<label>.localhost:<port>`. */
+  /** `http://<label>.crawlite.localhost:<port>`. */
   self: string;
   timestamp: string;
   /** The archived origin, undefined when the label's key names none this server knows. */
@@ -60,7 +62,7 @@ type Routed = Reply & { shimmed?: boolean };
  * of that URL with the same body, if it has one (else 404); `/_crawlite/shim.js` is the shim that
  * replayed pages load, an absolute path that escaped rewriting is redirected using the Referer's
  * capture, and anything else is a 404 page. With per-origin `addresses` (on loopback), a request
- * naming an archived site's own host (`<ts>-<key>.localhost:<port>`) replays the capture of that
+ * naming an archived site's own host (`<ts>-<key>.crawlite.localhost:<port>`) replays the capture of that
  * origin's URL with the request's path and query, the page's relative URLs resolving by themselves;
  * another such host's page may read it (CORS, replay-cors.ts). A browser's top-level navigation to a replay path or host is
  * redirected to the UI's frame page, as pywb does, so a capture is only ever shown in the
@@ -76,8 +78,9 @@ export function createReplayHandler(given: ReplayContext, allowedHosts?: Readonl
     uiOrigin: new URL(given.uiOrigin).origin,
     addresses: given.addresses ?? replayAddresses(new URL(given.replayOrigin).origin, false),
   };
-  const policy = replayPolicyHeaders(context.addresses.cspSources, context.uiOrigin, REPLAY_SANDBOX);
-  const scriptless = replayPolicyHeaders(context.addresses.cspSources, context.uiOrigin, RAW_SANDBOX);
+  const framers = [context.uiOrigin, ...(given.framingOrigins ?? []).map((origin) => new URL(origin).origin)].join(' ');
+  const policy = replayPolicyHeaders(context.addresses.cspSources, framers, REPLAY_SANDBOX);
+  const scriptless = replayPolicyHeaders(context.addresses.cspSources, framers, RAW_SANDBOX);
   const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...scriptless }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
   const answer = (req: IncomingMessage, res: ServerResponse, routed: () => Routed, cors: Record<string, string> = {}): void => {
     try {

@@ -40,7 +40,7 @@ export const SHIM_SOURCE = String.raw`(function () {
   // On an archived site's own host (replay-host.ts): the label's timestamp; undefined on replay paths.
   var hostTimestamp = script.dataset.hostTimestamp;
   var pageOrigin = new URL(pageUrl).origin;
-  var REPLAY_HOST = new RegExp('^http://\\d{14}-[a-z2-7]{16}\\.localhost:' + replayPort + '$');
+  var REPLAY_HOST = new RegExp('^http://\\d{14}-[a-z2-7]{16}\\.crawlite\\.localhost:' + replayPort + '$');
   /** The archived origins of the hosts this page maps to, by key: to read a host's URL back. */
   var hostOrigins = {};
   var REPLAY_PATH = /^\/\d{1,14}(id_)?\//;
@@ -51,7 +51,7 @@ export const SHIM_SOURCE = String.raw`(function () {
   function hostOf(origin) {
     var key = originKey(origin);
     hostOrigins[key] = origin;
-    return 'http://' + hostTimestamp + '-' + key + '.localhost:' + replayPort;
+    return 'http://' + hostTimestamp + '-' + key + '.crawlite.localhost:' + replayPort;
   }
 
   /** A replay host's URL as captured (its archived origin, the same path); any other URL as it is. */

@@ -13,6 +13,11 @@ export interface UiContext {
   replayOrigin: string;
   /** Where captures are replayed; without it, paths of replayOrigin. */
   replayAddresses?: ReplayAddresses;
+  /**
+   * Where the replay page is served, when not on any name of the UI (`http://crawlite.localhost:PORT`,
+   * the replay hosts' own domain, so the replayed page in its frame is no third party): the UI redirects there.
+   */
+  replayPageOrigin?: string;
   search: SearchArchive | undefined;
   /** Runs the SQL page's statements; the page answers 501 without it. */
   sql?: UiSql;

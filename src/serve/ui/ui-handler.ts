@@ -44,6 +44,16 @@ function securityHeaders(replaySources: string): Record<string, string> {
 }
 
 /**
+ * A browser's document of the replay page asked for on another name of the UI: moved to the replay
+ * page's own name (ui-context.ts), so the replayed page is same-site with the page that frames it.
+ * Clients that are no browser (no Fetch Metadata) are answered where they ask.
+ */
+function movedToReplayPageOrigin(context: UiContext, req: IncomingMessage, path: string): boolean {
+  if (path !== '/replay' || !context.replayPageOrigin || req.headers['sec-fetch-dest'] !== 'document') return false;
+  return context.replayPageOrigin !== `http://${(req.headers.host ?? '').toLowerCase()}`;
+}
+
+/**
  * The UI origin's request handler: GET and HEAD only, pages by exact path, static
  * files from a fixed map, a 404 page for anything else and a one-line 500 page for
  * any error (never a stack trace).
@@ -106,6 +116,9 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         if (refused) {
           // Before anything reads the archive: a page elsewhere learns nothing from how long this took.
           ({ status, response } = { status: 403, response: forbiddenPage(refused, url, req.headers['sec-fetch-dest'] === 'document') });
+        } else if (movedToReplayPageOrigin(context, req, url.pathname)) {
+          const location = context.replayPageOrigin + url.pathname + url.search;
+          ({ status, response } = { status: 302, response: { ...pageBody({ title: 'Moved', body: html`<p><a href="${location}">Open the replay</a></p>` }), headers: { location } } });
         } else if (url.pathname === '/sql.csv' || url.pathname === '/sql.json') {
           // Streamed as read, or a page saying why not.
           const instead = await sqlDownload(context, url.pathname === '/sql.csv' ? 'csv' : 'json', url.searchParams, req, res, securityHeaders(frameSources));

@@ -15,7 +15,7 @@ export const REPLAY_BAR_JS = `
   var replayOrigin = bar.getAttribute('data-replay-origin');
   // On loopback each archived site is replayed on a host of its own on the replay port (replay-host.ts).
   var hostsPort = bar.getAttribute('data-replay-hosts-port');
-  var REPLAY_HOST = hostsPort && /^\\d+$/.test(hostsPort) ? new RegExp('^http://\\\\d{14}-[a-z2-7]{16}\\\\.localhost:' + hostsPort + '$') : null;
+  var REPLAY_HOST = hostsPort && /^\\d+$/.test(hostsPort) ? new RegExp('^http://\\\\d{14}-[a-z2-7]{16}\\\\.crawlite\\\\.localhost:' + hostsPort + '$') : null;
   function fromReplay(origin) { return origin === replayOrigin || (REPLAY_HOST !== null && REPLAY_HOST.test(origin)); }
   var raw = bar.hasAttribute('data-raw');
   // After a fuzzy match, the URL the reader asked for, which the frame will name too.
