@@ -26,6 +26,8 @@ export interface ReplayAddresses {
   readonly cspSources: string;
   /** Whether `origin` (an Origin header, a message's origin) is one of this server's replay origins. */
   isReplayOrigin(origin: string): boolean;
+  /** Whether `origin` is an archived site's own replay host of this server (not the base origin). */
+  isSiteOrigin(origin: string): boolean;
   /** The archived origin and timestamp a Host header names, if it is a replay host; `origin` undefined for a key that names none known. */
   site(host: string): { timestamp: string; origin: string | undefined } | undefined;
 }
@@ -78,6 +80,7 @@ export function replayAddresses(baseOrigin: string, perOrigin: boolean, origins:
     siteOrigin,
     cspSources: perOrigin ? `${base.origin} http://*.${REPLAY_DOMAIN}:${port}` : base.origin,
     isReplayOrigin: (origin) => origin === base.origin || (perOrigin && hostPattern.test(origin)),
+    isSiteOrigin: (origin) => perOrigin && hostPattern.test(origin),
     site(host) {
       if (!perOrigin) return undefined;
       const parsed = parseReplayHost(host, port);

@@ -10,7 +10,7 @@ import type { Reply } from '../send-reply.js';
  * depend on no cookie.
  */
 export function corsHeaders(addresses: ReplayAddresses, self: string, origin: string | undefined): Record<string, string> {
-  if (origin === undefined || origin === self || !addresses.isReplayOrigin(origin)) return { vary: 'Origin' };
+  if (origin === undefined || origin === self || !addresses.isSiteOrigin(origin)) return { vary: 'Origin' };
   return { 'access-control-allow-origin': origin, 'access-control-expose-headers': '*', vary: 'Origin' };
 }
 
