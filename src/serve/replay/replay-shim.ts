@@ -26,7 +26,10 @@ export const SHIM_PATH = '/_crawlite/shim.js';
  * A URL is resolved against the document's base, which is a replay URL (the page is served from
  * one, and its `<base>` is rewritten): a relative URL lands on a replay path by itself, an
  * absolute path that escaped (`/api/x`) is taken on the captured page's site, and a live URL is
- * given the page's timestamp.
+ * given the page's timestamp. On an archived site's own host (`data-host-timestamp`, replay-host.ts),
+ * relative and root-relative URLs are left alone (they resolve to the captured path by themselves), an
+ * absolute one goes to its origin's host, whose key the shim computes (shim-origin-key.ts), and
+ * document.URL, documentURI, baseURI and referrer read as captured.
  */
 export const SHIM_SOURCE = String.raw`(function () {
   'use strict';
