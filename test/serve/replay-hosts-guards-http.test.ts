@@ -54,7 +54,8 @@ describe("an archived site's replay host", () => {
     expect(missing.status).toBe(404);
   });
 
-  it('answers only hosts of its own shape and port: anything else is 421', async () => {
+  it('answers exactly the hosts of its own shape and port: anything else is 421', async () => {
+    expect((await at(site, '/index.html')).status).toBe(200);
     const label = new URL(site).hostname.split('.')[0]!;
     for (const host of [
       `evil.example:${port}`,
