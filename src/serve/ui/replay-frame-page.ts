@@ -30,7 +30,8 @@ export function replayFramePage(context: UiContext, params: URLSearchParams): Ui
   const addresses = addressesOf(context);
   // On a site's own host the fragment goes along, so an app that routes on it opens at that route;
   // the capture is looked up without it.
-  const src = addresses.replayUrl(url, ts.padEnd(14, '0'), raw ? 'id_' : '');
+  // Without a time asked for, the capture's own: the site's host then stays the same from one visit to the next.
+  const src = addresses.replayUrl(url, (params.has('ts') ? ts : (facts?.timestamp ?? ts)).padEnd(14, '0'), raw ? 'id_' : '');
   const body = html`${replayBar(addresses.baseOrigin, addresses.perOrigin ? addresses.port : undefined, url, ts, raw, facts)}
 <iframe id="replay" class="replay-view" src="${src}" sandbox="${raw ? RAW_SANDBOX : REPLAY_SANDBOX}" referrerpolicy="no-referrer" title="${raw ? 'body as captured' : 'replay'} of ${url}"></iframe>`;
   return { title: url, body, bare: true, scripts: ['/assets/replay-bar.js'] };
