@@ -14,7 +14,7 @@ import { looksLikeHtml } from './sniff-html.js';
 import { escapeAttribute, rewriteHtml } from './rewrite-html.js';
 import { rewriteCss } from './rewrite-css.js';
 import { corsHeaders, preflight } from './replay-cors.js';
-import { pathTarget, urlRewriter, type RewriteTarget } from './rewrite-url.js';
+import { hostTarget, pathTarget, urlRewriter, type RewriteTarget } from './rewrite-url.js';
 
 export interface ReplayContext {
   /** The archive, opened read-only. */
@@ -225,15 +225,9 @@ function replay(context: Context, target: ReplayTarget, site?: Site): Routed {
   return found ? replayCapture(context, target, found.page, site) : notArchived(context, target);
 }
 
-/**
- * Where a capture's URLs point. On a site's own host, at the host's timestamp, so the page's own
- * absolute URLs stay on its origin (a capture nearer another time is still found by replay);
- * on paths, at the capture's own timestamp, pywb style.
- */
+/** Where a capture's URLs point: on a site's own host, its hosts at the host's timestamp; on paths, at the capture's own timestamp, pywb style. */
 function rewriteTarget(context: Context, target: ReplayTarget, timestamp: string, site: Site | undefined): RewriteTarget {
-  const { addresses } = context;
-  if (!site) return pathTarget(addresses.baseOrigin, timestamp, target.modifier);
-  return { address: (href) => addresses.replayUrl(href, site.timestamp), isReplay: (url) => addresses.isReplayOrigin(url.origin), leaveResolving: true };
+  return site ? hostTarget(context.addresses, site.timestamp) : pathTarget(context.addresses.baseOrigin, timestamp, target.modifier);
 }
 
 /** A capture as replay sends it: a redirect to its target's replay path, its body as captured (`id_`), or rewritten. */

@@ -1,4 +1,5 @@
 import { findRefreshUrl, parseSrcset, trimUrl } from '../../html/index.js';
+import type { ReplayAddresses } from '../replay-addresses.js';
 import { replayPath, type ReplayModifier } from '../replay-url.js';
 
 /** Turns a URL as a page writes it into the URL that replays it; anything else comes back unchanged. */
@@ -51,6 +52,14 @@ export function urlRewriter(base: string, target: RewriteTarget): RewriteUrl {
     if (replayedBase !== undefined && URL.canParse(href, replayedBase) && new URL(href, replayedBase).href === replayed) return raw;
     return replayed;
   };
+}
+
+/**
+ * Rewriting onto the archived sites' own replay hosts at the timestamp of the host a page is served
+ * on, so its own absolute URLs stay on its origin (replay still finds a capture nearer another time).
+ */
+export function hostTarget(addresses: ReplayAddresses, timestamp: string): RewriteTarget {
+  return { address: (href) => addresses.replayUrl(href, timestamp), isReplay: (url) => addresses.isReplayOrigin(url.origin), leaveResolving: true };
 }
 
 /** Rewriting onto the paths of one replay origin, pywb style: `/{timestamp}{modifier}/{url}`. */
