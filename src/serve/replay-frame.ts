@@ -6,8 +6,9 @@ import type { ReplayModifier } from './replay-url.js';
  * The sandbox lacks `allow-popups` and `allow-top-navigation`, so the browser itself refuses the
  * capture, and every frame it creates, any new window and any navigation of the top document:
  * that, not the shim's rewriting, is what keeps an archived script from taking the reader to the
- * live web. The UI's CSP (`frame-src` the replay origin) keeps the frame itself on the replay
- * origin, and the replay origin's CSP does the same for the frames a capture creates.
+ * live web. The UI's CSP (`frame-src` this server's replay origins: the replay origin and, on loopback,
+ * the archived sites' own hosts) keeps the frame itself on them, and replay's CSP does the same for the
+ * frames a capture creates.
  */
 
 /** The frame's sandbox for a replayed capture: its scripts run, on the replay origin, and can open nothing. */

@@ -4,6 +4,8 @@ import { CrawliteError } from '../crawlite-error.js';
 import { openArchive as openReader } from '../storage/reader/index.js';
 import { openArchive as openDatabase } from '../storage/archive/index.js';
 import { uiDiff } from './diff-mount.js';
+import { replayAddresses } from './replay-addresses.js';
+import { REPLAY_DOMAIN } from './replay-host.js';
 import { createReplayHandler } from './replay-mount.js';
 import { uiSearch } from './search-mount.js';
 import { uiSql } from './sql-mount.js';
@@ -74,7 +76,8 @@ function stop(server: Server): Promise<void> {
 /**
  * Serves one archive on two origins: the UI on `port`, and replay of the archived
  * pages on `replayPort` (by default a free one). Archived scripts run on the replay origin only, so
- * the same-origin policy keeps them from reading the UI.
+ * the same-origin policy keeps them from reading the UI. On loopback, the replay port also answers
+ * each archived site's own host (`<ts>-<key>.crawlite.localhost:<replayPort>`, replay-addresses.ts).
  */
 export async function serveArchive(options: ServeOptions): Promise<ServingArchive> {
   const archive = openReader(options.path);
@@ -93,11 +96,22 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     const host = urlHost(options.host);
     const uiOrigin = `http://${host}:${uiPort}`;
     const replayOrigin = `http://${host}:${replayPort}`;
+    const loopback = isLoopback(options.host);
+    // On loopback, each archived site is replayed on a host of its own (the reader's browser resolves
+    // `*.localhost` to this server), and the UI's replay page is served on their domain's own name.
+    const replayPageOrigin = loopback ? `http://${REPLAY_DOMAIN}:${uiPort}` : undefined;
     // On loopback, requests must name this server (a DNS-rebinding page names its own host), on both origins.
-    const allowedHosts = (port: number) =>
-      isLoopback(options.host) ? new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) : undefined;
-    const ui = createUiHandler({ archive, db, replayOrigin, search: search.search, sql, diff }, allowedHosts(uiPort));
-    const replay = createReplayHandler({ archive, replayOrigin, uiOrigin }, allowedHosts(replayPort));
+    const allowedHosts = (port: number, ...more: string[]) =>
+      loopback ? new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...more]) : undefined;
+    const addresses = replayAddresses(replayOrigin, loopback, () => archive.origins());
+    const ui = createUiHandler(
+      { archive, db, replayOrigin, replayAddresses: addresses, ...(replayPageOrigin ? { replayPageOrigin } : {}), search: search.search, sql, diff },
+      allowedHosts(uiPort, ...(replayPageOrigin ? [new URL(replayPageOrigin).host] : [])),
+    );
+    const replay = createReplayHandler(
+      { archive, replayOrigin, uiOrigin: replayPageOrigin ?? uiOrigin, framingOrigins: [uiOrigin], addresses },
+      allowedHosts(replayPort),
+    );
     uiServer.on('request', (req: IncomingMessage, res: ServerResponse) => ui(req, res));
     replayServer.on('request', (req: IncomingMessage, res: ServerResponse) => replay(req, res));
     return {

@@ -5,6 +5,7 @@ import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser, recordRequests } from 
 import { startServe } from '../support/serve.js';
 import { captureTimestamp, replayPath } from '../../src/serve/replay-url.js';
 import { startScriptSite, type ScriptSite } from '../support/script-site.js';
+import { serveOrigins } from '../support/replay-hosts.js';
 
 noticeIfNoBrowser('browser/crawl-browser');
 
@@ -122,7 +123,7 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser', () => {
       expect(await replayed.locator('#app a').allTextContents()).toEqual(['Item 1', 'Item 2', 'Item 3']);
       expect(await replayed.locator('h1').textContent()).toBe('Zanzibar catalogue');
       await context.close();
-      expect(requests.outside([serve.ui, serve.replay])).toEqual([]);
+      expect(requests.outside(serveOrigins(serve.ui, serve.replay))).toEqual([]);
       expect(requests.urls.some((url) => url.startsWith(origin))).toBe(false);
     } finally {
       await browser.close();

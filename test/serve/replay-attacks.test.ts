@@ -6,10 +6,12 @@ import { readArchive, tempDir } from '../support/archive.js';
 import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
 import { crawlHostileReplaySite, EVIL_HOST, HOSTILE_PAGES, SECRET } from '../support/hostile-replay-site.js';
 import { startLoggingProxy, type LoggingProxy } from '../support/logging-proxy.js';
+import { replayPageOrigin, serveHosts } from '../support/replay-hosts.js';
 import { startServer, type TestServer } from '../support/test-server.js';
 
 // Archived pages attack their reader in Chromium, every request of which goes through a logging
-// proxy: none may reach a host other than the two origins of `crawlite serve`.
+// proxy: none may reach a host other than the origins of `crawlite serve` (the UI, replay's base
+// origin and the archived sites' own hosts on its port).
 
 noticeIfNoBrowser('serve/replay-attacks');
 
@@ -50,6 +52,8 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
   });
 
   const ui = () => serving.uiUrl.replace(/\/$/, '');
+  /** Where the UI's replay page is moved for a browser: the replay hosts' own domain. */
+  const replayPage = () => replayPageOrigin(serving.uiUrl);
   const hostOf = (origin: string) => new URL(origin).host;
   const url = (path: string) => new URL(path, siteUrl).href;
   const timestamp = (path: string) => captureTimestamp(readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', url(path))[0]!.fetched_at);
@@ -74,7 +78,8 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     }
     // A leak is the failure to report, even when it also broke what `run` expected.
     expect(proxy.requests.length, 'the browser went through the proxy').toBeGreaterThan(seenBefore);
-    expect(proxy.outside([hostOf(serving.uiUrl), hostOf(serving.replayOrigin)], seenBefore).map((logged) => logged.url)).toEqual([]);
+    // The serve origins: the UI (on its names), the base replay origin and the archived sites' own replay hosts of its port.
+    expect(proxy.outside(serveHosts(serving.uiUrl, serving.replayOrigin), seenBefore).map((logged) => logged.url)).toEqual([]);
     if ('error' in outcome) throw outcome.error;
     return outcome.result;
   }
@@ -147,7 +152,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     });
     expectReadOnlyTheArchive(report);
     expect(report.popup).toBe('false');
-    expect(new URL(shown).origin).toBe(ui());
+    expect(new URL(shown).origin).toBe(replayPage());
     expect(top).toBe(shown);
   });
 
@@ -158,7 +163,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       return { report: await attackReport(page), shown, top: page.url() };
     });
     expectReadOnlyTheArchive(report);
-    expect(shown).toBe(`${ui()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.attack))}&ts=${timestamp(HOSTILE_PAGES.attack)}`);
+    expect(shown).toBe(`${replayPage()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.attack))}&ts=${timestamp(HOSTILE_PAGES.attack)}`);
     expect(top).toBe(shown);
   });
 
@@ -173,7 +178,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       return { framed: await raw.textContent({ timeout: 1_000 }).catch(() => null), top: page.url() };
     });
     expect(framed).toBe('leaving');
-    expect(new URL(top).origin).toBe(ui());
+    expect(new URL(top).origin).toBe(replayPage());
   });
 
   it('a body as captured opened top-level is framed too', async () => {
@@ -182,7 +187,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       await page.waitForTimeout(SETTLE_MS);
       return page.url();
     });
-    expect(top).toBe(`${ui()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`);
+    expect(top).toBe(`${replayPage()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`);
   });
 
   describe('in a browser that sends no Fetch Metadata (older ones, or any on a plain-http address that is not loopback)', () => {
@@ -196,7 +201,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
         return { report: await attackReport(page), top: page.url() };
       });
       expectReadOnlyTheArchive(report);
-      expect(top).toBe(`${ui()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.attack))}&ts=${timestamp(HOSTILE_PAGES.attack)}`);
+      expect(top).toBe(`${replayPage()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.attack))}&ts=${timestamp(HOSTILE_PAGES.attack)}`);
     });
 
     it("a body as captured opened top-level is shown where it is, and its sandbox (no scripts) keeps its meta refresh from leaving", async () => {

@@ -5,6 +5,7 @@ import { captureTimestamp } from '../../src/serve/replay-url.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { A_TEXTS, APPLES, HOME_TEXTS, LATER_AT, LATEST_AT, LIST_BUSTED, makeBannerArchive, PWNED } from '../support/banner-archive.js';
 import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
+import { replayPageOrigin } from '../support/replay-hosts.js';
 
 // The replay bar in Chromium: drawn by the UI origin's top document, never inside the replayed page;
 // it follows the reader's clicks in the frame; a page that lies to it can make it show another real
@@ -34,7 +35,8 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
     tmp.cleanup();
   });
 
-  const ui = () => serving.uiUrl.replace(/\/$/, '');
+  // The UI's replay page is on the replay hosts' own domain; its links stay there.
+  const ui = () => replayPageOrigin(serving.uiUrl);
   const at = (path: string) => `${origin}${path}`;
   const firstTs = (path: string) => captureTimestamp(readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at LIMIT 1', at(path))[0]!.fetched_at);
   const framePage = (url: string, ts: string) => `${ui()}/replay?url=${encodeURIComponent(url)}&ts=${ts}`;
@@ -89,7 +91,7 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
       await expect.poll(() => frame.locator('#title').textContent()).toBe(HOME_TEXTS[2]);
       expect(await page.locator('#replay-bar #replay-position').textContent()).toBe('capture 3 of 3');
       expect(await frame.locator('#replay-bar, header, time').count()).toBe(0);
-      const replayed = page.frames().find((candidate) => candidate.url().startsWith(serving.replayOrigin))!;
+      const replayed = (await (await page.locator('iframe#replay').elementHandle())!.contentFrame())!;
       expect(await replayed.evaluate('document.documentElement.outerHTML')).not.toContain('capture 3 of 3');
     });
   });

@@ -99,7 +99,9 @@ describe('/api/capture', () => {
 describe('the replay shim', () => {
   it('posts the page it shows to the UI origin only, and answers only the UI origin', async () => {
     const shim = (await httpGet(serving.replayOrigin, SHIM_PATH)).body.toString();
-    expect(shim).toContain("parentWindow.postMessage({ type: 'crawlite:replay', url: pageUrl, ts: timestamp }, uiOrigin)");
+    expect(shim).toContain("var message = { type: 'crawlite:replay', url: pageUrl, ts: timestamp };");
+    // Every postMessage of the shim names the UI origin as its target.
+    expect(shim.match(/postMessage\([^)]*\)/g)).toEqual(['postMessage(message, uiOrigin)']);
     expect(shim).toContain("event.source === parentWindow && event.origin === uiOrigin && event.data === 'crawlite:where'");
   });
 });

@@ -6,6 +6,7 @@ import { readArchive, tempDir } from '../support/archive.js';
 import { addCrawl } from '../support/captures.js';
 import { APPLES, LATER_AT, LIST_BUSTED, LIST_LATER, LIST_PLAIN, makeBannerArchive } from '../support/banner-archive.js';
 import { httpGet } from '../support/http-get.js';
+import { siteReplayUrl } from '../support/replay-hosts.js';
 
 // Replay's fuzzy match of query strings, over HTTP: a URL without a capture of its own replays the
 // nearest capture of the URL whose query differs only by cache-busters, session or tracking
@@ -87,7 +88,8 @@ describe('a URL the archive lacks replays a capture of the URL that differs only
     expect(bar).toContain(`<span id="replay-fuzzy" title="no capture of ${asked.replace(/&/g, '&amp;')}: fuzzy match, showing a capture of ${at('/search?q=apples')}">`);
     expect(bar).toContain(`">fuzzy match: showing a capture of <a id="replay-fuzzy-url" href="/capture?url=${encodeURIComponent(at('/search?q=apples'))}&amp;ts=`);
     expect(bar).toContain(`>${at('/search?q=apples').replace(/&/g, '&amp;')}</a></span>`);
-    expect(page).toContain(`src="${serving.replayOrigin}${replayPath(asked, firstCrawl()).replace(/&/g, '&amp;')}"`);
+    // The archived site's own replay host, at the path and query asked for.
+    expect(page).toContain(`src="${siteReplayUrl(serving.replayOrigin, asked, firstCrawl()).replace(/&/g, '&amp;')}"`);
     const exact = (await httpGet(serving.uiUrl, `/replay?url=${encodeURIComponent(at('/list?_=123'))}&ts=${firstCrawl()}`)).body.toString();
     expect(exact).toContain('<span id="replay-fuzzy" hidden>');
   });

@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/html/index.js';
 import { rewriteCss } from '../../src/serve/replay/rewrite-css.js';
 import { rewriteHtml } from '../../src/serve/replay/rewrite-html.js';
-import { rewriteRefresh, rewriteSrcset, urlRewriter } from '../../src/serve/replay/rewrite-url.js';
+import { pathTarget, rewriteRefresh, rewriteSrcset, urlRewriter } from '../../src/serve/replay/rewrite-url.js';
 
 const REPLAY = 'http://127.0.0.1:5001';
 const TS = '20261123105533';
 const PAGE = 'http://site.example/dir/page.html';
-const rewrite = urlRewriter(PAGE, TS, REPLAY);
+const rewrite = urlRewriter(PAGE, pathTarget(REPLAY, TS));
 const at = (url: string) => `${REPLAY}/${TS}/${url}`;
 const INJECT = '<!--inject-->';
-const html = (source: string) => rewriteHtml(source, { pageUrl: PAGE, timestamp: TS, replayOrigin: REPLAY, inject: INJECT });
+const html = (source: string) => rewriteHtml(source, { pageUrl: PAGE, target: pathTarget(REPLAY, TS), inject: INJECT });
 
 describe('urlRewriter', () => {
   it('resolves against the page and points at the replay origin with the page timestamp', () => {

@@ -5,6 +5,7 @@ import { readArchive, tempDir } from '../support/archive.js';
 import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
 import { runCli } from '../support/cli.js';
 import { startLoggingProxy, type LoggingProxy } from '../support/logging-proxy.js';
+import { serveHosts } from '../support/replay-hosts.js';
 import { ASKS, BUILT, ITEMS, POSTED, POSTED_BODY, POSTED_ITEMS, startScriptBuiltSite, writePostWarc } from '../support/script-built-site.js';
 
 // A page whose script builds its content from JSON it asks for (fetch with a path, a relative URL,
@@ -57,7 +58,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a page its script builds', () => {
       const page = await context.newPage();
       await page.goto(`${serving.uiUrl}replay?url=${encodeURIComponent(pageUrl)}`);
       let frame: Frame | undefined;
-      await expect.poll(() => (frame = page.frames().find((candidate) => candidate.url().startsWith(serving.replayOrigin))) !== undefined, { timeout: 10_000 }).toBe(true);
+      frame = (await (await page.locator('iframe#replay').elementHandle())!.contentFrame())!;
       const read = async () => {
         shown = Object.fromEntries(await Promise.all(ASKS.map(async (id) => [id, (await frame!.locator(`#${id}`).textContent()) ?? ''] as const)));
         return Object.values(shown).every((text) => text !== 'waiting');
@@ -87,7 +88,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a page its script builds', () => {
     expect(proxy.requests.length, 'the browser went through the proxy').toBeGreaterThan(seenBefore);
     const live = proxy.requests.slice(seenBefore).filter((logged) => logged.host === liveHost);
     expect(live).toEqual([]);
-    expect(proxy.outside([new URL(serving.uiUrl).host, new URL(serving.replayOrigin).host], seenBefore)).toEqual([]);
+    expect(proxy.outside(serveHosts(serving.uiUrl, serving.replayOrigin), seenBefore)).toEqual([]);
   });
 
   it('answers a POST over HTTP with the capture of the same POST only: another body gets 404, a GET the GET capture, a body over 1 MiB 413', async () => {

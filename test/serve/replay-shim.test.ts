@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { SHIM_SOURCE } from '../../src/serve/replay/replay-shim.js';
-import { rewriteSrcset, urlRewriter } from '../../src/serve/replay/rewrite-url.js';
+import { pathTarget, rewriteSrcset, urlRewriter } from '../../src/serve/replay/rewrite-url.js';
 
 const REPLAY = 'http://127.0.0.1:5001';
 const TS = '20261123105533';
@@ -58,7 +58,7 @@ const at = (url: string) => `${REPLAY}/${TS}/${url}`;
 describe('the replay shim', () => {
   it('rewrites a srcset set by a script as the server rewrites one in the markup, commas inside URLs included', () => {
     const { window } = loadShim();
-    const rewrite = urlRewriter(PAGE, TS, REPLAY);
+    const rewrite = urlRewriter(PAGE, pathTarget(REPLAY, TS));
     for (const srcset of ['a.png?x=1,2 1x, b.png 2x', 'a.jpg (( ) 1x, b.jpg 2x', 'a.jpg 1x,b.jpg,, c.jpg (a,b) 3x , d.jpg', ' a.jpg,\tb.jpg,']) {
       const element = new window.Element();
       element.setAttribute('srcset', srcset);

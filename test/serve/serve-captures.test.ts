@@ -4,6 +4,7 @@ import { captureTimestamp } from '../../src/serve/replay-url.js';
 import { readArchive, tempDir } from '../support/archive.js';
 import { CRAWL_2_AT, CRAWL_3_AT, makeHistoryArchive, PAGE_B, TEXT_1, TEXT_2, type HistoryArchive } from '../support/history-site.js';
 import { httpGet } from '../support/http-get.js';
+import { siteReplayUrl } from '../support/replay-hosts.js';
 
 // Serving an archive re-crawled twice: replay picks the capture nearest the
 // timestamp asked for (and keeps that capture's timestamp in rewritten links
@@ -102,7 +103,7 @@ describe("the UI's capture page", () => {
     ]);
     expect(entries.map((entry) => entry.href)).toEqual([crawl1['/a'], TS2, TS3].map((ts) => capturePath('/a', ts)));
     expect(page.text).toMatch(/crawl 1 · <time datetime="[^"]+" title="[^"]+">[^<]+ UTC<\/time> · 200 · first/);
-    expect(page.text).toContain(`<iframe id="replay" src="${serving.replayOrigin}/${TS3}/${at('/a')}"`);
+    expect(page.text).toContain(`<iframe id="replay" src="${siteReplayUrl(serving.replayOrigin, at('/a'), TS3)}"`);
     expect(page.text).not.toContain('id="earlier-capture"');
   });
 
@@ -117,7 +118,7 @@ describe("the UI's capture page", () => {
     expect(timelineOf(page.text).map((entry) => entry.selected)).toEqual([false, true, false]);
     expect(page.text).toContain('<span id="capture-status">404</span>');
     expect(page.text).toContain('id="earlier-capture"');
-    expect(page.text).toContain(`<iframe id="replay" src="${serving.replayOrigin}/${TS2}/${at('/d')}"`);
+    expect(page.text).toContain(`<iframe id="replay" src="${siteReplayUrl(serving.replayOrigin, at('/d'), TS2)}"`);
     expect(page.text).toMatch(/<pre id="response-headers">HTTP\/1\.1 404\s*\ncontent-type: text\/plain/);
     const download = page.text.match(/<a id="download" href="([^"]+)"/)![1]!.replace(/&amp;/g, '&');
     expect((await ui(download)).text).toBe('not found');

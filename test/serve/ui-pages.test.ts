@@ -12,6 +12,7 @@ import { execCli } from '../support/cli.js';
 import { linkedPage, pagePath } from '../support/linked-site.js';
 import { get } from '../support/serve.js';
 import { html, routes, serverPool, type TestServer } from '../support/test-server.js';
+import { siteReplayUrl } from '../support/replay-hosts.js';
 
 // The UI's pages over a real crawl of a local site, fetched over real HTTP.
 
@@ -55,7 +56,7 @@ describe('every UI response', () => {
     for (const path of ['/', '/urls', '/assets/style.css', '/nothing/here']) {
       const response = await get(ui, path);
       expect(response.headers['content-security-policy'], path).toBe(
-        `default-src 'self'; frame-src ${serving.replayOrigin}; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+        `default-src 'self'; frame-src ${serving.replayOrigin} http://*.crawlite.localhost:${new URL(serving.replayOrigin).port}; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
       );
       expect(response.headers['x-content-type-options'], path).toBe('nosniff');
       expect(response.body, path).not.toMatch(/<script>(?!<\/script>)|<script[^>]*>[^<]+<\/script>/);
@@ -184,7 +185,7 @@ describe('a capture', () => {
     expect(page.body).toContain('<pre id="source">&lt;!doctype html&gt;&lt;html&gt;');
     const fetchedAt = readArchive<{ fetched_at: string }>(archive, 'SELECT fetched_at FROM pages WHERE url = ?', url)[0]!.fetched_at;
     const ts = fetchedAt.replace(/\D/g, '').slice(0, 14);
-    expect(page.body).toContain(`<iframe id="replay" src="${serving.replayOrigin}/${ts}/${url}" sandbox="allow-scripts allow-forms allow-same-origin"`);
+    expect(page.body).toContain(`<iframe id="replay" src="${siteReplayUrl(serving.replayOrigin, url, ts)}" sandbox="allow-scripts allow-forms allow-same-origin"`);
     // Both links open UI pages that frame the capture; neither is a replay document of its own.
     expect(page.body).toContain(`<a id="raw-body" href="/replay?url=${encodeURIComponent(url)}&amp;ts=${ts}&amp;raw=1" target="_blank" rel="noopener">`);
     expect(page.body).toContain(`<a id="open-replay" href="/replay?url=${encodeURIComponent(url)}&amp;ts=${ts}" target="_blank" rel="noopener">`);

@@ -6,7 +6,8 @@ import { html, routes, startServer } from './test-server.js';
 // An archive for the replay bar and fuzzy matching: a small site crawled for real by the built CLI,
 // then later captures of two pages added as a re-crawl leaves them (captures.ts). `/` has three
 // captures, `/a` two; `/list` exists plain and with a cache-buster, `/search` only with its query;
-// `/forger` and `/forger-nested` are hostile pages that lie to the UI about what they show.
+// `/forger` and `/forger-nested` are hostile pages that lie to the UI about what they show. They
+// name archived URLs from a replay path, or on a site's own replay host from document.URL.
 
 export const LATER_AT = '2030-01-02T00:00:00.000Z';
 export const LATEST_AT = '2030-01-03T00:00:00.000Z';
@@ -34,7 +35,7 @@ const FORGER = html(
   var result = [];
   try { parent.document.body.innerHTML = '${PWNED}'; result.push('wrote parent'); } catch (e) { result.push('parent.document: ' + e.name); }
   try { top.document.title = '${PWNED}'; result.push('wrote top'); } catch (e) { result.push('top.document: ' + e.name); }
-  function archived(path) { var a = document.createElement('a'); a.href = path; return new URL(a.href).pathname.replace(/^\\/\\d+\\//, ''); }
+  function archived(path) { var a = document.createElement('a'); a.href = path; var at = new URL(a.href).pathname; return /^\\/\\d+\\//.test(at) ? at.replace(/^\\/\\d+\\//, '') : new URL(path, document.URL).href; }
   var forged = false;
   window.addEventListener('message', function (event) {
     if (event.data !== 'crawlite:where') return;
@@ -62,7 +63,7 @@ const FORGER = html(
 const FORGER_NESTED = html(
   `<p id="result">running</p><iframe id="inner" srcdoc="<p>inner</p>"></iframe><script>
   var inner = document.getElementById('inner');
-  function target(path) { var a = document.createElement('a'); a.href = path; return new URL(a.href).pathname.replace(/^\\/\\d+\\//, ''); }
+  function target(path) { var a = document.createElement('a'); a.href = path; var at = new URL(a.href).pathname; return /^\\/\\d+\\//.test(at) ? at.replace(/^\\/\\d+\\//, '') : new URL(path, document.URL).href; }
   inner.addEventListener('load', function () {
     var script = inner.contentDocument.createElement('script');
     script.textContent = "top.postMessage({ type: 'crawlite:replay', url: " + JSON.stringify(target('/b')) + ", ts: '20300103000000' }, '*'); parent.postMessage('inner-done', '*');";
@@ -83,7 +84,7 @@ const FORGER_NESTED = html(
  */
 const FORGER_FUZZY = html(
   `<p id="result">running</p><script>
-  function archived(path) { var a = document.createElement('a'); a.href = path; return new URL(a.href).pathname.replace(/^\\/\\d+\\//, ''); }
+  function archived(path) { var a = document.createElement('a'); a.href = path; var at = new URL(a.href).pathname; return /^\\/\\d+\\//.test(at) ? at.replace(/^\\/\\d+\\//, '') : new URL(path, document.URL).href; }
   window.addEventListener('message', function (event) {
     if (event.data !== 'crawlite:where') return;
     parent.postMessage({ type: 'crawlite:replay', url: archived('/a') + '?utm_source=${PWNED}', ts: '20300103000000' }, '*');

@@ -24,7 +24,8 @@ export async function launchChromium(options: { proxy?: string } = {}): Promise<
     args: [
       '--no-sandbox',
       ...(options.proxy ? [`--proxy-server=${options.proxy}`, '--proxy-bypass-list=<-loopback>'] : []),
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      // `*.localhost` names resolve to loopback inside Chromium itself, never through DNS: serve's per-site replay hosts.
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost',
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-domain-reliability',
@@ -36,13 +37,17 @@ export async function launchChromium(options: { proxy?: string } = {}): Promise<
 }
 
 /** Every request any page of `context` starts (frames, fetches, subresources), in order. */
-export function recordRequests(context: BrowserContext): { urls: string[]; outside(origins: string[]): string[] } {
+export function recordRequests(context: BrowserContext): { urls: string[]; outside(origins: Array<string | RegExp>): string[] } {
   const urls: string[] = [];
   context.on('request', (request: Request) => {
     urls.push(request.url());
   });
   return {
     urls,
-    outside: (origins) => urls.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && !origins.some((origin) => new URL(url).origin === new URL(origin).origin)),
+    outside: (origins) =>
+      urls.filter(
+        (url) =>
+          !url.startsWith('data:') && !url.startsWith('blob:') && !origins.some((origin) => (typeof origin === 'string' ? new URL(url).origin === new URL(origin).origin : origin.test(new URL(url).origin))),
+      ),
   };
 }

@@ -22,8 +22,8 @@ export interface LoggingProxy {
   url: string;
   /** Every request any page made, in order, wherever it was going. */
   requests: LoggedRequest[];
-  /** The logged requests since `from` (an index into `requests`) for a host other than these `host:port`s and the browser's own services. */
-  outside(hosts: string[], from?: number): LoggedRequest[];
+  /** The logged requests since `from` (an index into `requests`) for a host other than these `host:port`s (or matching a pattern) and the browser's own services. */
+  outside(hosts: Array<string | RegExp>, from?: number): LoggedRequest[];
   /** Request headers (lower-case) removed before forwarding from now on: a browser that does not send them. */
   withholdHeaders(names: string[]): void;
   close(): Promise<void>;
@@ -31,9 +31,12 @@ export interface LoggingProxy {
 
 const LOOPBACK = '127.0.0.1';
 
+/** 127.0.0.1, and the `*.localhost` names browsers resolve to loopback themselves (serve's per-site replay hosts): the Host header keeps the name. */
+const isLoopbackName = (hostname: string) => hostname === LOOPBACK || hostname.endsWith('.localhost');
+
 /**
  * An HTTP proxy that a browser sends every request through (see launchChromium's `proxy`): it
- * records each one, forwards those for 127.0.0.1 (the servers under test), and answers any other
+ * records each one, forwards those for 127.0.0.1 and `*.localhost` (the servers under test), and answers any other
  * host with 502 without touching the network, so a page that reaches for the live web is seen
  * doing so and reaches nothing. CONNECT (https, wss) is recorded and refused the same way.
  */
@@ -49,7 +52,7 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
       return;
     }
     requests.push({ method: req.method ?? '', url: target.href, host: target.host });
-    if (target.hostname !== LOOPBACK || target.protocol !== 'http:') {
+    if (!isLoopbackName(target.hostname) || target.protocol !== 'http:') {
       res.writeHead(502, { 'content-type': 'text/plain' }).end('the logging proxy reaches 127.0.0.1 only');
       return;
     }
@@ -70,7 +73,8 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
     withholdHeaders: (names) => {
       withheld = names;
     },
-    outside: (hosts, from = 0) => requests.slice(from).filter((logged) => !hosts.includes(logged.host) && !BROWSER_SERVICES.test(logged.host)),
+    outside: (hosts, from = 0) =>
+      requests.slice(from).filter((logged) => !hosts.some((host) => (typeof host === 'string' ? host === logged.host : host.test(logged.host))) && !BROWSER_SERVICES.test(logged.host)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -82,7 +86,7 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
 function forward(req: IncomingMessage, target: URL, withheld: string[], reply: (status: number, headers: IncomingMessage['headers'], body: IncomingMessage) => void, fail: () => void): void {
   const headers = { ...req.headers };
   for (const name of ['proxy-connection', ...withheld]) delete headers[name];
-  const upstream = request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers, agent: false }, (res) =>
+  const upstream = request({ host: LOOPBACK, port: target.port, path: target.pathname + target.search, method: req.method, headers, agent: false }, (res) =>
     reply(res.statusCode ?? 502, res.headers, res),
   );
   upstream.on('error', fail);

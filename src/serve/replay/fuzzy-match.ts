@@ -5,7 +5,7 @@ import { archiveKey, captureOf, nearestCapture, timestampMs } from './find-captu
 // Replay's fuzzy match for query strings, the common cases of pywb's default rules (pywb/rules.yaml,
 // fuzzymatcher.py) and wabac's: a page asks for `app.js?_=1732665600123` or arrives from
 // `/?utm_source=mail`, and the archive holds the URL without those parameters, or with other values
-// of them. Which parameters do not make another page is data: names (lower-cased) with any value,
+// of them; a site's search form asks for `search.html?q=json`, and the archive holds `search.html`. Which parameters do not make another page is data: names (lower-cased) with any value,
 // and names whose value is a number (a cache-buster), or any name with a jQuery JSONP callback.
 
 /** Tracking and session parameters: any value. */
@@ -41,10 +41,26 @@ function significantQuery(search: string): { query: string; ignored: number } {
 const MAX_TIMELINES = 20;
 
 /**
+ * Extensions of scripts that answer by their query (pywb's `not_exts`): any other file, such as
+ * `search.html` or `app.js`, is the same file whatever its query, so a capture with another query or
+ * none stands in for it (pywb's default rule, fuzzymatcher.py `match_general_fuzzy_query`).
+ */
+const QUERY_SIGNIFICANT_EXTENSIONS = new Set(['asp', 'aspx', 'jsp', 'php', 'pl', 'exe', 'dll']);
+const EXTENSION = /\.([a-z0-9]{1,8})$/i;
+
+/** Whether a path names a file whose query does not change it: it has an extension, and not a script's. */
+function queryIgnoredByPath(pathname: string): boolean {
+  const extension = EXTENSION.exec(pathname.slice(pathname.lastIndexOf('/') + 1))?.[1]?.toLowerCase();
+  return extension !== undefined && !QUERY_SIGNIFICANT_EXTENSIONS.has(extension);
+}
+
+/**
  * The capture a fuzzy match replays for `url`, which has none of its own: of the archive's URLs that
  * are `url` with another query or none (one bounded range on the URL index), those whose query
  * differs from its only by ignored parameters; of their captures, the nearest `timestamp`. On a tie,
- * the URL with fewer ignored parameters (the plain one) wins. Undefined when none qualifies.
+ * the URL with fewer ignored parameters (the plain one) wins. When none qualifies and the path is a
+ * file whose query does not matter (`search.html?q=json&area=default`, a site's own search page), any
+ * of those URLs, the nearest in time, the shortest query on a tie. Undefined when none qualifies.
  */
 export function fuzzyCapture(archive: ArchiveReader, url: string, timestamp: string): ArchivedPage | undefined {
   const key = archiveKey(url);
@@ -55,13 +71,19 @@ export function fuzzyCapture(archive: ArchiveReader, url: string, timestamp: str
   const variants = archive
     .queryVariants(parsed.href)
     .filter((variant) => variant !== key)
-    .map((variant) => ({ variant, ...significantQuery(new URL(variant).search) }))
-    .filter((variant) => variant.query === wanted)
-    .sort((a, b) => a.ignored - b.ignored)
-    .slice(0, MAX_TIMELINES);
+    .map((variant) => ({ variant, ...significantQuery(new URL(variant).search) }));
+  const sameQuery = variants.filter((variant) => variant.query === wanted).sort((a, b) => a.ignored - b.ignored);
+  const found = nearestOf(archive, sameQuery.map(({ variant }) => variant), timestamp);
+  if (found || !queryIgnoredByPath(parsed.pathname)) return found;
+  const anyQuery = variants.map(({ variant }) => variant).sort((a, b) => a.length - b.length);
+  return nearestOf(archive, anyQuery, timestamp);
+}
+
+/** Of the captures of the first MAX_TIMELINES `variants`, the one nearest `timestamp`; on a tie, the earlier variant's. */
+function nearestOf(archive: ArchiveReader, variants: string[], timestamp: string): ArchivedPage | undefined {
   const wantedMs = timestampMs(timestamp);
   let best: { variant: string; time: CaptureTime; distance: number } | undefined;
-  for (const { variant } of variants) {
+  for (const variant of variants.slice(0, MAX_TIMELINES)) {
     const time = nearestCapture(archive.captureTimes(variant), timestamp);
     if (!time) continue;
     const distance = Math.abs(timestampMs(captureTimestamp(time.fetchedAt)) - wantedMs);

@@ -6,7 +6,7 @@
  * (a worker over the whole replay origin), Access-Control-Allow-* (any website reading replayed
  * captures), Set-Cookie, Permissions-Policy, Origin-Trial, Accept-CH, SourceMap, Refresh, Link...
  * Then the replay origin's policy is added, which confines everything the page loads to the
- * replay origin.
+ * replay origins of this server.
  */
 
 /** Passed on as captured: they describe the body and grant the page nothing. */
@@ -51,7 +51,8 @@ export function keptHeaders(captured: Record<string, string>): Record<string, st
 
 /**
  * The replay origin's policy on every response it serves: a page may load, connect to, submit to
- * and frame only the replay origin (plus data: and blob:, and inline and eval'd code, which
+ * and frame only this server's replay origins, `replaySources` (the base one, and on loopback
+ * `http://*.crawlite.localhost:<replayPort>`, the archived sites' own hosts: replay-addresses.ts) (plus data: and blob:, and inline and eval'd code, which
  * archived pages use), and may be framed only by the UI. CSP does not stop a window from
  * navigating itself: that is why replayed pages are only shown framed (src/serve/replay-frame.ts)
  * and their links rewritten. Its `sandbox` (the frame's, REPLAY_SANDBOX, for a rewritten page;
@@ -60,8 +61,8 @@ export function keptHeaders(captured: Record<string, string>): Record<string, st
  * workers are refused by the handler instead. `same-origin` referrers keep the Referer that
  * resolves escaped absolute paths without sending anything elsewhere.
  */
-export function replayPolicyHeaders(replayOrigin: string, uiOrigin: string, sandbox: string): Record<string, string> {
-  const self = `'self' ${replayOrigin}`;
+export function replayPolicyHeaders(replaySources: string, uiOrigins: string, sandbox: string): Record<string, string> {
+  const self = `'self' ${replaySources}`;
   const csp = [
     `default-src ${self} data: blob: 'unsafe-inline' 'unsafe-eval'`,
     `script-src ${self} data: blob: 'unsafe-inline' 'unsafe-eval'`,
@@ -76,7 +77,7 @@ export function replayPolicyHeaders(replayOrigin: string, uiOrigin: string, sand
     `manifest-src ${self}`,
     `form-action ${self}`,
     `base-uri ${self}`,
-    `frame-ancestors ${self} ${uiOrigin}`,
+    `frame-ancestors ${self} ${uiOrigins}`,
     `sandbox ${sandbox}`.trimEnd(),
   ].join('; ');
   return {

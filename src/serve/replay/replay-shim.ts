@@ -1,3 +1,5 @@
+import { ORIGIN_KEY_JS } from './shim-origin-key.js';
+
 /**
  * Where replayed HTML pages load the shim from, on the replay origin (not inline, so the page's
  * own markup is all that runs inline).
@@ -24,7 +26,10 @@ export const SHIM_PATH = '/_crawlite/shim.js';
  * A URL is resolved against the document's base, which is a replay URL (the page is served from
  * one, and its `<base>` is rewritten): a relative URL lands on a replay path by itself, an
  * absolute path that escaped (`/api/x`) is taken on the captured page's site, and a live URL is
- * given the page's timestamp.
+ * given the page's timestamp. On an archived site's own host (`data-host-timestamp`, replay-host.ts),
+ * relative and root-relative URLs are left alone (they resolve to the captured path by themselves), an
+ * absolute one goes to its origin's host, whose key the shim computes (shim-origin-key.ts), and
+ * document.URL, documentURI, baseURI and referrer read as captured.
  */
 export const SHIM_SOURCE = String.raw`(function () {
   'use strict';
@@ -34,7 +39,38 @@ export const SHIM_SOURCE = String.raw`(function () {
   var timestamp = script.dataset.timestamp;
   var uiOrigin = script.dataset.ui;
   var replayOrigin = new URL(script.src).origin;
+  var replayPort = new URL(script.src).port;
+  // On an archived site's own host (replay-host.ts): the label's timestamp; undefined on replay paths.
+  var hostTimestamp = script.dataset.hostTimestamp;
+  var pageOrigin = new URL(pageUrl).origin;
+  var REPLAY_HOST = new RegExp('^http://\\d{14}-[a-z2-7]{16}\\.crawlite\\.localhost:' + replayPort + '$');
+  /** The archived origins of the hosts this page maps to, by key: to read a host's URL back. */
+  var hostOrigins = {};
   var REPLAY_PATH = /^\/\d{1,14}(id_)?\//;
+
+  ${ORIGIN_KEY_JS}
+
+  /** The replay host of an archived (or live) origin, at this host's timestamp. */
+  function hostOf(origin) {
+    var key = originKey(origin);
+    hostOrigins[key] = origin;
+    return 'http://' + hostTimestamp + '-' + key + '.crawlite.localhost:' + replayPort;
+  }
+
+  /** A replay host's URL as captured (its archived origin, the same path); any other URL as it is. */
+  function captured(href) {
+    var url;
+    try {
+      url = new URL(href);
+    } catch (error) {
+      return href;
+    }
+    if (!REPLAY_HOST.test(url.origin)) return href;
+    var origin = hostOrigins[url.hostname.slice(15, 31)];
+    return origin ? origin + url.pathname + url.search + url.hash : href;
+  }
+
+  if (hostTimestamp) hostOf(pageOrigin);
   var LEFT_ALONE = /^\s*(#|javascript:|data:|blob:|about:|mailto:|tel:)/i;
   var URL_ATTRIBUTES = { href: 1, src: 1, poster: 1, action: 1, formaction: 1, background: 1, data: 1 };
   var SRCSET_ATTRIBUTES = { srcset: 1, imagesrcset: 1 };
@@ -43,7 +79,7 @@ export const SHIM_SOURCE = String.raw`(function () {
   // Stop here, before any of the page's own markup is parsed, and show it framed instead.
   if (window.parent === window && uiOrigin) {
     window.stop();
-    location.replace(uiOrigin + '/replay?url=' + encodeURIComponent(pageUrl) + '&ts=' + timestamp);
+    location.replace(uiOrigin + '/replay?url=' + encodeURIComponent(hostTimestamp ? captured(location.href) : pageUrl) + '&ts=' + timestamp);
     return;
   }
 
@@ -55,7 +91,10 @@ export const SHIM_SOURCE = String.raw`(function () {
   if (parentWindow !== window && parentWindow === window.top && uiOrigin) {
     var tellParent = function () {
       try {
-        parentWindow.postMessage({ type: 'crawlite:replay', url: pageUrl, ts: timestamp }, uiOrigin);
+        // On a site's host, also the URL asked for (a search form's query, say), which a fuzzy match may have answered.
+        var message = { type: 'crawlite:replay', url: pageUrl, ts: timestamp };
+        if (hostTimestamp) message.requested = captured(location.href).replace(/#.*$/, '');
+        parentWindow.postMessage(message, uiOrigin);
       } catch (error) {
         // Not framed by the UI after all: nobody to tell.
       }
@@ -68,6 +107,11 @@ export const SHIM_SOURCE = String.raw`(function () {
 
   function install(win) {
     var document = win.document;
+    // The document's own base, a replay URL: on a site's host, document.baseURI reads as captured (below).
+    var baseURI = win.Node && Object.getOwnPropertyDescriptor(win.Node.prototype, 'baseURI');
+    function base() {
+      return baseURI && baseURI.get ? baseURI.get.call(document) : document.baseURI;
+    }
 
     function toReplay(value) {
       if (value === null || value === undefined) return value;
@@ -75,9 +119,15 @@ export const SHIM_SOURCE = String.raw`(function () {
       if (LEFT_ALONE.test(raw)) return value;
       var url;
       try {
-        url = new URL(raw, document.baseURI);
+        url = new URL(raw, base());
       } catch (error) {
         return value;
+      }
+      if (hostTimestamp) {
+        // Relative and root-relative URLs land on this host by themselves; an absolute one goes to its origin's host.
+        if (url.origin === replayOrigin || REPLAY_HOST.test(url.origin)) return value;
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') return value;
+        return hostOf(url.origin) + url.pathname + url.search + url.hash;
       }
       if (url.origin === replayOrigin) {
         if (REPLAY_PATH.test(url.pathname)) return url.href;
@@ -232,7 +282,36 @@ export const SHIM_SOURCE = String.raw`(function () {
       wrapFrameAccess(name, 'contentWindow');
       wrapFrameAccess(name, 'contentDocument');
     });
+    if (hostTimestamp && win === window) showCapturedAddress(document, base);
     Object.defineProperty(win, '__crawliteReplay', { value: { toReplay: toReplay, pageUrl: pageUrl, timestamp: timestamp } });
+  }
+
+  // On a site's own host, location is the captured path, query and fragment already; what names the
+  // whole URL on the document is read as captured too. location.href and origin cannot be redefined:
+  // they name the replay host.
+  function showCapturedAddress(document, base) {
+    var nativeReferrer = document.referrer;
+    function define(name, get) {
+      try {
+        Object.defineProperty(document, name, { configurable: true, enumerable: true, get: get });
+      } catch (error) {
+        // A browser that will not: the replay host's URL shows through.
+      }
+    }
+    function here() {
+      return captured(location.href);
+    }
+    define('URL', here);
+    define('documentURI', here);
+    define('baseURI', function () { return captured(base()); });
+    // The replayed page the reader came from (replay sends same-origin referrers only), else none.
+    define('referrer', function () {
+      if (!nativeReferrer) return '';
+      var shown = captured(nativeReferrer);
+      if (shown !== nativeReferrer) return shown;
+      var path = /^\/\d{1,14}(?:id_)?\/(https?:\/\/.*)$/.exec(new URL(nativeReferrer).pathname + new URL(nativeReferrer).search);
+      return path ? path[1] : '';
+    });
   }
 
   function installIn(child) {

@@ -1,14 +1,13 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { findBase, baseOf } from '../../html/index.js';
 import { rewriteCss } from './rewrite-css.js';
-import { rewriteRefresh, rewriteSrcset, rewriteUrlList, urlRewriter, type RewriteUrl } from './rewrite-url.js';
+import { rewriteRefresh, rewriteSrcset, rewriteUrlList, urlRewriter, type RewriteTarget, type RewriteUrl } from './rewrite-url.js';
 
 export interface HtmlRewriteOptions {
   /** The capture's URL: relative URLs resolve against it (or against its `<base>`). */
   pageUrl: string;
-  /** The capture's timestamp, given to every rewritten URL. */
-  timestamp: string;
-  replayOrigin: string;
+  /** Where rewritten URLs point (at the capture's timestamp). */
+  target: RewriteTarget;
   /** Markup put at the top of the head (or of the document): the charset and the shim. */
   inject: string;
 }
@@ -27,7 +26,7 @@ const DROPPED_EQUIV = new Set(['content-security-policy', 'content-security-poli
  * Everything else, scripts included, is left byte for byte. See docs/serve.md, "How replay works".
  */
 export function rewriteHtml(html: string, options: HtmlRewriteOptions): string {
-  const rewrite = urlRewriter(baseOf(findBase(html), options.pageUrl), options.timestamp, options.replayOrigin);
+  const rewrite = urlRewriter(baseOf(findBase(html), options.pageUrl), options.target);
   const scanner = new RewriteScanner(html, rewrite, options.inject, (srcdoc) => rewriteHtml(srcdoc, options));
   const tokenizer = new Tokenizer({ decodeEntities: true }, scanner);
   tokenizer.write(html);

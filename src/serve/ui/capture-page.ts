@@ -2,11 +2,11 @@ import type { ArchivedPage, CaptureTime } from '../../storage/reader/index.js';
 import { linksTo } from '../../storage/reader/index.js';
 import { captureOf, nearestCapture } from '../replay/find-capture.js';
 import { REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
-import { captureTimestamp, replayPath } from '../replay-url.js';
+import { captureTimestamp } from '../replay-url.js';
 import { html } from './html.js';
 import { captureHref, formatBytes, timeTag } from './format.js';
 import { screenshotHref, shownScreenshot } from './screenshot-image.js';
-import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
+import { addressesOf, UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const SOURCE_SHOWN_BYTES = 256 * 1024;
 const LINKS_SHOWN = 500;
@@ -88,7 +88,7 @@ ${
 export function capturePage(context: UiContext, params: URLSearchParams): UiPage {
   const { page, times, selected } = selectedCapture(context, params);
   const timestamp = captureTimestamp(page.fetchedAt);
-  const replaySrc = `${context.replayOrigin}${replayPath(page.url, timestamp)}`;
+  const replaySrc = addressesOf(context).replayUrl(page.url, timestamp);
   // Both views are UI pages holding the capture in the sandboxed frame: never a replay document of its own.
   const replayHref = replayFramePath(page.url, timestamp);
   const rawBodyHref = replayFramePath(page.url, timestamp, 'id_');

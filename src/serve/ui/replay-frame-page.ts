@@ -1,9 +1,9 @@
 import { RAW_SANDBOX, REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { replayFacts, type ReplayFacts } from '../replay/replay-facts.js';
-import { captureTimestamp, replayPath } from '../replay-url.js';
+import { captureTimestamp } from '../replay-url.js';
 import { captureHref, timeTag } from './format.js';
 import { html, type Html } from './html.js';
-import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
+import { addressesOf, UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
 const TIMESTAMP = /^\d{1,14}$/;
 
@@ -27,21 +27,25 @@ export function replayFramePage(context: UiContext, params: URLSearchParams): Ui
   if (!TIMESTAMP.test(ts)) throw new UiHttpError(400, `ts must be a capture's timestamp (YYYYMMDDhhmmss), got ${ts.slice(0, 40)}`);
   const raw = params.get('raw') === '1';
   const facts = replayFacts(context.archive, url, ts);
-  const src = context.replayOrigin + replayPath(url, ts, raw ? 'id_' : '');
-  const body = html`${replayBar(context.replayOrigin, url, ts, raw, facts)}
+  const addresses = addressesOf(context);
+  // On a site's own host the fragment goes along, so an app that routes on it opens at that route;
+  // the capture is looked up without it.
+  // Without a time asked for, the capture's own: the site's host then stays the same from one visit to the next.
+  const src = addresses.replayUrl(url, (params.has('ts') ? ts : (facts?.timestamp ?? ts)).padEnd(14, '0'), raw ? 'id_' : '');
+  const body = html`${replayBar(addresses.baseOrigin, addresses.perOrigin ? addresses.port : undefined, url, ts, raw, facts)}
 <iframe id="replay" class="replay-view" src="${src}" sandbox="${raw ? RAW_SANDBOX : REPLAY_SANDBOX}" referrerpolicy="no-referrer" title="${raw ? 'body as captured' : 'replay'} of ${url}"></iframe>`;
   return { title: url, body, bare: true, scripts: ['/assets/replay-bar.js'] };
 }
 
 /** The bar, drawn here so it reads without script; replay-bar-js.ts draws the same elements from /api/capture. */
-function replayBar(replayOrigin: string, url: string, ts: string, raw: boolean, facts: ReplayFacts | undefined): Html {
+function replayBar(replayOrigin: string, hostsPort: number | undefined, url: string, ts: string, raw: boolean, facts: ReplayFacts | undefined): Html {
   const shown = facts?.url ?? url;
   const at = facts?.timestamp ?? ts;
   const details = `${captureHref(shown)}&ts=${at}`;
   const step = (id: string, label: string, to: string | null | undefined) =>
     to ? html`<a id="${id}" href="${replayFramePath(shown, to, raw ? 'id_' : '')}">${label}</a>` : html`<a id="${id}" class="off">${label}</a>`;
   const other = raw ? html`<a id="show-replay" href="${replayFramePath(shown, at)}">replay</a>` : html`<a id="show-raw" href="${replayFramePath(shown, at, 'id_')}" title="the body as captured, unrewritten, nothing run">raw</a>`;
-  return html`<header id="replay-bar" data-replay-origin="${replayOrigin}" data-url="${shown}" data-ts="${at}"${raw ? html` data-raw=""` : ''}>
+  return html`<header id="replay-bar" data-replay-origin="${replayOrigin}"${hostsPort !== undefined ? html` data-replay-hosts-port="${String(hostsPort)}"` : ''} data-url="${shown}" data-ts="${at}"${facts?.fuzzy ? html` data-requested="${url}"` : ''}${raw ? html` data-raw=""` : ''}>
 <a class="brand" id="replay-archive" href="/" title="back to the archive">crawlite</a>
 ${raw ? html`<span class="muted">body as captured of</span>` : ''}
 <a id="replay-url" href="${details}" title="${url}">${url}</a>

@@ -3,6 +3,7 @@ import type { ArchiveConnection } from '../../storage/archive/index.js';
 import type { SearchArchive } from '../search-mount.js';
 import type { UiDiff } from '../diff-mount.js';
 import type { UiSql } from '../sql-mount.js';
+import { replayAddresses, type ReplayAddresses } from '../replay-addresses.js';
 
 /** What every UI page reads from: the archive (through its reader and a read-only connection) and where replay lives. */
 export interface UiContext {
@@ -10,11 +11,23 @@ export interface UiContext {
   db: ArchiveConnection;
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   replayOrigin: string;
+  /** Where captures are replayed; without it, paths of replayOrigin. */
+  replayAddresses?: ReplayAddresses;
+  /**
+   * Where the replay page is served, when not on any name of the UI (`http://crawlite.localhost:PORT`,
+   * the replay hosts' own domain, so the replayed page in its frame is no third party): the UI redirects there.
+   */
+  replayPageOrigin?: string;
   search: SearchArchive | undefined;
   /** Runs the SQL page's statements; the page answers 501 without it. */
   sql?: UiSql;
   /** Runs the changes page's text diffs; the diff answers 501 without it. */
   diff?: UiDiff;
+}
+
+/** Where the UI's frames and links find replay. */
+export function addressesOf(context: UiContext): ReplayAddresses {
+  return context.replayAddresses ?? replayAddresses(context.replayOrigin, false);
 }
 
 /** A request the UI refuses: its status and the one line shown. */

@@ -16,7 +16,7 @@ import { searchPage } from './search-page.js';
 import { sqlDownload } from './sql-download.js';
 import { sqlPage } from './sql-page.js';
 import { staticAsset } from './static-assets.js';
-import { UiHttpError, type UiContext, type UiPage } from './ui-context.js';
+import { addressesOf, UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 import { urlsPage } from './urls-page.js';
 
 /** `ranged`: answers a `Range: bytes=` request with that part (a download of a large body). */
@@ -36,13 +36,23 @@ const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiP
 const jsonReply = ({ status, json }: { status: number; json: unknown }): { status: number; response: Body } => ({ status, response: { type: 'application/json', body: JSON.stringify(json) } });
 
 /** The UI's security headers: archived pages are hostile, so no inline script runs and only the replay origin is framed. */
-function securityHeaders(replayOrigin: string): Record<string, string> {
+function securityHeaders(replaySources: string): Record<string, string> {
   return {
-    'content-security-policy': `default-src 'self'; frame-src ${replayOrigin}; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    'content-security-policy': `default-src 'self'; frame-src ${replaySources}; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
   };
+}
+
+/**
+ * A browser's document of the replay page asked for on another name of the UI: moved to the replay
+ * page's own name (ui-context.ts), so the replayed page is same-site with the page that frames it.
+ * Clients that are no browser (no Fetch Metadata) are answered where they ask.
+ */
+function movedToReplayPageOrigin(context: UiContext, req: IncomingMessage, path: string): boolean {
+  if (path !== '/replay' || !context.replayPageOrigin || req.headers['sec-fetch-dest'] !== 'document') return false;
+  return context.replayPageOrigin !== `http://${(req.headers.host ?? '').toLowerCase()}`;
 }
 
 /**
@@ -52,6 +62,7 @@ function securityHeaders(replayOrigin: string): Record<string, string> {
  */
 export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<string>): (req: IncomingMessage, res: ServerResponse) => void {
   const archiveName = basename(context.archive.path);
+  const frameSources = addressesOf(context).cspSources;
   const pageBody = (page: UiPage): Body => ({ type: 'text/html; charset=utf-8', body: layout(page, archiveName).text });
   const errorPage = (status: number, message: string) => pageBody({ status, title: String(status), body: html`<h1>${status}</h1><p class="error" id="error">${message}</p>` });
 
@@ -107,9 +118,12 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         if (refused) {
           // Before anything reads the archive: a page elsewhere learns nothing from how long this took.
           ({ status, response } = { status: 403, response: forbiddenPage(refused, url, req.headers['sec-fetch-dest'] === 'document') });
+        } else if (movedToReplayPageOrigin(context, req, url.pathname)) {
+          const location = context.replayPageOrigin + url.pathname + url.search;
+          ({ status, response } = { status: 302, response: { ...pageBody({ title: 'Moved', body: html`<p><a href="${location}">Open the replay</a></p>` }), headers: { location } } });
         } else if (url.pathname === '/sql.csv' || url.pathname === '/sql.json') {
           // Streamed as read, or a page saying why not.
-          const instead = await sqlDownload(context, url.pathname === '/sql.csv' ? 'csv' : 'json', url.searchParams, req, res, securityHeaders(context.replayOrigin));
+          const instead = await sqlDownload(context, url.pathname === '/sql.csv' ? 'csv' : 'json', url.searchParams, req, res, securityHeaders(frameSources));
           if (!instead) return;
           ({ status, response } = { status: instead.status ?? 400, response: pageBody(instead) });
         } else ({ status, response } = await route(url.pathname, url.searchParams));
@@ -125,7 +139,7 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
       }
     }
     const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
-    const headers = { ...securityHeaders(context.replayOrigin), 'content-type': response.type, ...response.headers };
+    const headers = { ...securityHeaders(frameSources), 'content-type': response.type, ...response.headers };
     sendReply(res, req.method, req.headers.range, { status, headers, body }, response.ranged === true);
   };
 }

@@ -36,6 +36,9 @@ import { QUERY_VARIANTS_SQL, queryVariantsParams } from './query-variants.js';
 import { pageTextLookup } from './page-text.js';
 import { screenshotLookup } from './screenshots.js';
 
+/** One pass over the url table, read again only when replay meets a host it cannot place. */
+const ORIGINS_SQL = `SELECT DISTINCT origin FROM url WHERE origin <> ''`;
+
 export type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, SearchOptions };
 export type { ArchivedLink, ArchivedPage, ArchivedUrl, CaptureTime, LinkKind, PageFilter, UrlKind, UrlState } from './archive-views.js';
 
@@ -79,6 +82,8 @@ export interface ArchiveReader {
    * query or none, the bare one first, at most QUERY_VARIANTS_LIMIT: what replay's fuzzy match picks from.
    */
   queryVariants(bare: string): string[];
+  /** The origins (`scheme://host[:port]`) of the URLs the archive knows: what replay's per-origin hosts are read back through. */
+  origins(): string[];
   /**
    * The screenshot a browser crawl stored of the capture of `url` (its archive key) made at `fetchedAt`
    * (as in captureTimes), if any; none in an archive of a schema before 12. Its type is as stored.
@@ -195,6 +200,10 @@ class SqliteArchiveReader implements ArchiveReader {
   queryVariants(bare: string): string[] {
     const params = queryVariantsParams(bare);
     return this.explained(() => this.db.prepare<[typeof params], { url: string }>(QUERY_VARIANTS_SQL).all(params).map((row) => row.url));
+  }
+
+  origins(): string[] {
+    return this.explained(() => this.db.prepare<[], { origin: string }>(ORIGINS_SQL).all().map((row) => row.origin));
   }
 
   screenshot(url: string, fetchedAt: string): Screenshot | undefined {

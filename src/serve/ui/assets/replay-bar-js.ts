@@ -1,6 +1,7 @@
 // The replay bar follows the frame. The replayed page's shim posts {type, url, ts} to this document
 // when a page loads in the frame (and when asked, after each load of the frame). A message counts
-// only if it comes from the replay origin and from the frame itself; its URL and timestamp are then
+// only if it comes from a replay origin of this server (the base one, or on loopback an archived
+// site's own host) and from the frame itself; its URL and timestamp are then
 // only a question to the UI origin (/api/capture), which answers with a capture the archive really
 // has, or nothing. The bar is redrawn with textContent and attributes, never markup, and its links
 // are built here from the answer: a page that posts lies can make the bar show another real capture
@@ -12,8 +13,13 @@ export const REPLAY_BAR_JS = `
   var frame = document.getElementById('replay');
   if (!bar || !frame) return;
   var replayOrigin = bar.getAttribute('data-replay-origin');
+  // On loopback each archived site is replayed on a host of its own on the replay port (replay-host.ts).
+  var hostsPort = bar.getAttribute('data-replay-hosts-port');
+  var REPLAY_HOST = hostsPort && /^\\d+$/.test(hostsPort) ? new RegExp('^http://\\\\d{14}-[a-z2-7]{16}\\\\.crawlite\\\\.localhost:' + hostsPort + '$') : null;
+  function fromReplay(origin) { return origin === replayOrigin || (REPLAY_HOST !== null && REPLAY_HOST.test(origin)); }
   var raw = bar.hasAttribute('data-raw');
-  var shown = { url: bar.getAttribute('data-url'), ts: bar.getAttribute('data-ts') };
+  // After a fuzzy match, the URL the reader asked for, which the frame will name too.
+  var shown = { url: bar.getAttribute('data-url'), ts: bar.getAttribute('data-ts'), requested: bar.getAttribute('data-requested') || '' };
   var TIMESTAMP = /^\\d{14}$/;
   var asked = 0;
   /** The capture last asked about: the frame says where it is more than once per page. */
@@ -33,12 +39,13 @@ export const REPLAY_BAR_JS = `
     else { node.removeAttribute('href'); node.classList.add('off'); }
   }
 
-  function draw(facts) {
-    shown = { url: facts.url, ts: facts.timestamp };
+  /** \`pageNamed\`: drawn for a URL a replayed page named, whose text the bar never shows (only the capture's own URL). */
+  function draw(facts, pageNamed) {
+    shown = { url: facts.url, ts: facts.timestamp, requested: pageNamed ? facts.requested : '' };
     bar.setAttribute('data-url', facts.url);
     bar.setAttribute('data-ts', facts.timestamp);
     // After a fuzzy match the URL asked for, else the archive's own spelling of it.
-    var named = facts.fuzzy ? facts.requested : facts.url;
+    var named = facts.fuzzy && !pageNamed ? facts.requested : facts.url;
     setText('replay-url', named);
     byId('replay-url').setAttribute('title', named);
     document.title = named + titleRest;
@@ -46,7 +53,7 @@ export const REPLAY_BAR_JS = `
     var fuzzy = byId('replay-fuzzy');
     if (fuzzy) {
       fuzzy.hidden = !facts.fuzzy;
-      fuzzy.setAttribute('title', facts.fuzzy ? 'no capture of ' + facts.requested + ': fuzzy match, showing a capture of ' + facts.url : '');
+      fuzzy.setAttribute('title', facts.fuzzy ? (pageNamed ? 'no capture of the URL asked for' : 'no capture of ' + facts.requested) + ': fuzzy match, showing a capture of ' + facts.url : '');
     }
     setText('replay-fuzzy-url', facts.url);
     setLink('replay-fuzzy-url', capturePath(facts.url, facts.timestamp));
@@ -69,15 +76,19 @@ export const REPLAY_BAR_JS = `
     history.replaceState(null, '', framePath(facts.url, facts.timestamp, raw));
   }
 
-  function follow(url, ts) {
+  function follow(url, ts, requested) {
     var ticket = ++asked;
-    fetch('/api/capture' + query(url, ts), { headers: { accept: 'application/json' } })
+    fetch('/api/capture' + query(requested || url, ts), { headers: { accept: 'application/json' } })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (facts) {
         if (ticket !== asked) return;
         wanted = '';
-        // The shim names the capture's own URL: a fuzzy match would only echo text a page chose.
-        if (facts && !facts.fuzzy && typeof facts.url === 'string' && typeof facts.timestamp === 'string') draw(facts);
+        if (!facts || typeof facts.url !== 'string' || typeof facts.timestamp !== 'string') return;
+        // The shim names the capture's own URL: a fuzzy match would only echo text a page chose. Asked
+        // for the URL the page was requested at, the answer counts only if it is that same capture.
+        if (requested) {
+          if (facts.url === url) draw(facts, true);
+        } else if (!facts.fuzzy) draw(facts, false);
       })
       .catch(function () {
         // The bar stays as it was.
@@ -86,21 +97,24 @@ export const REPLAY_BAR_JS = `
   }
 
   window.addEventListener('message', function (event) {
-    if (event.origin !== replayOrigin || event.source !== frame.contentWindow) return;
+    if (!fromReplay(event.origin) || event.source !== frame.contentWindow) return;
     var data = event.data;
     if (!data || typeof data !== 'object' || data.type !== 'crawlite:replay') return;
     var url = data.url;
     var ts = data.ts;
     if (typeof url !== 'string' || typeof ts !== 'string' || !TIMESTAMP.test(ts) || url.length > 8192 || !/^https?:\\/\\//i.test(url)) return;
-    if ((url === shown.url && ts === shown.ts) || ts + ' ' + url === wanted) return;
-    wanted = ts + ' ' + url;
-    follow(url, ts);
+    var requested = data.requested;
+    if (typeof requested !== 'string' || requested === url || requested.length > 8192 || !/^https?:\\/\\//i.test(requested)) requested = '';
+    if ((url === shown.url && ts === shown.ts && (!requested || requested === shown.requested)) || ts + ' ' + url + ' ' + requested === wanted) return;
+    wanted = ts + ' ' + url + ' ' + requested;
+    follow(url, ts, requested);
   });
 
   // A page that loaded before this script did told nobody: ask the frame again after each load.
+  // The question carries nothing, and the frame's origin is the host of whichever site it shows now.
   frame.addEventListener('load', function () {
-    try { frame.contentWindow.postMessage('crawlite:where', replayOrigin); } catch (error) { /* no window to ask */ }
+    try { frame.contentWindow.postMessage('crawlite:where', '*'); } catch (error) { /* no window to ask */ }
   });
-  try { frame.contentWindow.postMessage('crawlite:where', replayOrigin); } catch (error) { /* not loaded yet */ }
+  try { frame.contentWindow.postMessage('crawlite:where', '*'); } catch (error) { /* not loaded yet */ }
 })();
 `;
