@@ -32,7 +32,6 @@ async function finishedArchive(): Promise<string> {
   return path;
 }
 
-
 const lockRow = (path: string) => {
   const db = new Database(path, { fileMustExist: true });
   try {
@@ -67,7 +66,12 @@ describe('the lock', () => {
     expect(held).toBeDefined();
     try {
       expect(existsSync(`${real}-lock`)).toBe(true);
-      for (const spelling of [real, tmp.path('dangling.sqlite'), `${tmp.path('down')}/../../new.sqlite`, `${tmp.dir}/spelled/./inner/../new.sqlite`]) {
+      for (const spelling of [
+        real,
+        tmp.path('dangling.sqlite'),
+        `${tmp.path('down')}/../../new.sqlite`,
+        `${tmp.dir}/spelled/./inner/../new.sqlite`,
+      ]) {
         expect(ArchiveLock.tryAcquire(spelling), spelling).toBeUndefined();
       }
     } finally {
@@ -130,11 +134,21 @@ describe.skipIf(process.platform !== 'linux')('a crawl killed with kill -9 and n
     await waitFor('the crawl pid', () => /^\d+\n/.test(out), 30_000);
     const pid = Number(out.trim());
     try {
-      await waitFor('the crawl to hold the archive and fetch', () => server.totalHits() >= 2, 60_000, () => `hits ${server.totalHits()}`);
+      await waitFor(
+        'the crawl to hold the archive and fetch',
+        () => server.totalHits() >= 2,
+        60_000,
+        () => `hits ${server.totalHits()}`,
+      );
       expect(existsSync(`${db}-lock`)).toBe(true);
       expect(JSON.parse(lockRow(db)!)).toMatchObject({ pid, host: hostname() });
       process.kill(pid, 'SIGKILL');
-      await waitFor('the killed crawl to be a zombie', () => state(pid) === 'Z', 30_000, () => `state ${state(pid)}`);
+      await waitFor(
+        'the killed crawl to be a zombie',
+        () => state(pid) === 'Z',
+        30_000,
+        () => `state ${state(pid)}`,
+      );
       // A zombie still answers kill(pid, 0): a pid-based lock would call it alive.
       expect(() => process.kill(pid, 0)).not.toThrow();
 
@@ -202,7 +216,12 @@ describe('a reader holding a finished archive', () => {
       reader.exec('BEGIN');
       reader.prepare('SELECT count(*) FROM meta').get();
       await expect(openCrawlArchive(db, 'existing', testOwner, { onWait: (line) => told.push(line), readerWaitMs: 600 })).rejects.toThrow(
-        expect.objectContaining({ code: 'ARCHIVE_BUSY', message: expect.stringMatching(/is busy: a reader \(query, stats or another program\) kept it open for \d+ s; close it and run again$/) }),
+        expect.objectContaining({
+          code: 'ARCHIVE_BUSY',
+          message: expect.stringMatching(
+            /is busy: a reader \(query, stats or another program\) kept it open for \d+ s; close it and run again$/,
+          ),
+        }),
       );
     } finally {
       reader.exec('COMMIT');

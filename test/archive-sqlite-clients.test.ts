@@ -13,8 +13,10 @@ const run = promisify(execFile);
 const tool = (name: string) => [`/usr/bin/${name}`, `/usr/local/bin/${name}`].find((path) => existsSync(path));
 const SQLITE3 = tool('sqlite3');
 const SQLITE_UTILS = tool('sqlite-utils');
-if (!SQLITE3) console.warn('archive-sqlite-clients: skipping the sqlite3 tests: the sqlite3 CLI is not installed (apt-get install sqlite3)');
-if (!SQLITE_UTILS) console.warn('archive-sqlite-clients: skipping the sqlite-utils tests: sqlite-utils is not installed (apt-get install sqlite-utils)');
+if (!SQLITE3)
+  console.warn('archive-sqlite-clients: skipping the sqlite3 tests: the sqlite3 CLI is not installed (apt-get install sqlite3)');
+if (!SQLITE_UTILS)
+  console.warn('archive-sqlite-clients: skipping the sqlite-utils tests: sqlite-utils is not installed (apt-get install sqlite-utils)');
 
 const PAGES = {
   '/zh': html('<p>这是一个中文搜索引擎的测试页面。</p>', '中文页面'),
@@ -31,7 +33,12 @@ beforeAll(async () => {
   server = await startServer(
     routes({
       '/robots.txt': { status: 404 },
-      '/': html(Object.keys(PAGES).map((path) => `<a href="${path}">${path}</a>`).join(' '), 'Home'),
+      '/': html(
+        Object.keys(PAGES)
+          .map((path) => `<a href="${path}">${path}</a>`)
+          .join(' '),
+        'Home',
+      ),
       ...PAGES,
     }),
   );
@@ -45,13 +52,25 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const sqlite3 = async (sql: string) => (await run(SQLITE3!, ['-csv', db, sql], { timeout: 20_000 })).stdout.trim().split(/\r?\n/).filter(Boolean);
+const sqlite3 = async (sql: string) =>
+  (await run(SQLITE3!, ['-csv', db, sql], { timeout: 20_000 })).stdout.trim().split(/\r?\n/).filter(Boolean);
 const paths = (urls: string[]) => urls.map((url) => new URL(url).pathname).sort();
 
 describe.skipIf(!SQLITE3)('the sqlite3 CLI', () => {
   it('counts the rows of every table and view', async () => {
     const names = await sqlite3("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name");
-    expect(names).toEqual(expect.arrayContaining(['pages', 'page_text', 'page_text_fts', 'page_text_trigram', 'page_text_cjk', 'search', 'captures', 'changes']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'pages',
+        'page_text',
+        'page_text_fts',
+        'page_text_trigram',
+        'page_text_cjk',
+        'search',
+        'captures',
+        'changes',
+      ]),
+    );
     const failed: string[] = [];
     const counts = new Map<string, number>();
     for (const name of names) {
@@ -68,7 +87,9 @@ describe.skipIf(!SQLITE3)('the sqlite3 CLI', () => {
 
   it('finds a CJK substring through page_text_trigram and an unaccented word through the word index', async () => {
     const trigram = (query: string) =>
-      sqlite3(`SELECT t.url FROM page_text_trigram JOIN page_text t ON t.url_id = page_text_trigram.rowid WHERE page_text_trigram MATCH '${query}'`);
+      sqlite3(
+        `SELECT t.url FROM page_text_trigram JOIN page_text t ON t.url_id = page_text_trigram.rowid WHERE page_text_trigram MATCH '${query}'`,
+      );
     expect(paths(await trigram('搜索引'))).toEqual(['/zh']);
     expect(paths(await trigram('図書館'))).toEqual(['/ja']);
     expect(paths(await sqlite3("SELECT url FROM search WHERE search MATCH 'creme brulee' ORDER BY rank"))).toEqual(['/fr']);
@@ -79,7 +100,14 @@ describe.skipIf(!SQLITE3)('the sqlite3 CLI', () => {
 describe.skipIf(!SQLITE_UTILS)('sqlite-utils', () => {
   it('lists every table with its row count', async () => {
     const { stdout } = await run(SQLITE_UTILS!, ['tables', db, '--counts', '--csv'], { timeout: 20_000 });
-    const counts = Object.fromEntries(stdout.trim().split(/\r?\n/).slice(1).map((line) => line.split(',')).map(([table, count]) => [table, Number(count)]));
+    const counts = Object.fromEntries(
+      stdout
+        .trim()
+        .split(/\r?\n/)
+        .slice(1)
+        .map((line) => line.split(','))
+        .map(([table, count]) => [table, Number(count)]),
+    );
     expect(counts).toMatchObject({ page_text: 5, page_text_fts: 5, page_text_trigram: 2, url: 6 });
   });
 

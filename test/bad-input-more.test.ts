@@ -13,8 +13,6 @@ let server: TestServer;
 const tmp = tempDir();
 let master: string;
 
-
-
 /** Mounting a tmpfs needs root on Linux (and a sandbox that allows it): probe once, skip the mount tests if not. */
 const canMount = (() => {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
@@ -32,7 +30,16 @@ const canMount = (() => {
 
 beforeAll(async () => {
   const pages = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`/p${i}`, html(`<p>${'text '.repeat(300)}${i}</p>`)]));
-  server = await startServer(routes({ '/': html(Object.keys(pages).map((path) => `<a href="${path}">x</a>`).join('')), ...pages }));
+  server = await startServer(
+    routes({
+      '/': html(
+        Object.keys(pages)
+          .map((path) => `<a href="${path}">x</a>`)
+          .join(''),
+      ),
+      ...pages,
+    }),
+  );
   master = tmp.path('master.sqlite');
   expect((await runCli(['crawl', server.url, '--db', master, '-q', '--ignore-robots'])).code).toBe(0);
 });
@@ -48,7 +55,10 @@ describe('conflicting options', () => {
   });
 
   it('refuses --requisites-any-host with --no-requisites', async () => {
-    expectOneLine(await execCli(['crawl', server.url, '--db', tmp.path('y.sqlite'), '--no-requisites', '--requisites-any-host']), /--requisites-any-host conflicts with --no-requisites/);
+    expectOneLine(
+      await execCli(['crawl', server.url, '--db', tmp.path('y.sqlite'), '--no-requisites', '--requisites-any-host']),
+      /--requisites-any-host conflicts with --no-requisites/,
+    );
   });
 });
 
@@ -92,7 +102,13 @@ describe.skipIf(!canMount)('a place that cannot be written (a read-only mount)',
   });
 
   it('still answers queries there', async () => {
-    const result = await execCli(['query', `${mountPoint}/archive.sqlite`, "select count(*) as n from pages where kind = 'page'", '-f', 'json']);
+    const result = await execCli([
+      'query',
+      `${mountPoint}/archive.sqlite`,
+      "select count(*) as n from pages where kind = 'page'",
+      '-f',
+      'json',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([{ n: 81 }]);
   });

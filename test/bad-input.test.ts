@@ -142,7 +142,10 @@ describe.concurrent('bad command lines', () => {
 
   it('refuses an unknown flag', async ({ expect }) => {
     const db = tmp.path('unknown-flag.sqlite');
-    await expectRefused(expect, ['crawl', server.url, '--db', db, '--frobnicate'], { phrase: /unknown argument.*frobnicate/i, absent: [db] });
+    await expectRefused(expect, ['crawl', server.url, '--db', db, '--frobnicate'], {
+      phrase: /unknown argument.*frobnicate/i,
+      absent: [db],
+    });
   });
 
   it('refuses an unknown command', async ({ expect }) => {
@@ -151,17 +154,26 @@ describe.concurrent('bad command lines', () => {
 
   it('refuses a non-numeric concurrency', async ({ expect }) => {
     const db = tmp.path('c-abc.sqlite');
-    await expectRefused(expect, ['crawl', server.url, '--db', db, '-c', 'abc'], { phrase: /--concurrency must be a whole number/, absent: [db] });
+    await expectRefused(expect, ['crawl', server.url, '--db', db, '-c', 'abc'], {
+      phrase: /--concurrency must be a whole number/,
+      absent: [db],
+    });
   });
 
   it('refuses a negative concurrency', async ({ expect }) => {
     const db = tmp.path('c-neg.sqlite');
-    await expectRefused(expect, ['crawl', server.url, '--db', db, '-c', '-3'], { phrase: /--concurrency must be a whole number.*-3/, absent: [db] });
+    await expectRefused(expect, ['crawl', server.url, '--db', db, '-c', '-3'], {
+      phrase: /--concurrency must be a whole number.*-3/,
+      absent: [db],
+    });
   });
 
   it('refuses an --exclude that is not a regular expression', async ({ expect }) => {
     const db = tmp.path('bad-exclude.sqlite');
-    await expectRefused(expect, ['crawl', server.url, '--db', db, '--exclude', '('], { phrase: /--exclude "\(" is not a valid regular expression/, absent: [db] });
+    await expectRefused(expect, ['crawl', server.url, '--db', db, '--exclude', '('], {
+      phrase: /--exclude "\(" is not a valid regular expression/,
+      absent: [db],
+    });
   });
 
   it('prints a stack trace for a failing case with -v', async ({ expect }) => {
@@ -233,7 +245,9 @@ function corruptArchive(): string {
   expect(statSync(path).size).toBeGreaterThan(256 * 1024);
   const db = new Database(path, { readonly: true });
   const pageSize = db.pragma('page_size', { simple: true }) as number;
-  const { rootpage } = db.prepare<[], { rootpage: number }>("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'url'").get()!;
+  const { rootpage } = db
+    .prepare<[], { rootpage: number }>("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'url'")
+    .get()!;
   db.close();
   const fd = openSync(path, 'r+');
   try {

@@ -12,7 +12,19 @@ const TEXT = '<p>the same words, whatever the coding</p>';
 const encoded = (encoding: string, body: Buffer) => ({ headers: { 'content-type': 'text/plain', 'content-encoding': encoding }, body });
 
 beforeAll(async () => {
-  const paths = ['/gzip', '/deflate', '/raw-deflate', '/br', '/two-codings', '/corrupt', '/unknown', '/binary', '/twin-a', '/twin-b', '/cookies'];
+  const paths = [
+    '/gzip',
+    '/deflate',
+    '/raw-deflate',
+    '/br',
+    '/two-codings',
+    '/corrupt',
+    '/unknown',
+    '/binary',
+    '/twin-a',
+    '/twin-b',
+    '/cookies',
+  ];
   server = await startServer(
     routes({
       '/': html(paths.map((path) => `<a href="${path}">${path}</a>`).join('')),
@@ -39,7 +51,8 @@ afterAll(async () => {
 });
 
 const body = (path: string) => readArchive<{ body: Buffer }>(db, 'SELECT body FROM pages WHERE url = ?', abs(server, path))[0]?.body;
-const urlRow = (path: string) => readArchive<{ state: string; error: string }>(db, 'SELECT state, error FROM urls WHERE url = ?', abs(server, path))[0];
+const urlRow = (path: string) =>
+  readArchive<{ state: string; error: string }>(db, 'SELECT state, error FROM urls WHERE url = ?', abs(server, path))[0];
 
 describe('bodies', () => {
   it('undoes gzip, deflate (zlib or raw), br and stacked codings', () => {

@@ -35,7 +35,6 @@ const MAX_JITTER_MS = 15;
 const DEFAULT_SEED = 0x5eed_c4a0;
 const SEED = process.env.CHAOS_SEED ? Number(process.env.CHAOS_SEED) >>> 0 : DEFAULT_SEED;
 
-
 /** Every answer takes 20–30 ms, fixed per path. */
 function latencyOf(path: string): number {
   let h = 2166136261;
@@ -53,7 +52,8 @@ const site: Handler = (_req, res, path) => {
     body = 'User-agent: *\nAllow: /\n';
     type = 'text/plain';
   }
-  if (path === '/') body = `<!doctype html><html><head><title>index</title></head><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
+  if (path === '/')
+    body = `<!doctype html><html><head><title>index</title></head><body><h1>index</h1><a href="${pagePath(0)}">start</a></body></html>`;
   const match = /^\/p\/(\d+)$/.exec(path);
   if (match && Number(match[1]) < N) body = linkedPage(Number(match[1]), N, pagePath);
   return replyAfter(res, { body, contentType: type, delayMs: latencyOf(path) });
@@ -75,10 +75,6 @@ afterAll(async () => {
   await server?.close();
   tmp.cleanup();
 });
-
-
-
-
 
 /** Cumulative server-hit counts at which to kill: one per stratum of [FIRST_KILL, LAST_KILL], so kills land throughout the crawl. */
 function drawKillMoments(random: () => number): { hits: number; jitterMs: number }[] {
@@ -107,13 +103,19 @@ interface Snapshot {
 /** What a killed crawl left behind, checked for the invariants a crash must keep. */
 function checkAfterKill(db: string, kill: number, runHits: number): Snapshot {
   expect(integrity(db), `integrity after kill ${kill}`).toBe('ok');
-  const doneWithoutPage = readArchive<{ url: string }>(db, "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)");
+  const doneWithoutPage = readArchive<{ url: string }>(
+    db,
+    "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)",
+  );
   expect(doneWithoutPage, `done without a page after kill ${kill}`).toEqual([]);
   const urls = readArchive<{ url: string; state: string }>(db, 'SELECT url, state FROM urls');
   const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
   expect(pages.length, `a page stored twice after kill ${kill}`).toBe(new Set(pages).size);
   // Every answer of this site is a 200: a URL is queued, in flight or done, never failed or skipped.
-  expect(urls.filter((row) => !['queued', 'fetching', 'done'].includes(row.state)), `after kill ${kill}`).toEqual([]);
+  expect(
+    urls.filter((row) => !['queued', 'fetching', 'done'].includes(row.state)),
+    `after kill ${kill}`,
+  ).toEqual([]);
   const snapshot: Snapshot = {
     kill,
     stored: new Set(pages.map(pathOf)),
@@ -134,7 +136,10 @@ function checkAfterKill(db: string, kill: number, runHits: number): Snapshot {
   expect(snapshot.pages, `the crawl was complete at kill ${kill}`).toBeLessThan(TOTAL);
   // Every path the server was asked for is either stored or was in flight at the kill.
   for (const path of snapshot.hits.keys()) {
-    expect(snapshot.stored.has(path) || snapshot.fetching.has(path), `${path} was requested but is neither stored nor in flight at kill ${kill}`).toBe(true);
+    expect(
+      snapshot.stored.has(path) || snapshot.fetching.has(path),
+      `${path} was requested but is neither stored nor in flight at kill ${kill}`,
+    ).toBe(true);
   }
   return snapshot;
 }
@@ -148,7 +153,9 @@ function refetchedAfter(snapshot: Snapshot, hitsAfterNextRun: Map<string, number
   for (const path of refetched) {
     expect(snapshot.stored.has(path), `${path} was stored at kill ${snapshot.kill} and fetched again`).toBe(false);
     expect(snapshot.fetching.has(path), `${path} fetched again after kill ${snapshot.kill} but was not in flight then`).toBe(true);
-    expect(hitsAfterNextRun.get(path), `${path} requested more than once by the run after kill ${snapshot.kill}`).toBe(snapshot.hits.get(path)! + 1);
+    expect(hitsAfterNextRun.get(path), `${path} requested more than once by the run after kill ${snapshot.kill}`).toBe(
+      snapshot.hits.get(path)! + 1,
+    );
   }
   expect(refetched.length, `paths fetched again after kill ${snapshot.kill}`).toBeLessThanOrEqual(2 * CONCURRENCY);
   return refetched;
@@ -185,7 +192,8 @@ it(
         // The killed run was a resume: it said what it found, including what the previous kill left in flight.
         const previous = snapshots[k - 1]!;
         expect(run!.stderr).toContain(`resuming ${db}: ${previous.pages} done`);
-        if (previous.fetching.size > 0) expect(run!.stderr).toContain(`, ${previous.fetching.size} left in flight by the last run are queued again`);
+        if (previous.fetching.size > 0)
+          expect(run!.stderr).toContain(`, ${previous.fetching.size} left in flight by the last run are queued again`);
         else expect(run!.stderr).not.toContain('left in flight');
       }
       const snapshot = checkAfterKill(db, k + 1, server.totalHits() - atStart);
@@ -202,7 +210,8 @@ it(
     expect(final!.code, final!.stderr).toBe(0);
     const lastSnapshot = snapshots[KILLS - 1]!;
     expect(final!.stderr).toContain(`resuming ${db}: ${lastSnapshot.pages} done`);
-    if (lastSnapshot.fetching.size > 0) expect(final!.stderr).toContain(`, ${lastSnapshot.fetching.size} left in flight by the last run are queued again`);
+    if (lastSnapshot.fetching.size > 0)
+      expect(final!.stderr).toContain(`, ${lastSnapshot.fetching.size} left in flight by the last run are queued again`);
     expect(final!.stdout).toContain(`URLs      ${TOTAL} seen: ${TOTAL} done, 0 failed, 0 skipped, 0 queued`);
     expect(final!.stdout).toContain(`Pages     ${TOTAL} stored;`);
     const finalHits = new Map(server.hits);
@@ -264,11 +273,19 @@ it(
     expect(report.runs).toBe(KILLS + 1);
 
     const runtimeMs = Date.now() - started;
-    console.log(`chaos: seed ${SEED}, ${KILLS} kills, ${report.pages} pages (${TOTAL} URLs), ${server.totalHits()} requests, runtime ${(runtimeMs / 1000).toFixed(1)} s`);
+    console.log(
+      `chaos: seed ${SEED}, ${KILLS} kills, ${report.pages} pages (${TOTAL} URLs), ${server.totalHits()} requests, runtime ${(runtimeMs / 1000).toFixed(1)} s`,
+    );
     console.log(`chaos: pages stored at each kill: ${snapshots.map((s) => s.pages).join(', ')}`);
-    console.log(`chaos: requests per killed run: ${snapshots.map((s) => s.runHits).join(', ')}; last run ${server.totalHits() - atLastStart}`);
-    console.log(`chaos: requested and not stored at each kill: ${snapshots.map((s) => s.lost).join(', ')}; left fetching: ${snapshots.map((s) => s.fetching.size).join(', ')}`);
-    console.log(`chaos: re-fetched after each kill: ${perKill.join(', ')} (total extra fetches ${extra}, limit ${2 * CONCURRENCY * KILLS})`);
+    console.log(
+      `chaos: requests per killed run: ${snapshots.map((s) => s.runHits).join(', ')}; last run ${server.totalHits() - atLastStart}`,
+    );
+    console.log(
+      `chaos: requested and not stored at each kill: ${snapshots.map((s) => s.lost).join(', ')}; left fetching: ${snapshots.map((s) => s.fetching.size).join(', ')}`,
+    );
+    console.log(
+      `chaos: re-fetched after each kill: ${perKill.join(', ')} (total extra fetches ${extra}, limit ${2 * CONCURRENCY * KILLS})`,
+    );
   },
   // The crawls' own time (about 20 s on a quiet machine) with room for a loaded one; how long it takes is reported above, not judged.
   360_000,

@@ -6,12 +6,18 @@ interface Usage {
   hasCachedHelpMessage(): boolean;
   help(): string;
 }
-const usageOf = (parser: unknown) => (parser as { getInternalMethods(): { getUsageInstance(): Usage } }).getInternalMethods().getUsageInstance();
+const usageOf = (parser: unknown) =>
+  (parser as { getInternalMethods(): { getUsageInstance(): Usage } }).getInternalMethods().getUsageInstance();
 
 /** A parser with one command, as the CLI builds them; the handler records that it ran. */
 function parserWith(ran: string[]) {
   return yargs([])
-    .command('go <where>', 'go somewhere', (y) => y.option('fast', { type: 'boolean', describe: 'a flag with text to measure' }), (args) => void ran.push(String(args.where)))
+    .command(
+      'go <where>',
+      'go somewhere',
+      (y) => y.option('fast', { type: 'boolean', describe: 'a flag with text to measure' }),
+      (args) => void ran.push(String(args.where)),
+    )
     .exitProcess(false)
     .strict();
 }

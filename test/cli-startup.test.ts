@@ -25,7 +25,10 @@ const packageOf = (path: string) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\
 async function modulesLoaded(argv: string[]): Promise<string[]> {
   runs += 1;
   const log = tmp.path(`imports-${runs}.log`);
-  await promisify(execFile)(process.execPath, ['--import', RECORDER, BIN, ...argv], { env: { ...process.env, CRAWLITE_IMPORT_LOG: log }, timeout: 20_000 }).catch(() => undefined);
+  await promisify(execFile)(process.execPath, ['--import', RECORDER, BIN, ...argv], {
+    env: { ...process.env, CRAWLITE_IMPORT_LOG: log },
+    timeout: 20_000,
+  }).catch(() => undefined);
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   const modules: string[] = [];
   for (const url of urls) {
@@ -60,14 +63,17 @@ afterAll(async () => {
 });
 
 describe('start-up', () => {
-  it.each([[['--version']], [['--help']], [['crawl', '--help']], [['stats', 'ARCHIVE']], [['query', 'ARCHIVE', 'select count(*) from pages']]])(
-    'crawlite %j loads none of the crawl-only packages',
-    async (argv) => {
-      const loaded = await packagesLoaded(argv.map((arg) => (arg === 'ARCHIVE' ? archive : arg)));
-      expect(loaded.has('yargs')).toBe(true);
-      expect(CRAWL_ONLY.filter((name) => loaded.has(name))).toEqual([]);
-    },
-  );
+  it.each([
+    [['--version']],
+    [['--help']],
+    [['crawl', '--help']],
+    [['stats', 'ARCHIVE']],
+    [['query', 'ARCHIVE', 'select count(*) from pages']],
+  ])('crawlite %j loads none of the crawl-only packages', async (argv) => {
+    const loaded = await packagesLoaded(argv.map((arg) => (arg === 'ARCHIVE' ? archive : arg)));
+    expect(loaded.has('yargs')).toBe(true);
+    expect(CRAWL_ONLY.filter((name) => loaded.has(name))).toEqual([]);
+  });
 
   it('a crawl loads what it needs', async () => {
     const loaded = await packagesLoaded(['crawl', server.url, '--db', tmp.path('again.sqlite'), '-q']);
@@ -77,9 +83,13 @@ describe('start-up', () => {
   });
 
   it("a crawl loads undici's HTTP client, not its fetch, WebSocket, mocks or caches", async () => {
-    const undici = (await modulesLoaded(['crawl', server.url, '--db', tmp.path('client.sqlite'), '-q'])).filter((path) => packageOf(path) === 'undici');
+    const undici = (await modulesLoaded(['crawl', server.url, '--db', tmp.path('client.sqlite'), '-q'])).filter(
+      (path) => packageOf(path) === 'undici',
+    );
     expect(undici.some((path) => path.endsWith('lib/dispatcher/agent.js'))).toBe(true);
     // What its index adds: fetch itself (its body helpers come with the client, for FormData uploads), WebSocket, EventSource, cookies, mocks, caches.
-    expect(undici.filter((path) => /\/lib\/(mock|cache|interceptor|web\/(websocket|eventsource|cookies)|web\/fetch\/index\.js)/.test(path))).toEqual([]);
+    expect(
+      undici.filter((path) => /\/lib\/(mock|cache|interceptor|web\/(websocket|eventsource|cookies)|web\/fetch\/index\.js)/.test(path)),
+    ).toEqual([]);
   });
 });

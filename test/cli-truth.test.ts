@@ -19,7 +19,19 @@ const tmp = tempDir();
 
 beforeAll(async () => {
   const pages = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`/p${i}`, html(`<p>page ${i}</p>`, `page ${i}`)]));
-  server = await startServer(routes({ '/': html(Object.keys(pages).map((path) => `<a href="${path}">x</a>`).join('')), ...pages }, 5));
+  server = await startServer(
+    routes(
+      {
+        '/': html(
+          Object.keys(pages)
+            .map((path) => `<a href="${path}">x</a>`)
+            .join(''),
+        ),
+        ...pages,
+      },
+      5,
+    ),
+  );
   other = await startServer(routes({ '/': html('<a href="/only-here">x</a>'), '/only-here': html('here') }));
   const dead = await startServer(routes({}));
   deadPort = dead.port;
@@ -31,7 +43,6 @@ afterAll(async () => {
   await other?.close();
   tmp.cleanup();
 });
-
 
 describe('a crawl in which no root could be fetched', () => {
   it('fails with exit 1 and one line per root saying why (robots.txt unreachable)', async () => {
@@ -47,11 +58,15 @@ describe('a crawl in which no root could be fetched', () => {
     const dead = await runCli(['crawl', ...roots, '--db', tmp.path('dead-roots.sqlite'), '--max-tries', '1', '--ignore-robots', '-q']);
     expect(dead.code, dead.stderr).toBe(1);
     const lines = dead.stderr.trimEnd().split('\n');
-    expect(lines).toEqual(roots.map((root) => expect.stringMatching(new RegExp(`^crawlite: no root could be fetched: ${root}: failed: .*ECONNREFUSED`))));
+    expect(lines).toEqual(
+      roots.map((root) => expect.stringMatching(new RegExp(`^crawlite: no root could be fetched: ${root}: failed: .*ECONNREFUSED`))),
+    );
 
     const mixed = await runCli(['crawl', roots[0]!, server.url, '--db', tmp.path('one-alive.sqlite'), '--max-tries', '1', '-q']);
     expect(mixed.code, mixed.stderr).toBe(0);
-    expect(mixed.stderr).toMatch(new RegExp(`^crawlite: warning: root did not answer with a page: ${roots[0]}: \\w+: .*ECONNREFUSED.*\\n$`));
+    expect(mixed.stderr).toMatch(
+      new RegExp(`^crawlite: warning: root did not answer with a page: ${roots[0]}: \\w+: .*ECONNREFUSED.*\\n$`),
+    );
 
     const earlier = tmp.path('earlier.sqlite');
     expect((await runCli(['crawl', server.url, '--db', earlier, '-q', '--max-pages', '3'])).code).toBe(0);
@@ -78,7 +93,16 @@ describe('roots that cannot be what the user meant', () => {
       }
     }
 
-    const roots = ['localhost', 'localhost:8080/docs', '127.0.0.1', '10.1.2.3:81', '[::1]:8080', 'example.com', 'http://intranet/', 'https://wiki/x'];
+    const roots = [
+      'localhost',
+      'localhost:8080/docs',
+      '127.0.0.1',
+      '10.1.2.3:81',
+      '[::1]:8080',
+      'example.com',
+      'http://intranet/',
+      'https://wiki/x',
+    ];
     expect(resolveRoots(roots).map((root) => root.url)).toEqual([
       'http://localhost/',
       'http://localhost:8080/docs',
@@ -110,7 +134,8 @@ describe('the default archive name', () => {
       }
       const names = [server, other].map((site) => `127.0.0.1_${site.port}.sqlite`);
       expect(readdirSync(dir.dir).sort()).toEqual([...names].sort());
-      const urls = (name: string) => readArchive<{ url: string }>(dir.path(name), "SELECT url FROM pages WHERE kind = 'page'").map((row) => new URL(row.url).port);
+      const urls = (name: string) =>
+        readArchive<{ url: string }>(dir.path(name), "SELECT url FROM pages WHERE kind = 'page'").map((row) => new URL(row.url).port);
       expect(new Set(urls(names[0]!))).toEqual(new Set([String(server.port)]));
       expect(new Set(urls(names[1]!))).toEqual(new Set([String(other.port)]));
     } finally {
@@ -156,7 +181,8 @@ describe('archives that are not files', () => {
   ] as const) {
     it(`${command} refuses ${JSON.stringify(path)}, fetching nothing`, async () => {
       const before = server.totalHits();
-      const argv = command === 'crawl' ? ['crawl', server.url, '--db', path] : command === 'demo' ? ['demo', '--db', path] : ['resume', path];
+      const argv =
+        command === 'crawl' ? ['crawl', server.url, '--db', path] : command === 'demo' ? ['demo', '--db', path] : ['resume', path];
       expectOneLine(await runCli(argv), new RegExp(`"${path}" is not an archive file`));
       expect(server.totalHits()).toBe(before);
     });
@@ -173,7 +199,11 @@ describe('help', () => {
   it('prints every example on one line, whole', async () => {
     for (const command of ['crawl', 'resume', 'query', 'stats', 'demo']) {
       const text = await help(command);
-      const examples = text.slice(text.indexOf('Examples:') + 'Examples:'.length).trim().split('\n').map((line) => line.trim());
+      const examples = text
+        .slice(text.indexOf('Examples:') + 'Examples:'.length)
+        .trim()
+        .split('\n')
+        .map((line) => line.trim());
       expect(examples.length, command).toBeGreaterThan(0);
       for (const line of examples) expect(line, `${command}: ${line}`).toMatch(/^crawlite \w+ /);
     }

@@ -42,7 +42,11 @@ afterAll(async () => {
 
 const path = (url: unknown) => new URL(String(url)).pathname;
 const byPath = (rows: Array<Record<string, unknown>>) => Object.fromEntries(rows.map((row) => [path(row.url), row.change]));
-const ndjson = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const ndjson = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 const csv = (stdout: string) =>
   stdout
     .trim()
@@ -60,7 +64,9 @@ async function diff(...flags: string[]): Promise<string> {
 describe('crawlite diff lists the changes', () => {
   it('as a table: the counts of every kind, then the changed URLs only', async () => {
     const out = await diff();
-    const counts = Object.fromEntries([...out.matchAll(/^(new|changed|unchanged|redirected|gone) +(\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+    const counts = Object.fromEntries(
+      [...out.matchAll(/^(new|changed|unchanged|redirected|gone) +(\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
+    );
     expect(counts).toEqual({ new: 1, changed: 2, unchanged: 7, redirected: 1, gone: 1 });
     const listed = [...out.matchAll(/^(http\S+) +(\w+)/gm)].map((m) => [path(m[1]), m[2]]);
     expect(Object.fromEntries(listed)).toEqual(CHANGES);

@@ -20,8 +20,13 @@ beforeAll(async () => {
 
 afterAll(() => tmp.cleanup());
 
-const rowsOf = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-const byPath = (rows: Array<Record<string, unknown>>) => Object.fromEntries(rows.map((row) => [new URL(String(row.url)).pathname, row.change]));
+const rowsOf = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const byPath = (rows: Array<Record<string, unknown>>) =>
+  Object.fromEntries(rows.map((row) => [new URL(String(row.url)).pathname, row.change]));
 
 describe('crawlite diff between crawls', () => {
   it('agrees with the changes view for the crawls the view compares', () => {
@@ -64,7 +69,9 @@ describe('crawlite diff between crawls', () => {
     const run = await execCli(['diff', db, '--from', '1', '--to', '2', '--all']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^crawl 1 -> crawl 2\n/);
-    const counts = Object.fromEntries([...run.stdout.matchAll(/^(new|changed|unchanged|redirected|gone) +(\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+    const counts = Object.fromEntries(
+      [...run.stdout.matchAll(/^(new|changed|unchanged|redirected|gone) +(\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
+    );
     expect(counts).toEqual({ new: 1, changed: 2, unchanged: 4, redirected: 1, gone: 2 });
     expect(run.stdout).toMatch(new RegExp(`^${site.origin}/d +gone +200 +404`, 'm'));
     expect(run.stdout).toContain('(10 rows)');

@@ -43,7 +43,10 @@ function tableRows(): Map<string, string> {
 function optionExamples(): string[] {
   const block = /Examples, one per option:\n\n```sh\n([\s\S]*?)```/.exec(COMMANDS)?.[1];
   expect(block, 'docs/commands.md has the examples').toBeDefined();
-  return block!.trim().split('\n').map((line) => line.replace(/\s+/g, ' '));
+  return block!
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' '));
 }
 
 describe('the option table of docs/commands.md', () => {

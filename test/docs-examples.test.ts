@@ -55,7 +55,10 @@ describe('the shell-words splitter the examples are read with', () => {
       ['crawlite', 'query', 'a.sqlite', `select "x" from t where a = 'b|c'`, '-f', 'csv'],
       ['head'],
     ]);
-    expect(shellCommands('npm install && npx crawlite demo')).toEqual([['npm', 'install'], ['npx', 'crawlite', 'demo']]);
+    expect(shellCommands('npm install && npx crawlite demo')).toEqual([
+      ['npm', 'install'],
+      ['npx', 'crawlite', 'demo'],
+    ]);
     expect(() => shellCommands(`crawlite search a.sqlite 'open`)).toThrow(/unclosed/);
   });
 });
@@ -65,7 +68,16 @@ describe('the command lines of the README and docs/', () => {
 
   it('are found on the README and on every page that shows commands', () => {
     const pages = new Set(examples.map((example) => example.page));
-    for (const page of ['README.md', 'docs/commands.md', 'docs/search.md', 'docs/serve.md', 'docs/warc.md', 'docs/recrawl.md', 'docs/scaling-out.md', 'docs/browser.md']) {
+    for (const page of [
+      'README.md',
+      'docs/commands.md',
+      'docs/search.md',
+      'docs/serve.md',
+      'docs/warc.md',
+      'docs/recrawl.md',
+      'docs/scaling-out.md',
+      'docs/browser.md',
+    ]) {
       expect(pages, page).toContain(page);
     }
     expect(examples.length).toBeGreaterThan(60);
@@ -88,7 +100,10 @@ describe('the queries of docs/archive.md', () => {
     server = await startServer(
       routes({
         '/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
-        '/': html('<img src="/logo.png"><a href="/about">about</a> <a href="/old">old</a> <a href="/missing">missing</a> <a href="/private/x">private</a>', 'home'),
+        '/': html(
+          '<img src="/logo.png"><a href="/about">about</a> <a href="/old">old</a> <a href="/missing">missing</a> <a href="/private/x">private</a>',
+          'home',
+        ),
         '/about': html('<p>We sell apples.</p>', 'about'),
         '/old': { status: 301, headers: { location: '/about' } },
         '/logo.png': { headers: { 'content-type': 'image/png' }, body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },

@@ -23,7 +23,8 @@ describe('the links between the README and docs/', () => {
           broken.push(`${target}: an anchor into a file that is not a page`);
           continue;
         }
-        if (!headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${relative(ROOT, resolved)}`);
+        if (!headingAnchors(readFileSync(resolved, 'utf8')).has(anchor))
+          broken.push(`${target}: no heading #${anchor} in ${relative(ROOT, resolved)}`);
       }
       expect(broken).toEqual([]);
     });
@@ -34,7 +35,9 @@ describe('the links between the README and docs/', () => {
     for (const { path, text } of docPages().filter((page) => page.path === 'README.md' || page.path === 'docs/README.md')) {
       for (const target of linkTargets(text)) linked.add(relative(ROOT, join(ROOT, dirname(path), target.split('#')[0]!)));
     }
-    const pages = docPages().map((page) => page.path).filter((page) => page.startsWith('docs/') && page !== 'docs/README.md');
+    const pages = docPages()
+      .map((page) => page.path)
+      .filter((page) => page.startsWith('docs/') && page !== 'docs/README.md');
     expect(pages.filter((page) => !linked.has(page))).toEqual([]);
   });
 });

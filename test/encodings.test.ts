@@ -53,14 +53,20 @@ const headerUtf8Page = Buffer.from('<html><head><meta charset="shift_jis"><title
 const latinPage = bytes('<html><head><title>caf\xe9</title></head><body><a href="/caf\xe9">menu</a></body></html>');
 const smartPage = bytes('<html><head><title>\x93quoted\x94 \x80 5</title></head><body>smart quotes</body></html>');
 
-const bogusHeaderPage = Buffer.from('<html><head><title>naïve 日本</title></head><body><a href="/after-bogus-header">next</a></body></html>', 'utf8');
+const bogusHeaderPage = Buffer.from(
+  '<html><head><title>naïve 日本</title></head><body><a href="/after-bogus-header">next</a></body></html>',
+  'utf8',
+);
 const bogusMetaPage = Buffer.from(
   '<html><head><meta charset="bogus"><title>naïve 中文</title></head><body><a href="/after-bogus-meta">next</a></body></html>',
   'utf8',
 );
 
 const TEXT_HTML = { 'content-type': 'text/html' };
-const leaf = (text: string): Route => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<html><body>${text}</body></html>` });
+const leaf = (text: string): Route => ({
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: `<html><body>${text}</body></html>`,
+});
 
 let server: TestServer;
 const tmp = tempDir();
@@ -84,7 +90,17 @@ beforeAll(async () => {
   server = await startServer(
     routes({
       '/': leaf(
-        ['/gbk/index.html', '/sjis/index.html', '/header-gbk', '/header-utf8', '/latin', '/smart', '/bogus-header', '/bogus-meta', '/headers']
+        [
+          '/gbk/index.html',
+          '/sjis/index.html',
+          '/header-gbk',
+          '/header-utf8',
+          '/latin',
+          '/smart',
+          '/bogus-header',
+          '/bogus-meta',
+          '/headers',
+        ]
           .map((path) => `<a href="${path}">${path}</a>`)
           .join(' '),
       ),

@@ -36,7 +36,10 @@ describe('crawlite export: bad input', () => {
   it('refuses to overwrite an output that exists, unless --force', async () => {
     const existing = `${outDir}/site.warc.gz`;
     writeFileSync(existing, 'keep me');
-    expectOneLine(await execCli(['export', db, '--warc', existing, '--cdxj', `${outDir}/site.cdxj`]), /site\.warc\.gz: already exists; pass --force/);
+    expectOneLine(
+      await execCli(['export', db, '--warc', existing, '--cdxj', `${outDir}/site.cdxj`]),
+      /site\.warc\.gz: already exists; pass --force/,
+    );
     expect(readFileSync(existing, 'utf8')).toBe('keep me');
     expect(outFiles()).toEqual(['site.warc.gz']);
     const forced = await execCli(['export', db, '--warc', existing, '--force', '-q']);
@@ -62,9 +65,12 @@ describe('crawlite export: bad input', () => {
 
   it('leaves nothing behind when stopped part-way', async () => {
     const before = outFiles();
-    const result = await runCli(['export', db, '--warc', `${outDir}/stopped.warc.gz`, '--cdxj', `${outDir}/stopped.cdxj`, '--wacz', `${outDir}/stopped.wacz`], {
-      onStart: (interrupt) => interrupt(),
-    });
+    const result = await runCli(
+      ['export', db, '--warc', `${outDir}/stopped.warc.gz`, '--cdxj', `${outDir}/stopped.cdxj`, '--wacz', `${outDir}/stopped.wacz`],
+      {
+        onStart: (interrupt) => interrupt(),
+      },
+    );
     expect(result).toMatchObject({ code: 130, stderr: 'crawlite: export interrupted; no output was written\n' });
     expect(outFiles()).toEqual(before);
     // Nor a moment later: a file still being opened when the export stopped would appear now.

@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from './support/archive.js';
 import { execCli } from './support/cli.js';
-import { CRAWL_2_AT, CRAWL_3_AT, makeHistoryArchive, PAGE_A1, PAGE_A2, PAGE_A3, PAGE_B, type HistoryArchive } from './support/history-site.js';
+import {
+  CRAWL_2_AT,
+  CRAWL_3_AT,
+  makeHistoryArchive,
+  PAGE_A1,
+  PAGE_A2,
+  PAGE_A3,
+  PAGE_B,
+  type HistoryArchive,
+} from './support/history-site.js';
 import { readWarc, type ReadRecord } from './support/warc-read.js';
 import { readZip } from './support/zip-read.js';
 
@@ -33,7 +42,9 @@ afterAll(() => tmp.cleanup());
 
 /** The response and revisit records of one path, in file order. */
 const capturesOf = (path: string) =>
-  records.filter((record) => (record.type === 'response' || record.type === 'revisit') && record.field('WARC-Target-URI') === `${site.origin}${path}`);
+  records.filter(
+    (record) => (record.type === 'response' || record.type === 'revisit') && record.field('WARC-Target-URI') === `${site.origin}${path}`,
+  );
 
 const bodyOf = (html: { body?: string | Buffer }) => String(html.body);
 
@@ -44,11 +55,15 @@ describe('export of an archive with history', () => {
     expect(a.map((record) => record.payload!.toString())).toEqual([PAGE_A1, PAGE_A2, PAGE_A3].map(bodyOf));
     expect(a.slice(1).map((record) => record.field('WARC-Date'))).toEqual([CRAWL_2_AT, CRAWL_3_AT]);
     for (const record of a) {
-      const request = records.find((other) => other.type === 'request' && other.field('WARC-Concurrent-To') === record.field('WARC-Record-ID'));
+      const request = records.find(
+        (other) => other.type === 'request' && other.field('WARC-Concurrent-To') === record.field('WARC-Record-ID'),
+      );
       expect(request?.field('WARC-Date')).toBe(record.field('WARC-Date'));
     }
     // One outlinks record per URL: the latest capture's.
-    expect(records.filter((record) => record.type === 'metadata' && record.field('WARC-Target-URI') === `${site.origin}/a`)).toHaveLength(1);
+    expect(records.filter((record) => record.type === 'metadata' && record.field('WARC-Target-URI') === `${site.origin}/a`)).toHaveLength(
+      1,
+    );
   });
 
   it('orders the records by URL, then time', () => {
@@ -95,7 +110,9 @@ describe('export of an archive with history', () => {
   it("indexes revisits as warc/revisit, a 304 with its original's status", () => {
     const lines = readFileSync(cdxj, 'utf8').trim().split('\n');
     const of = (path: string) =>
-      lines.map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, string>).filter((fields) => fields.url === `${site.origin}${path}`);
+      lines
+        .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, string>)
+        .filter((fields) => fields.url === `${site.origin}${path}`);
     expect(of('/b').map((fields) => [fields.mime, fields.status])).toEqual([
       ['text/html', '200'],
       ['warc/revisit', '200'],
@@ -119,7 +136,7 @@ describe('export of an archive with history', () => {
     expect(pages.find((page) => page.url === `${site.origin}/a`)?.ts).toBe(CRAWL_3_AT);
   });
 
-  it('imports back: every capture, the latest as each URL\'s page, a 304 resolved to its payload', async () => {
+  it("imports back: every capture, the latest as each URL's page, a 304 resolved to its payload", async () => {
     const imported = tmp.path('imported.sqlite');
     const back = await execCli(['import', warc, '--db', imported]);
     expect(back.code, back.stderr).toBe(0);

@@ -21,7 +21,8 @@ it('appends each record as its own member, in order, at the offsets it reports',
   const told: { index: number; written: Written }[] = [];
   try {
     // Copies: what is written moves to a thread.
-    for (const [index, record] of records.entries()) await members.write(Buffer.from(record), (written) => void told.push({ index, written }));
+    for (const [index, record] of records.entries())
+      await members.write(Buffer.from(record), (written) => void told.push({ index, written }));
     await members.flush();
   } finally {
     await members.close();

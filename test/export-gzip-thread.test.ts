@@ -33,7 +33,10 @@ it('gzips on a thread of its own and ends it; each gzip member of the WARC holds
 
   const records = await readWarc(warc);
   // warcinfo, then a response, a request and an outlinks record per page.
-  expect(records.map((record) => record.type)).toEqual(['warcinfo', ...Array.from({ length: PAGES }, () => ['response', 'request', 'metadata']).flat()]);
+  expect(records.map((record) => record.type)).toEqual([
+    'warcinfo',
+    ...Array.from({ length: PAGES }, () => ['response', 'request', 'metadata']).flat(),
+  ]);
   const bytes = readFileSync(warc);
   let end = 0;
   for (const record of records) {

@@ -30,7 +30,8 @@ afterAll(() => {
   tmp.cleanup();
 });
 
-const partialsIn = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.partial') || /\.partial\.sort-\d+$/.test(name));
+const partialsIn = (dir: string): string[] =>
+  readdirSync(dir).filter((name) => name.endsWith('.partial') || /\.partial\.sort-\d+$/.test(name));
 
 /** The two phases of a WACZ export: its WARC and pages written side by side, then all its parts zipped. */
 type Phase = 'warc' | 'zip';
@@ -61,7 +62,11 @@ async function exportCaught(name: string, phase: Phase): Promise<{ child: Return
   return { child, out };
 }
 
-for (const [signal, phase] of [['SIGINT', 'warc'], ['SIGTERM', 'warc'], ['SIGINT', 'zip']] as const) {
+for (const [signal, phase] of [
+  ['SIGINT', 'warc'],
+  ['SIGTERM', 'warc'],
+  ['SIGINT', 'zip'],
+] as const) {
   it(`${signal} while the export ${phase === 'warc' ? 'writes its WARC and pages' : 'zips its parts'}: exit 130 and no file left, temporary ones included`, async () => {
     const { child, out } = await exportCaught(`${signal}-${phase}`, phase);
     child.kill(signal);

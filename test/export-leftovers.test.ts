@@ -63,10 +63,12 @@ it('an export refused before it starts leaves the leftovers as they are', async 
   for (const name of LEFTOVERS) expect(existsSync(`${out}/${name}`), name).toBe(true);
 });
 
-it("the next export of the same outputs removes their leftovers, and nothing else", async () => {
+it('the next export of the same outputs removes their leftovers, and nothing else', async () => {
   const run = await execCli(['export', db, '--wacz', `${out}/site.wacz`, '--warc', `${out}/site.warc.gz`, '--force']);
   expect(run.code, run.stderr).toBe(0);
-  expect(readdirSync(out).sort()).toEqual([...DECOYS, '.site.wacz.99999999.partial', '.site.wacz.77777777.partial', 'site.wacz', 'site.warc.gz', 'sub'].sort());
+  expect(readdirSync(out).sort()).toEqual(
+    [...DECOYS, '.site.wacz.99999999.partial', '.site.wacz.77777777.partial', 'site.wacz', 'site.warc.gz', 'sub'].sort(),
+  );
   expect(readdirSync(`${out}/sub`)).toEqual(['.site.wacz.0123abcd.partial']);
   expect(existsSync(tmp.path('precious'))).toBe(true);
 });

@@ -28,13 +28,17 @@ describe('crawlite export during a crawl', () => {
     const db = tmp.path('live.sqlite');
     const child = spawnCli(['crawl', server.url, '--db', db, '-q', '--concurrency', '2']);
     try {
-      await waitFor('five pages in the archive', () => {
-        try {
-          return readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM pages')[0]!.n >= 5;
-        } catch {
-          return false;
-        }
-      }, 60_000);
+      await waitFor(
+        'five pages in the archive',
+        () => {
+          try {
+            return readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM pages')[0]!.n >= 5;
+          } catch {
+            return false;
+          }
+        },
+        60_000,
+      );
       const warc = tmp.path('live.warc.gz');
       const cdxj = tmp.path('live.cdxj');
       const exported = await execCli(['export', db, '--warc', warc, '--cdxj', cdxj, '-q']);

@@ -23,7 +23,9 @@ afterAll(async () => {
 describe('crawlite export: progress', () => {
   it('draws a live progress line on a terminal, clears it, and prints a summary', async () => {
     const drawn: string[] = [];
-    const result = await runCli(['export', db, '--warc', tmp.path('live.warc.gz')], { statusStream: { write: (text) => drawn.push(text), columns: 120 } });
+    const result = await runCli(['export', db, '--warc', tmp.path('live.warc.gz')], {
+      statusStream: { write: (text) => drawn.push(text), columns: 120 },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(drawn[0]).toMatch(/^\r\x1b\[Kexporting: 1 responses, [\d.]+ (B|KiB) written$/);
     expect(drawn.at(-1)).toBe('\r\x1b[K');

@@ -31,7 +31,14 @@ let records: ReadRecord[];
 const abs = (path: string) => new URL(path, site.url).href;
 
 beforeAll(async () => {
-  site = await startServer(routes({ '/': html('<a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a>', 'home'), '/a': html('a', 'A'), '/b': html('b', 'B'), '/c': html('c', 'C') }));
+  site = await startServer(
+    routes({
+      '/': html('<a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a>', 'home'),
+      '/a': html('a', 'A'),
+      '/b': html('b', 'B'),
+      '/c': html('c', 'C'),
+    }),
+  );
   const crawl = await runCli(['crawl', site.url, '--db', db, '-q']);
   expect(crawl.code, crawl.stderr).toBe(0);
   addScreenshot(db, abs('/a'), png);
@@ -52,8 +59,14 @@ afterAll(async () => {
 
 describe('crawlite export with screenshots', () => {
   it("writes the screenshot as Browsertrix does: a resource record for urn:view:<URL>, the image's type, its exact bytes, after the page's response", () => {
-    const [capture] = readArchive<{ fetch_url: string; fetched_at: string }>(db, 'SELECT fetch_url, fetched_at FROM pages WHERE url = ?', abs('/a'));
-    const shots = records.filter((record) => record.type === 'resource' && record.field('WARC-Target-URI') === `urn:view:${capture!.fetch_url}`);
+    const [capture] = readArchive<{ fetch_url: string; fetched_at: string }>(
+      db,
+      'SELECT fetch_url, fetched_at FROM pages WHERE url = ?',
+      abs('/a'),
+    );
+    const shots = records.filter(
+      (record) => record.type === 'resource' && record.field('WARC-Target-URI') === `urn:view:${capture!.fetch_url}`,
+    );
     expect(shots).toHaveLength(1);
     const shot = shots[0]!;
     expect(shot.field('Content-Type')).toBe('image/png');
@@ -80,7 +93,9 @@ describe('crawlite export with screenshots', () => {
   });
 
   it('leaves out a screenshot stored with a type that is no image type, and says so', () => {
-    expect(records.some((record) => record.fields.has('WARC-Forged') || record.field('WARC-Target-URI') === `urn:view:${abs('/b')}`)).toBe(false);
+    expect(records.some((record) => record.fields.has('WARC-Forged') || record.field('WARC-Target-URI') === `urn:view:${abs('/b')}`)).toBe(
+      false,
+    );
     expect(stdout).toMatch(/^exported \d+ responses \(0 as revisits, 2 screenshots, 1 screenshots left out \(not an image type\)\)/);
   });
 

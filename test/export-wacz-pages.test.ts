@@ -24,7 +24,10 @@ beforeAll(async () => {
       case '/':
         res.writeHead(200, HTML);
         return res.end(
-          page('home', '<a href="/about">about</a> <a href="/gone">gone</a> <a href="/fails">fails</a> <a href="/paper.pdf">paper</a> <img src="/logo.png">'),
+          page(
+            'home',
+            '<a href="/about">about</a> <a href="/gone">gone</a> <a href="/fails">fails</a> <a href="/paper.pdf">paper</a> <img src="/logo.png">',
+          ),
         );
       case '/about':
         res.writeHead(200, HTML);
@@ -53,7 +56,12 @@ beforeAll(async () => {
   const result = await execCli(['export', db, '--wacz', wacz]);
   expect(result.code, result.stderr).toBe(0);
   const entry = readZip(readFileSync(wacz)).find((e) => e.name === 'pages/pages.jsonl')!;
-  const lines = entry.data().toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { url: string });
+  const lines = entry
+    .data()
+    .toString('utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { url: string });
   urls = lines.slice(1).map((line) => line.url);
 });
 

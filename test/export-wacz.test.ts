@@ -64,7 +64,13 @@ describe('crawlite export --wacz', () => {
   });
 
   it('holds the WARC stored (not deflated), the index, the pages and the datapackage files', () => {
-    expect(entries.map((e) => e.name)).toEqual(['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'datapackage.json', 'datapackage-digest.json']);
+    expect(entries.map((e) => e.name)).toEqual([
+      'archive/data.warc.gz',
+      'indexes/index.cdxj',
+      'pages/pages.jsonl',
+      'datapackage.json',
+      'datapackage-digest.json',
+    ]);
     const warc = entry('archive/data.warc.gz');
     expect(warc.method).toBe(0);
     expect(warc.compressedSize).toBe(warc.size);
@@ -75,7 +81,12 @@ describe('crawlite export --wacz', () => {
   it("lists every file with a SHA-256 that verifies, and datapackage-digest.json holds datapackage.json's hash", () => {
     const datapackageBytes = entry('datapackage.json').data();
     const datapackage = JSON.parse(datapackageBytes.toString('utf8')) as Record<string, unknown>;
-    expect(datapackage).toMatchObject({ profile: 'data-package', wacz_version: '1.1.1', software: expect.stringMatching(/^crawlite /), description: 'a test site' });
+    expect(datapackage).toMatchObject({
+      profile: 'data-package',
+      wacz_version: '1.1.1',
+      software: expect.stringMatching(/^crawlite /),
+      description: 'a test site',
+    });
     expect(datapackage.title).toBe(`crawl of ${server.url}`);
     expect(datapackage.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const resources = datapackage.resources as Array<{ name: string; path: string; hash: string; bytes: number }>;
@@ -86,7 +97,10 @@ describe('crawlite export --wacz', () => {
       expect(resource.hash).toBe(sha256(data));
       expect(resource.bytes).toBe(data.length);
     }
-    expect(JSON.parse(entry('datapackage-digest.json').data().toString('utf8'))).toEqual({ path: 'datapackage.json', hash: sha256(datapackageBytes) });
+    expect(JSON.parse(entry('datapackage-digest.json').data().toString('utf8'))).toEqual({
+      path: 'datapackage.json',
+      hash: sha256(datapackageBytes),
+    });
   });
 
   it("indexes the WARC inside: each line's offset, read straight out of the ZIP, is its record", async () => {
@@ -106,7 +120,9 @@ describe('crawlite export --wacz', () => {
 
   it('lists the HTML pages in pages.jsonl, each in the index, redirects and errors left out', () => {
     const [header, ...pages] = jsonLines('pages/pages.jsonl');
-    expect(entry('pages/pages.jsonl').data().toString('utf8').split('\n')[0]).toBe('{"format":"json-pages-1.0","id":"pages","title":"All Pages"}');
+    expect(entry('pages/pages.jsonl').data().toString('utf8').split('\n')[0]).toBe(
+      '{"format":"json-pages-1.0","id":"pages","title":"All Pages"}',
+    );
     expect(header).toEqual({ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' });
     const urls = pages.map((page) => page.url);
     expect(urls).toContain(server.url);

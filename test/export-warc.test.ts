@@ -26,7 +26,17 @@ beforeAll(async () => {
   server = await startExportSite();
   const crawl = await runCli(['crawl', server.url, '--db', db, ...EXPORT_CRAWL_FLAGS]);
   expect(crawl.stderr).toBe('');
-  const exported = await execCli(['export', db, '--warc', warcPath, '--include-failed', '--operator', 'Jane Doe', '--description', 'a test site']);
+  const exported = await execCli([
+    'export',
+    db,
+    '--warc',
+    warcPath,
+    '--include-failed',
+    '--operator',
+    'Jane Doe',
+    '--description',
+    'a test site',
+  ]);
   expect(exported).toMatchObject({ code: 0, stderr: '' });
   expect(exported.stdout).toMatch(/^exported \d+ responses \(1 as revisits, 1 failed URLs\), WARC .*site\.warc\.gz\n$/);
   // warcio warns (and reads on) when a record's length is wrong.
@@ -43,7 +53,10 @@ afterAll(async () => {
 });
 
 const byId = (id: string | undefined) => records.find((record) => record.field('WARC-Record-ID') === id);
-const capture = (path: string) => records.find((record) => ['response', 'revisit'].includes(record.type) && record.field('WARC-Target-URI') === new URL(path, server.url).href)!;
+const capture = (path: string) =>
+  records.find(
+    (record) => ['response', 'revisit'].includes(record.type) && record.field('WARC-Target-URI') === new URL(path, server.url).href,
+  )!;
 const httpHeader = (record: ReadRecord, name: string) => record.httpHeaders!.find(([key]) => key.toLowerCase() === name)?.[1];
 
 describe('crawlite export --warc', () => {
@@ -148,7 +161,9 @@ describe('crawlite export --warc', () => {
 
   it("writes a metadata record per HTML page with its outlinks, concurrent to the page's response", () => {
     const root = capture('/');
-    const metadata = records.filter((record) => record.type === 'metadata' && record.field('WARC-Concurrent-To') === root.field('WARC-Record-ID'));
+    const metadata = records.filter(
+      (record) => record.type === 'metadata' && record.field('WARC-Concurrent-To') === root.field('WARC-Record-ID'),
+    );
     expect(metadata).toHaveLength(1);
     const lines = metadata[0]!.block.toString('utf8').split('\r\n').filter(Boolean);
     expect(lines).toContain(`outlink: ${server.url}gzip link`);
@@ -157,7 +172,9 @@ describe('crawlite export --warc', () => {
     expect(metadata[0]!.field('Content-Type')).toBe('application/warc-fields');
     // Not HTML: no outlinks record.
     const binary = capture('/binary');
-    expect(records.some((record) => record.type === 'metadata' && record.field('WARC-Concurrent-To') === binary.field('WARC-Record-ID'))).toBe(false);
+    expect(
+      records.some((record) => record.type === 'metadata' && record.field('WARC-Concurrent-To') === binary.field('WARC-Record-ID')),
+    ).toBe(false);
   });
 
   it('with --include-failed, writes URLs that failed without a response as metadata records with the error', () => {

@@ -36,8 +36,10 @@ async function exportVariant(name: string, change: (db: Database.Database) => vo
 }
 
 const urlOf = (path: string) => new URL(path, server.url).href;
-const response = (records: ReadRecord[], path: string) => records.find((r) => r.type === 'response' && r.field('WARC-Target-URI') === urlOf(path))!;
-const requestOf = (records: ReadRecord[], record: ReadRecord) => records.find((r) => r.field('WARC-Record-ID') === record.field('WARC-Concurrent-To'))!;
+const response = (records: ReadRecord[], path: string) =>
+  records.find((r) => r.type === 'response' && r.field('WARC-Target-URI') === urlOf(path))!;
+const requestOf = (records: ReadRecord[], record: ReadRecord) =>
+  records.find((r) => r.field('WARC-Record-ID') === record.field('WARC-Concurrent-To'))!;
 
 beforeAll(async () => {
   server = await startExportSite();
@@ -54,12 +56,17 @@ describe('crawlite export: HTTP header blocks', () => {
   it('uses the header blocks as received and sent, order and case kept, with the codings and length fixed', async () => {
     const records = await exportVariant('recorded', (db) => {
       db.exec(WIRE_NULL);
-      const raw = 'Content-Type: text/html\r\nContent-Encoding: gzip\r\nX-First: 1\r\ncontent-length: 123\r\nx-lower: kept\r\nTransfer-Encoding: chunked\r\n';
+      const raw =
+        'Content-Type: text/html\r\nContent-Encoding: gzip\r\nX-First: 1\r\ncontent-length: 123\r\nx-lower: kept\r\nTransfer-Encoding: chunked\r\n';
       db.prepare(
         `UPDATE response SET http_version = 'HTTP/1.0', reason = 'Fine', raw_headers = ?, request_method = 'GET', request_target = '/gzip',
            request_headers = ?, remote_ip = '127.0.0.1', started_at = fetched_at
          WHERE url_id = (SELECT id FROM url WHERE url = ?)`,
-      ).run(Buffer.from(raw, 'latin1'), Buffer.from(`Host: ${new URL(server.url).host}\r\nUser-Agent: test-agent\r\nAccept: */*\r\n`), urlOf('/gzip'));
+      ).run(
+        Buffer.from(raw, 'latin1'),
+        Buffer.from(`Host: ${new URL(server.url).host}\r\nUser-Agent: test-agent\r\nAccept: */*\r\n`),
+        urlOf('/gzip'),
+      );
     });
     const gzip = response(records, '/gzip');
     const length = Buffer.byteLength(GZIP_PAGE);
@@ -71,11 +78,15 @@ describe('crawlite export: HTTP header blocks', () => {
     expect(gzip.field('WARC-IP-Address')).toBe('127.0.0.1');
     expect(gzip.field('Crawlite-Headers')).toBeUndefined();
     const request = requestOf(records, gzip);
-    expect(request.block.toString('latin1')).toBe(`GET /gzip HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nUser-Agent: test-agent\r\nAccept: */*\r\n\r\n`);
+    expect(request.block.toString('latin1')).toBe(
+      `GET /gzip HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nUser-Agent: test-agent\r\nAccept: */*\r\n\r\n`,
+    );
     expect(request.field('Crawlite-Headers')).toBeUndefined();
     // The others were not recorded: rebuilt, and counted as such.
     const total = readArchive<{ n: number }>(crawled, 'SELECT count(*) AS n FROM pages')[0]!.n;
-    expect(records[0]!.block.toString()).toContain(`crawlite-http-headers: as received for 1 of ${total} responses; rebuilt for ${total - 1}`);
+    expect(records[0]!.block.toString()).toContain(
+      `crawlite-http-headers: as received for 1 of ${total} responses; rebuilt for ${total - 1}`,
+    );
     expect(response(records, '/').field('Crawlite-Headers')).toBe('rebuilt');
   });
 
@@ -105,7 +116,7 @@ describe('crawlite export: HTTP header blocks', () => {
     const records = await exportVariant('schema4', (db) => {
       db.exec(PAGES_VIEW_OF_SCHEMA_4);
     });
-    const pages = readArchive<{ fetch_url: string; body: Buffer }>(crawled, 'SELECT fetch_url, body FROM pages WHERE body <> x\'\'');
+    const pages = readArchive<{ fetch_url: string; body: Buffer }>(crawled, "SELECT fetch_url, body FROM pages WHERE body <> x''");
     expect(records[0]!.block.toString()).toContain('crawlite-http-headers: as received for 0 of');
     for (const page of pages) {
       const record = records.find((r) => r.type === 'response' && r.field('WARC-Target-URI') === page.fetch_url);

@@ -51,9 +51,58 @@ describe('LinkResolver', () => {
     const random = mulberry32(0x11e4);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const starts = ['', '', '', '/', '//', './', '../', '?', '#', 'http://', 'https://', 'HTTP://', 'http:', '\\', ' '];
-    const hosts = ['h', 'H', 'a.b', 'a..b', 'h.', '1.2.3.4', '1.2.3', '1.2.3.04', '0x1', 'a.1', 'xn--a', 'h:80', 'h:443', 'h:', 'h:0080', 'h:99999', 'u@h', '[::1]', 'é', 'h-'];
-    const alphabet = [...'aZ09-._~!$&\'()*+,;=:@/?#%[]\\ \t\n|^`{}"<>', '%2e', '%2E', '%41', '%7e', '%zz', '..', '.', '/./', '/../', '/.a', '..a', 'é', '文', '😀', '\uD800', '\uFEFF', '\u0000', '\uFFFF'];
-    const bases = ['http://h/', 'http://h/a/b/c', 'https://h:8443/a/?x#y', 'http://h/a?', 'http://h/.a/b', 'http://127.0.0.1:8000/library/os.html', 'http://u:p@h/a'];
+    const hosts = [
+      'h',
+      'H',
+      'a.b',
+      'a..b',
+      'h.',
+      '1.2.3.4',
+      '1.2.3',
+      '1.2.3.04',
+      '0x1',
+      'a.1',
+      'xn--a',
+      'h:80',
+      'h:443',
+      'h:',
+      'h:0080',
+      'h:99999',
+      'u@h',
+      '[::1]',
+      'é',
+      'h-',
+    ];
+    const alphabet = [
+      ...'aZ09-._~!$&\'()*+,;=:@/?#%[]\\ \t\n|^`{}"<>',
+      '%2e',
+      '%2E',
+      '%41',
+      '%7e',
+      '%zz',
+      '..',
+      '.',
+      '/./',
+      '/../',
+      '/.a',
+      '..a',
+      'é',
+      '文',
+      '😀',
+      '\uD800',
+      '\uFEFF',
+      '\u0000',
+      '\uFFFF',
+    ];
+    const bases = [
+      'http://h/',
+      'http://h/a/b/c',
+      'https://h:8443/a/?x#y',
+      'http://h/a?',
+      'http://h/.a/b',
+      'http://127.0.0.1:8000/library/os.html',
+      'http://u:p@h/a',
+    ];
     // Half the links use only characters the fast path accepts, so both paths are exercised.
     const plain = alphabet.filter((piece) => /^(?:[\w\-.~!$&()*+,;=:@/?#%]|[^\0-\x7f])+$/.test(piece));
     const pairs: [string, string][] = [];

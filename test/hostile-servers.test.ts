@@ -155,7 +155,8 @@ function page(path: string): PageRow | undefined {
   return readArchive<PageRow>(db, 'SELECT status, location, body, charset, title FROM pages WHERE url = ? OR fetch_url = ?', url, url)[0];
 }
 
-const linksFrom = (path: string) => readArchive<{ to_url: string }>(db, 'SELECT to_url FROM links WHERE from_url = ?', href(path)).map((row) => row.to_url);
+const linksFrom = (path: string) =>
+  readArchive<{ to_url: string }>(db, 'SELECT to_url FROM links WHERE from_url = ?', href(path)).map((row) => row.to_url);
 
 /** Failed after every try with a recorded reason, and no page stored. */
 function expectFailed(path: string, code: string | RegExp, tries = MAX_TRIES): UrlRow {
@@ -337,7 +338,14 @@ describe('a crawl of a hostile server', () => {
     );
     expect(links).toEqual({ n: LINKS_READ, distinct_n: LINKS_READ });
     // The first ones in document order.
-    const ends = readArchive<{ to_url: string }>(db, 'SELECT to_url FROM links WHERE from_url = ? AND to_url IN (?, ?, ?)', href('/many-links'), href('/l/0'), href(`/l/${LINKS_READ - 1}`), href(`/l/${LINKS_READ}`));
+    const ends = readArchive<{ to_url: string }>(
+      db,
+      'SELECT to_url FROM links WHERE from_url = ? AND to_url IN (?, ?, ?)',
+      href('/many-links'),
+      href('/l/0'),
+      href(`/l/${LINKS_READ - 1}`),
+      href(`/l/${LINKS_READ}`),
+    );
     expect(ends.map((row) => row.to_url).sort()).toEqual([href('/l/0'), href(`/l/${LINKS_READ - 1}`)].sort());
     const [rows] = readArchive<{ n: number; done: number; queued: number }>(
       db,
@@ -397,6 +405,8 @@ describe('a crawl of a hostile server', () => {
     expect(check!.integrity_check).toBe('ok');
     expect(readArchive(db, 'PRAGMA foreign_key_check')).toEqual([]);
     // Reported for the record.
-    console.info(`hostile crawl: ${Math.round(crawlMs)} ms, peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(1)} MiB over ${rssSamples} samples`);
+    console.info(
+      `hostile crawl: ${Math.round(crawlMs)} ms, peak RSS ${(peakRssBytes / 1024 / 1024).toFixed(1)} MiB over ${rssSamples} samples`,
+    );
   });
 });

@@ -15,7 +15,8 @@ const record = (i: number, body: Uint8Array = new TextEncoder().encode(`body ${i
   WARCRecord.create({ url: url(i), date: '2024-01-02T03:04:05Z', type: 'response', httpHeaders: { 'Content-Type': 'text/plain' } }, [body]);
 const serialize = async (rec: WARCRecord) => Buffer.from(await WARCSerializer.serialize(rec));
 /** One gzip member per record, as WARC writers make them (zlib's gzip is quicker here than warcio's own). */
-const members = (n: number): Promise<Buffer[]> => Promise.all(Array.from({ length: n }, async (_, i) => gzipSync(await serialize(record(i)))));
+const members = (n: number): Promise<Buffer[]> =>
+  Promise.all(Array.from({ length: n }, async (_, i) => gzipSync(await serialize(record(i)))));
 const offsetOf = (parts: Buffer[], index: number) => parts.slice(0, index).reduce((sum, part) => sum + part.length, 0);
 
 /** Flips bytes in the middle of a member's deflate data, its 10-byte header left whole. */
@@ -49,7 +50,11 @@ describe('crawlite import of damaged WARCs', () => {
     parts[2] = corruptDeflate(parts[2]!);
     const { file, db, code, lines, stderr } = await importFile('small.warc.gz', Buffer.concat(parts));
     expect(code).toBe(2);
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 2)}: a gzip member that does not inflate .*offset ${offsetOf(parts, 3)}$`))]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 2)}: a gzip member that does not inflate .*offset ${offsetOf(parts, 3)}$`),
+      ),
+    ]);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(pagesOf(db)).toEqual(urlsBut(5, 2));
   });
@@ -59,7 +64,9 @@ describe('crawlite import of damaged WARCs', () => {
     parts[1000] = corruptDeflate(parts[1000]!);
     const { file, db, code, lines } = await importFile('large.warc.gz', Buffer.concat(parts));
     expect(code).toBe(2);
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1000)}: a gzip member that does not inflate`))]);
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1000)}: a gzip member that does not inflate`)),
+    ]);
     expect(readArchive(db, 'SELECT count(*) AS n FROM pages')).toEqual([{ n: 1999 }]);
     expect(pagesOf(db)).toEqual(urlsBut(2000, 1000));
     expect(readArchive(db, 'SELECT ended_by FROM run')).toEqual([{ ended_by: 'finished' }]);
@@ -75,16 +82,32 @@ describe('crawlite import of damaged WARCs', () => {
     // FEXTRA, FNAME and FCOMMENT (flags 0x1c), as some writers make them: the same member otherwise.
     const plain = parts[4]!;
     const extra = Buffer.from([4, 0, 1, 2, 3, 4]);
-    const header = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0x1c]), plain.subarray(4, 10), extra, Buffer.from('record-4.warc\0comment\0', 'latin1')]);
+    const header = Buffer.concat([
+      Buffer.from([0x1f, 0x8b, 8, 0x1c]),
+      plain.subarray(4, 10),
+      extra,
+      Buffer.from('record-4.warc\0comment\0', 'latin1'),
+    ]);
     parts[4] = Buffer.concat([header, plain.subarray(10)]);
     const { file, db, code, lines } = await importFile('trailer.warc.gz', Buffer.concat(parts));
     expect(code).toBe(2);
     expect(lines).toEqual([
-      expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1)}: a gzip member that does not inflate \\(incorrect data check\\)`)),
-      expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 3)}: a gzip member that does not inflate \\(incorrect length check\\)`)),
+      expect.stringMatching(
+        new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1)}: a gzip member that does not inflate \\(incorrect data check\\)`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 3)}: a gzip member that does not inflate \\(incorrect length check\\)`),
+      ),
     ]);
     expect(pagesOf(db)).toEqual(urlsBut(6, 1, 3));
-    expect(readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM captures WHERE url = ? AND body = ?", url(4), Buffer.from(`body 4 `.repeat(40)))).toEqual([{ n: 1 }]);
+    expect(
+      readArchive<{ n: number }>(
+        db,
+        'SELECT count(*) AS n FROM captures WHERE url = ? AND body = ?',
+        url(4),
+        Buffer.from(`body 4 `.repeat(40)),
+      ),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('a member whose gzip header is damaged, and the first member damaged: the others are imported', async () => {
@@ -98,7 +121,9 @@ describe('crawlite import of damaged WARCs', () => {
     expect(code).toBe(2);
     expect(lines).toEqual([
       expect.stringMatching(new RegExp(`^crawlite: ${file}: offset 0: a gzip member that does not inflate \\(.*header.*\\)`)),
-      expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 2)}: a gzip member that does not inflate \\(.*(method|header).*\\)`)),
+      expect.stringMatching(
+        new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 2)}: a gzip member that does not inflate \\(.*(method|header).*\\)`),
+      ),
     ]);
     expect(pagesOf(db)).toEqual(urlsBut(4, 0, 2));
   });
@@ -118,7 +143,11 @@ describe('crawlite import of damaged WARCs', () => {
     parts[1] = corruptDeflate(parts[1]!, 40);
     const { file, db, code, lines } = await importFile('false-start.warc.gz', Buffer.concat(parts));
     expect(code).toBe(2);
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1)}: a gzip member that does not inflate .*offset ${offsetOf(parts, 2)}$`))]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1)}: a gzip member that does not inflate .*offset ${offsetOf(parts, 2)}$`),
+      ),
+    ]);
     expect(pagesOf(db)).toEqual(urlsBut(4, 1));
   });
 
@@ -131,7 +160,11 @@ describe('crawlite import of damaged WARCs', () => {
     const crafted = Buffer.concat(Array.from({ length: (2 * 1024 * 1024) / falseStart.length }, () => falseStart));
     const { file, db, code, lines } = await importFile('false-starts.warc.gz', Buffer.concat([parts[0]!, parts[1], crafted, parts[2]!]));
     expect(code).toBe(2);
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1)}: a gzip member that does not inflate .*too many gzip headers`))]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(`^crawlite: ${file}: offset ${offsetOf(parts, 1)}: a gzip member that does not inflate .*too many gzip headers`),
+      ),
+    ]);
     expect(pagesOf(db)).toEqual([url(0)]);
   });
 

@@ -19,7 +19,9 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3
 /** A response record as any WARC writer makes it. */
 function response(url: string, date: string, body: string | Buffer, contentType = 'text/html'): WARCRecord {
   // WARC/1.1, whose dates may have a fraction of a second (warcio cuts it off a WARC/1.0 record's).
-  return WARCRecord.create({ url, date, type: 'response', warcVersion: 'WARC/1.1', httpHeaders: { 'Content-Type': contentType } }, [typeof body === 'string' ? new TextEncoder().encode(body) : body]);
+  return WARCRecord.create({ url, date, type: 'response', warcVersion: 'WARC/1.1', httpHeaders: { 'Content-Type': contentType } }, [
+    typeof body === 'string' ? new TextEncoder().encode(body) : body,
+  ]);
 }
 
 async function writeWarc(name: string, records: WARCRecord[]): Promise<string> {
@@ -60,14 +62,19 @@ describe('crawlite import keeps every capture', () => {
       ['2024-05-01T10:00:00.000Z', '<p>first edition</p>', 0],
       ['2024-05-01T10:00:00.000Z', '<p>second edition</p>', 1],
     ]);
-    expect(readArchive(db, 'SELECT body FROM pages WHERE url = ?', `${SITE}/news`)).toEqual([{ body: Buffer.from('<p>second edition</p>') }]);
+    expect(readArchive(db, 'SELECT body FROM pages WHERE url = ?', `${SITE}/news`)).toEqual([
+      { body: Buffer.from('<p>second edition</p>') },
+    ]);
   });
 
   it('merges two archives with different captures of one URL in the same second into both captures; merged again, nothing more', async () => {
     const one = tmp.path('edition-1.sqlite');
     const two = tmp.path('edition-2.sqlite');
     await importWarc(await writeWarc('edition-1.warc.gz', [response(`${SITE}/news`, '2024-05-01T10:00:00Z', '<p>first edition</p>')]), one);
-    await importWarc(await writeWarc('edition-2.warc.gz', [response(`${SITE}/news`, '2024-05-01T10:00:00Z', '<p>second edition</p>')]), two);
+    await importWarc(
+      await writeWarc('edition-2.warc.gz', [response(`${SITE}/news`, '2024-05-01T10:00:00Z', '<p>second edition</p>')]),
+      two,
+    );
     const merged = tmp.path('editions.sqlite');
     expect((await runCli(['merge', one, two, '--db', merged, '-q'])).code).toBe(0);
     const both = [
@@ -92,7 +99,10 @@ describe('crawlite import keeps every capture', () => {
     ]);
     const warc = tmp.path('microseconds-out.warc.gz');
     expect((await runCli(['export', db, '--warc', warc, '-q'])).code).toBe(0);
-    const dates = (await readWarc(warc)).filter((record) => record.type === 'response').map((record) => record.field('WARC-Date')).sort();
+    const dates = (await readWarc(warc))
+      .filter((record) => record.type === 'response')
+      .map((record) => record.field('WARC-Date'))
+      .sort();
     expect(dates).toEqual(['2024-05-01T10:00:00.123456Z', '2024-05-01T10:00:00.123457Z']);
   });
 
@@ -122,7 +132,11 @@ describe('crawlite import keeps every capture', () => {
       response(`${SITE}/style.css`, '2024-01-01T00:00:02Z', 'body { background: url(/img/bg.png) }', 'text/css'),
       response(`${SITE}/img/bg.png`, '2024-01-01T00:00:03Z', PNG, 'image/png'),
       response(`${SITE}/about`, '2024-01-01T00:00:04Z', '<img src="/img/logo.png"><a href="/about/team">team</a>'),
-      response(`${SITE}/`, '2024-01-01T00:00:05Z', '<link rel="stylesheet" href="/style.css"><img src="/img/logo.png"><a href="/about">about</a>'),
+      response(
+        `${SITE}/`,
+        '2024-01-01T00:00:05Z',
+        '<link rel="stylesheet" href="/style.css"><img src="/img/logo.png"><a href="/about">about</a>',
+      ),
     ]);
     const db = tmp.path('requisite-first.sqlite');
     await importWarc(file, db);
@@ -189,7 +203,8 @@ describe('crawl, export, import', () => {
     expect((await runCli(['export', crawled, '--warc', warc, '-q'])).code).toBe(0);
     const imported = tmp.path('imported.sqlite');
     await importWarc(warc, imported);
-    const kinds = (db: string) => readArchive<{ url: string; kind: string; depth: number }>(db, 'SELECT url, kind, depth FROM urls ORDER BY url');
+    const kinds = (db: string) =>
+      readArchive<{ url: string; kind: string; depth: number }>(db, 'SELECT url, kind, depth FROM urls ORDER BY url');
     const expected = kinds(crawled);
     expect(expected.filter((row) => row.kind === 'requisite').length).toBe(6);
     expect(Math.max(...expected.map((row) => row.depth))).toBe(4);
@@ -208,13 +223,25 @@ describe('requests other than GET, and truncated records', () => {
       file,
       Buffer.concat([
         rawRecord('request', `${SITE}/search`, '2024-06-01T00:00:00Z', httpRequest('GET', '/search')),
-        rawRecord('response', `${SITE}/search`, '2024-06-01T00:00:00Z', httpResponse('text/html', '<form method=post><input name=q></form>')),
+        rawRecord(
+          'response',
+          `${SITE}/search`,
+          '2024-06-01T00:00:00Z',
+          httpResponse('text/html', '<form method=post><input name=q></form>'),
+        ),
         // Later than the GET: still not the page.
-        rawRecord('request', `${SITE}/search`, '2024-06-01T00:00:05Z', httpRequest('POST', '/search', FORM_BODY, 'application/x-www-form-urlencoded')),
+        rawRecord(
+          'request',
+          `${SITE}/search`,
+          '2024-06-01T00:00:05Z',
+          httpRequest('POST', '/search', FORM_BODY, 'application/x-www-form-urlencoded'),
+        ),
         rawRecord('response', `${SITE}/search`, '2024-06-01T00:00:05Z', httpResponse('text/html', '<p>results for crawl archive</p>')),
         rawRecord('request', `${SITE}/api`, '2024-06-01T00:00:06Z', httpRequest('POST', '/api', JSON_BODY, 'application/json')),
         rawRecord('response', `${SITE}/api`, '2024-06-01T00:00:06Z', httpResponse('application/json', '{"items":[]}')),
-        rawRecord('response', `${SITE}/big.bin`, '2024-06-01T00:00:07Z', httpResponse('application/octet-stream', 'only the start'), { 'WARC-Truncated': 'length' }),
+        rawRecord('response', `${SITE}/big.bin`, '2024-06-01T00:00:07Z', httpResponse('application/octet-stream', 'only the start'), {
+          'WARC-Truncated': 'length',
+        }),
       ]),
     );
     imported = tmp.path('methods.sqlite');
@@ -239,7 +266,9 @@ describe('requests other than GET, and truncated records', () => {
       { state: 'skipped', error: expect.stringMatching(/only answers to requests other than GET/) },
     ]);
     expect(readArchive(imported, 'SELECT count(*) AS n FROM pages WHERE url = ?', `${SITE}/api`)).toEqual([{ n: 0 }]);
-    expect(readArchive(imported, 'SELECT request_body FROM captures WHERE url = ?', `${SITE}/api`)).toEqual([{ request_body: Buffer.from(JSON_BODY) }]);
+    expect(readArchive(imported, 'SELECT request_body FROM captures WHERE url = ?', `${SITE}/api`)).toEqual([
+      { request_body: Buffer.from(JSON_BODY) },
+    ]);
   });
 
   it("never replays a POST's answer for its URL: the URL's timeline and captures by time are its GETs", () => {
@@ -270,7 +299,10 @@ describe('requests other than GET, and truncated records', () => {
     ]);
     const big = records.find((record) => record.type === 'response' && record.field('WARC-Target-URI') === `${SITE}/big.bin`);
     expect(big?.field('WARC-Truncated')).toBe('length');
-    const keys = readFileSync(cdxj, 'utf8').trim().split('\n').map((line) => line.split(' ')[0]);
+    const keys = readFileSync(cdxj, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ')[0]);
     expect(keys).toContain('example,site)/search');
     expect(keys).toContain('example,site)/search?__wb_method=post&lang=en&q=crawl%20archive');
     // pywb keys a JSON body by its members (test/export/post-keys.test.ts).
@@ -280,7 +312,11 @@ describe('requests other than GET, and truncated records', () => {
     const again = tmp.path('methods-again.sqlite');
     await importWarc(warc, again);
     // A record without its request comes back with the GET request an export writes for it.
-    const captures = (db: string) => readArchive(db, "SELECT url, fetched_at, coalesce(request_method, 'GET') AS method, request_body, truncated, latest, sha256 FROM captures ORDER BY url, fetched_at");
+    const captures = (db: string) =>
+      readArchive(
+        db,
+        "SELECT url, fetched_at, coalesce(request_method, 'GET') AS method, request_body, truncated, latest, sha256 FROM captures ORDER BY url, fetched_at",
+      );
     expect(captures(again)).toEqual(captures(imported));
   });
 });

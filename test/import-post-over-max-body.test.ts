@@ -39,11 +39,20 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup());
 
 it("keeps the GET's answer as the URL's page", () => {
-  expect(readArchive(db, 'SELECT request_method, body FROM pages WHERE url = ?', `${SITE}/x`)).toEqual([{ request_method: 'GET', body: Buffer.from('<p>the form</p>') }]);
+  expect(readArchive(db, 'SELECT request_method, body FROM pages WHERE url = ?', `${SITE}/x`)).toEqual([
+    { request_method: 'GET', body: Buffer.from('<p>the form</p>') },
+  ]);
 });
 
 it("keeps the POST's answer as a capture of a POST, its request body left out and marked so", () => {
-  const rows = readArchive<{ request_method: string; request_body: Buffer | null; truncated: string | null; latest: number; body: Buffer; headers: Buffer }>(
+  const rows = readArchive<{
+    request_method: string;
+    request_body: Buffer | null;
+    truncated: string | null;
+    latest: number;
+    body: Buffer;
+    headers: Buffer;
+  }>(
     db,
     'SELECT request_method, request_body, truncated, latest, body, request_headers AS headers FROM captures WHERE url = ? ORDER BY fetched_at',
     `${SITE}/x`,
@@ -74,6 +83,7 @@ it('exports the POST with its request cut (WARC-Truncated: length) and its answe
   const again = tmp.path('again.sqlite');
   const imported = await execCli(['import', warc, '--db', again]);
   expect(imported.code, imported.stderr).toBe(0);
-  const captures = (path: string) => readArchive(path, 'SELECT fetched_at, request_method, request_body, truncated, latest, sha256 FROM captures ORDER BY fetched_at');
+  const captures = (path: string) =>
+    readArchive(path, 'SELECT fetched_at, request_method, request_body, truncated, latest, sha256 FROM captures ORDER BY fetched_at');
   expect(captures(again)).toEqual(captures(db));
 });

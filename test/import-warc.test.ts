@@ -12,7 +12,8 @@ import { startServer, type TestServer } from './support/test-server.js';
 const run = promisify(execFile);
 /** Debian's wget writes the WARCs these tests import; .ci/run installs it. */
 const WGET = existsSync('/usr/bin/wget');
-if (!WGET) console.log('import-warc: skipping the import tests: they read WARCs written by wget, which is not installed (apt-get install wget)');
+if (!WGET)
+  console.log('import-warc: skipping the import tests: they read WARCs written by wget, which is not installed (apt-get install wget)');
 
 const GZ_PAGE = '<!doctype html><title>gz</title><p>compressed <a href="/">home</a> <a href="/c?x=1">c</a></p>';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
@@ -35,11 +36,13 @@ async function site(): Promise<TestServer> {
 
 /** wget's own WARC of the site (exit 8 only says a 404 was met). */
 async function wgetWarc(url: string, dir: string): Promise<string> {
-  await run('/usr/bin/wget', ['-q', '-r', '-l', '5', '-p', '-e', 'robots=off', `--warc-file=${dir}/site`, '--no-warc-keep-log', '-P', `${dir}/mirror`, url], { timeout: 20_000 }).catch(
-    (error: { code?: number }) => {
-      if (error.code !== 8) throw error;
-    },
-  );
+  await run(
+    '/usr/bin/wget',
+    ['-q', '-r', '-l', '5', '-p', '-e', 'robots=off', `--warc-file=${dir}/site`, '--no-warc-keep-log', '-P', `${dir}/mirror`, url],
+    { timeout: 20_000 },
+  ).catch((error: { code?: number }) => {
+    if (error.code !== 8) throw error;
+  });
   return `${dir}/site.warc.gz`;
 }
 
@@ -100,12 +103,22 @@ describe.skipIf(!WGET)('crawlite import', () => {
     expect(pages.get('/r')).toMatchObject({ status: 301, location: '/b', reason: 'Moved Permanently' });
     expect(pages.get('/missing')).toMatchObject({ status: 404, reason: 'Not Found' });
     const index = pages.get('/')!;
-    expect(index).toMatchObject({ http_version: 'HTTP/1.1', reason: 'OK', request_method: 'GET', request_target: '/', remote_ip: '127.0.0.1' });
+    expect(index).toMatchObject({
+      http_version: 'HTTP/1.1',
+      reason: 'OK',
+      request_method: 'GET',
+      request_target: '/',
+      remote_ip: '127.0.0.1',
+    });
     expect(index.raw_headers.toString()).toMatch(/^content-type: text\/html; charset=utf-8\r\n(.*\r\n)*$/);
     expect(index.request_headers.toString()).toMatch(/^Host: 127\.0\.0\.1:\d+\r\n(.*\r\n)*$/);
     expect(index.started_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
 
-    const links = readArchive<{ from_url: string; to_url: string; kind: string }>(db, "select from_url, to_url, kind from links where from_url = ? order by to_url", server.url);
+    const links = readArchive<{ from_url: string; to_url: string; kind: string }>(
+      db,
+      'select from_url, to_url, kind from links where from_url = ? order by to_url',
+      server.url,
+    );
     expect(links.map((link) => [link.to_url.replace(server.url, '/'), link.kind])).toEqual([
       ['/', 'canonical'],
       ['/b', 'link'],
@@ -115,8 +128,10 @@ describe.skipIf(!WGET)('crawlite import', () => {
       ['/s.css', 'requisite'],
       ['https://elsewhere.example/', 'link'],
     ]);
-    expect(readArchive(db, "select kind from links where from_url = ?", `${server.url}r`)).toEqual([{ kind: 'redirect' }]);
-    expect(readArchive(db, "select to_url from links where from_url = ?", `${server.url}s.css`)).toEqual([{ to_url: `${server.url}bg.png` }]);
+    expect(readArchive(db, 'select kind from links where from_url = ?', `${server.url}r`)).toEqual([{ kind: 'redirect' }]);
+    expect(readArchive(db, 'select to_url from links where from_url = ?', `${server.url}s.css`)).toEqual([
+      { to_url: `${server.url}bg.png` },
+    ]);
     // Imported responses are done; a link target the WARC has no response for is skipped, with why.
     const urls = readArchive<{ url: string; state: string; error: string | null }>(db, 'select url, state, error from urls order by url');
     expect(urls.filter((u) => u.state === 'done')).toHaveLength(7);
@@ -148,9 +163,15 @@ describe.skipIf(!WGET)('crawlite import', () => {
         httpHeaders: { 'Content-Type': 'text/html', 'X-Again': 'yes' },
         warcHeaders: { 'WARC-Payload-Digest': digest, ...extra },
       });
-    const byId = await WARCSerializer.serialize(revisit('http://site.example/b', { 'WARC-Refers-To': original.warcHeaders.headers.get('WARC-Record-ID')! }), digestOpts);
+    const byId = await WARCSerializer.serialize(
+      revisit('http://site.example/b', { 'WARC-Refers-To': original.warcHeaders.headers.get('WARC-Record-ID')! }),
+      digestOpts,
+    );
     const byDigest = await WARCSerializer.serialize(revisit('http://site.example/c', {}), digestOpts);
-    const orphan = await WARCSerializer.serialize(revisit('http://site.example/d', { 'WARC-Payload-Digest': 'sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), digestOpts);
+    const orphan = await WARCSerializer.serialize(
+      revisit('http://site.example/d', { 'WARC-Payload-Digest': 'sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }),
+      digestOpts,
+    );
     const file = tmp.path('revisits.warc.gz');
     writeFileSync(file, Buffer.concat([first, byId, byDigest, orphan]));
     const db = tmp.path('revisits.sqlite');
@@ -165,7 +186,9 @@ describe.skipIf(!WGET)('crawlite import', () => {
       ['http://site.example/c', body],
     ]);
     expect(JSON.parse(pages[1]!.headers)).toMatchObject({ 'x-again': 'yes' });
-    expect(readArchive(db, "select to_url from links where from_url = 'http://site.example/c'")).toEqual([{ to_url: 'http://site.example/next' }]);
+    expect(readArchive(db, "select to_url from links where from_url = 'http://site.example/c'")).toEqual([
+      { to_url: 'http://site.example/next' },
+    ]);
     expect(readArchive(db, 'select count(*) as n from body')).toEqual([{ n: 1 }]);
   });
 
@@ -175,7 +198,8 @@ describe.skipIf(!WGET)('crawlite import', () => {
         { url: `http://site.example/${i}`, date: '2024-01-02T03:04:05Z', type: 'response', httpHeaders: { 'Content-Type': 'text/plain' } },
         [new TextEncoder().encode(`body ${i}`)],
       );
-    const serialized = async (gzip: boolean) => Promise.all([0, 1, 2].map(async (i) => Buffer.from(await WARCSerializer.serialize(record(i), { gzip }))));
+    const serialized = async (gzip: boolean) =>
+      Promise.all([0, 1, 2].map(async (i) => Buffer.from(await WARCSerializer.serialize(record(i), { gzip }))));
 
     it('a .warc.gz cut in the middle of a member: one line with the member offset, the records before it kept', async () => {
       const members = await serialized(true);
@@ -189,12 +213,18 @@ describe.skipIf(!WGET)('crawlite import', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(new RegExp(`^crawlite: ${file}: offset ${offset}: .*(truncated|ends)`));
       expect(result.stderr).not.toMatch(/\n\s+at /);
-      expect(readArchive(db, 'select url from pages order by url')).toEqual([{ url: 'http://site.example/0' }, { url: 'http://site.example/1' }]);
+      expect(readArchive(db, 'select url from pages order by url')).toEqual([
+        { url: 'http://site.example/0' },
+        { url: 'http://site.example/1' },
+      ]);
     });
 
     it('a record whose Content-Length lies: one line with its offset, the records around it kept', async () => {
       const [a, b, c] = await serialized(false);
-      const lying = Buffer.from(b!.toString('latin1').replace(/Content-Length: (\d+)/, (_m, n: string) => `Content-Length: ${Number(n) - 5}`), 'latin1');
+      const lying = Buffer.from(
+        b!.toString('latin1').replace(/Content-Length: (\d+)/, (_m, n: string) => `Content-Length: ${Number(n) - 5}`),
+        'latin1',
+      );
       const file = tmp.path('lying.warc');
       writeFileSync(file, Buffer.concat([a!, lying, c!]));
       const db = tmp.path('lying.sqlite');
@@ -203,7 +233,10 @@ describe.skipIf(!WGET)('crawlite import', () => {
       const lines = result.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(new RegExp(`^crawlite: ${file}: offset ${a!.length}: the record does not end where its Content-Length`));
-      expect(readArchive(db, 'select url from pages order by url')).toEqual([{ url: 'http://site.example/0' }, { url: 'http://site.example/2' }]);
+      expect(readArchive(db, 'select url from pages order by url')).toEqual([
+        { url: 'http://site.example/0' },
+        { url: 'http://site.example/2' },
+      ]);
     });
 
     it('a file that is not a WARC, and a missing one', async () => {
@@ -219,21 +252,27 @@ describe.skipIf(!WGET)('crawlite import', () => {
     });
   });
 
-  it('round trip: a crawl of a site and the import of wget\'s WARC of it agree on pages and links', async () => {
+  it("round trip: a crawl of a site and the import of wget's WARC of it agree on pages and links", async () => {
     const crawlDb = tmp.path('crawl.sqlite');
     const crawl = await execCli(['crawl', server.url, '--db', crawlDb, '-q']);
     expect(crawl.code).toBe(0);
     const importDb = tmp.path('roundtrip.sqlite');
     expect((await execCli(['import', warc, '--db', importDb, '-q'])).code).toBe(0);
     type Row = { url: string; status: number; content_type: string | null; body: Buffer };
-    const pagesOf = (db: string) => new Map(readArchive<Row>(db, 'select url, status, content_type, body from pages').map((row) => [row.url, row]));
+    const pagesOf = (db: string) =>
+      new Map(readArchive<Row>(db, 'select url, status, content_type, body from pages').map((row) => [row.url, row]));
     const crawled = pagesOf(crawlDb);
     const imported = pagesOf(importDb);
     const both = [...imported.keys()].filter((url) => crawled.has(url)).sort();
     expect(both.length).toBe(7);
     for (const url of both) {
       const [a, b] = [crawled.get(url)!, imported.get(url)!];
-      expect({ url, status: b.status, type: b.content_type, body: b.body.toString('base64') }).toEqual({ url, status: a.status, type: a.content_type, body: a.body.toString('base64') });
+      expect({ url, status: b.status, type: b.content_type, body: b.body.toString('base64') }).toEqual({
+        url,
+        status: a.status,
+        type: a.content_type,
+        body: a.body.toString('base64'),
+      });
     }
     const linksOf = (db: string) =>
       readArchive<{ line: string }>(db, "select from_url || ' ' || to_url || ' ' || kind || ' ' || nofollow as line from links order by 1")

@@ -26,9 +26,13 @@ const pagesLike = (pattern: string) =>
 beforeAll(async () => {
   server = await startServer(
     routes({
-      '/': html(`<a href="${LOWER}">lower</a> <a href="/a%7Eb">escaped tilde</a> <a href="/a%2Fb">escaped slash</a> <a href="/second">next</a>`),
+      '/': html(
+        `<a href="${LOWER}">lower</a> <a href="/a%7Eb">escaped tilde</a> <a href="/a%2Fb">escaped slash</a> <a href="/second">next</a>`,
+      ),
       '/second': html('<a href="/文档/">IRI</a> <a href="/a~b">tilde</a> <a href="/a/b">slash</a> <a href="/third">next</a>'),
-      '/third': html(`<a href="${UPPER}">upper</a> <a href="/a%7eb">lower-case escaped tilde</a> <a href="/a%2fb">lower-case escaped slash</a>`),
+      '/third': html(
+        `<a href="${UPPER}">upper</a> <a href="/a%7eb">lower-case escaped tilde</a> <a href="/a%2fb">lower-case escaped slash</a>`,
+      ),
       [LOWER]: html('documents'),
       [UPPER]: html('documents'),
       '/a%7Eb': html('tilde'),
@@ -90,7 +94,10 @@ describe('one page spelled as an IRI and with lower- and upper-case escapes', ()
 
 describe('an escaped unreserved character', () => {
   it('is the same page as the character itself: /a%7Eb, /a~b and /a%7eb are one', () => {
-    const rows = readArchive<PageRow>(db, "SELECT url, fetch_url, status FROM pages WHERE url LIKE '%/a~b' OR url LIKE '%/a\\%7%' ESCAPE '\\'");
+    const rows = readArchive<PageRow>(
+      db,
+      "SELECT url, fetch_url, status FROM pages WHERE url LIKE '%/a~b' OR url LIKE '%/a\\%7%' ESCAPE '\\'",
+    );
     expect(rows).toEqual([{ url: abs(server, '/a~b'), fetch_url: abs(server, '/a%7Eb'), status: 200 }]);
     expect([server.hitCount('/a%7Eb'), server.hitCount('/a~b'), server.hitCount('/a%7eb')]).toEqual([1, 0, 0]);
   });
@@ -98,7 +105,10 @@ describe('an escaped unreserved character', () => {
 
 describe('an escaped slash', () => {
   it('is not a path separator: /a%2Fb and /a/b are two pages, each fetched once', () => {
-    const rows = readArchive<PageRow>(db, "SELECT url, fetch_url, status FROM pages WHERE url LIKE '%/a/b' OR url LIKE '%/a\\%2%' ESCAPE '\\' ORDER BY url");
+    const rows = readArchive<PageRow>(
+      db,
+      "SELECT url, fetch_url, status FROM pages WHERE url LIKE '%/a/b' OR url LIKE '%/a\\%2%' ESCAPE '\\' ORDER BY url",
+    );
     expect(rows).toEqual([
       { url: abs(server, '/a%2Fb'), fetch_url: abs(server, '/a%2Fb'), status: 200 },
       { url: abs(server, '/a/b'), fetch_url: abs(server, '/a/b'), status: 200 },

@@ -18,7 +18,6 @@ const DELAY_MS = 40;
 const CONCURRENCY = 4;
 const ALL_PATHS = sitePaths(N);
 
-
 /** Serves the site; the delay is cancelled when the client goes away, so a killed crawler leaves no timers behind. */
 const site: Handler = (req, res, path) => {
   let body: string | undefined;
@@ -46,9 +45,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-
-
-
 interface Snapshot {
   /** URLs in `done` state. */
   done: Set<string>;
@@ -62,7 +58,10 @@ interface Snapshot {
 /** What a killed crawl left behind, checked for the invariants a crash must keep. */
 function checkAfterKill(db: string): Snapshot {
   expect(integrity(db)).toBe('ok');
-  const doneWithoutPage = readArchive<{ url: string }>(db, "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)");
+  const doneWithoutPage = readArchive<{ url: string }>(
+    db,
+    "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)",
+  );
   expect(doneWithoutPage).toEqual([]);
   const urls = readArchive<{ url: string; state: string }>(db, 'SELECT url, state FROM urls');
   const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
@@ -151,7 +150,8 @@ it('resumes after kill -9 without losing or duplicating pages, re-fetching only 
 
   const resumed = await execCli(['resume', db]);
   expect(resumed.stderr).toContain(`resuming ${db}`);
-  if (snapshot.fetching.size > 0) expect(resumed.stderr).toContain(`${snapshot.fetching.size} left in flight by the last run are queued again`);
+  if (snapshot.fetching.size > 0)
+    expect(resumed.stderr).toContain(`${snapshot.fetching.size} left in flight by the last run are queued again`);
   expect(resumed.code, resumed.stderr).toBe(0);
 
   await checkComplete(db, [snapshot]);

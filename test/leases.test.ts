@@ -31,7 +31,9 @@ async function crawlWith(frontier: MemoryFrontier, root: string): Promise<FetchR
   // Two rounds of REPLY_MS on a quiet machine; the rest is room for a loaded one.
   const bound = setTimeout(() => stop.abort(), 30_000);
   try {
-    return await lastValueFrom(crawl({ frontier, sink: frontier, fetcher: httpFetcher(options) }, [root], options, stop).reports.pipe(toArray()));
+    return await lastValueFrom(
+      crawl({ frontier, sink: frontier, fetcher: httpFetcher(options) }, [root], options, stop).reports.pipe(toArray()),
+    );
   } finally {
     clearTimeout(bound);
   }

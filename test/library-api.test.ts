@@ -15,7 +15,12 @@ const DELAY_MS = 25;
 const pagePath = (i: number) => `/p/${i}`;
 const site: Handler = (_req, res, path) => {
   const match = /^\/p\/(\d+)$/.exec(path);
-  const body = path === '/' ? `<a href="${pagePath(0)}">start</a>` : match && Number(match[1]) < N ? linkedPage(Number(match[1]), N, pagePath) : undefined;
+  const body =
+    path === '/'
+      ? `<a href="${pagePath(0)}">start</a>`
+      : match && Number(match[1]) < N
+        ? linkedPage(Number(match[1]), N, pagePath)
+        : undefined;
   return replyAfter(res, { body, delayMs: DELAY_MS });
 };
 const PAGES = ['/', ...Array.from({ length: N }, (_, i) => pagePath(i))];
@@ -49,7 +54,13 @@ describe('crawl() from code', () => {
     expect(fetched.sort()).toEqual([...URLS].sort());
     expect(events.filter((event) => event.type === 'failed' || event.type === 'skipped')).toEqual([]);
 
-    expect(report).toMatchObject({ archive: db, endedBy: 'finished', runs: 1, pagesFetched: PAGES.length, roots: [{ url: server.url, state: 'done' }] });
+    expect(report).toMatchObject({
+      archive: db,
+      endedBy: 'finished',
+      runs: 1,
+      pagesFetched: PAGES.length,
+      roots: [{ url: server.url, state: 'done' }],
+    });
     expect(report.urls).toMatchObject({ done: URLS.length, queued: 0, fetching: 0 });
     const reader = openArchive(db);
     try {
@@ -78,7 +89,10 @@ describe('crawl() from code', () => {
     const finished = await resumed.done;
     expect(finished.endedBy).toBe('finished');
     expect(finished.urls).toMatchObject({ done: URLS.length, queued: 0 });
-    expect((await notices)[0]).toEqual({ type: 'notice', notice: { kind: 'resuming', done: stopped.urls.done, queued: stopped.urls.queued, requeued: 0 } });
+    expect((await notices)[0]).toEqual({
+      type: 'notice',
+      notice: { kind: 'resuming', done: stopped.urls.done, queued: stopped.urls.queued, requeued: 0 },
+    });
     for (const path of PAGES) expect(server.hitCount(path) - before.get(path)!, path).toBe(1);
   });
 

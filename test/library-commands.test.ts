@@ -51,7 +51,12 @@ describe('the library does what each command does', () => {
     expect(archiveReport(db)).toMatchObject({ pagesFetched: 2, urls: { done: 3 } });
     const columns: string[][] = [];
     const rows: unknown[][] = [];
-    const end = await queryArchive({ db, sql: 'select url from pages order by url', onColumns: (names) => columns.push(names), onRows: (batch) => void rows.push(...batch) });
+    const end = await queryArchive({
+      db,
+      sql: 'select url from pages order by url',
+      onColumns: (names) => columns.push(names),
+      onRows: (batch) => void rows.push(...batch),
+    });
     expect(end).toBe('done');
     expect(columns).toEqual([['url']]);
     expect(rows.map(([url]) => new URL(String(url)).pathname)).toEqual(['/', '/about', '/robots.txt']);
@@ -62,7 +67,9 @@ describe('the library does what each command does', () => {
     expect(found).toMatchObject({ end: 'done', found: 1, unindexed: 0 });
     const stopped = new AbortController();
     stopped.abort();
-    expect(await queryArchive({ db, sql: 'select * from pages', onColumns: () => undefined, onRows: () => undefined, signal: stopped.signal })).toBe('stopped');
+    expect(
+      await queryArchive({ db, sql: 'select * from pages', onColumns: () => undefined, onRows: () => undefined, signal: stopped.signal }),
+    ).toBe('stopped');
   });
 
   it('exportArchive() writes a WARC with progress; importWarcs() reads it back into a new archive', async () => {
@@ -123,22 +130,38 @@ describe('one entry for crawl, resume, retry and recrawl', () => {
 
   it('checks options and the session once, naming them as the caller spells them, before any file is opened', () => {
     const file = tmp.path('never.sqlite');
-    const flags = { option: (key: string) => `--${key}`, session: (key: string) => ({ headers: '--header', cookies: '--cookie', cookieFile: '--cookies', proxy: '--proxy' })[key]! };
+    const flags = {
+      option: (key: string) => `--${key}`,
+      session: (key: string) => ({ headers: '--header', cookies: '--cookie', cookieFile: '--cookies', proxy: '--proxy' })[key]!,
+    };
     expect(() => prepareRun({ kind: 'crawl', db: file, roots: [server.url], session: { proxy: 'ftp://proxy' } }, flags)).toThrow(
-      expect.objectContaining({ code: 'INVALID_OPTION', option: 'proxy', message: '--proxy must be an http://, https:// or socks5:// URL, got ftp:' }),
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        option: 'proxy',
+        message: '--proxy must be an http://, https:// or socks5:// URL, got ftp:',
+      }),
     );
-    expect(() => prepareRun({ kind: 'crawl', db: file, roots: [server.url], session: { headers: ['no colon'] } })).toThrow(InvalidOptionError);
+    expect(() => prepareRun({ kind: 'crawl', db: file, roots: [server.url], session: { headers: ['no colon'] } })).toThrow(
+      InvalidOptionError,
+    );
     expect(() => prepareRun({ kind: 'crawl', db: file, roots: [server.url], session: { cookieFile: tmp.path('missing.txt') } })).toThrow(
       expect.objectContaining({ option: 'cookieFile', message: expect.stringMatching(/^cookieFile .*missing\.txt: no such file$/) }),
     );
-    expect(() => prepareRun({ kind: 'resume', db: file, options: { concurrency: 0 } })).toThrow(expect.objectContaining({ option: 'concurrency' }));
+    expect(() => prepareRun({ kind: 'resume', db: file, options: { concurrency: 0 } })).toThrow(
+      expect.objectContaining({ option: 'concurrency' }),
+    );
     expect(existsSync(file)).toBe(false);
   });
 
   it('takes headers as wget and curl write them, and a cookies.txt file', async () => {
     const jar = tmp.path('cookies.txt');
     writeFileSync(jar, '# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tabc\n');
-    const run = startRun({ kind: 'crawl', db: tmp.path('session.sqlite'), roots: [server.url], session: { headers: ['X-Token: 1'], cookieFile: jar } });
+    const run = startRun({
+      kind: 'crawl',
+      db: tmp.path('session.sqlite'),
+      roots: [server.url],
+      session: { headers: ['X-Token: 1'], cookieFile: jar },
+    });
     expect((await run.done).endedBy).toBe('finished');
   });
 });

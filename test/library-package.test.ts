@@ -79,7 +79,9 @@ async function compile(files: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startServer(routes({ '/': html('<a href="/a">a</a> <a href="/b">b</a>', 'home'), '/a': html('a', 'page a'), '/b': html('b', 'page b') }));
+  server = await startServer(
+    routes({ '/': html('<a href="/a">a</a> <a href="/b">b</a>', 'home'), '/a': html('a', 'page a'), '/b': html('b', 'page b') }),
+  );
   // --ignore-scripts: "prepare" would build again; `npm test` has built dist already.
   await run('npm', ['pack', '--pack-destination', tmp.dir, '--ignore-scripts', '--silent'], { cwd: ROOT, timeout: 30_000 });
   const tarball = readdirSync(tmp.dir).find((name) => name.endsWith('.tgz'))!;
@@ -103,8 +105,21 @@ it('installs from its packed tarball and crawls, reads and refuses through the p
   writeFileSync(join(project, 'crawl.mjs'), SCRIPT);
 
   const { stdout } = await run(process.execPath, ['crawl.mjs', server.url, tmp.path('site.sqlite')], { cwd: project, timeout: 30_000 });
-  const result = JSON.parse(stdout) as { fetched: number; endedBy: string; done: number; pagesFetched: number; pages: { url: string; status: number; title: string }[]; refused: unknown };
-  expect(result).toMatchObject({ endedBy: 'finished', pagesFetched: 3, refused: 'INVALID_OPTION', merged: 4, scale: ['function', 'function', 'function'] });
+  const result = JSON.parse(stdout) as {
+    fetched: number;
+    endedBy: string;
+    done: number;
+    pagesFetched: number;
+    pages: { url: string; status: number; title: string }[];
+    refused: unknown;
+  };
+  expect(result).toMatchObject({
+    endedBy: 'finished',
+    pagesFetched: 3,
+    refused: 'INVALID_OPTION',
+    merged: 4,
+    scale: ['function', 'function', 'function'],
+  });
   // robots.txt (a 404 here) is stored too.
   expect(result.done).toBe(4);
   expect(result.fetched).toBe(4);

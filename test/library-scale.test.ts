@@ -60,7 +60,13 @@ describe('merge() from code', () => {
     expect(pageRows(db)).toEqual(pageRows(cliDb));
     const union = [...new Set([...pageRows(shardA), ...pageRows(shardB)].map((page) => page.url))].sort();
     expect(pageRows(db).map((page) => page.url)).toEqual(union);
-    expect(report).toMatchObject({ archive: db, shards: 2, skipped: 0, pagesMerged: pageRows(shardA).length + pageRows(shardB).length, pages: union.length });
+    expect(report).toMatchObject({
+      archive: db,
+      shards: 2,
+      skipped: 0,
+      pagesMerged: pageRows(shardA).length + pageRows(shardB).length,
+      pages: union.length,
+    });
     expect(progress.filter((type) => type !== 'batch')).toEqual(['shard-start', 'shard-end', 'shard-start', 'shard-end']);
 
     // Again: both shards are already in, and nothing changes.
@@ -91,15 +97,27 @@ describe('scale-out calls refuse bad input before connecting', () => {
 
   it('initFrontier checks roots and options as the command line does', async () => {
     await expect(initFrontier({ connection: UNREACHABLE, roots: ['http//example.com'] })).rejects.toBeInstanceOf(InvalidRootError);
-    await expect(initFrontier({ connection: UNREACHABLE, roots: ['http://example.com/'], maxPages: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'maxPages' });
-    await expect(initFrontier({ connection: UNREACHABLE, roots: ['http://example.com/'], exclude: ['('] })).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'exclude' });
+    await expect(initFrontier({ connection: UNREACHABLE, roots: ['http://example.com/'], maxPages: -1 })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      option: 'maxPages',
+    });
+    await expect(initFrontier({ connection: UNREACHABLE, roots: ['http://example.com/'], exclude: ['('] })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      option: 'exclude',
+    });
     await expect(initFrontier({ connection: UNREACHABLE, roots: [] })).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'roots' });
     await expect(initFrontier({ connection: UNREACHABLE, roots: ['http://example.com/'] })).rejects.toBeInstanceOf(PgUnreachableError);
   });
 
   it('crawlWorker checks its options; an unreachable server rejects done with PG_UNREACHABLE', async () => {
-    await expect(crawlWorker({ connection: UNREACHABLE, db: tmp.path('w.sqlite'), concurrency: 0 }).done).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'concurrency' });
-    await expect(crawlWorker({ connection: UNREACHABLE, db: tmp.path('w.sqlite'), leaseMs: 10 }).done).rejects.toMatchObject({ code: 'INVALID_OPTION', option: 'leaseMs' });
+    await expect(crawlWorker({ connection: UNREACHABLE, db: tmp.path('w.sqlite'), concurrency: 0 }).done).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      option: 'concurrency',
+    });
+    await expect(crawlWorker({ connection: UNREACHABLE, db: tmp.path('w.sqlite'), leaseMs: 10 }).done).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      option: 'leaseMs',
+    });
     const handle = crawlWorker({ connection: UNREACHABLE, db: tmp.path('w.sqlite') });
     await expect(handle.done).rejects.toMatchObject({ code: 'PG_UNREACHABLE', message: expect.stringContaining('127.0.0.1:1/none') });
     expect(existsSync(tmp.path('w.sqlite'))).toBe(false);
@@ -131,8 +149,12 @@ describe.skipIf(!POSTGRES_INSTALLED)('a shared crawl from code', () => {
     const shards = [tmp.path('w1.sqlite'), tmp.path('w2.sqlite')];
     const workers = shards.map((db, i) => crawlWorker({ connection, db, name: `w${i + 1}` }));
     const fetched: string[][] = [[], []];
-    workers.forEach((worker, i) => worker.events.subscribe((event: WorkerEvent) => event.type === 'fetched' && fetched[i]!.push(new URL(event.report.url).pathname)));
-    const reports = await within(Promise.all(workers.map((worker) => worker.done)), 20_000, 'the workers', () => workers.forEach((worker) => worker.stop()));
+    workers.forEach((worker, i) =>
+      worker.events.subscribe((event: WorkerEvent) => event.type === 'fetched' && fetched[i]!.push(new URL(event.report.url).pathname)),
+    );
+    const reports = await within(Promise.all(workers.map((worker) => worker.done)), 20_000, 'the workers', () =>
+      workers.forEach((worker) => worker.stop()),
+    );
 
     const paths = sitePaths(N);
     expect(reports.map((report) => [report.archive, report.name, report.endedBy])).toEqual([
@@ -153,7 +175,11 @@ describe.skipIf(!POSTGRES_INSTALLED)('a shared crawl from code', () => {
 
     const merged = await merge({ shards, db: tmp.path('merged.sqlite') });
     expect(merged).toMatchObject({ shards: 2, pages: paths.length, urls: { done: paths.length, queued: 0 } });
-    expect(pageRows(merged.archive).map((page) => new URL(page.url).pathname).sort()).toEqual([...paths].sort());
+    expect(
+      pageRows(merged.archive)
+        .map((page) => new URL(page.url).pathname)
+        .sort(),
+    ).toEqual([...paths].sort());
   });
 
   it('stop() ends a worker with endedBy interrupted and leaves the rest queued', async () => {

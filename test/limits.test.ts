@@ -41,10 +41,16 @@ interface UrlRow {
 function archive(db: string, server: TestServer) {
   return {
     abs: (path: string) => abs(server, path),
-    url: (path: string) => readArchive<UrlRow>(db, 'SELECT url, state, depth, tries, error, kind FROM urls WHERE url = ?', abs(server, path))[0],
+    url: (path: string) =>
+      readArchive<UrlRow>(db, 'SELECT url, state, depth, tries, error, kind FROM urls WHERE url = ?', abs(server, path))[0],
     page: (path: string) =>
-      readArchive<{ status: number; depth: number; kind: string; size: number }>(db, 'SELECT status, depth, kind, size FROM pages WHERE url = ?', abs(server, path))[0],
-    errorCode: (path: string) => readArchive<{ error_code: string | null }>(db, 'SELECT error_code FROM url WHERE url = ?', abs(server, path))[0]?.error_code,
+      readArchive<{ status: number; depth: number; kind: string; size: number }>(
+        db,
+        'SELECT status, depth, kind, size FROM pages WHERE url = ?',
+        abs(server, path),
+      )[0],
+    errorCode: (path: string) =>
+      readArchive<{ error_code: string | null }>(db, 'SELECT error_code FROM url WHERE url = ?', abs(server, path))[0]?.error_code,
   };
 }
 
@@ -89,7 +95,18 @@ describe('--include', () => {
       '/js/app.js': { headers: { 'content-type': 'text/javascript' }, body: 'console.log(1)' },
     });
     a = archive(db, server);
-    const result = await runCli(['crawl', a.abs('/docs/'), '--db', db, '-q', '--ignore-robots', '--include', '/docs/', '--include', '/blog/']);
+    const result = await runCli([
+      'crawl',
+      a.abs('/docs/'),
+      '--db',
+      db,
+      '-q',
+      '--ignore-robots',
+      '--include',
+      '/docs/',
+      '--include',
+      '/blog/',
+    ]);
     expect(result.code).toBe(0);
   });
 
@@ -104,7 +121,11 @@ describe('--include', () => {
   it('skips pages matching neither, with the reason, and never requests them', () => {
     for (const path of LEFT_OUT) {
       expect(server.hitCount(path), path).toBe(0);
-      expect(a.url(path), path).toMatchObject({ state: 'skipped', kind: 'page', error: expect.stringContaining('matches no --include pattern') });
+      expect(a.url(path), path).toMatchObject({
+        state: 'skipped',
+        kind: 'page',
+        error: expect.stringContaining('matches no --include pattern'),
+      });
       expect(a.page(path), path).toBeUndefined();
     }
   });
@@ -136,7 +157,11 @@ describe('--max-depth', () => {
     const result = await runCli(['crawl', server.url, '--db', db, '-q', '--ignore-robots', '--max-depth', '2']);
     expect(result.code).toBe(0);
 
-    for (const [path, depth] of [['/', 0], ['/c1', 1], ['/c2', 2]] as const) {
+    for (const [path, depth] of [
+      ['/', 0],
+      ['/c1', 1],
+      ['/c2', 2],
+    ] as const) {
       expect(server.hitCount(path), path).toBe(1);
       expect(a.page(path), path).toMatchObject({ status: 200, depth });
     }
@@ -154,7 +179,9 @@ describe('--max-depth', () => {
     expect(server.hitCount('/moved-here')).toBe(1);
     expect(a.page('/moved')).toMatchObject({ status: 301, depth: 2 });
     expect(a.page('/moved-here')).toMatchObject({ status: 200, depth: 2 });
-    expect(readArchive(db, 'SELECT kind FROM links WHERE from_url = ? AND to_url = ?', a.abs('/moved'), a.abs('/moved-here'))).toEqual([{ kind: 'redirect' }]);
+    expect(readArchive(db, 'SELECT kind FROM links WHERE from_url = ? AND to_url = ?', a.abs('/moved'), a.abs('/moved-here'))).toEqual([
+      { kind: 'redirect' },
+    ]);
     expect(server.hitCount('/beyond')).toBe(0);
     expect(a.url('/beyond')).toMatchObject({ state: 'skipped', depth: 3, error: 'depth 3 is beyond --max-depth 2' });
   });
@@ -287,7 +314,10 @@ describe('--max-pages with page requisites', () => {
     for (const page of fetched.map((path) => (path === '/' ? '/root' : path))) {
       for (const requisite of [`${page}.css`, `${page}.png`, `${page}.woff`]) expect(server.hitCount(requisite), requisite).toBe(1);
     }
-    const kinds = readArchive<{ kind: string; n: number }>(db, "SELECT kind, count(*) AS n FROM urls WHERE state = 'done' GROUP BY kind ORDER BY kind");
+    const kinds = readArchive<{ kind: string; n: number }>(
+      db,
+      "SELECT kind, count(*) AS n FROM urls WHERE state = 'done' GROUP BY kind ORDER BY kind",
+    );
     expect(kinds).toEqual([
       { kind: 'page', n: 3 },
       { kind: 'requisite', n: 9 },
@@ -383,7 +413,9 @@ describe('--max-body', () => {
     }
     const result = await run;
     const elapsedMs = Date.now() - started;
-    console.log(`--max-body crawl: peak RSS ${(peakKb / 1024).toFixed(1)} MB over ${samples} samples, server wrote ${(hugeBytesWritten / MiB).toFixed(1)} MiB, ${elapsedMs} ms`);
+    console.log(
+      `--max-body crawl: peak RSS ${(peakKb / 1024).toFixed(1)} MB over ${samples} samples, server wrote ${(hugeBytesWritten / MiB).toFixed(1)} MiB, ${elapsedMs} ms`,
+    );
 
     expect(result.code, result.stderr).toBe(0);
     expect(server.hitCount('/huge')).toBe(1);

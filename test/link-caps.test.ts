@@ -19,11 +19,13 @@ afterAll(async () => {
 /** A table of contents like Python's contents.html: many fragment links to few pages, 30 in a row per page. */
 const TOC_TARGETS = 500;
 const TOC_TAGS = 15_000;
-const toc = () => Array.from({ length: TOC_TAGS }, (_, i) => `<li><a href="/doc/${Math.floor(i / 30)}.html#s${i}">s${i}</a></li>`).join('\n');
+const toc = () =>
+  Array.from({ length: TOC_TAGS }, (_, i) => `<li><a href="/doc/${Math.floor(i / 30)}.html#s${i}">s${i}</a></li>`).join('\n');
 
 const links = (db: string, from: string) =>
   readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE from_url = ? ORDER BY to_url', from);
-const dropped = (db: string, url: string) => readArchive<{ links_dropped: number }>(db, 'SELECT links_dropped FROM pages WHERE url = ?', url)[0]?.links_dropped;
+const dropped = (db: string, url: string) =>
+  readArchive<{ links_dropped: number }>(db, 'SELECT links_dropped FROM pages WHERE url = ?', url)[0]?.links_dropped;
 
 describe('the default cap on an ordinary page', () => {
   let server: TestServer;
@@ -83,12 +85,34 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
     table = routes({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: `User-agent: *\nAllow: /\nSitemap: ${origin}/index.xml\n` },
       // The stylesheet first, so it is among the URLs read; then more page links than the cap.
-      '/': html(`<link rel="stylesheet" href="/big.css">${Array.from({ length: PAGE_LINKS }, (_, i) => `<a href="/p/${i}">${i}</a>`).join(' ')}`),
-      '/big.css': { headers: { 'content-type': 'text/css' }, body: Array.from({ length: CSS_URLS }, (_, i) => `.c${i} { background: url(img/${i}.png) }`).join('\n') },
-      '/sitemap.xml': xml(`<urlset>${Array.from({ length: SITEMAP_LOCS }, (_, i) => `<url><loc>${origin}/s/${i}</loc></url>`).join('\n')}</urlset>`),
-      '/index.xml': xml(`<sitemapindex>${Array.from({ length: INDEX_SITEMAPS }, (_, i) => `<sitemap><loc>${origin}/sm/${i}.xml</loc></sitemap>`).join('\n')}</sitemapindex>`),
+      '/': html(
+        `<link rel="stylesheet" href="/big.css">${Array.from({ length: PAGE_LINKS }, (_, i) => `<a href="/p/${i}">${i}</a>`).join(' ')}`,
+      ),
+      '/big.css': {
+        headers: { 'content-type': 'text/css' },
+        body: Array.from({ length: CSS_URLS }, (_, i) => `.c${i} { background: url(img/${i}.png) }`).join('\n'),
+      },
+      '/sitemap.xml': xml(
+        `<urlset>${Array.from({ length: SITEMAP_LOCS }, (_, i) => `<url><loc>${origin}/s/${i}</loc></url>`).join('\n')}</urlset>`,
+      ),
+      '/index.xml': xml(
+        `<sitemapindex>${Array.from({ length: INDEX_SITEMAPS }, (_, i) => `<sitemap><loc>${origin}/sm/${i}.xml</loc></sitemap>`).join('\n')}</sitemapindex>`,
+      ),
     });
-    const result = await runCli(['crawl', server.url, '--db', db, '-q', '-c', '1', '--sitemaps', '--max-links-per-page', String(CAP), '--max-pages', String(MAX_PAGES)]);
+    const result = await runCli([
+      'crawl',
+      server.url,
+      '--db',
+      db,
+      '-q',
+      '-c',
+      '1',
+      '--sitemaps',
+      '--max-links-per-page',
+      String(CAP),
+      '--max-pages',
+      String(MAX_PAGES),
+    ]);
     expect(result.code, result.stderr).toBe(0);
   });
 
@@ -96,20 +120,20 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
 
   it('a page: the first distinct URLs up to the cap, the rest counted in pages.links_dropped', () => {
     expect(links(db, abs(server, '/'))).toHaveLength(CAP);
-    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs(server, '/p/')}%`)).toBe(CAP - 1);
+    expect(count('SELECT count(*) AS n FROM urls WHERE url LIKE ?', `${abs(server, '/p/')}%`)).toBe(CAP - 1);
     // The stylesheet took one of the slots.
     expect(dropped(db, abs(server, '/'))).toBe(PAGE_LINKS + 1 - CAP);
   });
 
   it('a stylesheet: the same cap on its url()s', () => {
     expect(links(db, abs(server, '/big.css'))).toHaveLength(CAP);
-    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs(server, '/img/')}%`)).toBe(CAP);
+    expect(count('SELECT count(*) AS n FROM urls WHERE url LIKE ?', `${abs(server, '/img/')}%`)).toBe(CAP);
     expect(dropped(db, abs(server, '/big.css'))).toBe(CSS_URLS - CAP);
   });
 
   it('a sitemap: no more entries queued than --max-pages could ever fetch', () => {
     expect(links(db, abs(server, '/sitemap.xml'))).toHaveLength(MAX_PAGES);
-    expect(count("SELECT count(*) AS n FROM urls WHERE url LIKE ?", `${abs(server, '/s/')}%`)).toBe(MAX_PAGES);
+    expect(count('SELECT count(*) AS n FROM urls WHERE url LIKE ?', `${abs(server, '/s/')}%`)).toBe(MAX_PAGES);
     expect(dropped(db, abs(server, '/sitemap.xml'))).toBe(SITEMAP_LOCS - MAX_PAGES);
   });
 
@@ -124,16 +148,23 @@ describe('a page, a stylesheet and sitemaps over the cap', () => {
   });
 
   it('the fetches view shows links_dropped beside links_found', () => {
-    expect(readArchive(db, 'SELECT links_found, links_dropped FROM fetches WHERE url = ?', abs(server, '/big.css'))).toEqual([{ links_found: CAP, links_dropped: CSS_URLS - CAP }]);
+    expect(readArchive(db, 'SELECT links_found, links_dropped FROM fetches WHERE url = ?', abs(server, '/big.css'))).toEqual([
+      { links_found: CAP, links_dropped: CSS_URLS - CAP },
+    ]);
   });
 
   it('crawlite stats counts what was not read, as text and as JSON', async () => {
     const links = PAGE_LINKS + 1 - CAP + (CSS_URLS - CAP) + (SITEMAP_LOCS - MAX_PAGES) + (INDEX_SITEMAPS - MAX_PAGES);
-    const [sum] = readArchive<{ links: number; responses: number }>(db, 'SELECT sum(links_dropped) AS links, sum(links_dropped > 0) AS responses FROM pages');
+    const [sum] = readArchive<{ links: number; responses: number }>(
+      db,
+      'SELECT sum(links_dropped) AS links, sum(links_dropped > 0) AS responses FROM pages',
+    );
     expect(sum).toEqual({ links, responses: 4 });
     const text = await runCli(['stats', db]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(new RegExp(`^Not read +${links} link references on 4 pages, past --max-links-per-page \\(pages\\.links_dropped\\)$`, 'm'));
+    expect(text.stdout).toMatch(
+      new RegExp(`^Not read +${links} link references on 4 pages, past --max-links-per-page \\(pages\\.links_dropped\\)$`, 'm'),
+    );
     const json = await runCli(['stats', db, '--json']);
     expect(JSON.parse(json.stdout).linksDropped).toEqual({ links, responses: 4 });
   });
@@ -154,7 +185,10 @@ describe('robots.txt Sitemap: lines', () => {
     const db = tmp.path('robots-sitemaps.sqlite');
     const result = await runCli(['crawl', server.url, '--db', db, '-q', '--sitemaps', '--max-links-per-page', '5']);
     expect(result.code, result.stderr).toBe(0);
-    const named = readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM links WHERE from_url LIKE '%/robots.txt' AND kind = 'sitemap'")[0]!.n;
+    const named = readArchive<{ n: number }>(
+      db,
+      "SELECT count(*) AS n FROM links WHERE from_url LIKE '%/robots.txt' AND kind = 'sitemap'",
+    )[0]!.n;
     expect(named).toBe(5);
     expect(dropped(db, abs(server, '/robots.txt'))).toBe(SITEMAPS - 5);
   });

@@ -46,9 +46,10 @@ describe('the link graph of a small site', () => {
   const expected = ['/', '/a', '/b', '/c', '/d?x=1&y=2', '/sub/e', '/base/f', '/feed', '/frame', '/area'];
 
   const kinds = () =>
-    readArchive<{ url: string; kind: string }>(tmp.path('graph.sqlite'), 'SELECT url, kind FROM pages ORDER BY url').map(
-      (page) => [new URL(page.url).pathname + new URL(page.url).search, page.kind],
-    );
+    readArchive<{ url: string; kind: string }>(tmp.path('graph.sqlite'), 'SELECT url, kind FROM pages ORDER BY url').map((page) => [
+      new URL(page.url).pathname + new URL(page.url).search,
+      page.kind,
+    ]);
 
   it('archives every reachable page, and nothing else', () => {
     const pages = kinds().filter(([, kind]) => kind === 'page');
@@ -88,7 +89,11 @@ describe('the link graph of a small site', () => {
   });
 
   it('resolves links against <base href>', () => {
-    const links = readArchive<{ to_url: string }>(tmp.path('graph.sqlite'), 'SELECT to_url FROM links WHERE from_url = ?', abs(server, '/sub/e'));
+    const links = readArchive<{ to_url: string }>(
+      tmp.path('graph.sqlite'),
+      'SELECT to_url FROM links WHERE from_url = ?',
+      abs(server, '/sub/e'),
+    );
     expect(links).toEqual([{ to_url: abs(server, '/base/f') }]);
   });
 

@@ -12,7 +12,9 @@ const redirect = (...locations: Buffer[]) =>
     Buffer.from('Content-Length: 0\r\nConnection: close\r\n\r\n'),
   ]);
 const page = (body: string) =>
-  Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  Buffer.from(
+    `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 
 const UTF8_TARGET = '/%E6%96%87%E6%A1%A3/';
 
@@ -62,6 +64,8 @@ describe('the Location header', () => {
     const two = stored('/two');
     expect(two.location).toBe('/first,one');
     expect(JSON.parse(two.headers)).toMatchObject({ location: '/first,one\n/second' });
-    expect(readArchive(db, "SELECT to_url FROM links WHERE from_url = ? AND kind = 'redirect'", abs(server, '/two'))).toEqual([{ to_url: abs(server, '/first,one') }]);
+    expect(readArchive(db, "SELECT to_url FROM links WHERE from_url = ? AND kind = 'redirect'", abs(server, '/two'))).toEqual([
+      { to_url: abs(server, '/first,one') },
+    ]);
   });
 });

@@ -69,7 +69,10 @@ describe('a crawl running on an archive', () => {
   for (const [name, argv] of spellings) {
     it(`refuses a second crawl through ${name}, in the one line a second crawl gets`, async () => {
       expect(running(), 'the first crawl should be running').toBe(true);
-      const result = await execIn(dir(), argv.map((arg) => (arg === 'SITE' ? server.url : arg)));
+      const result = await execIn(
+        dir(),
+        argv.map((arg) => (arg === 'SITE' ? server.url : arg)),
+      );
       expectOneLine(result, /is busy: another crawl \(pid \d+ on .+\) is writing to it; wait for it to finish or stop it first$/);
       expect(result.stderr).toContain(`pid ${first!.pid} on ${hostname()}`);
       expect(running(), 'the first crawl should still be running').toBe(true);
@@ -81,9 +84,16 @@ describe('a crawl running on an archive', () => {
     const hard = `${dir()}/hard.sqlite`;
     linkSync(real(), hard);
     try {
-      for (const argv of [['resume', 'hard.sqlite'], ['crawl', server.url, '--db', 'hard.sqlite'], ['unlock', 'hard.sqlite']]) {
+      for (const argv of [
+        ['resume', 'hard.sqlite'],
+        ['crawl', server.url, '--db', 'hard.sqlite'],
+        ['unlock', 'hard.sqlite'],
+      ]) {
         const result = await execIn(dir(), argv);
-        expectOneLine(result, /^crawlite: hard\.sqlite: has 2 names \(hard links\): .*; keep one name \(remove the other links\) or crawl a copy \(cp\)$/);
+        expectOneLine(
+          result,
+          /^crawlite: hard\.sqlite: has 2 names \(hard links\): .*; keep one name \(remove the other links\) or crawl a copy \(cp\)$/,
+        );
       }
       expect(existsSync(`${hard}-lock`)).toBe(false);
       expect(existsSync(`${hard}-wal`)).toBe(false);

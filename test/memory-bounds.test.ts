@@ -80,7 +80,10 @@ function warcOf(path: string, http: Buffer): void {
 }
 
 const httpResponse = (headers: string, body: Buffer) =>
-  Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n${headers}Content-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+  Buffer.concat([
+    Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n${headers}Content-Length: ${body.length}\r\n\r\n`, 'latin1'),
+    body,
+  ]);
 
 describe('memory per page stays bounded by the page, not multiplied by what it holds', () => {
   const tmp = tempDir();
@@ -92,11 +95,17 @@ describe('memory per page stays bounded by the page, not multiplied by what it h
   beforeAll(async () => {
     server = await startServer((_req, res, path) => {
       const body = path === '/big' ? page : Buffer.from(TINY);
-      res.writeHead(path === '/big' || path === '/tiny' ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+      res.writeHead(path === '/big' || path === '/tiny' ? 200 : 404, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': body.length,
+      });
       res.end(body);
     });
     // What a crawl of one small page takes: the process, its parse threads, SQLite.
-    const tiny = await runMeasured(['crawl', `${server.url}tiny`, '--db', tmp.path('tiny.sqlite'), '-q', '--max-depth', '0', '--max-body', String(size)], tmp.path('tiny.peak'));
+    const tiny = await runMeasured(
+      ['crawl', `${server.url}tiny`, '--db', tmp.path('tiny.sqlite'), '-q', '--max-depth', '0', '--max-body', String(size)],
+      tmp.path('tiny.peak'),
+    );
     expect(tiny.code, tiny.stderr).toBe(0);
     baseline = tiny.peak;
   });
@@ -108,8 +117,13 @@ describe('memory per page stays bounded by the page, not multiplied by what it h
 
   it(`a crawl of a ${Math.round(size / MiB)} MiB page (--max-body its size, text on) peaks under 3x its size over a small page's crawl (and a fixed slack), and stores it whole`, async () => {
     const db = tmp.path('big.sqlite');
-    const run = await runMeasured(['crawl', `${server.url}big`, '--db', db, '-q', '--max-depth', '0', '--max-body', String(size)], tmp.path('big.peak'));
-    console.log(`crawl: page ${(size / MiB).toFixed(1)} MiB, baseline ${(baseline / MiB).toFixed(0)} MiB, peak ${(run.peak / MiB).toFixed(0)} MiB = baseline + ${((run.peak - baseline) / size).toFixed(2)} x page`);
+    const run = await runMeasured(
+      ['crawl', `${server.url}big`, '--db', db, '-q', '--max-depth', '0', '--max-body', String(size)],
+      tmp.path('big.peak'),
+    );
+    console.log(
+      `crawl: page ${(size / MiB).toFixed(1)} MiB, baseline ${(baseline / MiB).toFixed(0)} MiB, peak ${(run.peak / MiB).toFixed(0)} MiB = baseline + ${((run.peak - baseline) / size).toFixed(2)} x page`,
+    );
     expect(run.code, run.stderr).toBe(0);
     const [stored] = readArchive<{ size: number; title: string }>(db, "SELECT size, title FROM pages WHERE url LIKE '%/big'");
     expect(stored).toEqual({ size, title: 'big page' });
@@ -117,7 +131,10 @@ describe('memory per page stays bounded by the page, not multiplied by what it h
     const links = readArchive<{ to_url: string }>(db, "SELECT to_url FROM links WHERE from_url LIKE '%/big'").map((row) => row.to_url);
     expect(links).toContain(`${server.url}last`);
     expect(links.some((url) => url.includes('/huge'))).toBe(false);
-    const [text] = readArchive<{ length: number; start: string }>(db, "SELECT length(body) AS length, substr(body, 1, 30) AS start FROM page_text WHERE url LIKE '%/big'");
+    const [text] = readArchive<{ length: number; start: string }>(
+      db,
+      "SELECT length(body) AS length, substr(body, 1, 30) AS start FROM page_text WHERE url LIKE '%/big'",
+    );
     expect(text!.start).toBe('word word word word word word ');
     expect(text!.length).toBe(TEXT_CAP);
     // Storing a body takes three times its size at its insert alone: the page, and SQLite's copies of it to bind and to build the row.
@@ -133,9 +150,14 @@ describe('memory per page stays bounded by the page, not multiplied by what it h
     warcOf(warc, httpResponse('', page));
     const db = tmp.path('big-import.sqlite');
     const run = await runMeasured(['import', warc, '--db', db, '-q', '--max-body', String(size)], tmp.path('big-import.peak'));
-    console.log(`import: baseline ${(base.peak / MiB).toFixed(0)} MiB, peak ${(run.peak / MiB).toFixed(0)} MiB = baseline + ${((run.peak - base.peak) / size).toFixed(2)} x page`);
+    console.log(
+      `import: baseline ${(base.peak / MiB).toFixed(0)} MiB, peak ${(run.peak / MiB).toFixed(0)} MiB = baseline + ${((run.peak - base.peak) / size).toFixed(2)} x page`,
+    );
     expect(run.code, run.stderr).toBe(0);
-    const [text] = readArchive<{ length: number; size: number }>(db, "SELECT length(t.body) AS length, p.size FROM page_text t JOIN pages p ON p.url = t.url WHERE t.url LIKE '%/big'");
+    const [text] = readArchive<{ length: number; size: number }>(
+      db,
+      "SELECT length(t.body) AS length, p.size FROM page_text t JOIN pages p ON p.url = t.url WHERE t.url LIKE '%/big'",
+    );
     expect(text).toEqual({ length: TEXT_CAP, size });
     // Besides the crawl's three copies, the WARC reader holds the record twice while reading it; the parse adds next to nothing.
     expect(run.peak).toBeLessThan(base.peak + 5 * size + PER_PAGE_SLACK);
@@ -146,13 +168,20 @@ describe('memory per page stays bounded by the page, not multiplied by what it h
     try {
       const db = tmp.path('header.sqlite');
       const run = await runMeasured(['crawl', `${raw.url}endless`, '--db', db, '-q', '--ignore-robots'], tmp.path('header.peak'));
-      console.log(`long header: peak ${(run.peak / MiB).toFixed(0)} MiB, baseline ${(baseline / MiB).toFixed(0)} MiB, server wrote ${(raw.written() / MiB).toFixed(0)} MiB`);
+      console.log(
+        `long header: peak ${(run.peak / MiB).toFixed(0)} MiB, baseline ${(baseline / MiB).toFixed(0)} MiB, server wrote ${(raw.written() / MiB).toFixed(0)} MiB`,
+      );
       // The only root failed: the crawl says so and exits non-zero, with one clear line.
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('response headers longer than 65536 bytes');
-      const [row] = readArchive<{ state: string; tries: number; error: string }>(db, "SELECT state, tries, error FROM urls WHERE url LIKE '%/endless'");
+      const [row] = readArchive<{ state: string; tries: number; error: string }>(
+        db,
+        "SELECT state, tries, error FROM urls WHERE url LIKE '%/endless'",
+      );
       expect(row).toMatchObject({ state: 'failed', tries: 1 });
-      expect(readArchive<{ code: string }>(db, "SELECT error_code AS code FROM url WHERE url LIKE '%/endless'")).toEqual([{ code: 'headers_too_large' }]);
+      expect(readArchive<{ code: string }>(db, "SELECT error_code AS code FROM url WHERE url LIKE '%/endless'")).toEqual([
+        { code: 'headers_too_large' },
+      ]);
       expect(run.peak).toBeLessThan(baseline + 32 * MiB);
     } finally {
       await raw.close();

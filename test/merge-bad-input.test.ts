@@ -38,7 +38,10 @@ it('a file that is not an archive is refused', async () => {
   const db = new Database(other);
   db.exec('CREATE TABLE t (x)');
   db.close();
-  expectOneLine(await runCli(['merge', other, '--db', output]), /other\.sqlite is not a crawlite archive: a SQLite database made by another program/);
+  expectOneLine(
+    await runCli(['merge', other, '--db', output]),
+    /other\.sqlite is not a crawlite archive: a SQLite database made by another program/,
+  );
   expect(existsSync(output)).toBe(false);
 });
 
@@ -58,7 +61,10 @@ it('a shard of an older schema is refused with how to migrate it', async () => {
   db.exec(UNDO_SCHEMA_7);
   db.close();
   const before = fileSha256(old);
-  expectOneLine(await runCli(['merge', shard, old, '--db', output]), /old\.sqlite is an archive of schema 6 .*crawlite reindex .*old\.sqlite/);
+  expectOneLine(
+    await runCli(['merge', shard, old, '--db', output]),
+    /old\.sqlite is an archive of schema 6 .*crawlite reindex .*old\.sqlite/,
+  );
   expect(fileSha256(old)).toBe(before);
   expect(existsSync(output)).toBe(false);
 });

@@ -36,11 +36,16 @@ afterAll(async () => {
 });
 
 it('a body whose data is not what its hash says is refused, naming the shard and the row; nothing is written, whichever shard comes first', async () => {
-  for (const shards of [[poisoned, honest], [honest, poisoned]]) {
+  for (const shards of [
+    [poisoned, honest],
+    [honest, poisoned],
+  ]) {
     const output = tmp.path(`out-${shards[0] === honest ? 'honest-first' : 'poisoned-first'}.sqlite`);
     expectOneLine(
       await execCli(['merge', ...shards, '--db', output, '-q']),
-      new RegExp(`${escape(poisoned)}: body row \\d+ \\(${escape(target)}\\) does not hold what its hash says: its data's SHA-256 is [0-9a-f]{64}, the row says [0-9a-f]{64}; refusing`),
+      new RegExp(
+        `${escape(poisoned)}: body row \\d+ \\(${escape(target)}\\) does not hold what its hash says: its data's SHA-256 is [0-9a-f]{64}, the row says [0-9a-f]{64}; refusing`,
+      ),
     );
     expect(existsSync(output)).toBe(false);
   }
@@ -51,7 +56,10 @@ it('merged into an existing archive, the poisoned shard leaves it byte for byte 
   const first = await execCli(['merge', honest, '--db', output, '-q']);
   expect(first.code, first.stderr).toBe(0);
   const before = fileSha256(output);
-  expectOneLine(await execCli(['merge', poisoned, '--db', output, '-q']), /poisoned\.sqlite: body row \d+ .* does not hold what its hash says/);
+  expectOneLine(
+    await execCli(['merge', poisoned, '--db', output, '-q']),
+    /poisoned\.sqlite: body row \d+ .* does not hold what its hash says/,
+  );
   expect(fileSha256(output)).toBe(before);
   const [page] = readArchive<{ body: Buffer }>(output, 'SELECT body FROM pages WHERE url = ?', target);
   expect(page!.body.toString()).toContain('<title>page 1</title>');
@@ -59,6 +67,9 @@ it('merged into an existing archive, the poisoned shard leaves it byte for byte 
 
 it('a body whose stored size is not its length is refused', async () => {
   const output = tmp.path('out-liar.sqlite');
-  expectOneLine(await execCli(['merge', honest, liar, '--db', output, '-q']), new RegExp(`${escape(liar)}: body row \\d+ \\(${escape(target)}\\) says it holds \\d+ bytes but holds \\d+`));
+  expectOneLine(
+    await execCli(['merge', honest, liar, '--db', output, '-q']),
+    new RegExp(`${escape(liar)}: body row \\d+ \\(${escape(target)}\\) says it holds \\d+ bytes but holds \\d+`),
+  );
   expect(existsSync(output)).toBe(false);
 }, 30_000);

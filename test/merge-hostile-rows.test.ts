@@ -31,7 +31,10 @@ it('a URL row in a state no crawl writes is refused; an existing output keeps ev
     db.prepare("UPDATE url SET state = 'owned' WHERE id = (SELECT max(id) FROM url)").run();
   });
   const output = tmp.path('out-state.sqlite');
-  expectOneLine(await execCli(['merge', honest, bad, '--db', output]), /bad-state\.sqlite is not an archive as crawlite writes it: SQLite's check of it says: CHECK constraint failed in url/);
+  expectOneLine(
+    await execCli(['merge', honest, bad, '--db', output]),
+    /bad-state\.sqlite is not an archive as crawlite writes it: SQLite's check of it says: CHECK constraint failed in url/,
+  );
   expect(existsSync(output)).toBe(false);
   const existing = tmp.path('existing.sqlite');
   expect((await execCli(['merge', honest, '--db', existing, '-q'])).code).toBe(0);
@@ -41,8 +44,15 @@ it('a URL row in a state no crawl writes is refused; an existing output keeps ev
 }, 30_000);
 
 it('a page whose body the shard does not hold is refused, not dropped', async () => {
-  const bad = alteredCopy(honest, tmp.path('no-body.sqlite'), 'UPDATE response SET body_id = 999999 WHERE url_id = (SELECT min(url_id) FROM response)');
+  const bad = alteredCopy(
+    honest,
+    tmp.path('no-body.sqlite'),
+    'UPDATE response SET body_id = 999999 WHERE url_id = (SELECT min(url_id) FROM response)',
+  );
   const output = tmp.path('out-body.sqlite');
-  expectOneLine(await execCli(['merge', honest, bad, '--db', output]), /no-body\.sqlite is not an archive as crawlite writes it: response row \d+ refers to a body row it does not hold/);
+  expectOneLine(
+    await execCli(['merge', honest, bad, '--db', output]),
+    /no-body\.sqlite is not an archive as crawlite writes it: response row \d+ refers to a body row it does not hold/,
+  );
   expect(existsSync(output)).toBe(false);
 }, 30_000);

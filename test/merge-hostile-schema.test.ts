@@ -30,21 +30,36 @@ afterAll(async () => {
 const cases: [string, string, RegExp][] = [
   ['a view that never ends in place of the url table', ENDLESS_URL_VIEW, /"url" is a view where crawlite has a table/],
   ['a view of 4 MB zeroblobs in place of the body table', zeroblobBodyView(4_000_000), /"body" is a view where crawlite has a table/],
-  ['a trigger of its own', 'CREATE TRIGGER url_spy AFTER UPDATE ON url BEGIN SELECT 1; END;', /a trigger "url_spy" that crawlite never makes/],
-  ['a table with a column crawlite does not define', 'ALTER TABLE body ADD COLUMN note TEXT', /table "body" is not defined as crawlite defines it/],
+  [
+    'a trigger of its own',
+    'CREATE TRIGGER url_spy AFTER UPDATE ON url BEGIN SELECT 1; END;',
+    /a trigger "url_spy" that crawlite never makes/,
+  ],
+  [
+    'a table with a column crawlite does not define',
+    'ALTER TABLE body ADD COLUMN note TEXT',
+    /table "body" is not defined as crawlite defines it/,
+  ],
   ['a missing index', 'DROP INDEX capture_url', /lacks crawlite's index "capture_url"/],
 ];
 
-it.each(cases)('a shard with %s is refused before anything is written; the shard is not changed', async (name, edit, phrase) => {
-  const hostile = alteredCopy(honest, tmp.path(`hostile-${name.split(' ').slice(1, 3).join('-')}.sqlite`), edit);
-  const before = fileSha256(hostile);
-  const child = spawnCli(['merge', honest, hostile, '--db', output]);
-  // The endless view hung the merge past Ctrl-C: a hang fails here instead of the suite.
-  const run = await within(child.exited, 20_000, 'the merge of a hostile shard', () => child.kill('SIGKILL'));
-  expectOneLine(run, new RegExp(`${hostile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not an archive as crawlite writes it: .*(${phrase.source})`));
-  expect(existsSync(output)).toBe(false);
-  expect(fileSha256(hostile)).toBe(before);
-}, 30_000);
+it.each(cases)(
+  'a shard with %s is refused before anything is written; the shard is not changed',
+  async (name, edit, phrase) => {
+    const hostile = alteredCopy(honest, tmp.path(`hostile-${name.split(' ').slice(1, 3).join('-')}.sqlite`), edit);
+    const before = fileSha256(hostile);
+    const child = spawnCli(['merge', honest, hostile, '--db', output]);
+    // The endless view hung the merge past Ctrl-C: a hang fails here instead of the suite.
+    const run = await within(child.exited, 20_000, 'the merge of a hostile shard', () => child.kill('SIGKILL'));
+    expectOneLine(
+      run,
+      new RegExp(`${hostile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not an archive as crawlite writes it: .*(${phrase.source})`),
+    );
+    expect(existsSync(output)).toBe(false);
+    expect(fileSha256(hostile)).toBe(before);
+  },
+  30_000,
+);
 
 it('the honest shard alone still merges', async () => {
   const run = await execCli(['merge', honest, '--db', tmp.path('fine.sqlite'), '-q']);

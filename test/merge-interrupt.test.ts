@@ -20,7 +20,10 @@ const shardB = tmp.path('b.sqlite');
 
 beforeAll(async () => {
   site = await startLinkedSite(N);
-  for (const [db, exclude] of [[shardA, '/p/[23][0-9]$'], [shardB, '/p/1?[0-9]$']] as const) {
+  for (const [db, exclude] of [
+    [shardA, '/p/[23][0-9]$'],
+    [shardB, '/p/1?[0-9]$'],
+  ] as const) {
     const run = await runCli(['crawl', site.url, '--db', db, '-q', '--exclude', exclude]);
     expect(run.code, run.stderr).toBe(0);
   }
@@ -42,7 +45,10 @@ const contents = (db: string) => ({
 
 const mergedUpTo = (db: string): number => {
   try {
-    return readArchive<{ value: string }>(db, "SELECT value FROM meta WHERE key LIKE 'merge:%'").reduce((sum, row) => sum + (JSON.parse(row.value) as { lastUrlId: number }).lastUrlId, 0);
+    return readArchive<{ value: string }>(db, "SELECT value FROM meta WHERE key LIKE 'merge:%'").reduce(
+      (sum, row) => sum + (JSON.parse(row.value) as { lastUrlId: number }).lastUrlId,
+      0,
+    );
   } catch {
     return 0;
   }
@@ -51,7 +57,12 @@ const mergedUpTo = (db: string): number => {
 async function interrupt(args: string[], signal: NodeJS.Signals, ready: (stderr: string) => boolean, what: string) {
   const child = spawnCli(args);
   children.push(child);
-  await waitFor(what, () => ready(child.output().stderr), 20_000, () => child.output().stderr);
+  await waitFor(
+    what,
+    () => ready(child.output().stderr),
+    20_000,
+    () => child.output().stderr,
+  );
   child.kill(signal);
   return within(child.exited, 30_000, `the merge after ${signal}`, () => child.kill('SIGKILL'));
 }
@@ -63,7 +74,12 @@ it('interrupted while it checks the shards, then while it copies, the merge stop
   const output = tmp.path('out.sqlite');
   const args = ['merge', shardA, shardB, '--db', output, '--batch', '1', '--pause-ms', '25'];
   // Ctrl-C while the first shard's bodies are hashed: stopped before the second shard's check begins, nothing written.
-  const checking = await interrupt(args, 'SIGINT', (stderr) => /a\.sqlite: checking its \d+ bodies/.test(stderr), 'the check of the first shard');
+  const checking = await interrupt(
+    args,
+    'SIGINT',
+    (stderr) => /a\.sqlite: checking its \d+ bodies/.test(stderr),
+    'the check of the first shard',
+  );
   expect(checking.code, checking.stderr).toBe(130);
   expect(checking.stderr.trimEnd().split('\n').at(-1)).toBe('crawlite: merge interrupted; run the same command again to go on');
   expect(checking.stderr).not.toMatch(/b\.sqlite: checking/);

@@ -23,10 +23,14 @@ beforeAll(async () => {
     const links = Array.from({ length: N }, (_, i) => `<a href="${pagePath(i)}">${i}</a>`).join(' ');
     if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>index</title>${links}`);
     const match = /^\/p\/(\d+)$/.exec(path);
-    if (match && Number(match[1]) < N) return res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(Number(match[1]), N, pagePath));
+    if (match && Number(match[1]) < N)
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(Number(match[1]), N, pagePath));
     return res.writeHead(404).end('not found');
   });
-  for (const [db, exclude] of [[shardA, '/p/[45][0-9]$'], [shardB, '/p/1?[0-9]$']] as const) {
+  for (const [db, exclude] of [
+    [shardA, '/p/[45][0-9]$'],
+    [shardB, '/p/1?[0-9]$'],
+  ] as const) {
     const run = await execCli(['crawl', server.url, '--db', db, '-c', '4', '-q', '--exclude', exclude]);
     expect(run.code, run.stderr).toBe(0);
   }
@@ -73,7 +77,12 @@ it('a merge killed with SIGKILL part-way and run again ends as an uninterrupted 
   const killed = tmp.path('killed.sqlite');
   const child = spawnCli(['merge', shardA, shardB, '--db', killed, '--batch', '1', '--pause-ms', '10']);
   children.push(child);
-  await waitFor('the merge to pass 20 URLs', () => mergedUpTo(killed) >= 20, 60_000, () => child.output().stderr);
+  await waitFor(
+    'the merge to pass 20 URLs',
+    () => mergedUpTo(killed) >= 20,
+    60_000,
+    () => child.output().stderr,
+  );
   child.kill('SIGKILL');
   const end = await within(child.exited, 20_000, 'the killed merge');
   expect(end.stdout).not.toContain('Archive');

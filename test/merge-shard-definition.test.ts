@@ -30,22 +30,40 @@ afterAll(async () => {
 it('a shard whose roots are on another site is refused; the output is not created', async () => {
   const evil = alteredCopy(honest, tmp.path('evil-roots.sqlite'), setMeta('roots', ['https://evil.example/']));
   const output = tmp.path('out-roots.sqlite');
-  expectOneLine(await execCli(['merge', honest, evil, '--db', output]), /evil-roots\.sqlite: its roots are on https:\/\/evil\.example, those of .*honest\.sqlite on http:\/\/127\.0\.0\.1:\d+; refusing/);
+  expectOneLine(
+    await execCli(['merge', honest, evil, '--db', output]),
+    /evil-roots\.sqlite: its roots are on https:\/\/evil\.example, those of .*honest\.sqlite on http:\/\/127\.0\.0\.1:\d+; refusing/,
+  );
   expect(existsSync(output)).toBe(false);
   // Into an archive of the site, alone: compared with the output's roots.
   const existing = tmp.path('existing.sqlite');
   expect((await execCli(['merge', honest, '--db', existing, '-q'])).code).toBe(0);
   const before = fileSha256(existing);
-  expectOneLine(await execCli(['merge', evil, '--db', existing]), /evil-roots\.sqlite: its roots are on https:\/\/evil\.example, those of .*existing\.sqlite on http/);
+  expectOneLine(
+    await execCli(['merge', evil, '--db', existing]),
+    /evil-roots\.sqlite: its roots are on https:\/\/evil\.example, those of .*existing\.sqlite on http/,
+  );
   expect(fileSha256(existing)).toBe(before);
 }, 30_000);
 
 it('stored options a crawl would refuse (a timeout of -1 ms, an unknown option) or a root that is no http(s) URL refuse the shard', async () => {
   const output = tmp.path('out-options.sqlite');
   const cases: [string, string, RegExp][] = [
-    ['timeout', "UPDATE meta SET value = json_set(value, '$.timeoutMs', -1) WHERE key = 'options'", /timeout\.sqlite: its stored crawl options do not validate: timeoutMs must be a whole number of ms from \d+ to \d+, got -1; a resume/],
-    ['unknown', "UPDATE meta SET value = json_set(value, '$.shell', 'rm -rf /') WHERE key = 'options'", /unknown\.sqlite: its stored crawl options do not validate: shell is not a crawl option/],
-    ['scheme', setMeta('roots', ['file:///etc/passwd']), /scheme\.sqlite: its stored roots are not valid: root "file:\/\/\/etc\/passwd" is not an http\(s\) URL/],
+    [
+      'timeout',
+      "UPDATE meta SET value = json_set(value, '$.timeoutMs', -1) WHERE key = 'options'",
+      /timeout\.sqlite: its stored crawl options do not validate: timeoutMs must be a whole number of ms from \d+ to \d+, got -1; a resume/,
+    ],
+    [
+      'unknown',
+      "UPDATE meta SET value = json_set(value, '$.shell', 'rm -rf /') WHERE key = 'options'",
+      /unknown\.sqlite: its stored crawl options do not validate: shell is not a crawl option/,
+    ],
+    [
+      'scheme',
+      setMeta('roots', ['file:///etc/passwd']),
+      /scheme\.sqlite: its stored roots are not valid: root "file:\/\/\/etc\/passwd" is not an http\(s\) URL/,
+    ],
   ];
   for (const [name, edit, phrase] of cases) {
     const bad = alteredCopy(honest, tmp.path(`${name}.sqlite`), edit);
@@ -56,15 +74,27 @@ it('stored options a crawl would refuse (a timeout of -1 ms, an unknown option) 
 
 it("worker shards must hold the same crawl's roots and options", async () => {
   const one = alteredCopy(honest, tmp.path('worker-1.sqlite'), WORKER_MARK);
-  const other = alteredCopy(honest, tmp.path('worker-2.sqlite'), `${WORKER_MARK}; UPDATE meta SET value = json_set(value, '$.maxDepth', 50) WHERE key = 'options'`);
+  const other = alteredCopy(
+    honest,
+    tmp.path('worker-2.sqlite'),
+    `${WORKER_MARK}; UPDATE meta SET value = json_set(value, '$.maxDepth', 50) WHERE key = 'options'`,
+  );
   const path = alteredCopy(honest, tmp.path('worker-3.sqlite'), `${WORKER_MARK}; ${setMeta('roots', [`${site.url}other/`])}`);
   const output = tmp.path('out-workers.sqlite');
-  expectOneLine(await execCli(['merge', one, other, '--db', output]), /worker-2\.sqlite: a worker's shard with other crawl options than .*worker-1\.sqlite/);
-  expectOneLine(await execCli(['merge', one, path, '--db', output]), /worker-3\.sqlite: a worker's shard with other roots \(.*\/other\/\) than .*worker-1\.sqlite/);
+  expectOneLine(
+    await execCli(['merge', one, other, '--db', output]),
+    /worker-2\.sqlite: a worker's shard with other crawl options than .*worker-1\.sqlite/,
+  );
+  expectOneLine(
+    await execCli(['merge', one, path, '--db', output]),
+    /worker-3\.sqlite: a worker's shard with other roots \(.*\/other\/\) than .*worker-1\.sqlite/,
+  );
   expect(existsSync(output)).toBe(false);
   // The same crawl's shards merge, and the archive keeps its roots and options.
   const same = alteredCopy(honest, tmp.path('worker-4.sqlite'), WORKER_MARK);
   const run = await execCli(['merge', one, same, '--db', output, '-q']);
   expect(run.code, run.stderr).toBe(0);
-  expect(readArchive(output, "SELECT value FROM meta WHERE key = 'roots'")).toEqual(readArchive(honest, "SELECT value FROM meta WHERE key = 'roots'"));
+  expect(readArchive(output, "SELECT value FROM meta WHERE key = 'roots'")).toEqual(
+    readArchive(honest, "SELECT value FROM meta WHERE key = 'roots'"),
+  );
 }, 30_000);

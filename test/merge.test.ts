@@ -25,7 +25,8 @@ beforeAll(async () => {
     const links = Array.from({ length: N }, (_, i) => `<a href="${pagePath(i)}">${i}</a>`).join(' ');
     if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>index</title>${links}`);
     const match = /^\/p\/(\d+)$/.exec(path);
-    if (match && Number(match[1]) < N) return res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(Number(match[1]), N, pagePath));
+    if (match && Number(match[1]) < N)
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(Number(match[1]), N, pagePath));
     return res.writeHead(404).end('not found');
   });
   const crawl = async (db: string, ...flags: string[]) => {
@@ -48,13 +49,21 @@ const path = (url: string) => new URL(url).pathname;
 /** What the views say of an archive, URLs as paths (so two archives of the same site compare equal). */
 function views(db: string) {
   return {
-    pages: readArchive<{ url: string; status: number; sha256: string }>(db, 'SELECT url, status, sha256 FROM pages ORDER BY url').map((row) => ({ ...row, url: path(row.url) })),
-    links: readArchive<{ from_url: string; to_url: string; kind: string; nofollow: number }>(db, 'SELECT * FROM links ORDER BY from_url, to_url').map((row) => ({
+    pages: readArchive<{ url: string; status: number; sha256: string }>(db, 'SELECT url, status, sha256 FROM pages ORDER BY url').map(
+      (row) => ({ ...row, url: path(row.url) }),
+    ),
+    links: readArchive<{ from_url: string; to_url: string; kind: string; nofollow: number }>(
+      db,
+      'SELECT * FROM links ORDER BY from_url, to_url',
+    ).map((row) => ({
       ...row,
       from_url: path(row.from_url),
       to_url: row.to_url.replace(server.url, '/'),
     })),
-    urls: readArchive<{ url: string; state: string; depth: number }>(db, 'SELECT url, state, depth FROM urls ORDER BY url').map((row) => ({ ...row, url: row.url.replace(server.url, '/') })),
+    urls: readArchive<{ url: string; state: string; depth: number }>(db, 'SELECT url, state, depth FROM urls ORDER BY url').map((row) => ({
+      ...row,
+      url: row.url.replace(server.url, '/'),
+    })),
   };
 }
 
@@ -96,7 +105,9 @@ it('three overlapping shards merge into what one crawl of the site holds: pages,
   expect(readArchive(merged, 'SELECT url FROM url GROUP BY url HAVING count(*) > 1')).toEqual([]);
   // Every body referenced once per hash, and none that nothing references.
   expect(counts(merged)!.body).toBe(counts(single)!.body);
-  expect(readArchive(merged, 'SELECT count(*) AS n FROM body WHERE id NOT IN (SELECT body_id FROM response UNION SELECT body_id FROM capture)')).toEqual([{ n: 0 }]);
+  expect(
+    readArchive(merged, 'SELECT count(*) AS n FROM body WHERE id NOT IN (SELECT body_id FROM response UNION SELECT body_id FROM capture)'),
+  ).toEqual([{ n: 0 }]);
   expect(readArchive(merged, 'SELECT count(*) AS n FROM page_text')).toEqual(readArchive(single, 'SELECT count(*) AS n FROM page_text'));
   expect(integrity(merged)).toBe('ok');
   ftsIntegrity(merged);
@@ -104,20 +115,28 @@ it('three overlapping shards merge into what one crawl of the site holds: pages,
   expect(counts(merged)!.run).toBe([shardA, shardB, shardC].reduce((sum, db) => sum + (counts(db)!.run as number), 0));
 
   // A page only A fetched, one only B fetched, one all fetched.
-  for (const [words, page] of [['"page 5"', '/p/5'], ['"page 45"', '/p/45'], ['"page 30"', '/p/30']] as const) {
+  for (const [words, page] of [
+    ['"page 5"', '/p/5'],
+    ['"page 45"', '/p/45'],
+    ['"page 30"', '/p/30'],
+  ] as const) {
     const search = await execCli(['search', merged, words, '-f', 'json']);
     expect(search.code, search.stderr).toBe(0);
     expect((JSON.parse(search.stdout) as { url: string }[]).map((row) => path(row.url))).toContain(page);
   }
 }, 30_000);
 
-it("a URL captured in two shards: the later capture is the page, the earlier one a capture, whichever shard is merged first", async () => {
-  const fetched = (db: string, url: string) => readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', url)[0]!.fetched_at;
+it('a URL captured in two shards: the later capture is the page, the earlier one a capture, whichever shard is merged first', async () => {
+  const fetched = (db: string, url: string) =>
+    readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', url)[0]!.fetched_at;
   const url = `${server.url}p/30`;
   const early = fetched(shardA, url);
   const late = fetched(shardB, url);
   expect(early < late).toBe(true);
-  for (const order of [[shardA, shardB], [shardB, shardA]]) {
+  for (const order of [
+    [shardA, shardB],
+    [shardB, shardA],
+  ]) {
     const merged = tmp.path(`order-${order.map((p) => p.slice(-8, -7)).join('')}.sqlite`);
     const run = await execCli(['merge', ...order, '--db', merged, '-q']);
     expect(run.code, run.stderr).toBe(0);

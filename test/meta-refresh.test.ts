@@ -14,7 +14,11 @@ const db = tmp.path('refresh.sqlite');
 const linksFrom = (path: string) =>
   readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE from_url = ? ORDER BY to_url', abs(server, path));
 const url = (path: string) =>
-  readArchive<{ url: string; state: string; depth: number; kind: string; error: string | null }>(db, 'SELECT * FROM urls WHERE url = ?', abs(server, path))[0];
+  readArchive<{ url: string; state: string; depth: number; kind: string; error: string | null }>(
+    db,
+    'SELECT * FROM urls WHERE url = ?',
+    abs(server, path),
+  )[0];
 
 const CHAIN = Array.from({ length: 8 }, (_, i) => `/chain/${i}`);
 
@@ -98,12 +102,16 @@ describe('refresh loops', () => {
 describe('<link rel="canonical">', () => {
   it("is recorded in links as 'canonical' and in pages.canonical as an absolute URL", () => {
     expect(linksFrom('/with-canon')).toEqual([{ to_url: abs(server, '/canon'), kind: 'canonical' }]);
-    expect(readArchive(db, 'SELECT canonical FROM pages WHERE url = ?', abs(server, '/with-canon'))).toEqual([{ canonical: abs(server, '/canon') }]);
+    expect(readArchive(db, 'SELECT canonical FROM pages WHERE url = ?', abs(server, '/with-canon'))).toEqual([
+      { canonical: abs(server, '/canon') },
+    ]);
   });
 
   it('is resolved against the page when relative', () => {
     expect(linksFrom('/docs/with-canon2')).toEqual([{ to_url: abs(server, '/canon-linked'), kind: 'canonical' }]);
-    expect(readArchive(db, 'SELECT canonical FROM pages WHERE url = ?', abs(server, '/docs/with-canon2'))).toEqual([{ canonical: abs(server, '/canon-linked') }]);
+    expect(readArchive(db, 'SELECT canonical FROM pages WHERE url = ?', abs(server, '/docs/with-canon2'))).toEqual([
+      { canonical: abs(server, '/canon-linked') },
+    ]);
   });
 
   it('is not requested for being canonical', () => {
@@ -119,7 +127,20 @@ describe('<link rel="canonical">', () => {
 
 describe('the whole crawl', () => {
   it('requested nothing it was not meant to', () => {
-    const expected = ['/', '/r0', '/r1', '/target', '/wait', '/loop-a', '/loop-b', '/self', ...CHAIN.slice(0, 4), '/with-canon', '/docs/with-canon2', '/canon-linked'];
+    const expected = [
+      '/',
+      '/r0',
+      '/r1',
+      '/target',
+      '/wait',
+      '/loop-a',
+      '/loop-b',
+      '/self',
+      ...CHAIN.slice(0, 4),
+      '/with-canon',
+      '/docs/with-canon2',
+      '/canon-linked',
+    ];
     expect(Object.fromEntries(server.hits)).toEqual(Object.fromEntries(expected.map((path) => [path, 1])));
   });
 });

@@ -58,7 +58,9 @@ describe('validateCrawlOptions', () => {
     expect(error.message).toBe('concurrency must be a whole number from 1 to 1000, got 0');
     expect(error.option).toBe('concurrency');
     expect(refusal({ timeoutMs: 0 }).message).toBe('timeoutMs must be a whole number of ms from 1 to 86400000, got 0');
-    expect(refusal({ maxBodyBytes: 1e10 }).message).toBe('maxBodyBytes must be a whole number of bytes from 1 to 1000000000, got 10000000000');
+    expect(refusal({ maxBodyBytes: 1e10 }).message).toBe(
+      'maxBodyBytes must be a whole number of bytes from 1 to 1000000000, got 10000000000',
+    );
   });
 
   it('refuses fractions, NaN and numbers given as text', () => {
@@ -71,7 +73,8 @@ describe('validateCrawlOptions', () => {
     for (const key of OPTION_KEYS) {
       const definition: OptionDefinition = CRAWL_OPTION_DEFINITIONS[key];
       if (definition.kind !== 'integer') continue;
-      for (const good of [definition.min, definition.max]) expect(validateCrawlOptions({ userAgent: 'test/1', [key]: good })[key]).toBe(good);
+      for (const good of [definition.min, definition.max])
+        expect(validateCrawlOptions({ userAgent: 'test/1', [key]: good })[key]).toBe(good);
       for (const bad of [definition.min - 1, definition.max + 1]) {
         expect(refusal({ [key]: bad }).message).toContain(`${key} must be a whole number`);
       }
@@ -102,6 +105,8 @@ describe('validateCrawlOptions', () => {
   });
 
   it('refuses options that conflict, as the command line does', () => {
-    expect(refusal({ requisites: false, requisitesAnyHost: true }).message).toBe('requisitesAnyHost: true conflicts with requisites: false');
+    expect(refusal({ requisites: false, requisitesAnyHost: true }).message).toBe(
+      'requisitesAnyHost: true conflicts with requisites: false',
+    );
   });
 });

@@ -9,7 +9,11 @@ it('tells an outage once, not again when it flaps within a minute, and again aft
   let now = 1_000_000;
   const told: unknown[] = [];
   const stopped = AbortSignal.abort();
-  const outage = new Outage(stopped, (error) => told.push(error), () => now);
+  const outage = new Outage(
+    stopped,
+    (error) => told.push(error),
+    () => now,
+  );
 
   await outage.wait('full');
   await outage.wait('still full');

@@ -11,14 +11,26 @@ import { mostDuring, waitFor } from './support/wait.js';
 const PAGES = 30;
 let server: TestServer;
 const tmp = tempDir();
-const claim: ClaimedUrl = { id: 1, url: 'http://site/', key: 'http://site/', origin: 'http://site', kind: 'page', depth: 0, redirectHops: 0, tries: 0, lease: { token: 'test', expiresAt: Infinity } };
+const claim: ClaimedUrl = {
+  id: 1,
+  url: 'http://site/',
+  key: 'http://site/',
+  origin: 'http://site',
+  kind: 'page',
+  depth: 0,
+  redirectHops: 0,
+  tries: 0,
+  lease: { token: 'test', expiresAt: Infinity },
+};
 const settings = { maxRedirects: 10, maxBodyBytes: 1 << 20 };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
 beforeAll(async () => {
   const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p${i}">${i}</a>`).join('');
   // Slow pages keep the crawl running long enough to be watched.
-  const table = Object.fromEntries(Array.from({ length: PAGES }, (_, i) => [`/p${i}`, { ...html(`${links} ${'filler '.repeat(i * 300)}`), delayMs: 20 }]));
+  const table = Object.fromEntries(
+    Array.from({ length: PAGES }, (_, i) => [`/p${i}`, { ...html(`${links} ${'filler '.repeat(i * 300)}`), delayMs: 20 }]),
+  );
   server = await startServer(routes({ '/': html(links), ...table }));
 });
 
@@ -104,13 +116,19 @@ it('copies a small body cut from a shared buffer instead of moving it, so its ne
 
 it('a crawl parses on its own threads and ends them when it ends; the archive keeps every body under its SHA-256', async () => {
   expect(parseThreadsRunning()).toBe(0);
-  const { result, most } = await mostDuring(() => runCli(['crawl', server.url, '--db', tmp.path('threads.sqlite'), '-c', '4', '-q']), parseThreadsRunning);
+  const { result, most } = await mostDuring(
+    () => runCli(['crawl', server.url, '--db', tmp.path('threads.sqlite'), '-c', '4', '-q']),
+    parseThreadsRunning,
+  );
   expect(result.code).toBe(0);
   expect(most).toBeGreaterThanOrEqual(1);
   await waitFor('the parse threads to end', () => parseThreadsRunning() === 0, 20_000);
   const bodies = readArchive<{ hash: Buffer; data: Buffer }>(tmp.path('threads.sqlite'), 'SELECT hash, data FROM body');
   expect(bodies.length).toBeGreaterThanOrEqual(PAGES);
   for (const { hash, data } of bodies) expect(hash.equals(sha256(data))).toBe(true);
-  const [{ n }] = readArchive<{ n: number }>(tmp.path('threads.sqlite'), "SELECT count(*) AS n FROM pages WHERE kind = 'page' AND status = 200");
+  const [{ n }] = readArchive<{ n: number }>(
+    tmp.path('threads.sqlite'),
+    "SELECT count(*) AS n FROM pages WHERE kind = 'page' AND status = 200",
+  );
   expect(n).toBe(PAGES + 1);
 });

@@ -39,7 +39,11 @@ describe.skipIf(!POSTGRES_INSTALLED)('a worker on a PostgreSQL server with no co
     const shard = tmp.path('shard.sqlite');
     const worker = spawnCli(['worker', server.url, '--db', shard, '-c', '4']);
     try {
-      await waitFor('the worker to say the server is full', () => /too many clients/.test(worker.output().stderr) || worker.exitCode !== null, 60_000);
+      await waitFor(
+        'the worker to say the server is full',
+        () => /too many clients/.test(worker.output().stderr) || worker.exitCode !== null,
+        60_000,
+      );
       expect(worker.exitCode, worker.output().stderr).toBeNull();
       await sleep(500);
     } finally {
@@ -47,7 +51,12 @@ describe.skipIf(!POSTGRES_INSTALLED)('a worker on a PostgreSQL server with no co
     }
     const end = await within(worker.exited, 120_000, 'the worker', () => worker.kill('SIGKILL'));
     expect(end.code, end.stderr).toBe(0);
-    expect(end.stderr.trim().split('\n').filter((line) => /too many clients/.test(line))).toHaveLength(1);
+    expect(
+      end.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => /too many clients/.test(line)),
+    ).toHaveLength(1);
     const stored = readArchive<{ url: string }>(shard, 'SELECT url FROM pages').map((row) => new URL(row.url).pathname);
     expect(stored.sort()).toEqual([...sitePaths(PAGES)].sort());
   }, 240_000);

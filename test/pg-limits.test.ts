@@ -38,7 +38,9 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
     const names = ['a', 'b', 'c'];
     const workers = names.map((name) => spawnCli(['worker', url, '--db', tmp.path(`${name}.sqlite`), '-c', '2', '--name', name]));
     // A few seconds on a quiet machine; the rest is room for a loaded one.
-    const ends = await within(Promise.all(workers.map((worker) => worker.exited)), 60_000, 'the workers', () => workers.forEach((worker) => worker.kill('SIGKILL')));
+    const ends = await within(Promise.all(workers.map((worker) => worker.exited)), 60_000, 'the workers', () =>
+      workers.forEach((worker) => worker.kill('SIGKILL')),
+    );
     for (const end of ends) expect([end.code, end.stderr]).toEqual([0, expect.not.stringContaining('crawlite:')]);
 
     const searched = [...site.hits.keys()].filter((path) => path.startsWith('/search'));
@@ -62,8 +64,15 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
     const skipped: { url: string; error: string }[] = [];
     for (const name of names) {
       const shard = tmp.path(`${name}.sqlite`);
-      fetched.push(...readArchive<{ url: string }>(shard, "SELECT u.url FROM url u JOIN response r ON r.url_id = u.id WHERE u.url LIKE '%/search%'").map((row) => row.url));
-      skipped.push(...readArchive<{ url: string; error: string }>(shard, "SELECT url, error FROM url WHERE error_code = 'trap_query_variants'"));
+      fetched.push(
+        ...readArchive<{ url: string }>(
+          shard,
+          "SELECT u.url FROM url u JOIN response r ON r.url_id = u.id WHERE u.url LIKE '%/search%'",
+        ).map((row) => row.url),
+      );
+      skipped.push(
+        ...readArchive<{ url: string; error: string }>(shard, "SELECT url, error FROM url WHERE error_code = 'trap_query_variants'"),
+      );
     }
     expect(fetched.map((href) => new URL(href).pathname + new URL(href).search).sort()).toEqual([...searched].sort());
     expect(skipped).toHaveLength(LISTS * PER_LIST - MAX_PER_PATH);
@@ -83,7 +92,11 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
     await pg.query('ALTER TABLE origin_politeness DROP COLUMN unsent_id, DROP COLUMN unsent_claims', [], 'older');
     await pg.query('UPDATE crawlite_schema SET version = 2', [], 'older');
     const earlier = [101, 102, 103].map((q) => `${site.url}search?q=${q}`);
-    await pg.query("INSERT INTO url (url, origin, kind, state, depth) SELECT u, $2, 'page', 'done', 1 FROM unnest($1::text[]) AS u", [earlier, site.url.slice(0, -1)], 'older');
+    await pg.query(
+      "INSERT INTO url (url, origin, kind, state, depth) SELECT u, $2, 'page', 'done', 1 FROM unnest($1::text[]) AS u",
+      [earlier, site.url.slice(0, -1)],
+      'older',
+    );
 
     const end = await execCli(['worker', url, '--db', tmp.path('older.sqlite')]);
     expect([end.code, end.stderr]).toEqual([0, expect.not.stringContaining('crawlite:')]);
@@ -95,7 +108,14 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
     // /slow is held until the frontier has /d skipped for its depth (4, by / -> /a -> /b -> /c -> /d): then it links to /c and /d at depth 2.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const links: Record<string, string[]> = { '/': ['/slow', '/a'], '/a': ['/b'], '/b': ['/c'], '/c': ['/d'], '/slow': ['/c', '/d'], '/d': [] };
+    const links: Record<string, string[]> = {
+      '/': ['/slow', '/a'],
+      '/a': ['/b'],
+      '/b': ['/c'],
+      '/c': ['/d'],
+      '/slow': ['/c', '/d'],
+      '/d': [],
+    };
     const site = await servers.serve(async (_req, res, path) => {
       if (path === '/robots.txt') return res.writeHead(404).end();
       if (path === '/slow') await held;
@@ -106,7 +126,13 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
     const worker = spawnCli(['worker', url, '--db', tmp.path('depth.sqlite'), '-c', '2']);
     try {
       const stateOf = async (path: string) =>
-        (await pg.query<{ state: string; error_code: string | null }>('SELECT state, error_code FROM url WHERE url = $1', [new URL(path, site.url).href], 'depth'))[0];
+        (
+          await pg.query<{ state: string; error_code: string | null }>(
+            'SELECT state, error_code FROM url WHERE url = $1',
+            [new URL(path, site.url).href],
+            'depth',
+          )
+        )[0];
       // Bounded by count, with room for a loaded machine (each look is a query).
       for (let i = 0; i < 2_000 && (await stateOf('/d'))?.state !== 'skipped'; i += 1) {
         if (worker.exitCode !== null) break;
@@ -122,7 +148,11 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
 
     expect(site.hitCount('/d')).toBe(1);
     expect(site.hitCount('/c')).toBe(2);
-    const rows = await pg.query<{ url: string; state: string; depth: number }>('SELECT url, state, depth FROM url ORDER BY url', [], 'depth');
+    const rows = await pg.query<{ url: string; state: string; depth: number }>(
+      'SELECT url, state, depth FROM url ORDER BY url',
+      [],
+      'depth',
+    );
     const byPath = Object.fromEntries(rows.map((row) => [new URL(row.url).pathname, [row.state, row.depth]]));
     expect(byPath).toEqual({
       '/': ['done', 0],
@@ -133,7 +163,10 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
       '/c': ['done', 2],
       '/d': ['done', 2],
     });
-    const shard = readArchive<{ url: string }>(tmp.path('depth.sqlite'), "SELECT u.url FROM url u JOIN response r ON r.url_id = u.id WHERE u.url LIKE '%/d'");
+    const shard = readArchive<{ url: string }>(
+      tmp.path('depth.sqlite'),
+      "SELECT u.url FROM url u JOIN response r ON r.url_id = u.id WHERE u.url LIKE '%/d'",
+    );
     expect(shard).toHaveLength(1);
   }, 120_000);
 });

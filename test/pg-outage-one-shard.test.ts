@@ -47,7 +47,8 @@ describe.skipIf(!POSTGRES_INSTALLED)('a worker cut off between its shard and the
     await waitFor('the cut', () => proxy.cut || a.exitCode !== null, 60_000);
     expect(proxy.cut, a.output().stderr).toBe(true);
     expect(site.hitCount('/')).toBe(1);
-    const captured = (name: string) => readArchive<{ url: string }>(tmp.path(`${database}-${name}.sqlite`), 'SELECT url FROM captures ORDER BY url').map((row) => row.url);
+    const captured = (name: string) =>
+      readArchive<{ url: string }>(tmp.path(`${database}-${name}.sqlite`), 'SELECT url FROM captures ORDER BY url').map((row) => row.url);
     const merge = async (...names: string[]) => {
       const merged = tmp.path(`${database}-all.sqlite`);
       const run = await execCli(['merge', ...names.map((name) => tmp.path(`${database}-${name}.sqlite`)), '--db', merged, '-q']);
@@ -55,7 +56,12 @@ describe.skipIf(!POSTGRES_INSTALLED)('a worker cut off between its shard and the
       return merged;
     };
     const hits = () => Object.fromEntries(PATHS.map((path) => [path, site.hitCount(path)]));
-    const index = () => pg.query<{ state: string; claims: number; done_by: string }>('SELECT state, claims, done_by FROM url WHERE url = $1', [site.url], database);
+    const index = () =>
+      pg.query<{ state: string; claims: number; done_by: string }>(
+        'SELECT state, claims, done_by FROM url WHERE url = $1',
+        [site.url],
+        database,
+      );
     return { site, proxy, a, worker, captured, merge, hits, index };
   }
 

@@ -35,7 +35,12 @@ describe.skipIf(!POSTGRES_INSTALLED)('pacing across workers counts from when a r
     const url = await pgServer.createDatabase(name);
     const pool = await connectFrontier(url);
     pools.push(pool);
-    const seeds = Array.from({ length: URLS }, (_, i) => ({ url: `${ORIGIN}/${i}`, key: `${ORIGIN}/${i}`, origin: ORIGIN, kind: 'page' as const }));
+    const seeds = Array.from({ length: URLS }, (_, i) => ({
+      url: `${ORIGIN}/${i}`,
+      key: `${ORIGIN}/${i}`,
+      origin: ORIGIN,
+      kind: 'page' as const,
+    }));
     await initFrontier(pool, url, { roots: [`${ORIGIN}/0`], options: {} }, seeds);
     return pool;
   };
@@ -133,7 +138,13 @@ describe.skipIf(!POSTGRES_INSTALLED)('pacing across workers counts from when a r
       const claimOfB = timedClaim(b);
       // Until B's claim is seen waiting on that lock (however slow the machine is to get it there), then past C's lease.
       const waitingOnLock = async () =>
-        Number((await pgServer.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = 'expired_while_locked' AND wait_event_type = 'Lock'"))[0]!.n);
+        Number(
+          (
+            await pgServer.query<{ n: string }>(
+              "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = 'expired_while_locked' AND wait_event_type = 'Lock'",
+            )
+          )[0]!.n,
+        );
       for (let i = 0; i < 400 && (await waitingOnLock()) === 0; i += 1) await sleep(25);
       expect(await waitingOnLock()).toBe(1);
       await sleep(600);

@@ -34,9 +34,15 @@ describe.skipIf(!POSTGRES_INSTALLED)('politeness across the workers of a Postgre
   const sites: TestServer[] = [];
 
   /** The site; `failOnce` paths answer 503 at once the first time they are asked, noting when (`failedAt`, ms since the epoch). */
-  const linkedSite = (robots: string | undefined, failOnce: (path: string) => boolean = () => false, answerMs = ANSWER_MS, failedAt = new Map<string, number>()) => {
+  const linkedSite = (
+    robots: string | undefined,
+    failOnce: (path: string) => boolean = () => false,
+    answerMs = ANSWER_MS,
+    failedAt = new Map<string, number>(),
+  ) => {
     return startServer(async (_req, res, path) => {
-      if (path === '/robots.txt') return robots === undefined ? res.writeHead(404).end() : res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
+      if (path === '/robots.txt')
+        return robots === undefined ? res.writeHead(404).end() : res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
       if (failOnce(path) && !failedAt.has(path)) return (failedAt.set(path, Date.now()), res.writeHead(503).end());
       await sleep(answerMs);
       res.writeHead(200, { 'content-type': 'text/html' }).end(path === '/' ? index : linkedPage(Number(path.slice(3)), PAGES, pagePath));
@@ -48,7 +54,9 @@ describe.skipIf(!POSTGRES_INSTALLED)('politeness across the workers of a Postgre
     const shards = [1, 2, 3].map((n) => tmp.path(`${name}-${n}.sqlite`));
     const workers = shards.map((shard) => spawnCli(['worker', url, '--db', shard, '-c', '8']));
     // A few seconds of pacing; the rest is room for a machine running other suites.
-    const ends = await within(Promise.all(workers.map((worker) => worker.exited)), 90_000, 'the workers', () => workers.forEach((worker) => worker.kill('SIGKILL')));
+    const ends = await within(Promise.all(workers.map((worker) => worker.exited)), 90_000, 'the workers', () =>
+      workers.forEach((worker) => worker.kill('SIGKILL')),
+    );
     for (const end of ends) expect(end.code, end.stderr).toBe(0);
     return shards;
   };
@@ -87,14 +95,16 @@ describe.skipIf(!POSTGRES_INSTALLED)('politeness across the workers of a Postgre
     expect(stored).toEqual([{ crawl_delay_ms: 200 }]);
   }, 120_000);
 
-  it('--delay holds for retries too: a retry waits for the gap after any worker\'s request, its own failed one included, and the next request for the gap after it', async () => {
+  it("--delay holds for retries too: a retry waits for the gap after any worker's request, its own failed one included, and the next request for the gap after it", async () => {
     // A quarter of the pages fail once at once; their retries come back after 50 ms of backoff, well within the gap.
     const DELAY_MS = 400;
     const failsOnce = (path: string) => path.startsWith('/p/') && Number(path.slice(3)) % 4 === 1;
     const failedAt = new Map<string, number>();
     const failing = await linkedSite(undefined, failsOnce, 50, failedAt);
     const url = await pg.createDatabase('retries');
-    expect((await execCli(['frontier', 'init', url, '--roots', failing.url, '--delay', String(DELAY_MS), '--retry-delay', '50'])).code).toBe(0);
+    expect(
+      (await execCli(['frontier', 'init', url, '--roots', failing.url, '--delay', String(DELAY_MS), '--retry-delay', '50'])).code,
+    ).toBe(0);
     const shards = await threeWorkers(url, 'retries');
 
     for (const path of sitePaths(PAGES)) expect(failing.hitCount(path), path).toBe(failsOnce(path) ? 2 : 1);

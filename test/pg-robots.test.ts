@@ -32,19 +32,26 @@ describe.skipIf(!POSTGRES_INSTALLED)('robots.txt on a shared PostgreSQL frontier
         await new Promise((resolve) => setTimeout(resolve, ROBOTS_AFTER_MS));
         return res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
       }
-      const links = path === '/' ? SECTIONS.flatMap((section) => Array.from({ length: PER_SECTION }, (_, i) => `/${section}/${i + 1}`)) : [];
+      const links =
+        path === '/' ? SECTIONS.flatMap((section) => Array.from({ length: PER_SECTION }, (_, i) => `/${section}/${i + 1}`)) : [];
       res.writeHead(200, { 'content-type': 'text/html' }).end(linksPage(links));
     });
     expect((await execCli(['frontier', 'init', pg.url, '--roots', site.url])).code).toBe(0);
-    const workers = ['a', 'b', 'c'].map((name) => spawnCli(['worker', pg.url, '--db', tmp.path(`${name}.sqlite`), '-c', '2', '--name', name]));
+    const workers = ['a', 'b', 'c'].map((name) =>
+      spawnCli(['worker', pg.url, '--db', tmp.path(`${name}.sqlite`), '-c', '2', '--name', name]),
+    );
     // A few seconds on a quiet machine; the rest is room for a loaded one.
-    const ends = await within(Promise.all(workers.map((worker) => worker.exited)), 90_000, 'the workers', () => workers.forEach((worker) => worker.kill('SIGKILL')));
+    const ends = await within(Promise.all(workers.map((worker) => worker.exited)), 90_000, 'the workers', () =>
+      workers.forEach((worker) => worker.kill('SIGKILL')),
+    );
     for (const end of ends) expect([end.code, end.stderr]).toEqual([0, expect.not.stringContaining('crawlite:')]);
 
     expect(robotsAsked).toBe(1);
     expect([...site.hits.keys()].filter((path) => path.startsWith('/private/'))).toEqual([]);
     expect([...site.hits.keys()].filter((path) => path.startsWith('/public/'))).toHaveLength(PER_SECTION);
-    const privates = await pg.query<{ state: string; error_code: string | null }>("SELECT state, error_code FROM url WHERE url LIKE '%/private/%'");
+    const privates = await pg.query<{ state: string; error_code: string | null }>(
+      "SELECT state, error_code FROM url WHERE url LIKE '%/private/%'",
+    );
     expect(privates).toHaveLength(PER_SECTION);
     for (const row of privates) expect(row).toEqual({ state: 'skipped', error_code: 'robots' });
   }, 120_000);

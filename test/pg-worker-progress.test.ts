@@ -13,7 +13,7 @@ const PAGES = 100;
 const DONE_ELSEWHERE = 1_000;
 const FAILED_ELSEWHERE = 7;
 
-describe.skipIf(!POSTGRES_INSTALLED)('a worker\'s progress line', () => {
+describe.skipIf(!POSTGRES_INSTALLED)("a worker's progress line", () => {
   const pg = useCluster();
   let site: TestServer;
   const tmp = tempDir();
@@ -26,7 +26,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('a worker\'s progress line', () => {
     tmp.cleanup();
   });
 
-  it('shows done, queued and failed over all workers, and this worker\'s in flight, fetched and rate, live on a terminal', async () => {
+  it("shows done, queued and failed over all workers, and this worker's in flight, fetched and rate, live on a terminal", async () => {
     expect((await execCli(['frontier', 'init', pg.url, '--roots', site.url])).code).toBe(0);
     await pg.query(
       "INSERT INTO url (url, origin, kind, state, depth) SELECT 'http://done.invalid/' || i, 'http://done.invalid', 'page', 'done', 1 FROM generate_series(1, $1) AS i",
@@ -37,7 +37,9 @@ describe.skipIf(!POSTGRES_INSTALLED)('a worker\'s progress line', () => {
       [FAILED_ELSEWHERE],
     );
     const writes: string[] = [];
-    const result = await runCli(['worker', pg.url, '--db', tmp.path('shard.sqlite'), '-c', '2'], { statusStream: { write: (text) => writes.push(text), columns: 200 } });
+    const result = await runCli(['worker', pg.url, '--db', tmp.path('shard.sqlite'), '-c', '2'], {
+      statusStream: { write: (text) => writes.push(text), columns: 200 },
+    });
     expect(result.code, result.stderr).toBe(0);
     const lines = writes
       .map((text) => /(\d+) done, (\d+) queued, (\d+) in flight, (\d+) failed \| (\d+) fetched, [\d.]+\/s/.exec(text))
@@ -45,7 +47,10 @@ describe.skipIf(!POSTGRES_INSTALLED)('a worker\'s progress line', () => {
       .map((match) => ({ done: Number(match[1]), inFlight: Number(match[3]), failed: Number(match[4]), fetched: Number(match[5]) }));
     expect(lines.length).toBeGreaterThan(1);
     // The frontier's counts: what other workers finished, as well as this one.
-    expect(lines.every((line) => line.done >= DONE_ELSEWHERE && line.failed >= FAILED_ELSEWHERE), JSON.stringify(lines)).toBe(true);
+    expect(
+      lines.every((line) => line.done >= DONE_ELSEWHERE && line.failed >= FAILED_ELSEWHERE),
+      JSON.stringify(lines),
+    ).toBe(true);
     expect(lines.at(-1)!.done).toBeGreaterThan(DONE_ELSEWHERE);
     expect(lines.every((line) => line.inFlight <= 2)).toBe(true);
     expect(lines.at(-1)!.fetched).toBeGreaterThan(0);

@@ -17,7 +17,10 @@ const PAGES = 10;
 
 /** Everything a refused worker must leave as it was: the file's bytes and what the archive says it holds. */
 function snapshot(path: string) {
-  const meta = readArchive<{ key: string; value: string }>(path, "SELECT key, value FROM meta WHERE key IN ('roots', 'options', 'shardOf', 'frontier') ORDER BY key");
+  const meta = readArchive<{ key: string; value: string }>(
+    path,
+    "SELECT key, value FROM meta WHERE key IN ('roots', 'options', 'shardOf', 'frontier') ORDER BY key",
+  );
   const pages = readArchive<{ n: number }>(path, 'SELECT count(*) AS n FROM pages')[0]!.n;
   const runs = readArchive<{ n: number }>(path, 'SELECT count(*) AS n FROM run')[0]!.n;
   return { sha256: createHash('sha256').update(readFileSync(path)).digest('hex'), meta, pages, runs };
@@ -60,13 +63,16 @@ describe.skipIf(!POSTGRES_INSTALLED)('worker --db given a file that is not a sha
 
     const url = await frontier('ordinary', theirs);
     const worker = await execCli(['worker', url, '--db', archive]);
-    expectOneLine(worker, /^crawlite: .*ordinary\.sqlite holds a crawl of its own, not a worker's shard: .*give the worker a new file \(--db shard-1\.sqlite\)$/);
+    expectOneLine(
+      worker,
+      /^crawlite: .*ordinary\.sqlite holds a crawl of its own, not a worker's shard: .*give the worker a new file \(--db shard-1\.sqlite\)$/,
+    );
 
     expect(snapshot(archive)).toEqual(before);
     expectNoSideFiles(archive);
     // Nothing was claimed or fetched, and the refused worker never joined the crawl.
     expect(theirs.totalHits()).toBe(0);
-    expect(await pg.query("SELECT state, count(*)::int AS n FROM url GROUP BY state", [], 'ordinary')).toEqual([{ state: 'queued', n: 1 }]);
+    expect(await pg.query('SELECT state, count(*)::int AS n FROM url GROUP BY state', [], 'ordinary')).toEqual([{ state: 'queued', n: 1 }]);
     expect(await pg.query('SELECT count(*)::int AS n FROM worker', [], 'ordinary')).toEqual([{ n: 0 }]);
   });
 
@@ -95,10 +101,13 @@ describe.skipIf(!POSTGRES_INSTALLED)('worker --db given a file that is not a sha
 
     const second = await frontier('second', theirs);
     const refused = await execCli(['worker', second, '--db', shard]);
-    expectOneLine(refused, /first-shard\.sqlite is a shard of another shared crawl \(a frontier made \d{4}-\d\d-\d\dT[\d:.]+Z\), not of this one, made \d{4}-\d\d-\d\dT[\d:.]+Z: give the worker a new file/);
+    expectOneLine(
+      refused,
+      /first-shard\.sqlite is a shard of another shared crawl \(a frontier made \d{4}-\d\d-\d\dT[\d:.]+Z\), not of this one, made \d{4}-\d\d-\d\dT[\d:.]+Z: give the worker a new file/,
+    );
     expect(snapshot(shard)).toEqual(done);
     expectNoSideFiles(shard);
-    expect(await pg.query("SELECT state, count(*)::int AS n FROM url GROUP BY state", [], 'second')).toEqual([{ state: 'queued', n: 1 }]);
+    expect(await pg.query('SELECT state, count(*)::int AS n FROM url GROUP BY state', [], 'second')).toEqual([{ state: 'queued', n: 1 }]);
 
     // Its own frontier's worker goes on with it: a run more, the same pages.
     const again = await execCli(['worker', first, '--db', shard]);
@@ -117,7 +126,12 @@ describe.skipIf(!POSTGRES_INSTALLED)('worker --db given a file that is not a sha
     const before = snapshot(shard);
     const other = await frontier('other_roots', mine);
     const refused = await execCli(['worker', other, '--db', shard]);
-    expectOneLine(refused, new RegExp(`older-shard\\.sqlite is a shard of another shared crawl \\(roots ${theirs.url}\\), not of this frontier's, roots ${mine.url}: `));
+    expectOneLine(
+      refused,
+      new RegExp(
+        `older-shard\\.sqlite is a shard of another shared crawl \\(roots ${theirs.url}\\), not of this frontier's, roots ${mine.url}: `,
+      ),
+    );
     expect(snapshot(shard)).toEqual(before);
   });
 });

@@ -44,7 +44,7 @@ describe.skipIf(!POSTGRES_INSTALLED)('one worker on a PostgreSQL frontier', { ti
 
     const states = await pg.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM url GROUP BY state');
     expect(states.map((row) => [row.state, Number(row.n)])).toEqual([['done', expected.length]]);
-    const links = readArchive<{ n: number }>(shard, "SELECT count(*) AS n FROM link");
+    const links = readArchive<{ n: number }>(shard, 'SELECT count(*) AS n FROM link');
     expect(links[0]!.n).toBeGreaterThan(PAGES * 3);
   });
 
@@ -83,7 +83,11 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', { timeout: WO
     expect(end.stderr.match(/lost the connection to the frontier/g)).toHaveLength(1);
 
     const stored = readArchive<{ url: string }>(shard, 'SELECT u.url FROM url u JOIN response r ON r.url_id = u.id');
-    expect(stored.map((row) => row.url).sort()).toEqual(sitePaths(PAGES).map((path) => new URL(path, site.url).href).sort());
+    expect(stored.map((row) => row.url).sort()).toEqual(
+      sitePaths(PAGES)
+        .map((path) => new URL(path, site.url).href)
+        .sort(),
+    );
     for (const path of sitePaths(PAGES)) expect(site.hitCount(path), path).toBeLessThanOrEqual(2);
     const states = await execCli(['frontier', 'status', url]);
     expect(states.stdout).toContain(`queued 0, leased 0, done ${stored.length}, failed 0, skipped 0\n`);
@@ -110,7 +114,11 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', { timeout: WO
     const roots = Array.from({ length: 25 }, (_, i) => `http://127.0.0.1:${40_001 + i}/`);
     expect((await execCli(['frontier', 'init', url, '--roots', ...roots])).code).toBe(0);
     // One origin with more work left than the rest: it is listed first.
-    await pg.query("INSERT INTO url (url, origin, kind, state, depth) VALUES ('http://127.0.0.1:40025/more', 'http://127.0.0.1:40025', 'page', 'queued', 1)", [], 'hosts');
+    await pg.query(
+      "INSERT INTO url (url, origin, kind, state, depth) VALUES ('http://127.0.0.1:40025/more', 'http://127.0.0.1:40025', 'page', 'queued', 1)",
+      [],
+      'hosts',
+    );
     const status = await execCli(['frontier', 'status', url]);
     const listed = status.stdout.split('\n').filter((row) => row.startsWith('  http://'));
     expect(listed).toHaveLength(20);
@@ -119,7 +127,10 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', { timeout: WO
     const all = await execCli(['frontier', 'status', url, '--hosts', '0']);
     expect(all.stdout.split('\n').filter((row) => row.startsWith('  http://'))).toHaveLength(25);
     expect(all.stdout).not.toContain('more origin');
-    const json = JSON.parse((await execCli(['frontier', 'status', url, '--json'])).stdout) as { total: Record<string, number>; origins: unknown[] };
+    const json = JSON.parse((await execCli(['frontier', 'status', url, '--json'])).stdout) as {
+      total: Record<string, number>;
+      origins: unknown[];
+    };
     expect(json.total.queued).toBe(26);
     expect(json.origins).toHaveLength(25);
     expectOneLine(await execCli(['frontier', 'status', url, '--hosts', '-1']), /--hosts must be a whole number/);
@@ -134,14 +145,18 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', { timeout: WO
     expect([worker.code, worker.stderr]).toEqual([0, expect.any(String)]);
     const done = sitePaths(PAGES).length;
     expect((await execCli(['frontier', 'status'], { env })).stdout).toContain(`queued 0, leased 0, done ${done}, failed 0, skipped 0\n`);
-    const donePages = await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM url WHERE state = 'done' AND kind = 'page'", [], 'by_env');
+    const donePages = await pg.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM url WHERE state = 'done' AND kind = 'page'",
+      [],
+      'by_env',
+    );
     expect(donePages[0]!.n).toBeGreaterThan(0);
     expect(readArchive(shard, "SELECT count(*) AS n FROM pages WHERE kind = 'page'")).toEqual(donePages);
     // Nothing went to the cluster's default database.
     expect(await pg.query("SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 'url'")).toEqual([{ n: 0 }]);
   });
 
-  it('a worker stops at the crawl\'s --max-pages, leaving the rest queued', async () => {
+  it("a worker stops at the crawl's --max-pages, leaving the rest queued", async () => {
     const url = await pg.createDatabase('limited');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-pages', '20'])).code).toBe(0);
     const worker = spawnCli(['worker', url, '--db', tmp.path('limited.sqlite')]);
@@ -154,12 +169,18 @@ describe.skipIf(!POSTGRES_INSTALLED)('the frontier over its life', { timeout: WO
   it('refuses a second init, a database with no crawl and a schema newer than it knows, each with one line', async () => {
     const url = await pg.createDatabase('refusals');
     const none = await execCli(['worker', url, '--db', tmp.path('none.sqlite')]);
-    expect([none.code, none.stderr]).toEqual([1, expect.stringMatching(/^crawlite: .* holds no crawl: create one with crawlite frontier init/)]);
+    expect([none.code, none.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^crawlite: .* holds no crawl: create one with crawlite frontier init/),
+    ]);
     expect((await execCli(['frontier', 'init', url, '--roots', site.url])).code).toBe(0);
     const again = await execCli(['frontier', 'init', url, '--roots', site.url]);
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/^crawlite: .* already holds a crawl/)]);
     await pg.query('UPDATE crawlite_schema SET version = 99', [], 'refusals');
     const newer = await execCli(['worker', url, '--db', tmp.path('newer.sqlite')]);
-    expect([newer.code, newer.stderr]).toEqual([1, `crawlite: the frontier's schema is version 99, newer than this crawlite knows (${NEWEST_PG_SCHEMA}): upgrade crawlite on this machine\n`]);
+    expect([newer.code, newer.stderr]).toEqual([
+      1,
+      `crawlite: the frontier's schema is version 99, newer than this crawlite knows (${NEWEST_PG_SCHEMA}): upgrade crawlite on this machine\n`,
+    ]);
   });
 });

@@ -26,9 +26,10 @@ describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one
     tmp.cleanup();
   });
 
-  it('finishes the site: every page in some shard, none fetched more than twice, the dead worker\'s leases claimed again; merged, the shards equal one crawl', async () => {
+  it("finishes the site: every page in some shard, none fetched more than twice, the dead worker's leases claimed again; merged, the shards equal one crawl", async () => {
     expect((await execCli(['frontier', 'init', pg.url, '--roots', site.url])).code).toBe(0);
-    const worker = (name: string) => spawnCli(['worker', pg.url, '--db', tmp.path(`${name}.sqlite`), '-c', '4', '--lease', String(LEASE_MS), '--name', name]);
+    const worker = (name: string) =>
+      spawnCli(['worker', pg.url, '--db', tmp.path(`${name}.sqlite`), '-c', '4', '--lease', String(LEASE_MS), '--name', name]);
 
     const a = worker('a');
     const b = worker('b');
@@ -40,7 +41,12 @@ describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one
     const c = worker('c');
 
     // About 5 s on a quiet machine; the rest is room for a loaded one.
-    const [endB, endC] = await within(Promise.all([b.exited, c.exited]), 120_000, 'workers b and c', () => (b.kill('SIGKILL'), c.kill('SIGKILL')));
+    const [endB, endC] = await within(
+      Promise.all([b.exited, c.exited]),
+      120_000,
+      'workers b and c',
+      () => (b.kill('SIGKILL'), c.kill('SIGKILL')),
+    );
     expect([endB.code, endB.stderr]).toEqual([0, expect.not.stringContaining('crawlite:')]);
     expect([endC.code, endC.stderr]).toEqual([0, expect.not.stringContaining('crawlite:')]);
 
@@ -48,7 +54,11 @@ describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one
     const expected = sitePaths(PAGES).map((path) => new URL(path, site.url).href);
     const stored = new Set<string>();
     for (const name of ['a', 'b', 'c']) {
-      for (const row of readArchive<{ url: string }>(tmp.path(`${name}.sqlite`), 'SELECT u.url FROM url u JOIN response r ON r.url_id = u.id')) stored.add(row.url);
+      for (const row of readArchive<{ url: string }>(
+        tmp.path(`${name}.sqlite`),
+        'SELECT u.url FROM url u JOIN response r ON r.url_id = u.id',
+      ))
+        stored.add(row.url);
     }
     expect([...stored].sort()).toEqual([...expected].sort());
     for (const path of sitePaths(PAGES)) expect(site.hitCount(path), path).toBeLessThanOrEqual(2);
@@ -56,9 +66,10 @@ describe.skipIf(!POSTGRES_INSTALLED)('workers sharing a PostgreSQL frontier, one
     const states = await pg.query<{ state: string; n: string }>('SELECT state, count(*) AS n FROM url GROUP BY state');
     expect(states.map((row) => [row.state, Number(row.n)])).toEqual([['done', expected.length]]);
     // What the killed worker held was claimed again after its lease ran out, and finished by another.
-    const taken = await pg.query<{ url: string; claims: number; done_by: string }>('SELECT url, claims, done_by FROM url WHERE url = ANY($1)', [
-      orphaned.map((row) => row.url),
-    ]);
+    const taken = await pg.query<{ url: string; claims: number; done_by: string }>(
+      'SELECT url, claims, done_by FROM url WHERE url = ANY($1)',
+      [orphaned.map((row) => row.url)],
+    );
     for (const row of taken) {
       expect(row.claims, row.url).toBeGreaterThanOrEqual(2);
       expect(row.done_by, row.url).not.toMatch(/^a\//);

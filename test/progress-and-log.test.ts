@@ -9,7 +9,9 @@ let server: TestServer;
 const tmp = tempDir();
 
 beforeAll(async () => {
-  const pages = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`/p${i}`, { ...html(`<a href="/p${(i + 1) % 30}">n</a> <a href="/gone">x</a>`), delayMs: 10 }]));
+  const pages = Object.fromEntries(
+    Array.from({ length: 30 }, (_, i) => [`/p${i}`, { ...html(`<a href="/p${(i + 1) % 30}">n</a> <a href="/gone">x</a>`), delayMs: 10 }]),
+  );
   server = await startServer(routes({ '/': html('<a href="/p0">start</a> <a href="/down">down</a>'), '/down': { status: 503 }, ...pages }));
 });
 
@@ -24,14 +26,28 @@ describe('--log FILE', () => {
     const logPath = tmp.path('fetches.jsonl');
     const result = await runCli(['crawl', server.url, '--db', db, '-q', '--log', logPath, '--max-tries', '2', '--retry-delay', '1']);
     expect(result.code).toBe(0);
-    const lines = readFileSync(logPath, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    const pages = readArchive<{ url: string; status: number; size: number }>(db, 'SELECT fetch_url AS url, status, size FROM pages ORDER BY url');
+    const lines = readFileSync(logPath, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const pages = readArchive<{ url: string; status: number; size: number }>(
+      db,
+      'SELECT fetch_url AS url, status, size FROM pages ORDER BY url',
+    );
     expect(lines).toHaveLength(pages.length);
-    const logged = lines.map((line) => ({ url: line.url, status: line.status, size: line.bytes })).sort((a, b) => String(a.url).localeCompare(String(b.url)));
+    const logged = lines
+      .map((line) => ({ url: line.url, status: line.status, size: line.bytes }))
+      .sort((a, b) => String(a.url).localeCompare(String(b.url)));
     expect(logged).toEqual(pages);
     for (const line of lines) {
       expect(line).toEqual(
-        expect.objectContaining({ time: expect.any(String), ms: expect.any(Number), links: expect.any(Number), new_links: expect.any(Number), tries: expect.any(Number) }),
+        expect.objectContaining({
+          time: expect.any(String),
+          ms: expect.any(Number),
+          links: expect.any(Number),
+          new_links: expect.any(Number),
+          tries: expect.any(Number),
+        }),
       );
     }
     const down = lines.find((line) => String(line.url).endsWith('/down'));
@@ -53,7 +69,9 @@ describe('progress', () => {
   it('draws a live status line on a terminal, and clears it at the end', async () => {
     const writes: string[] = [];
     const terminal = { write: (text: string) => writes.push(text), columns: 200 };
-    const result = await runCli(['crawl', server.url, '--db', tmp.path('live.sqlite'), '--ignore-robots', '--max-tries', '1'], { statusStream: terminal });
+    const result = await runCli(['crawl', server.url, '--db', tmp.path('live.sqlite'), '--ignore-robots', '--max-tries', '1'], {
+      statusStream: terminal,
+    });
     expect(result.code).toBe(0);
     const statuses = writes.filter((text) => /\d+ done, \d+ queued, \d+ in flight, \d+ failed \| \d+ fetched, [\d.]+\/s/.test(text));
     expect(statuses.length).toBeGreaterThan(0);
@@ -66,7 +84,13 @@ describe('progress', () => {
     try {
       const lines: string[] = [];
       let now = 0;
-      const display = new ProgressDisplay('plain', { write: (text) => lines.push(text) }, () => ({ queued: 5, fetching: 2, done: 40, failed: 1 }), () => 3, () => now);
+      const display = new ProgressDisplay(
+        'plain',
+        { write: (text) => lines.push(text) },
+        () => ({ queued: 5, fetching: 2, done: 40, failed: 1 }),
+        () => 3,
+        () => now,
+      );
       display.start();
       display.count({ url: 'http://a/', state: 'done', tries: 1, size: 2048, linksFound: 0, linksNew: 0 });
       now = 9_000;
@@ -89,7 +113,13 @@ describe('progress', () => {
     let counts = 0;
     // Each count takes 200 ms, as on an archive with a frontier of millions.
     const slowCounts = () => ((counts += 1), (now += 200), { queued: counts, fetching: 0, done: 0, failed: 0 });
-    const display = await ProgressDisplay.create('live', { write: () => true, columns: 200 }, slowCounts, () => 0, () => now);
+    const display = await ProgressDisplay.create(
+      'live',
+      { write: () => true, columns: 200 },
+      slowCounts,
+      () => 0,
+      () => now,
+    );
     vi.useFakeTimers();
     try {
       display.start();
@@ -109,7 +139,13 @@ describe('progress', () => {
   it('moves "done" and "failed" with "fetched", without waiting for the next count of the archive', () => {
     let now = 0;
     const archive = { queued: 10, fetching: 8, done: 100, failed: 3 };
-    const display = new ProgressDisplay('plain', { write: () => true }, () => ({ ...archive }), () => 2, () => now);
+    const display = new ProgressDisplay(
+      'plain',
+      { write: () => true },
+      () => ({ ...archive }),
+      () => 2,
+      () => now,
+    );
     expect(display.status()).toBe('100 done, 10 queued, 2 in flight, 3 failed | 0 fetched, 0.0/s, 0 B | 0 s');
     // Two fetches commit (the archive's count would now say so) and are reported within the same second.
     archive.done += 1;
@@ -134,7 +170,9 @@ describe('progress', () => {
     try {
       const writes: string[] = [];
       const terminal = { write: (text: string) => writes.push(text), columns: 200 };
-      const result = await runCli(['crawl', slow.url, '--db', tmp.path('in-flight.sqlite'), '--ignore-robots', '-c', '2'], { statusStream: terminal });
+      const result = await runCli(['crawl', slow.url, '--db', tmp.path('in-flight.sqlite'), '--ignore-robots', '-c', '2'], {
+        statusStream: terminal,
+      });
       expect(result.code).toBe(0);
       const inFlight = writes.flatMap((text) => [...text.matchAll(/(\d+) in flight/g)].map((match) => Number(match[1])));
       expect(inFlight.length).toBeGreaterThan(1);

@@ -39,7 +39,9 @@ describe('progress on a terminal of 0 columns', () => {
 
   it('a crawl draws nothing on it: what would go above the live line goes to stderr as plain lines', async () => {
     const stream = terminal(0);
-    const result = await runCli(['crawl', server.url, '--db', tmp.path('zero.sqlite'), '--ignore-robots', '--max-tries', '1'], { statusStream: stream });
+    const result = await runCli(['crawl', server.url, '--db', tmp.path('zero.sqlite'), '--ignore-robots', '--max-tries', '1'], {
+      statusStream: stream,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(stream.written).toEqual([]);
     expect(result.stderr).toMatch(new RegExp(`${server.url}broken`));
@@ -47,7 +49,9 @@ describe('progress on a terminal of 0 columns', () => {
 
   it('a terminal that reports its width still gets the live line', async () => {
     const stream = terminal(120);
-    const result = await runCli(['crawl', server.url, '--db', tmp.path('wide.sqlite'), '--ignore-robots', '--max-tries', '1'], { statusStream: stream });
+    const result = await runCli(['crawl', server.url, '--db', tmp.path('wide.sqlite'), '--ignore-robots', '--max-tries', '1'], {
+      statusStream: stream,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(stream.written.join('')).toMatch(new RegExp(`${server.url}broken`));
   });

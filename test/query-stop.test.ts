@@ -25,7 +25,12 @@ async function startRunning(argv: string[]) {
   const child = spawnCli(['query', db, ...argv]);
   children.push(child);
   let worker: number | undefined;
-  await waitFor('the query worker to start', () => (worker = childPids(child.pid!)[0]) !== undefined, 30_000, () => child.output().stderr);
+  await waitFor(
+    'the query worker to start',
+    () => (worker = childPids(child.pid!)[0]) !== undefined,
+    30_000,
+    () => child.output().stderr,
+  );
   await sleep(300);
   expect(isRunning(child.pid!), child.output().stderr).toBe(true);
   return { child, worker: worker! };
@@ -63,7 +68,12 @@ describe.concurrent('query stops', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
-    await waitFor('the query worker to start', () => childPids(child.pid!).length > 0, 30_000, () => stderr);
+    await waitFor(
+      'the query worker to start',
+      () => childPids(child.pid!).length > 0,
+      30_000,
+      () => stderr,
+    );
     const worker = childPids(child.pid!)[0]!;
     await sleep(300);
     process.kill(-child.pid!, 'SIGINT');
@@ -95,7 +105,12 @@ describe.concurrent('query stops', () => {
   it('quietly, exit 0, when the reader of its output goes away (| head)', async ({ expect }) => {
     const child = spawnCli(['query', db, ENDLESS_ROWS, '-f', 'ndjson']);
     children.push(child);
-    await waitFor('the first rows', () => child.output().stdout.includes('{"x":3}\n'), 30_000, () => child.output().stderr);
+    await waitFor(
+      'the first rows',
+      () => child.output().stdout.includes('{"x":3}\n'),
+      30_000,
+      () => child.output().stderr,
+    );
     child.stdout!.destroy();
     const run = await exitOf(child, STOP_MS);
     expect(run.stdout.startsWith('{"x":1}\n{"x":2}\n{"x":3}\n')).toBe(true);

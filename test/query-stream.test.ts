@@ -75,7 +75,12 @@ async function streamQuery(format: RowFormat, pauseMs = 0) {
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   let duringPause: { before: number; after: number } | undefined;
   if (pauseMs) {
-    await waitFor('the first rows', () => bytes > 0, 60_000, () => stderr);
+    await waitFor(
+      'the first rows',
+      () => bytes > 0,
+      60_000,
+      () => stderr,
+    );
     child.stdout.pause();
     await sleep(100);
     const before = memoryKb(child.pid!, 'VmRSS')!;
@@ -117,7 +122,9 @@ describe.concurrent('query streams its rows', { timeout: STREAM_TEST_MS }, () =>
 describe.concurrent('query output at the edges of streaming', () => {
   it('no rows: a header and (0 rows), [], a CSV header, nothing', async ({ expect }) => {
     const sql = 'select 1 as a, 2 as b where 0';
-    const outputs = await Promise.all((['table', 'json', 'csv', 'ndjson'] as const).map((format) => execCli(['query', db, sql, '-f', format])));
+    const outputs = await Promise.all(
+      (['table', 'json', 'csv', 'ndjson'] as const).map((format) => execCli(['query', db, sql, '-f', format])),
+    );
     for (const run of outputs) expect(run.code, run.stderr).toBe(0);
     expect(outputs.map((run) => run.stdout)).toEqual(['a  b\n-  -\n(0 rows)\n', '[]\n', 'a,b\r\n', '']);
   });

@@ -8,8 +8,10 @@ import { html, routes, startServer, type TestServer } from './support/test-serve
 // `query` and `stats` run the built CLI (dist/bundle/crawlite.js) as a real process: build with `npm run build` first.
 
 /** A PNG signature followed by every byte value: binary, with NULs and bytes that are not UTF-8. */
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256))]);
-
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256)),
+]);
 
 /** Reads through a read-write connection that is closed at once, so it leaves no -wal or -shm behind. */
 function read<T = Record<string, unknown>>(path: string, sql: string): T[] {
@@ -120,7 +122,9 @@ describe('the archive under test', () => {
     expect(png.content_type).toBe('image/png');
     expect(Buffer.compare(png.body, PNG)).toBe(0);
     expect(pages.find((page) => page.url.endsWith('/missing'))!.content_type).toBeNull();
-    expect(read(db, "select url, state from urls where state = 'skipped'")).toEqual([{ url: 'http://127.0.0.1:1/elsewhere', state: 'skipped' }]);
+    expect(read(db, "select url, state from urls where state = 'skipped'")).toEqual([
+      { url: 'http://127.0.0.1:1/elsewhere', state: 'skipped' },
+    ]);
     expect(server.hitCount('/elsewhere')).toBe(0);
   });
 });
@@ -191,7 +195,7 @@ describe.concurrent('query output formats', () => {
   });
 
   it('table shows NULL for NULL cells', async ({ expect }) => {
-    const result = await execCli(['query', db, "select url, content_type from pages where status = 404"]);
+    const result = await execCli(['query', db, 'select url, content_type from pages where status = 404']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^${server.url}missing\\s+NULL$`, 'm'));
     expect(result.stdout.trimEnd().endsWith('(1 row)')).toBe(true);
@@ -229,7 +233,8 @@ describe.concurrent('statements query refuses', () => {
       const vacuumTarget = tmp.path(`vacuum-${Math.random().toString(36).slice(2)}.sqlite`);
       const sql = sqlFor({ vacuumTarget, db });
       const before = fileSha256(db);
-      const countsSql = 'select (select count(*) from url) as urls, (select count(*) from pages) as pages, (select count(*) from meta) as meta';
+      const countsSql =
+        'select (select count(*) from url) as urls, (select count(*) from pages) as pages, (select count(*) from meta) as meta';
       const counts = read(db, countsSql);
       const result = await execCli(['query', db, sql]);
       const shown = `sql: ${sql}\nexit ${result.code}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`;
@@ -248,9 +253,14 @@ describe.concurrent('statements query refuses', () => {
 
 describe.concurrent('stats', () => {
   const expectedTotals = () => {
-    const byState = Object.fromEntries(read<{ state: string; n: number }>(db, 'select state, count(*) as n from urls group by state').map((row) => [row.state, row.n]));
+    const byState = Object.fromEntries(
+      read<{ state: string; n: number }>(db, 'select state, count(*) as n from urls group by state').map((row) => [row.state, row.n]),
+    );
     const [{ pages }] = read<{ pages: number }>(db, 'select count(*) as pages from pages');
-    const byStatus = read<{ status: number; count: number }>(db, 'select status, count(*) as count from pages group by status order by status');
+    const byStatus = read<{ status: number; count: number }>(
+      db,
+      'select status, count(*) as count from pages group by status order by status',
+    );
     const [{ total }] = read<{ total: number }>(db, 'select count(*) as total from urls');
     const n = (state: string) => (byState[state] as number | undefined) ?? 0;
     return { done: n('done'), failed: n('failed'), skipped: n('skipped'), queued: n('queued') + n('fetching'), total, pages, byStatus };
@@ -263,7 +273,9 @@ describe.concurrent('stats', () => {
     const result = await execCli(['stats', db]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Archive   ${db}`);
-    expect(result.stdout).toContain(`URLs      ${want.total} seen: ${want.done} done, ${want.failed} failed, ${want.skipped} skipped, ${want.queued} queued`);
+    expect(result.stdout).toContain(
+      `URLs      ${want.total} seen: ${want.done} done, ${want.failed} failed, ${want.skipped} skipped, ${want.queued} queued`,
+    );
     const statuses = want.byStatus.map((row) => `${row.status}: ${row.count}`).join(', ');
     expect(result.stdout).toContain(`Pages     ${want.pages} stored; by status ${statuses}`);
   });

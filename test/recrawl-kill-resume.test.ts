@@ -58,7 +58,10 @@ function finalState(db: string) {
     db,
     'SELECT url, sha256, status, revalidated, crawl FROM pages ORDER BY url',
   ).map((row) => ({ ...row, url: new URL(row.url).pathname }));
-  const changes = readArchive<{ url: string; change: string }>(db, 'SELECT url, change FROM changes ORDER BY url').map((row) => ({ ...row, url: new URL(row.url).pathname }));
+  const changes = readArchive<{ url: string; change: string }>(db, 'SELECT url, change FROM changes ORDER BY url').map((row) => ({
+    ...row,
+    url: new URL(row.url).pathname,
+  }));
   const captures = readArchive<{ url: string; n: number; crawls: string }>(
     db,
     'SELECT url, count(*) AS n, group_concat(DISTINCT crawl) AS crawls FROM captures GROUP BY url ORDER BY url',
@@ -98,8 +101,12 @@ it('a re-crawl killed with SIGKILL and resumed ends as an uninterrupted one, fet
 
   expect(integrity(killed)).toBe('ok');
   const atKill = new Map(server.hits);
-  const fetching = new Set(readArchive<{ url: string }>(killed, "SELECT url FROM urls WHERE state = 'fetching'").map((row) => new URL(row.url).pathname));
-  const doneInCrawl2 = new Set(readArchive<{ url: string }>(killed, "SELECT url FROM url WHERE state = 'done' AND crawl = 2").map((row) => new URL(row.url).pathname));
+  const fetching = new Set(
+    readArchive<{ url: string }>(killed, "SELECT url FROM urls WHERE state = 'fetching'").map((row) => new URL(row.url).pathname),
+  );
+  const doneInCrawl2 = new Set(
+    readArchive<{ url: string }>(killed, "SELECT url FROM url WHERE state = 'done' AND crawl = 2").map((row) => new URL(row.url).pathname),
+  );
   // Killed in the middle: some URLs captured again, not all.
   expect(doneInCrawl2.size).toBeGreaterThan(0);
   expect(doneInCrawl2.size).toBeLessThan(PATHS.length);

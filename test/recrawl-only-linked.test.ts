@@ -34,9 +34,10 @@ afterAll(async () => {
 
 const capturesOf = (db: string) =>
   Object.fromEntries(
-    readArchive<{ url: string; crawls: string }>(db, 'SELECT url, group_concat(crawl) AS crawls FROM (SELECT url, crawl FROM captures ORDER BY url, fetched_at) GROUP BY url').map(
-      (row) => [new URL(row.url).pathname, row.crawls],
-    ),
+    readArchive<{ url: string; crawls: string }>(
+      db,
+      'SELECT url, group_concat(crawl) AS crawls FROM (SELECT url, crawl FROM captures ORDER BY url, fetched_at) GROUP BY url',
+    ).map((row) => [new URL(row.url).pathname, row.crawls]),
   );
 
 it('--only-linked visits again only what is still linked, through pages confirmed by a 304 too', async () => {

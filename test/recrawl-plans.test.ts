@@ -30,7 +30,10 @@ afterAll(async () => {
 function plan(sql: string): string[] {
   const archive = new Database(db, { readonly: true });
   try {
-    return archive.prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(`${server.url}a`).map((row) => row.detail);
+    return archive
+      .prepare<[string], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(`${server.url}a`)
+      .map((row) => row.detail);
   } finally {
     archive.close();
   }

@@ -48,7 +48,7 @@ afterAll(async () => {
 const url = (path: string) => new URL(path, server.url).href;
 
 describe('a re-crawled archive read back', () => {
-  it('diff lists what the changes view says, and shows the changed page\'s words', async () => {
+  it("diff lists what the changes view says, and shows the changed page's words", async () => {
     const listed = await execCli(['diff', db, '--all', '--format', 'json']);
     expect(listed.code, listed.stderr).toBe(0);
     const rows = (JSON.parse(listed.stdout) as { url: string; change: string }[]).map(({ url, change }) => ({ url, change }));
@@ -66,7 +66,8 @@ describe('a re-crawled archive read back', () => {
     const warc = tmp.path('site.warc.gz');
     expect((await execCli(['export', db, '--warc', warc, '-q'])).code).toBe(0);
     const records = await readWarc(warc);
-    const of = (path: string) => records.filter((record) => record.field('WARC-Target-URI') === url(path) && record.type !== 'request' && record.type !== 'metadata');
+    const of = (path: string) =>
+      records.filter((record) => record.field('WARC-Target-URI') === url(path) && record.type !== 'request' && record.type !== 'metadata');
     expect(of('/changed').map((record) => record.type)).toEqual(['response', 'response']);
     expect(of('/changed').map((record) => record.payload?.toString())).toEqual([answer('/changed', 1)!.body, answer('/changed', 2)!.body]);
     const same = of('/same');
@@ -78,9 +79,15 @@ describe('a re-crawled archive read back', () => {
   it('replay shows each capture at its own time', async () => {
     const replay: ReplayServer = await startReplayServer(db);
     try {
-      const times = readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at', url('/changed')).map((row) => row.fetched_at);
+      const times = readArchive<{ fetched_at: string }>(
+        db,
+        'SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at',
+        url('/changed'),
+      ).map((row) => row.fetched_at);
       expect(times).toHaveLength(2);
-      const bodies = await Promise.all(times.map(async (time) => (await fetch(replay.origin + replayPath(url('/changed'), captureTimestamp(time)))).text()));
+      const bodies = await Promise.all(
+        times.map(async (time) => (await fetch(replay.origin + replayPath(url('/changed'), captureTimestamp(time)))).text()),
+      );
       expect(bodies[0]).toContain('the old wording');
       expect(bodies[1]).toContain('the new wording');
     } finally {

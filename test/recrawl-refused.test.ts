@@ -17,7 +17,8 @@ beforeAll(async () => {
   server = await startServer((_req, res, path) => {
     const match = /^\/p\/(\d+)$/.exec(path);
     if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<a href="${pagePath(0)}">start</a>`);
-    if (match && Number(match[1]) < N) return res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(Number(match[1]), N, pagePath));
+    if (match && Number(match[1]) < N)
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(Number(match[1]), N, pagePath));
     return res.writeHead(404).end();
   });
 });

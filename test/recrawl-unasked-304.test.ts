@@ -40,7 +40,11 @@ let firstRequests = 0;
 type UrlRow = { state: string; error_code: string | null };
 const urlRow = (path: string) => readArchive<UrlRow>(db, 'SELECT state, error_code FROM url WHERE url = ?', abs(server, path))[0];
 const pageRow = (path: string) =>
-  readArchive<{ status: number; crawl: number; revalidated: number; body: Buffer }>(db, 'SELECT status, crawl, revalidated, body FROM pages WHERE url = ?', abs(server, path))[0];
+  readArchive<{ status: number; crawl: number; revalidated: number; body: Buffer }>(
+    db,
+    'SELECT status, crawl, revalidated, body FROM pages WHERE url = ?',
+    abs(server, path),
+  )[0];
 
 beforeAll(async () => {
   server = await startServer(site.handle);

@@ -19,7 +19,9 @@ function answer(path: string, version: number): Served | undefined {
     case '/':
       return { body: page('index', INDEX) };
     case '/changed-etag':
-      return version === 1 ? { body: page('changed etag, first'), etag: '"ce-1"' } : { body: page('changed etag, second', ['/new']), etag: '"ce-2"' };
+      return version === 1
+        ? { body: page('changed etag, first'), etag: '"ce-1"' }
+        : { body: page('changed etag, second', ['/new']), etag: '"ce-2"' };
     case '/changed-plain':
       return { body: page(`changed plain ${version}`) };
     case '/same-etag':
@@ -62,7 +64,10 @@ afterAll(async () => {
 });
 
 it('the changes view says what became of every URL', () => {
-  const changes = readArchive<{ url: string; change: string; from_crawl: number; to_crawl: number }>(db, 'SELECT url, change, from_crawl, to_crawl FROM changes ORDER BY url');
+  const changes = readArchive<{ url: string; change: string; from_crawl: number; to_crawl: number }>(
+    db,
+    'SELECT url, change, from_crawl, to_crawl FROM changes ORDER BY url',
+  );
   const expected: Record<string, string> = {
     '/': 'unchanged',
     '/robots.txt': 'unchanged',
@@ -80,9 +85,13 @@ it('the changes view says what became of every URL', () => {
 });
 
 it('asks conditionally for exactly the pages stored with validators, only in the re-crawl, and stores 304s as confirmations', () => {
-  expect(site.requests.slice(0, firstRequests).filter((seen) => seen.ifNoneMatch !== undefined || seen.ifModifiedSince !== undefined)).toEqual([]);
+  expect(
+    site.requests.slice(0, firstRequests).filter((seen) => seen.ifNoneMatch !== undefined || seen.ifModifiedSince !== undefined),
+  ).toEqual([]);
   const conditional = site.conditional();
-  expect(Object.fromEntries(conditional.map((seen) => [seen.path, [seen.ifNoneMatch ?? null, seen.ifModifiedSince ?? null, seen.status]]))).toEqual({
+  expect(
+    Object.fromEntries(conditional.map((seen) => [seen.path, [seen.ifNoneMatch ?? null, seen.ifModifiedSince ?? null, seen.status]])),
+  ).toEqual({
     '/robots.txt': ['"robots-1"', null, 304],
     '/changed-etag': ['"ce-1"', null, 200],
     '/same-etag': ['W/"same-1"', null, 304],
@@ -91,7 +100,17 @@ it('asks conditionally for exactly the pages stored with validators, only in the
   expect(conditional).toHaveLength(4);
 
   // A 304 keeps the confirmed capture's status, headers and body in pages; its wire columns are the 304's.
-  const [confirmed] = readArchive<{ status: number; revalidated: number; crawl: number; title: string; reason: string; raw_headers: Buffer; request_headers: Buffer; headers: string; body: Buffer }>(
+  const [confirmed] = readArchive<{
+    status: number;
+    revalidated: number;
+    crawl: number;
+    title: string;
+    reason: string;
+    raw_headers: Buffer;
+    request_headers: Buffer;
+    headers: string;
+    body: Buffer;
+  }>(
     db,
     'SELECT status, revalidated, crawl, title, reason, raw_headers, request_headers, headers, body FROM pages WHERE url = ?',
     abs(server, '/same-etag'),
@@ -108,22 +127,32 @@ it('asks conditionally for exactly the pages stored with validators, only in the
 });
 
 it('stores every body once, a 304 none', () => {
-  const [bodies] = readArchive<{ rows: number; hashes: number; bytes: number }>(db, 'SELECT count(*) AS rows, count(DISTINCT hash) AS hashes, sum(size) AS bytes FROM body');
+  const [bodies] = readArchive<{ rows: number; hashes: number; bytes: number }>(
+    db,
+    'SELECT count(*) AS rows, count(DISTINCT hash) AS hashes, sum(size) AS bytes FROM body',
+  );
   expect(bodies!.rows).toBe(bodies!.hashes);
   expect(bodies!.rows).toBe(site.bodies.size);
   expect(bodies!.bytes).toBe([...site.bodies].reduce((sum, body) => sum + Buffer.byteLength(body), 0));
 });
 
 it('pages holds the latest capture; captures holds both crawls of every revisited URL', () => {
-  const latest = readArchive<{ url: string; crawl: number; sha256: string; fetched_at: string }>(db, 'SELECT url, crawl, sha256, fetched_at FROM pages');
-  const captures = readArchive<{ url: string; crawl: number; sha256: string; fetched_at: string; latest: number }>(db, 'SELECT url, crawl, sha256, fetched_at, latest FROM captures ORDER BY url, fetched_at');
+  const latest = readArchive<{ url: string; crawl: number; sha256: string; fetched_at: string }>(
+    db,
+    'SELECT url, crawl, sha256, fetched_at FROM pages',
+  );
+  const captures = readArchive<{ url: string; crawl: number; sha256: string; fetched_at: string; latest: number }>(
+    db,
+    'SELECT url, crawl, sha256, fetched_at, latest FROM captures ORDER BY url, fetched_at',
+  );
   for (const row of latest) {
     const last = captures.filter((capture) => capture.url === row.url).at(-1)!;
     expect(last).toEqual({ ...row, latest: 1 });
     expect(row.crawl).toBe(2);
   }
   const perUrl = new Map<string, number[]>();
-  for (const capture of captures) perUrl.set(new URL(capture.url).pathname, [...(perUrl.get(new URL(capture.url).pathname) ?? []), capture.crawl]);
+  for (const capture of captures)
+    perUrl.set(new URL(capture.url).pathname, [...(perUrl.get(new URL(capture.url).pathname) ?? []), capture.crawl]);
   expect(Object.fromEntries(perUrl)).toEqual({
     '/': [1, 2],
     '/robots.txt': [1, 2],

@@ -69,7 +69,11 @@ describe('redirects, followed by the crawler', () => {
 
   it('fetches a target reached by two redirect paths once', () => {
     expect(server.hitCount('/merge/target')).toBe(1);
-    const links = readArchive<{ from_url: string }>(db, "SELECT from_url FROM links WHERE kind = 'redirect' AND to_url = ?", abs(server, '/merge/target'));
+    const links = readArchive<{ from_url: string }>(
+      db,
+      "SELECT from_url FROM links WHERE kind = 'redirect' AND to_url = ?",
+      abs(server, '/merge/target'),
+    );
     expect(links.map((link) => new URL(link.from_url).pathname).sort()).toEqual(['/merge/x', '/merge/y', '/temporary']);
   });
 

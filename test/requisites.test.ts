@@ -119,7 +119,12 @@ function crawlWith(name: string, flags: string[]): { get: () => Crawled } {
       cdn,
       db,
       at: (path) => abs(site, path),
-      url: (path) => readArchive<NonNullable<ReturnType<Crawled['url']>>>(db, 'SELECT * FROM urls WHERE url = ?', path.startsWith('http') ? path : abs(site, path))[0],
+      url: (path) =>
+        readArchive<NonNullable<ReturnType<Crawled['url']>>>(
+          db,
+          'SELECT * FROM urls WHERE url = ?',
+          path.startsWith('http') ? path : abs(site, path),
+        )[0],
     };
     const result = await runCli(['crawl', site.url, '--db', db, '-q', ...flags]);
     expect(result).toMatchObject({ code: 0 });
@@ -137,13 +142,18 @@ describe('requisites, by default', () => {
   it('fetches every requisite of the pages and of their stylesheets, each once', () => {
     const { site } = crawl.get();
     const everyOne = [...ALL_REQUISITES, ...DEEP_REQUISITES];
-    expect(Object.fromEntries(everyOne.map((path) => [path, site.hitCount(path)]))).toEqual(Object.fromEntries(everyOne.map((path) => [path, 1])));
+    expect(Object.fromEntries(everyOne.map((path) => [path, site.hitCount(path)]))).toEqual(
+      Object.fromEntries(everyOne.map((path) => [path, 1])),
+    );
   });
 
   it("stores them as urls and pages of kind 'requisite'", () => {
     const { url, db, at } = crawl.get();
     for (const path of ALL_REQUISITES) expect(url(path), path).toMatchObject({ state: 'done', kind: 'requisite' });
-    const kinds = readArchive<{ url: string; kind: string; status: number }>(db, "SELECT url, kind, status FROM pages WHERE kind = 'requisite'");
+    const kinds = readArchive<{ url: string; kind: string; status: number }>(
+      db,
+      "SELECT url, kind, status FROM pages WHERE kind = 'requisite'",
+    );
     expect(kinds.map((row) => row.url).sort()).toEqual([...ALL_REQUISITES, ...DEEP_REQUISITES].map(at).sort());
     expect(kinds.every((row) => row.status === 200)).toBe(true);
   });
@@ -151,11 +161,17 @@ describe('requisites, by default', () => {
   it("records the page's and the stylesheets' requisites as links of kind 'requisite'", () => {
     const { db, at } = crawl.get();
     const from = (path: string) =>
-      readArchive<{ to_url: string; kind: string }>(db, "SELECT to_url, kind FROM links WHERE from_url = ? AND kind = 'requisite' ORDER BY to_url", at(path));
+      readArchive<{ to_url: string; kind: string }>(
+        db,
+        "SELECT to_url, kind FROM links WHERE from_url = ? AND kind = 'requisite' ORDER BY to_url",
+        at(path),
+      );
     expect(from('/').map((link) => link.to_url)).toEqual(
       [...ROOT_REQUISITES.map(at), crawl.get().cdn.url + 'cdn/logo.png', crawl.get().cdn.url + 'blocked/x.png'].sort(),
     );
-    expect(from('/css/main.css').map((link) => link.to_url)).toEqual(['/css/imported.css', '/fonts/f.woff2', '/img/a.png', '/img/css-bg.png'].map(at));
+    expect(from('/css/main.css').map((link) => link.to_url)).toEqual(
+      ['/css/imported.css', '/fonts/f.woff2', '/img/a.png', '/img/css-bg.png'].map(at),
+    );
     expect(from('/css/imported.css').map((link) => link.to_url)).toEqual([at('/img/from-import.png')]);
   });
 
@@ -167,7 +183,9 @@ describe('requisites, by default', () => {
   it("treats an iframe's document as a page: a 'link', parsed and followed", () => {
     const { url, db, at, site } = crawl.get();
     expect(url('/frame.html')).toMatchObject({ state: 'done', kind: 'page', depth: 1 });
-    expect(readArchive(db, 'SELECT kind FROM links WHERE from_url = ? AND to_url = ?', at('/'), at('/frame.html'))).toEqual([{ kind: 'link' }]);
+    expect(readArchive(db, 'SELECT kind FROM links WHERE from_url = ? AND to_url = ?', at('/'), at('/frame.html'))).toEqual([
+      { kind: 'link' },
+    ]);
     expect(site.hitCount('/from-frame')).toBe(1);
   });
 
@@ -183,7 +201,11 @@ describe('requisites, by default', () => {
 
   it('skips requisites on another host, without a request to it', () => {
     const { url, cdn } = crawl.get();
-    expect(url(cdn.url + 'cdn/logo.png')).toMatchObject({ state: 'skipped', kind: 'requisite', error: expect.stringContaining('not a site') });
+    expect(url(cdn.url + 'cdn/logo.png')).toMatchObject({
+      state: 'skipped',
+      kind: 'requisite',
+      error: expect.stringContaining('not a site'),
+    });
     expect(cdn.totalHits()).toBe(0);
   });
 });

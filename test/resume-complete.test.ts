@@ -26,7 +26,9 @@ describe('resume of a finished crawl', () => {
     const resumed = await runCli(['resume', db]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe('');
-    expect(resumed.stderr).toBe(`${db}: the crawl is complete (3 done, 0 failed, 0 skipped): nothing to resume; crawlite recrawl ${db} fetches it again\n`);
+    expect(resumed.stderr).toBe(
+      `${db}: the crawl is complete (3 done, 0 failed, 0 skipped): nothing to resume; crawlite recrawl ${db} fetches it again\n`,
+    );
     expect(server.totalHits()).toBe(hits);
 
     const quiet = await runCli(['resume', db, '-q']);

@@ -54,7 +54,12 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const url = (path: string) => readArchive<{ state: string; tries: number; error: string | null }>(db, 'SELECT state, tries, error FROM urls WHERE url = ?', abs(server, path))[0];
+const url = (path: string) =>
+  readArchive<{ state: string; tries: number; error: string | null }>(
+    db,
+    'SELECT state, tries, error FROM urls WHERE url = ?',
+    abs(server, path),
+  )[0];
 const page = (path: string) => readArchive<{ status: number }>(db, 'SELECT status FROM pages WHERE url = ?', abs(server, path))[0];
 
 describe('retries', () => {
@@ -87,7 +92,11 @@ describe('retries', () => {
 
   it('times out a request that never answers, retries it, and goes on', () => {
     expect(url('/slow-once')).toMatchObject({ state: 'done', tries: 2 });
-    expect(url('/hang')).toEqual({ state: 'failed', tries: 4, error: expect.stringContaining(`no complete response within ${TIMEOUT_MS} ms`) });
+    expect(url('/hang')).toEqual({
+      state: 'failed',
+      tries: 4,
+      error: expect.stringContaining(`no complete response within ${TIMEOUT_MS} ms`),
+    });
   });
 
   it('does not store a body cut off mid-way: it is a failed try', () => {

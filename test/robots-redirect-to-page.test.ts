@@ -14,7 +14,9 @@ afterAll(async () => {
 });
 
 it('a robots.txt redirecting to the root leaves the root a page: it is parsed and its links fetched', async () => {
-  const site = await servers.serve(routes({ '/robots.txt': { status: 301, headers: { location: '/' } }, '/': html('<a href="/a">a</a>'), '/a': html('a') }));
+  const site = await servers.serve(
+    routes({ '/robots.txt': { status: 301, headers: { location: '/' } }, '/': html('<a href="/a">a</a>'), '/a': html('a') }),
+  );
   const db = tmp.path('home.sqlite');
   const result = await runCli(['crawl', site.url, '--db', db, '-q']);
   expect(result.code, result.stderr).toBe(0);

@@ -21,7 +21,10 @@ interface UrlRow {
 /** The URL's state and reason; error_code is only in the table, the views show the message. */
 const urlRow = (db: string, url: string) => readArchive<UrlRow>(db, 'SELECT state, error_code, error FROM url WHERE url = ?', url)[0];
 const robotsPages = (db: string) =>
-  readArchive<{ url: string; status: number; location: string | null }>(db, "SELECT url, status, location FROM pages WHERE kind = 'robots' ORDER BY url");
+  readArchive<{ url: string; status: number; location: string | null }>(
+    db,
+    "SELECT url, status, location FROM pages WHERE kind = 'robots' ORDER BY url",
+  );
 
 /** Every request start on a server, as [path, time], sorted by time. */
 const allStarts = (server: TestServer) =>
@@ -84,10 +87,18 @@ describe('robots.txt rules, obeyed', () => {
   it('never requests a disallowed URL and marks it skipped, naming robots.txt', () => {
     expect(site.hitCount('/private/secret')).toBe(0);
     expect(other.hitCount('/no/x')).toBe(0);
-    const secret = readArchive<{ state: string; error: string }>(db, 'SELECT state, error FROM urls WHERE url = ?', abs(site, '/private/secret'))[0];
+    const secret = readArchive<{ state: string; error: string }>(
+      db,
+      'SELECT state, error FROM urls WHERE url = ?',
+      abs(site, '/private/secret'),
+    )[0];
     expect(secret).toEqual({ state: 'skipped', error: expect.stringContaining('robots.txt') });
     expect(urlRow(db, abs(site, '/private/secret'))!.error_code).toBe('robots');
-    expect(urlRow(db, abs(other, '/no/x'))).toMatchObject({ state: 'skipped', error_code: 'robots', error: expect.stringContaining('robots.txt') });
+    expect(urlRow(db, abs(other, '/no/x'))).toMatchObject({
+      state: 'skipped',
+      error_code: 'robots',
+      error: expect.stringContaining('robots.txt'),
+    });
     expect(readArchive(db, 'SELECT url FROM pages WHERE url IN (?, ?)', abs(site, '/private/secret'), abs(other, '/no/x'))).toEqual([]);
   });
 
@@ -106,17 +117,24 @@ describe('robots.txt rules, obeyed', () => {
       // robots.txt takes 150 ms to answer: nothing else is sent before its answer is in, as the crawler
       // noted both (when it read robots.txt's answer, when it sent each other request).
       const [robots] = readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', abs(server, '/robots.txt'));
-      const others = readArchive<{ url: string; started_at: string }>(db, 'SELECT url, started_at FROM pages WHERE url LIKE ? AND url != ?', `${server.url}%`, abs(server, '/robots.txt'));
+      const others = readArchive<{ url: string; started_at: string }>(
+        db,
+        'SELECT url, started_at FROM pages WHERE url LIKE ? AND url != ?',
+        `${server.url}%`,
+        abs(server, '/robots.txt'),
+      );
       expect(others.length).toBeGreaterThan(1);
       for (const { url, started_at } of others) expect(Date.parse(started_at), url).toBeGreaterThanOrEqual(Date.parse(robots!.fetched_at));
     }
   });
 
   it('stores each robots.txt as a page of kind robots', () => {
-    expect(robotsPages(db)).toEqual([
-      { url: abs(other, '/robots.txt'), status: 200, location: null },
-      { url: abs(site, '/robots.txt'), status: 200, location: null },
-    ].sort((a, b) => a.url.localeCompare(b.url)));
+    expect(robotsPages(db)).toEqual(
+      [
+        { url: abs(other, '/robots.txt'), status: 200, location: null },
+        { url: abs(site, '/robots.txt'), status: 200, location: null },
+      ].sort((a, b) => a.url.localeCompare(b.url)),
+    );
     const [stored] = readArchive<{ body: Buffer }>(db, 'SELECT body FROM pages WHERE url = ?', abs(site, '/robots.txt'));
     expect(Buffer.from(stored!.body).toString()).toBe(SITE_ROBOTS);
     expect(readArchive(db, 'SELECT kind FROM urls WHERE url = ?', abs(site, '/robots.txt'))).toEqual([{ kind: 'robots' }]);
@@ -124,24 +142,37 @@ describe('robots.txt rules, obeyed', () => {
 
   it('records rel="nofollow" links with nofollow=1 and skips their URLs', () => {
     expect(site.hitCount('/nofollowed')).toBe(0);
-    expect(readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/'), abs(site, '/nofollowed'))).toEqual([{ nofollow: 1 }]);
+    expect(
+      readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/'), abs(site, '/nofollowed')),
+    ).toEqual([{ nofollow: 1 }]);
     expect(urlRow(db, abs(site, '/nofollowed'))).toMatchObject({ state: 'skipped', error_code: 'nofollow' });
     // An ordinary link is recorded with nofollow=0.
-    expect(readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/'), abs(site, '/public'))).toEqual([{ nofollow: 0 }]);
+    expect(readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/'), abs(site, '/public'))).toEqual([
+      { nofollow: 0 },
+    ]);
   });
 
   it('follows no link of a page with <meta name="robots" content="nofollow">', () => {
     expect(site.hitCount('/behind-meta')).toBe(0);
-    expect(readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/meta-nofollow'), abs(site, '/behind-meta'))).toEqual([
-      { nofollow: 1 },
-    ]);
+    expect(
+      readArchive(
+        db,
+        'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?',
+        abs(site, '/meta-nofollow'),
+        abs(site, '/behind-meta'),
+      ),
+    ).toEqual([{ nofollow: 1 }]);
     expect(urlRow(db, abs(site, '/behind-meta'))).toMatchObject({ state: 'skipped', error_code: 'nofollow' });
     expect(readArchive(db, 'SELECT robots FROM pages WHERE url = ?', abs(site, '/meta-nofollow'))).toEqual([{ robots: 'nofollow' }]);
   });
 
   it('fetches a URL first seen through nofollow once a followable link to it turns up', () => {
-    expect(readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/'), abs(site, '/later'))).toEqual([{ nofollow: 1 }]);
-    expect(readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/public'), abs(site, '/later'))).toEqual([{ nofollow: 0 }]);
+    expect(readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/'), abs(site, '/later'))).toEqual([
+      { nofollow: 1 },
+    ]);
+    expect(
+      readArchive(db, 'SELECT nofollow FROM links WHERE from_url = ? AND to_url = ?', abs(site, '/public'), abs(site, '/later')),
+    ).toEqual([{ nofollow: 0 }]);
     expect(site.hitCount('/later')).toBe(1);
     expect(urlRow(db, abs(site, '/later'))).toEqual({ state: 'done', error_code: null, error: null });
   });
@@ -165,7 +196,11 @@ describe('robots.txt rules, obeyed', () => {
     expect(site.hitCount('/second-public')).toBe(1);
     expect(site.hitCount('/robots.txt')).toBe(1);
     expect(site.hitCount('/private/second')).toBe(0);
-    expect(urlRow(db, abs(site, '/private/second'))).toMatchObject({ state: 'skipped', error_code: 'robots', error: expect.stringContaining('robots.txt') });
+    expect(urlRow(db, abs(site, '/private/second'))).toMatchObject({
+      state: 'skipped',
+      error_code: 'robots',
+      error: expect.stringContaining('robots.txt'),
+    });
     // Nothing already archived was fetched again either.
     expect(site.hitCount('/')).toBe(1);
   });
@@ -230,7 +265,11 @@ describe('robots.txt answers', () => {
     expect(result.stderr).toMatch(/^crawlite: no root could be fetched: .*robots\.txt could not be fetched/m);
     expect(site.hitCount('/robots.txt')).toBe(2);
     expect(site.totalHits()).toBe(2);
-    expect(urlRow(db, abs(site, '/'))).toEqual({ state: 'skipped', error_code: 'robots_unavailable', error: expect.stringContaining('robots.txt') });
+    expect(urlRow(db, abs(site, '/'))).toEqual({
+      state: 'skipped',
+      error_code: 'robots_unavailable',
+      error: expect.stringContaining('robots.txt'),
+    });
     expect(robotsPages(db)).toEqual([{ url: abs(site, '/robots.txt'), status: 503, location: null }]);
   });
 
@@ -247,7 +286,11 @@ describe('robots.txt answers', () => {
     expect(site.hitCount('/robots.txt')).toBe(2);
     expect(site.hitCount('/')).toBe(0);
     expect(site.totalHits()).toBe(2);
-    expect(urlRow(db, abs(site, '/'))).toEqual({ state: 'skipped', error_code: 'robots_unavailable', error: expect.stringContaining('robots.txt') });
+    expect(urlRow(db, abs(site, '/'))).toEqual({
+      state: 'skipped',
+      error_code: 'robots_unavailable',
+      error: expect.stringContaining('robots.txt'),
+    });
     expect(robotsPages(db)).toEqual([]);
   });
 
@@ -268,7 +311,11 @@ describe('robots.txt answers', () => {
     expect(site.hitCount('/real-robots.txt')).toBe(1);
     expect(site.hitCount('/hidden')).toBe(0);
     expect(site.hitCount('/shown')).toBe(1);
-    expect(urlRow(db, abs(site, '/hidden'))).toMatchObject({ state: 'skipped', error_code: 'robots', error: expect.stringContaining('robots.txt') });
+    expect(urlRow(db, abs(site, '/hidden'))).toMatchObject({
+      state: 'skipped',
+      error_code: 'robots',
+      error: expect.stringContaining('robots.txt'),
+    });
     expect(robotsPages(db)).toEqual([
       { url: abs(site, '/real-robots.txt'), status: 200, location: null },
       { url: abs(site, '/robots.txt'), status: 301, location: '/real-robots.txt' },

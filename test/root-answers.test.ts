@@ -24,7 +24,17 @@ afterAll(async () => {
 });
 
 const crawl = (name: string, paths: string[], ...flags: string[]) =>
-  runCli(['crawl', ...paths.map((path) => `${server.url}${path.slice(1)}`), '--db', tmp.path(`${name}.sqlite`), '--ignore-robots', '--max-tries', '1', '-q', ...flags]);
+  runCli([
+    'crawl',
+    ...paths.map((path) => `${server.url}${path.slice(1)}`),
+    '--db',
+    tmp.path(`${name}.sqlite`),
+    '--ignore-robots',
+    '--max-tries',
+    '1',
+    '-q',
+    ...flags,
+  ]);
 
 describe('roots that answer without a page', () => {
   it('a 404 root alone fails with exit 1 and one line naming it and its status', async () => {
@@ -42,7 +52,9 @@ describe('roots that answer without a page', () => {
   it('a root redirected to a 404 is judged by where it led', async () => {
     const result = await crawl('moved-missing', ['/moved-to-missing']);
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr).toBe(`crawlite: no root could be fetched: ${server.url}moved-to-missing: HTTP 404 (redirected to ${server.url}missing)\n`);
+    expect(result.stderr).toBe(
+      `crawlite: no root could be fetched: ${server.url}moved-to-missing: HTTP 404 (redirected to ${server.url}missing)\n`,
+    );
   });
 
   it('a root redirected to a page is a page: exit 0, no warning', async () => {

@@ -20,7 +20,10 @@ describe('strict scope', () => {
   });
 
   it('refuses subdomains, other hosts and other ports of the same host', () => {
-    expect(outOfScope('http://blog.example.com/', strict)).toEqual({ code: 'out_of_scope', message: expect.stringContaining('blog.example.com') });
+    expect(outOfScope('http://blog.example.com/', strict)).toEqual({
+      code: 'out_of_scope',
+      message: expect.stringContaining('blog.example.com'),
+    });
     expect(inside('http://example.org/', strict)).toBe(false);
     expect(inside('http://example.com:8080/', strict)).toBe(false);
     expect(inside('http://example.com/', rules('http://example.com:8080/'))).toBe(false);
@@ -53,7 +56,12 @@ describe('exclude', () => {
 
 describe('scope from a normalised origin', () => {
   it('reads host and port from the origin as parsing the URL would, IPv6 and default ports included', () => {
-    const scopes = [rules('http://example.com/'), rules('http://[::1]:8080/'), rules('http://www.example.co.uk/', true), rules('http://127.0.0.1:3000/')];
+    const scopes = [
+      rules('http://example.com/'),
+      rules('http://[::1]:8080/'),
+      rules('http://www.example.co.uk/', true),
+      rules('http://127.0.0.1:3000/'),
+    ];
     const urls = [
       'http://example.com/a',
       'https://www.example.com:443/b',
@@ -69,7 +77,9 @@ describe('scope from a normalised origin', () => {
     for (const scope of scopes) {
       for (const url of urls) expect(outOfScope(url, scope, 'page', new URL(url).origin), url).toEqual(outOfScope(url, scope));
     }
-    expect(outOfScope('http://[::1]:9090/x', rules('http://[::1]:8080/'), 'page', 'http://[::1]:9090')?.message).toBe("[::1]:9090 is not a site of the crawl's roots");
+    expect(outOfScope('http://[::1]:9090/x', rules('http://[::1]:8080/'), 'page', 'http://[::1]:9090')?.message).toBe(
+      "[::1]:9090 is not a site of the crawl's roots",
+    );
     expect(inside('http://[::1]:8080/x', rules('http://[::1]:8080/'))).toBe(true);
   });
 });
@@ -122,7 +132,11 @@ describe('scope in a crawl: links and redirect targets alike', () => {
   });
 
   it('still records links to skipped URLs', () => {
-    const links = readArchive<{ to_url: string; kind: string }>(db, 'SELECT to_url, kind FROM links WHERE to_url = ?', abs(elsewhere, '/landing'));
+    const links = readArchive<{ to_url: string; kind: string }>(
+      db,
+      'SELECT to_url, kind FROM links WHERE to_url = ?',
+      abs(elsewhere, '/landing'),
+    );
     expect(links).toEqual([{ to_url: abs(elsewhere, '/landing'), kind: 'redirect' }]);
   });
 });

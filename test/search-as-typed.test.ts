@@ -37,7 +37,12 @@ let site: TestServer;
 beforeAll(async () => {
   const table: Parameters<typeof routes>[0] = {
     '/robots.txt': { status: 404 },
-    '/': html(Object.keys(PAGES).map((path, i) => `<a href="${path}">link${i}</a>`).join(' '), 'Home'),
+    '/': html(
+      Object.keys(PAGES)
+        .map((path, i) => `<a href="${path}">link${i}</a>`)
+        .join(' '),
+      'Home',
+    ),
   };
   for (const [path, [title, text]] of Object.entries(PAGES)) table[path] = html(`<p>${text}</p>`, title);
   site = await startServer(routes(table));
@@ -81,7 +86,10 @@ describe('crawlite search, as typed', () => {
 
   it('a query with no word in it is one line saying there is nothing to search for, exit 1', async () => {
     for (const query of ['(', '@', '" "', '++ --']) {
-      expectOneLine(await execCli(['search', db, query]), /^crawlite: nothing to search for in .*: a query needs a word \(a letter or a digit\)$/);
+      expectOneLine(
+        await execCli(['search', db, query]),
+        /^crawlite: nothing to search for in .*: a query needs a word \(a letter or a digit\)$/,
+      );
     }
   });
 
@@ -94,7 +102,10 @@ describe('crawlite search, as typed', () => {
   });
 
   it("--fts with what FTS5 cannot parse is FTS5's error in one line, exit 1", async () => {
-    expectOneLine(await execCli(['search', db, '--fts', 'sys.path']), /^crawlite: bad search query "sys\.path": fts5: syntax error near "\."/);
+    expectOneLine(
+      await execCli(['search', db, '--fts', 'sys.path']),
+      /^crawlite: bad search query "sys\.path": fts5: syntax error near "\."/,
+    );
     expectOneLine(await execCli(['search', db, '--fts', '(']), /^crawlite: bad search query "\(": /);
   });
 });
@@ -103,13 +114,43 @@ describe('searchArchive, as typed', () => {
   it('is the default mode, and never a syntax error whatever is typed', () => {
     const archive = new Database(db, { readonly: true });
     try {
-      const search = (query: string, options: Partial<SearchOptions> = {}) => searchArchive(archive, query, { limit: 10, ...options }).map((hit) => pathOf(hit.url));
+      const search = (query: string, options: Partial<SearchOptions> = {}) =>
+        searchArchive(archive, query, { limit: 10, ...options }).map((hit) => pathOf(hit.url));
       expect(search('sys.path')).toEqual(['/syspath']);
       expect(search('sys.path', { mode: 'typed' })).toEqual(['/syspath']);
       expect(() => search('sys.path', { mode: 'fts' })).toThrow(expect.objectContaining({ code: 'BAD_SEARCH_QUERY' }));
       // Random runs of FTS5's special characters among words: found or not, never an error but "nothing to search for".
       const rand = mulberry32(11);
-      const pieces = ['"', "'", '(', ')', '*', ':', '^', '+', '-', '.', ',', '@', '#', '{', '}', 'NEAR', 'AND', 'OR', 'NOT', 'sys', 'path', 'title', ' ', ' ', '\0', '\t', '中文', '搜索'];
+      const pieces = [
+        '"',
+        "'",
+        '(',
+        ')',
+        '*',
+        ':',
+        '^',
+        '+',
+        '-',
+        '.',
+        ',',
+        '@',
+        '#',
+        '{',
+        '}',
+        'NEAR',
+        'AND',
+        'OR',
+        'NOT',
+        'sys',
+        'path',
+        'title',
+        ' ',
+        ' ',
+        '\0',
+        '\t',
+        '中文',
+        '搜索',
+      ];
       for (let i = 0; i < 500; i += 1) {
         const query = Array.from({ length: 1 + Math.floor(rand() * 12) }, () => pieces[Math.floor(rand() * pieces.length)]).join('');
         try {
@@ -133,7 +174,8 @@ describe('the UI search page', () => {
     await serving?.close();
   });
 
-  const hrefs = (body: string) => [...body.matchAll(/<a href="\/capture\?url=([^"]+)"/g)].map((match) => pathOf(decodeURIComponent(match[1]!))).sort();
+  const hrefs = (body: string) =>
+    [...body.matchAll(/<a href="\/capture\?url=([^"]+)"/g)].map((match) => pathOf(decodeURIComponent(match[1]!))).sort();
 
   it('finds sys.path as typed, and reads FTS5 syntax with mode=fts (the checkbox, checked)', async () => {
     const typed = await get(serving.uiUrl, '/search?q=sys.path');
@@ -152,7 +194,9 @@ describe('the UI search page', () => {
   it('says there is nothing to search for (400) for punctuation alone, shows FTS5 errors with mode=fts (400), and refuses an unknown mode', async () => {
     const nothing = await get(serving.uiUrl, `/search?q=${encodeURIComponent('(')}`);
     expect(nothing.status).toBe(400);
-    expect(nothing.body).toContain('<p class="error" id="search-error">nothing to search for in &quot;(&quot;: a query needs a word (a letter or a digit)</p>');
+    expect(nothing.body).toContain(
+      '<p class="error" id="search-error">nothing to search for in &quot;(&quot;: a query needs a word (a letter or a digit)</p>',
+    );
     const bad = await get(serving.uiUrl, '/search?q=sys.path&mode=fts');
     expect(bad.status).toBe(400);
     expect(bad.body).toMatch(/<p class="error" id="search-error">bad search query &quot;sys.path&quot;: fts5: syntax error near/);
@@ -163,7 +207,14 @@ describe('the UI search page', () => {
     const modes: Array<string | undefined> = [];
     const search: SearchArchive = async (_query, options) => {
       modes.push(options.mode);
-      return Array.from({ length: options.limit }, (_, i) => ({ url: `${site.url}p${i}`, title: `p${i}`, snippet: '', rank: -1, fetchedAt: '2026-01-01T00:00:00.000Z', status: 200 }));
+      return Array.from({ length: options.limit }, (_, i) => ({
+        url: `${site.url}p${i}`,
+        title: `p${i}`,
+        snippet: '',
+        rank: -1,
+        fetchedAt: '2026-01-01T00:00:00.000Z',
+        status: 200,
+      }));
     };
     const reader = openReader(db);
     const database = openDatabase(db, 'readonly');

@@ -45,7 +45,9 @@ function toSchema5(path: string): void {
 const ftsIntegrity = (path: string) => {
   const db = new Database(path);
   try {
-    db.exec("INSERT INTO page_text_fts(page_text_fts) VALUES ('integrity-check'); INSERT INTO page_text_trigram(page_text_trigram) VALUES ('integrity-check')");
+    db.exec(
+      "INSERT INTO page_text_fts(page_text_fts) VALUES ('integrity-check'); INSERT INTO page_text_trigram(page_text_trigram) VALUES ('integrity-check')",
+    );
   } finally {
     db.close();
   }
@@ -80,7 +82,9 @@ describe('crawlite reindex', () => {
     expect((await runCli(['reindex', path, '-q'])).code).toBe(0);
     expect(readArchive(path, 'PRAGMA user_version')).toEqual([{ user_version: latestSchemaVersion(loadMigrations()) }]);
     const found = await runCli(['search', path, 'zeppelin', '-f', 'json']);
-    expect(JSON.parse(found.stdout)).toEqual([expect.objectContaining({ url: `${server.url}b`, snippet: 'Nothing here but [zeppelins].' })]);
+    expect(JSON.parse(found.stdout)).toEqual([
+      expect.objectContaining({ url: `${server.url}b`, snippet: 'Nothing here but [zeppelins].' }),
+    ]);
   });
 
   it('killed part-way, it keeps the batches it committed, and a second run finishes the rest', async () => {
@@ -89,11 +93,15 @@ describe('crawlite reindex', () => {
     // Many pages sharing one large body: extraction of each takes long enough to kill the run in the middle.
     const db = new Database(path);
     const words = Array.from({ length: 300 }, (_, i) => `<p>word${i % 97} lorem ipsum dolor</p>`).join('');
-    const body = db.prepare('INSERT INTO body (hash, size, data) VALUES (randomblob(32), ?, ?)').run(words.length, Buffer.from(`<title>bulk</title>${words}`));
+    const body = db
+      .prepare('INSERT INTO body (hash, size, data) VALUES (randomblob(32), ?, ?)')
+      .run(words.length, Buffer.from(`<title>bulk</title>${words}`));
     db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
              INSERT INTO url (url, origin, kind, state, depth, redirect_hops) SELECT 'http://bulk.test/' || i, 'http://bulk.test', 'page', 'done', 1, 0 FROM n`);
-    db.prepare(`INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
-                SELECT id, 1, 200, 'text/html', 'utf-8', '{}', ?, '2026-01-01T00:00:00.000Z', 1, 0, 0 FROM url WHERE origin = 'http://bulk.test'`).run(body.lastInsertRowid);
+    db.prepare(
+      `INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
+                SELECT id, 1, 200, 'text/html', 'utf-8', '{}', ?, '2026-01-01T00:00:00.000Z', 1, 0, 0 FROM url WHERE origin = 'http://bulk.test'`,
+    ).run(body.lastInsertRowid);
     db.close();
     const total = 2003;
 
@@ -115,23 +123,25 @@ describe('crawlite reindex', () => {
     const bulk = await runCli(['search', path, 'word42', '--limit', '5000', '-f', 'ndjson']);
     expect(bulk.stdout.trim().split('\n')).toHaveLength(2000);
   }, 120_000);
-  it("extracts again the text an older crawlite made (text_version 1, navigation included): search snippets start at the content", async () => {
+  it('extracts again the text an older crawlite made (text_version 1, navigation included): search snippets start at the content', async () => {
     const nav = '<div class="related" role="navigation"><h3>Navigation</h3><a href="/">index</a> <a href="/p">modules</a></div>';
     const site = await startServer(
       routes({
         '/robots.txt': { status: 404 },
         '/': html(`${nav}<a href="/p">p</a>`, 'Home'),
-        '/p': html(`${nav}<div role="main"><h1>sys.path<a class="headerlink" href="#p">¶</a></h1><p>A list of strings for the module search path.</p></div>`, 'sys'),
+        '/p': html(
+          `${nav}<div role="main"><h1>sys.path<a class="headerlink" href="#p">¶</a></h1><p>A list of strings for the module search path.</p></div>`,
+          'sys',
+        ),
       }),
     );
     try {
       const path = tmp.path('text-version-1.sqlite');
       expect((await runCli(['crawl', site.url, '--db', path, '-q'])).code).toBe(0);
       // What a crawlite before version 2 stored: every visible word, the marks of the navigation and permalinks included.
-      new Database(path)
-        .exec("UPDATE page_text SET text_version = 1, body = 'Navigation index modules ' || body || ' ¶'")
-        .close();
-      const snippet = async () => (JSON.parse((await runCli(['search', path, 'strings', '-f', 'ndjson'])).stdout) as { snippet: string }).snippet;
+      new Database(path).exec("UPDATE page_text SET text_version = 1, body = 'Navigation index modules ' || body || ' ¶'").close();
+      const snippet = async () =>
+        (JSON.parse((await runCli(['search', path, 'strings', '-f', 'ndjson'])).stdout) as { snippet: string }).snippet;
       expect(await snippet()).toMatch(/^Navigation index modules/);
       const reindex = await runCli(['reindex', path]);
       expect(reindex).toMatchObject({ code: 0 });

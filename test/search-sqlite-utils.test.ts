@@ -35,7 +35,9 @@ describe.skipIf(!SQLITE_UTILS)('sqlite-utils search', () => {
   it('finds a crawled page through page_text_fts, stemmed', async () => {
     const db = tmp.path('site.sqlite');
     expect((await runCli(['crawl', server.url, '--db', db, '-q'])).code).toBe(0);
-    const { stdout } = await run(SQLITE_UTILS!, ['search', db, 'page_text', 'lighthouse', '--csv', '-c', 'url', '-c', 'title'], { timeout: 20_000 });
+    const { stdout } = await run(SQLITE_UTILS!, ['search', db, 'page_text', 'lighthouse', '--csv', '-c', 'url', '-c', 'title'], {
+      timeout: 20_000,
+    });
     expect(stdout.trim().split(/\r?\n/)).toEqual(['url,title', `${server.url}a,Lighthouses`]);
   });
 });

@@ -44,7 +44,12 @@ describe.concurrent('search stops', () => {
   it('on Ctrl-C (SIGINT) inside a long SQLite step: exit 130 at once, one line, no process left', async ({ expect }) => {
     const child = start([db, '--fts', SLOW]);
     // Running: its search process has started (a crawlite that searched on its own thread never starts one).
-    await waitFor('the search process to start', () => childPids(child.pid!).length > 0, 15_000, () => child.output().stderr);
+    await waitFor(
+      'the search process to start',
+      () => childPids(child.pid!).length > 0,
+      15_000,
+      () => child.output().stderr,
+    );
     const workers = childPids(child.pid!);
     await sleep(300);
     expect(isRunning(child.pid!), child.output().stderr).toBe(true);
@@ -67,7 +72,12 @@ describe.concurrent('search stops', () => {
 
   it('when search itself is killed (kill -9): its search process ends too', async ({ expect }) => {
     const child = start([db, '--fts', SLOW]);
-    await waitFor('the search process to start', () => childPids(child.pid!).length > 0, 15_000, () => child.output().stderr);
+    await waitFor(
+      'the search process to start',
+      () => childPids(child.pid!).length > 0,
+      15_000,
+      () => child.output().stderr,
+    );
     const worker = childPids(child.pid!)[0]!;
     child.kill('SIGKILL');
     await child.exited;
@@ -76,7 +86,9 @@ describe.concurrent('search stops', () => {
     expect(isRunning(worker)).toBe(false);
   });
 
-  it('refuses a query over the size limits (the 1,250 prefixes of a 13 KB URL with --fts, 65 words as typed) in one line, exit 1', async ({ expect }) => {
+  it('refuses a query over the size limits (the 1,250 prefixes of a 13 KB URL with --fts, 65 words as typed) in one line, exit 1', async ({
+    expect,
+  }) => {
     const long = await exitOf(start([tiny, '--fts', prefixQuery(1250)]), 10_000);
     expect(lines(long)).toEqual(['crawlite: search query too long: 7,496 characters, at most 1,000; narrow it']);
     expect(long.code).toBe(1);
@@ -85,7 +97,10 @@ describe.concurrent('search stops', () => {
     expect(lines(many)).toEqual([`crawlite: search query too long: ${MAX_SEARCH_WORDS + 1} words, at most ${MAX_SEARCH_WORDS}; narrow it`]);
     expect(many.code).toBe(1);
     // At the limit it runs; OR, AND and NOT are not words.
-    const most = await exitOf(start([tiny, '--fts', Array.from({ length: MAX_SEARCH_WORDS }, (_, i) => `word${i}`).join(' OR '), '-f', 'json']), 10_000);
+    const most = await exitOf(
+      start([tiny, '--fts', Array.from({ length: MAX_SEARCH_WORDS }, (_, i) => `word${i}`).join(' OR '), '-f', 'json']),
+      10_000,
+    );
     expect(most.stderr).toBe('');
     expect(most.code).toBe(0);
   });
@@ -101,6 +116,11 @@ describe.concurrent('search stops', () => {
     const run = await exitOf(start([tiny, 'page', '-f', 'ndjson', '--limit', '3', '--timeout', '60000']), 20_000);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as { title: string }).title)).toHaveLength(3);
+    expect(
+      run.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { title: string }).title),
+    ).toHaveLength(3);
   });
 });

@@ -10,7 +10,11 @@ import { html, routes, startServer, type TestServer } from './support/test-serve
 
 /** 中文搜索 in GBK, written by hand: TextEncoder only writes UTF-8. */
 const GBK_WORDS = Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 0xcb, 0xd1, 0xcb, 0xf7]);
-const GBK_PAGE = Buffer.concat([Buffer.from('<!doctype html><html><head><title>gbk</title></head><body><p>'), GBK_WORDS, Buffer.from('</p></body></html>')]);
+const GBK_PAGE = Buffer.concat([
+  Buffer.from('<!doctype html><html><head><title>gbk</title></head><body><p>'),
+  GBK_WORDS,
+  Buffer.from('</p></body></html>'),
+]);
 
 const PAGES: Record<string, string> = {
   '/stem': html(
@@ -31,7 +35,13 @@ let server: TestServer;
 beforeAll(async () => {
   const table: Parameters<typeof routes>[0] = {
     '/robots.txt': { status: 404 },
-    '/': html(Object.keys(PAGES).concat('/gbk').map((path) => `<a href="${path}">${path}</a>`).join(' '), 'Home'),
+    '/': html(
+      Object.keys(PAGES)
+        .concat('/gbk')
+        .map((path) => `<a href="${path}">${path}</a>`)
+        .join(' '),
+      'Home',
+    ),
     '/gbk': { headers: { 'content-type': 'text/html; charset=gbk' }, body: GBK_PAGE },
   };
   for (const [path, body] of Object.entries(PAGES)) table[path] = { headers: { 'content-type': 'text/html; charset=utf-8' }, body };
@@ -103,7 +113,9 @@ describe('full-text search', () => {
 
   it('throws a SearchQueryError with code BAD_SEARCH_QUERY for a malformed query in mode fts', () => {
     for (const query of ['"unclosed', 'fox AND', 'nosuchcolumn:fox', '(']) {
-      expect(() => search(query, 10, 'fts'), query).toThrow(expect.objectContaining({ code: 'BAD_SEARCH_QUERY', name: 'SearchQueryError' }));
+      expect(() => search(query, 10, 'fts'), query).toThrow(
+        expect.objectContaining({ code: 'BAD_SEARCH_QUERY', name: 'SearchQueryError' }),
+      );
     }
   });
 

@@ -15,23 +15,32 @@ const tmp = tempDir();
 let brokenUntil = Infinity;
 
 const page = (body: string) => html(body);
-const send = (res: import('node:http').ServerResponse, route: { status?: number; headers?: Record<string, string>; body?: string | Buffer }) =>
-  void res.writeHead(route.status ?? 200, route.headers ?? {}).end(route.body ?? '');
+const send = (
+  res: import('node:http').ServerResponse,
+  route: { status?: number; headers?: Record<string, string>; body?: string | Buffer },
+) => void res.writeHead(route.status ?? 200, route.headers ?? {}).end(route.body ?? '');
 
 beforeAll(async () => {
   site = await startServer((req, res, path) => {
     const cookie = req.headers.cookie ?? '';
     switch (path) {
       case '/token/':
-        return req.headers['x-token'] === 's3cret' ? send(res, page('<a href="/token/inner">in</a>')) : send(res, { status: 401, body: 'no token' });
+        return req.headers['x-token'] === 's3cret'
+          ? send(res, page('<a href="/token/inner">in</a>'))
+          : send(res, { status: 401, body: 'no token' });
       case '/token/inner':
         return req.headers['x-token'] === 's3cret' ? send(res, page('inner')) : send(res, { status: 401, body: 'no token' });
       case '/members/':
-        return /(^|; )session=abc(;|$)/.test(cookie) ? send(res, page('<a href="/members/list">list</a>')) : send(res, { status: 403, body: 'log in' });
+        return /(^|; )session=abc(;|$)/.test(cookie)
+          ? send(res, page('<a href="/members/list">list</a>'))
+          : send(res, { status: 403, body: 'log in' });
       case '/members/list':
         return /(^|; )session=abc(;|$)/.test(cookie) ? send(res, page('list')) : send(res, { status: 403, body: 'log in' });
       case '/login/':
-        return send(res, { headers: { ...page('').headers, 'set-cookie': 'visit=v1; Path=/' }, body: page('<a href="/login/after">after</a>').body });
+        return send(res, {
+          headers: { ...page('').headers, 'set-cookie': 'visit=v1; Path=/' },
+          body: page('<a href="/login/after">after</a>').body,
+        });
       case '/login/after':
         return /(^|; )visit=v1(;|$)/.test(cookie) ? send(res, page('welcome back')) : send(res, { status: 403, body: 'no visit cookie' });
       case '/flaky/':
@@ -49,10 +58,13 @@ beforeAll(async () => {
     const target = new URL(req.url ?? '');
     if (target.hostname !== '127.0.0.1') return void res.writeHead(502).end('this test proxy relays to 127.0.0.1 only');
     proxied.push(target.pathname);
-    const upstream = httpRequest({ host: '127.0.0.1', port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -67,12 +79,25 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const statuses = (db: string) => Object.fromEntries(readArchive<{ url: string; status: number }>(db, 'select url, status from pages').map((row) => [new URL(row.url).pathname, row.status]));
+const statuses = (db: string) =>
+  Object.fromEntries(
+    readArchive<{ url: string; status: number }>(db, 'select url, status from pages').map((row) => [new URL(row.url).pathname, row.status]),
+  );
 
 describe('--header', () => {
   it('sends the header with every request and never stores its value in the archive', async () => {
     const db = tmp.path('header.sqlite');
-    const run = await runCli(['crawl', `${site.url}token/`, '--db', db, '-q', '--header', 'X-Token: s3cret', '--header', 'Accept: text/html']);
+    const run = await runCli([
+      'crawl',
+      `${site.url}token/`,
+      '--db',
+      db,
+      '-q',
+      '--header',
+      'X-Token: s3cret',
+      '--header',
+      'Accept: text/html',
+    ]);
     expect(run.code).toBe(0);
     expect(statuses(db)).toMatchObject({ '/token/': 200, '/token/inner': 200 });
     expect(readFileSync(db).includes('s3cret')).toBe(false);
@@ -107,7 +132,13 @@ describe('cookies', () => {
     const jar = tmp.path('cookies.txt');
     writeFileSync(
       jar,
-      ['# Netscape HTTP Cookie File', '', '127.0.0.1\tFALSE\t/members\tFALSE\t0\tsession\tabc', '127.0.0.1\tFALSE\t/\tFALSE\t1\texpired\tgone', ''].join('\n'),
+      [
+        '# Netscape HTTP Cookie File',
+        '',
+        '127.0.0.1\tFALSE\t/members\tFALSE\t0\tsession\tabc',
+        '127.0.0.1\tFALSE\t/\tFALSE\t1\texpired\tgone',
+        '',
+      ].join('\n'),
     );
     const db = tmp.path('cookies.sqlite');
     const run = await runCli(['crawl', `${site.url}members/`, '--db', db, '-q', '--cookies', jar]);

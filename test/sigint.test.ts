@@ -22,7 +22,6 @@ const HANG_PATH = pagePath(20);
 const HANG_MS = 60_000;
 const hang = { on: false, waiting: 0 };
 
-
 /** Serves the site; a delay is cancelled when the client goes away, so a dead crawler leaves no timers behind. */
 const site: Handler = (_req, res, path) => {
   let body: string | undefined;
@@ -57,11 +56,6 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-
-
-
-
-
 function start(argv: string[]) {
   const child = spawnCli(argv);
   children.push(child);
@@ -74,7 +68,10 @@ function checkPartial(db: string): { pages: string[]; hits: Map<string, number> 
   const pages = readArchive<{ url: string }>(db, 'SELECT url FROM pages').map((row) => row.url);
   expect(pages.length).toBeGreaterThan(0);
   expect(pages.length).toBeLessThan(ALL_PATHS.length);
-  const doneWithoutPage = readArchive<{ url: string }>(db, "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)");
+  const doneWithoutPage = readArchive<{ url: string }>(
+    db,
+    "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)",
+  );
   expect(doneWithoutPage).toEqual([]);
   return { pages, hits: new Map(server.hits) };
 }
@@ -124,7 +121,8 @@ async function gracefulStop(signal: 'SIGINT' | 'SIGTERM', name: string): Promise
   const fetching = readArchive<{ url: string }>(db, "SELECT url FROM urls WHERE state = 'fetching'");
   expect(fetching).toEqual([]);
   // Requests in flight at the signal answer in 40 ms, far within the grace period: each one was stored.
-  for (const path of before.hits.keys()) expect(before.pages, `${path} was fetched before the stop but not stored`).toContain(abs(server, path));
+  for (const path of before.hits.keys())
+    expect(before.pages, `${path} was fetched before the stop but not stored`).toContain(abs(server, path));
 
   const resumed = await execCli(['resume', db]);
   expect(resumed.code, resumed.stderr).toBe(0);
@@ -153,7 +151,12 @@ it('quits at once on a second SIGINT even while a request hangs, and resume stil
   expect(await exitWithin(child.exited, 500), 'exited on the first SIGINT while a request was in flight').toBeNull();
   expect(hang.waiting).toBe(1);
   const stopping = /^stopping: finishing [1-4] requests? in flight \(Ctrl-C again to quit now; resume continues\)$/m;
-  await waitFor('the line saying the crawl is stopping', () => stopping.test(child.output().stderr), 20_000, () => child.output().stderr);
+  await waitFor(
+    'the line saying the crawl is stopping',
+    () => stopping.test(child.output().stderr),
+    20_000,
+    () => child.output().stderr,
+  );
 
   child.kill('SIGINT');
   // Bounded far short of the hanging request's --timeout (60 s); that it did not wait for the 5 s grace period

@@ -41,21 +41,47 @@ async function statsOf(db: string): Promise<{ elapsedMs: number; runs: number; r
 
 describe('stats of an archive with several runs', () => {
   it('counts overlapping runs (two merged workers) once: their union, not their sum', async () => {
-    const stats = await statsOf(withRuns('overlap.sqlite', [[0, 16.6], [6.8, 16.6]]));
+    const stats = await statsOf(
+      withRuns('overlap.sqlite', [
+        [0, 16.6],
+        [6.8, 16.6],
+      ]),
+    );
     expect(stats.runs).toBe(2);
     expect(stats.elapsedMs).toBe(16_600);
     expect(stats.responsesPerSecond).toBe(Math.round((stats.fetched / 16.6) * 10) / 10);
-    const text = await runCli(['stats', withRuns('overlap-text.sqlite', [[0, 16.6], [6.8, 16.6]])]);
+    const text = await runCli([
+      'stats',
+      withRuns('overlap-text.sqlite', [
+        [0, 16.6],
+        [6.8, 16.6],
+      ]),
+    ]);
     expect(text.stdout).toMatch(/^Time\s+16\.6 s /m);
   });
 
   it('leaves out the time between runs that did not overlap', async () => {
-    const stats = await statsOf(withRuns('gap.sqlite', [[0, 10], [5, 12], [100, 110]]));
+    const stats = await statsOf(
+      withRuns('gap.sqlite', [
+        [0, 10],
+        [5, 12],
+        [100, 110],
+      ]),
+    );
     expect(stats.runs).toBe(3);
     expect(stats.elapsedMs).toBe(22_000);
   });
 
   it('a run inside another adds nothing', async () => {
-    expect((await statsOf(withRuns('inside.sqlite', [[0, 30], [10, 20]]))).elapsedMs).toBe(30_000);
+    expect(
+      (
+        await statsOf(
+          withRuns('inside.sqlite', [
+            [0, 30],
+            [10, 20],
+          ]),
+        )
+      ).elapsedMs,
+    ).toBe(30_000);
   });
 });

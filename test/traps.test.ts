@@ -15,7 +15,8 @@ beforeAll(async () => {
     const url = new URL(path, 'http://trap');
     const page = (body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body>${body}</body></html>`);
     if (url.pathname === '/robots.txt') return void res.writeHead(404).end();
-    if (url.pathname === '/') return page('<a href="/calendar/2020/1">calendar</a> <a href="/loop/">loop</a> <a href="/search?q=a">search</a>');
+    if (url.pathname === '/')
+      return page('<a href="/calendar/2020/1">calendar</a> <a href="/loop/">loop</a> <a href="/search?q=a">search</a>');
     const month = /^\/calendar\/(\d+)\/(\d+)$/.exec(url.pathname);
     if (month) {
       const [year, m] = [Number(month[1]), Number(month[2])];
@@ -43,7 +44,9 @@ describe('crawler traps', () => {
     // /loop/a/b/a/b/a/b/ is fetched; /loop/a/b/a/b/a/b/a/b/ is not.
     expect(server.hitCount('/loop/a/b/a/b/a/b/')).toBe(1);
     expect(server.hitCount('/loop/a/b/a/b/a/b/a/b/')).toBe(0);
-    expect(skipped(db, 'repeat 4 times')).toEqual([{ url: abs(server, '/loop/a/b/a/b/a/b/a/b/'), error: expect.stringContaining('--max-path-repeats 3') }]);
+    expect(skipped(db, 'repeat 4 times')).toEqual([
+      { url: abs(server, '/loop/a/b/a/b/a/b/a/b/'), error: expect.stringContaining('--max-path-repeats 3') },
+    ]);
     // 20 variants of /search are fetched; the 21st is skipped.
     const searches = [...server.hits.keys()].filter((path) => path.startsWith('/search'));
     expect(searches).toHaveLength(20);
@@ -56,7 +59,19 @@ describe('crawler traps', () => {
   it('lifts the guards with 0', async () => {
     const db = tmp.path('lifted.sqlite');
     const before = server.hitCount('/loop/a/b/a/b/a/b/a/b/');
-    const result = await runCli(['crawl', server.url, '--db', db, '-q', '--max-per-path', '0', '--max-path-repeats', '0', '--max-depth', '25']);
+    const result = await runCli([
+      'crawl',
+      server.url,
+      '--db',
+      db,
+      '-q',
+      '--max-per-path',
+      '0',
+      '--max-path-repeats',
+      '0',
+      '--max-depth',
+      '25',
+    ]);
     expect(result.code).toBe(0);
     expect(server.hitCount('/loop/a/b/a/b/a/b/a/b/')).toBe(before + 1);
     expect([...server.hits.keys()].filter((path) => path.startsWith('/search')).length).toBeGreaterThan(20);

@@ -19,7 +19,6 @@ const GATED_FROM = 20;
 /** The gate opens by itself after this long, so a failing test never leaves the crawl hanging. */
 const GATE_LIMIT_MS = 120_000;
 
-
 /** Reads through a read-write connection closed at once (it leaves no -wal or -shm behind). */
 function withDb<T>(path: string, use: (db: Database.Database) => T): T {
   const db = new Database(path, { fileMustExist: true });
@@ -46,7 +45,6 @@ function execWithin(argv: string[], limitMs = 30_000): Promise<CliRun> {
   return within(child.exited, limitMs, `crawlite ${argv.join(' ')}`, () => child.kill('SIGKILL'));
 }
 
-
 let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => {
   tmp = tempDir();
@@ -61,7 +59,13 @@ describe('two crawlers on one archive', () => {
   let first: ReturnType<typeof spawnCli> | undefined;
 
   beforeAll(async () => {
-    const site = await startGatedSite({ pages: PAGES, gatedFrom: GATED_FROM, delayMs: PAGE_DELAY_MS, gateLimitMs: GATE_LIMIT_MS, linkHome: true });
+    const site = await startGatedSite({
+      pages: PAGES,
+      gatedFrom: GATED_FROM,
+      delayMs: PAGE_DELAY_MS,
+      gateLimitMs: GATE_LIMIT_MS,
+      linkHome: true,
+    });
     ({ server, openGate } = site);
   });
 
@@ -137,11 +141,14 @@ describe('a stale lock', () => {
   let server: TestServer;
   let db: string;
 
-  const lockRow = (archive: string) => withDb(archive, (handle) => handle.prepare("SELECT value FROM meta WHERE key = 'lock'").pluck().get() as string | undefined);
+  const lockRow = (archive: string) =>
+    withDb(archive, (handle) => handle.prepare("SELECT value FROM meta WHERE key = 'lock'").pluck().get() as string | undefined);
   const runs = (archive: string) => withDb(archive, (handle) => handle.prepare('SELECT count(*) FROM run').pluck().get() as number);
   const writeLock = (archive: string, lock: { pid: number; host: string; since: string }) =>
     withDb(archive, (handle) => {
-      handle.prepare("INSERT INTO meta (key, value) VALUES ('lock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(JSON.stringify(lock));
+      handle
+        .prepare("INSERT INTO meta (key, value) VALUES ('lock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        .run(JSON.stringify(lock));
     });
 
   /** The pid of a process that has exited. */
@@ -230,7 +237,11 @@ describe('two crawls started at the same instant on a new archive', () => {
       const argv = ['crawl', server.url, '--db', db, '-q', '--ignore-robots'];
       const both = [spawnCli(argv), spawnCli(argv)];
       try {
-        const first = await within(Promise.race(both.map((child, index) => child.exited.then((run) => ({ run, index })))), 15_000, 'the loser');
+        const first = await within(
+          Promise.race(both.map((child, index) => child.exited.then((run) => ({ run, index })))),
+          15_000,
+          'the loser',
+        );
         expectOneLine(first.run, /is busy: another crawl/);
         openGate();
         const winner = await within(both[1 - first.index]!.exited, 15_000, 'the winner');

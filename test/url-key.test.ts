@@ -34,7 +34,14 @@ describe('urlKey', () => {
   });
 
   it('is idempotent, even around stray percent signs', () => {
-    const inputs = ['http://h/%e6%96%87%41?%7e=%2f', 'http://h/%%34%31', 'http://h/%4%31', 'http://h/%%41%42?%%36%31', 'http://h/%zz%41', 'http://h/100%'];
+    const inputs = [
+      'http://h/%e6%96%87%41?%7e=%2f',
+      'http://h/%%34%31',
+      'http://h/%4%31',
+      'http://h/%%41%42?%%36%31',
+      'http://h/%zz%41',
+      'http://h/100%',
+    ];
     for (const input of inputs) {
       const once = key(input);
       expect(urlKey(once), input).toBe(once);

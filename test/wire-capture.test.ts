@@ -50,7 +50,19 @@ const tmp = tempDir();
 /** A row of the pages view, as the archive reader types it: the wire columns and what they go with. */
 type Row = Pick<
   PageRow,
-  'url' | 'status' | 'body' | 'http_version' | 'reason' | 'raw_headers' | 'request_method' | 'request_target' | 'request_headers' | 'remote_ip' | 'started_at' | 'fetched_at' | 'sha1'
+  | 'url'
+  | 'status'
+  | 'body'
+  | 'http_version'
+  | 'reason'
+  | 'raw_headers'
+  | 'request_method'
+  | 'request_target'
+  | 'request_headers'
+  | 'remote_ip'
+  | 'started_at'
+  | 'fetched_at'
+  | 'sha1'
 >;
 let rows: Map<string, Row>;
 
@@ -62,12 +74,20 @@ beforeAll(async () => {
     '/mixed': reply('HTTP/1.1 200 OK', MIXED_HEADERS, 'hello'),
     '/fine': reply('HTTP/1.1 299 Quite Fine', ['Content-Type: text/plain', 'Content-Length: 4', 'Connection: close'], 'fine'),
     '/moved': reply('HTTP/1.1 301 Moved Permanently', MOVED_HEADERS),
-    '/landing': reply('HTTP/1.1 200 OK', ['Content-Type: text/html', `Content-Length: ${PAGE_BODY.length}`, 'Connection: close'], PAGE_BODY),
+    '/landing': reply(
+      'HTTP/1.1 200 OK',
+      ['Content-Type: text/html', `Content-Length: ${PAGE_BODY.length}`, 'Connection: close'],
+      PAGE_BODY,
+    ),
     '/path?q=1': reply('HTTP/1.1 200 OK', ['Content-Type: text/plain', 'Content-Length: 5', 'Connection: close'], 'query'),
     '/old': reply('HTTP/1.0 200 OK', ['Content-Type: text/plain', 'Content-Length: 3'], 'old'),
     '/gz': (() => {
       const gz = gzipSync(GZIP_PLAIN);
-      return reply('HTTP/1.1 200 OK', ['Content-Type: text/plain', 'Content-Encoding: gzip', `Content-Length: ${gz.length}`, 'Connection: close'], gz);
+      return reply(
+        'HTTP/1.1 200 OK',
+        ['Content-Type: text/plain', 'Content-Encoding: gzip', `Content-Length: ${gz.length}`, 'Connection: close'],
+        gz,
+      );
     })(),
     '/bare': reply('HTTP/1.1 200', ['Content-Type: text/plain', 'Content-Length: 4', 'Connection: close'], 'bare'),
   });
@@ -199,7 +219,7 @@ describe('every kind of response a crawl stores', () => {
     const db = tmp.path('secrets.sqlite');
     const result = await runCli(['crawl', site.url, '--db', db, '-q', '--header', 'X-Token: s3cret-value', '--cookie', 'sid=c00kie-value']);
     expect(result.code).toBe(0);
-    const found = readArchive<Row>(db, "SELECT url, request_headers FROM pages WHERE request_headers IS NOT NULL");
+    const found = readArchive<Row>(db, 'SELECT url, request_headers FROM pages WHERE request_headers IS NOT NULL');
     expect(found.length).toBeGreaterThan(2);
     for (const page of found) {
       const headers = page.request_headers!.toString('latin1');
@@ -219,8 +239,14 @@ describe('every kind of response a crawl stores', () => {
     migrate(old, loadMigrations().slice(0, 4));
     const oldBody = Buffer.from('<html>an old page</html>');
     old.exec(`INSERT INTO run (id, started_at, options) VALUES (1, '2025-01-01T00:00:00.000Z', '{}')`);
-    old.prepare(`INSERT INTO url (id, url, state, depth, redirect_hops, tries, kind, origin) VALUES (1, 'http://old.invalid/', 'done', 0, 0, 1, 'page', 'http://old.invalid')`).run();
-    old.prepare('INSERT INTO body (id, hash, size, data) VALUES (1, ?, ?, ?)').run(createHash('sha256').update(oldBody).digest(), oldBody.length, oldBody);
+    old
+      .prepare(
+        `INSERT INTO url (id, url, state, depth, redirect_hops, tries, kind, origin) VALUES (1, 'http://old.invalid/', 'done', 0, 0, 1, 'page', 'http://old.invalid')`,
+      )
+      .run();
+    old
+      .prepare('INSERT INTO body (id, hash, size, data) VALUES (1, ?, ?, ?)')
+      .run(createHash('sha256').update(oldBody).digest(), oldBody.length, oldBody);
     old.exec(`INSERT INTO response (url_id, run_id, status, content_type, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
               VALUES (1, 1, 200, 'text/html', '{"content-type":"text/html"}', 1, '2025-01-01T00:00:01.000Z', 5, 0, 0)`);
     expect(old.pragma('user_version', { simple: true })).toBe(4);

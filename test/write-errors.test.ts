@@ -30,7 +30,6 @@ import { exitWithin, sleep, waitFor } from './support/wait.js';
 
 const tmp = tempDir();
 
-
 // ---------------------------------------------------------------------------
 // A site of large pages, to fill a small disk: 200 pages of ~50 KB each, all different.
 const BIG_N = 200;
@@ -62,7 +61,8 @@ const bigSite: Handler = (_req, res, path) => {
   if (path === '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
   if (path === '/') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<a href="${bigPage(0)}">start</a>`);
   const match = /^\/p\/(\d+)$/.exec(path);
-  if (match && Number(match[1]) < BIG_N) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bigBody(Number(match[1])));
+  if (match && Number(match[1]) < BIG_N)
+    return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bigBody(Number(match[1])));
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
 };
 
@@ -78,11 +78,11 @@ const HANG_PATHS = [smallPage(3), smallPage(7)];
 const HANG_MS = 30_000;
 const hang = { on: false, waiting: 0 };
 
-
 const smallSite: Handler = (_req, res, path) => {
   let body: string | undefined;
   // The index links to the first ten pages, so the hanging ones do not cut the rest off.
-  if (path === '/') body = `<!doctype html><html><body>${Array.from({ length: 10 }, (_, i) => `<a href="${smallPage(i)}">${i}</a>`).join(' ')}</body></html>`;
+  if (path === '/')
+    body = `<!doctype html><html><body>${Array.from({ length: 10 }, (_, i) => `<a href="${smallPage(i)}">${i}</a>`).join(' ')}</body></html>`;
   const match = /^\/s\/(\d+)$/.exec(path);
   if (match && Number(match[1]) < SMALL_N) body = linkedPage(Number(match[1]), SMALL_N, smallPage, 'small');
   const hangs = hang.on && HANG_PATHS.includes(path);
@@ -148,7 +148,6 @@ afterAll(async () => {
   }
 });
 
-
 /** Runs the real CLI to its end, bounded in time. */
 async function cli(argv: string[], ms = 30_000): Promise<CliRun> {
   const child = spawnCli(argv);
@@ -160,20 +159,21 @@ async function cli(argv: string[], ms = 30_000): Promise<CliRun> {
 
 /** Runs the real CLI under a file-size limit (ulimit -f, in the shell's blocks): a write past it fails with EFBIG. */
 async function cliWithFileLimit(blocks: number, argv: string[], ms = 30_000): Promise<CliRun> {
-  const child = spawn('sh', ['-c', `ulimit -f ${blocks} && exec "$0" "$@"`, process.execPath, BIN, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-c', `ulimit -f ${blocks} && exec "$0" "$@"`, process.execPath, BIN, ...argv], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<CliRun>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr })));
+  const exited = new Promise<CliRun>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr })),
+  );
   const run = await exitWithin(exited, ms);
   expect(run, `crawlite ${argv.join(' ')} under ulimit -f did not exit within ${ms} ms`).not.toBeNull();
   return run!;
 }
-
-
-
 
 /** The one line a write error must print: what failed, where, that the archive is fine, and to resume. No stack trace. */
 function expectWriteErrorLine(line: string, stderr: string, db: string, cause: RegExp): void {
@@ -222,7 +222,8 @@ function checkComplete(db: string, server: TestServer, paths: string[], before: 
   expect(pages.filter((page) => page.status !== 200)).toEqual([]);
   expect(readArchive(db, 'SELECT state, count(*) AS n FROM urls GROUP BY state')).toEqual([{ state: 'done', n: paths.length }]);
   expect(new Set(server.hits.keys())).toEqual(new Set(paths));
-  for (const path of before.stored) expect(server.hitCount(path), `${path} was stored before the error and fetched again`).toBe(before.hits.get(path));
+  for (const path of before.stored)
+    expect(server.hitCount(path), `${path} was stored before the error and fetched again`).toBe(before.hits.get(path));
   // Only what was in flight when the write failed is fetched twice.
   const refetched = paths.filter((path) => server.hitCount(path) > 1);
   for (const path of refetched) expect(before.lost, `${path} fetched twice`).toContain(path);
@@ -262,7 +263,9 @@ it.skipIf(!disk.mounted)(
     expect(resumed.stderr).toContain(`resuming ${db}: ${before.stored.size} done`);
     expect(resumed.stdout).toContain(`URLs      ${BIG_PATHS.length} seen: ${BIG_PATHS.length} done, 0 failed, 0 skipped, 0 queued`);
     checkComplete(db, bigServer, BIG_PATHS, before, BIG_CONCURRENCY);
-    console.log(`write-errors: the full disk held ${before.stored.size} of ${BIG_PATHS.length} pages; resume fetched ${before.lost.length} again`);
+    console.log(
+      `write-errors: the full disk held ${before.stored.size} of ${BIG_PATHS.length} pages; resume fetched ${before.lost.length} again`,
+    );
   },
   60_000,
 );
@@ -348,14 +351,21 @@ it('an I/O error at the storage port rejects the crawl at once with ArchiveWrite
     const runId = record.startRun(options, new Date());
     const frontier = new SqliteFrontier(db);
     frontier.addRoots(seeds);
-    const sink = new FailingSink(new SqlitePageSink(db, path, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth }), path, OK_COMMITS);
+    const sink = new FailingSink(
+      new SqlitePageSink(db, path, runId, { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth }),
+      path,
+      OK_COMMITS,
+    );
 
     const running = lastValueFrom(crawl({ frontier, sink, fetcher: httpFetcher(options) }, roots, options, new CrawlStop()).reports).then(
       () => ({ settledAt: Date.now() }),
       (error: unknown) => ({ error, settledAt: Date.now() }),
     );
     let timer: NodeJS.Timeout | undefined;
-    const outcome: { error?: unknown; settledAt: number } | null = await Promise.race([running, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 20_000)))]);
+    const outcome: { error?: unknown; settledAt: number } | null = await Promise.race([
+      running,
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 20_000))),
+    ]);
     clearTimeout(timer);
     expect(outcome, 'the crawl neither ended nor failed within 20 s').not.toBeNull();
 

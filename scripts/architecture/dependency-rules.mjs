@@ -8,14 +8,49 @@
  * src/ is a room of its own.
  */
 export const FLOORS = [
-  { name: 'entry points', rooms: ['cli', 'index.ts'], independent: true, does: 'the command line, and the package door that exports the library' },
-  { name: 'library', rooms: ['library'], independent: true, does: 'every capability, from startRun() and crawlWorker() to exportArchive() and serve(): the API the CLI and programs call; src/library/index.ts is its entry' },
-  { name: 'checks', rooms: ['qa'], independent: true, does: "checks over a whole archive that run commands' work together: `crawlite qa` replays it (serve) in Chromium (browser)" },
-  { name: 'commands', rooms: ['serve', 'export', 'import', 'merge'], independent: true, does: 'the work of one command each, over an archive' },
-  { name: 'run', rooms: ['run'], independent: true, does: 'one crawl run: open, lock and prepare the archive, fill the ports, run the pipeline' },
-  { name: 'adapters', rooms: ['storage', 'http', 'pg', 'browser'], independent: true, does: "implement the pipeline's ports: SQLite, HTTP, PostgreSQL, a browser" },
+  {
+    name: 'entry points',
+    rooms: ['cli', 'index.ts'],
+    independent: true,
+    does: 'the command line, and the package door that exports the library',
+  },
+  {
+    name: 'library',
+    rooms: ['library'],
+    independent: true,
+    does: 'every capability, from startRun() and crawlWorker() to exportArchive() and serve(): the API the CLI and programs call; src/library/index.ts is its entry',
+  },
+  {
+    name: 'checks',
+    rooms: ['qa'],
+    independent: true,
+    does: "checks over a whole archive that run commands' work together: `crawlite qa` replays it (serve) in Chromium (browser)",
+  },
+  {
+    name: 'commands',
+    rooms: ['serve', 'export', 'import', 'merge'],
+    independent: true,
+    does: 'the work of one command each, over an archive',
+  },
+  {
+    name: 'run',
+    rooms: ['run'],
+    independent: true,
+    does: 'one crawl run: open, lock and prepare the archive, fill the ports, run the pipeline',
+  },
+  {
+    name: 'adapters',
+    rooms: ['storage', 'http', 'pg', 'browser'],
+    independent: true,
+    does: "implement the pipeline's ports: SQLite, HTTP, PostgreSQL, a browser",
+  },
   { name: 'pipeline', rooms: ['pipeline'], independent: true, does: 'the crawl itself, and its ports (src/pipeline/ports.ts)' },
-  { name: 'toolkits', rooms: ['html', 'url', 'crawlite-error.ts', 'format-bytes.ts'], independent: false, does: 'pure helpers any room may use; they may use one another' },
+  {
+    name: 'toolkits',
+    rooms: ['html', 'url', 'crawlite-error.ts', 'format-bytes.ts'],
+    independent: false,
+    does: 'pure helpers any room may use; they may use one another',
+  },
 ];
 
 /** A package only these rooms may import (a type-only import counts: the room would still know the driver). */
@@ -55,7 +90,8 @@ export function floorOfRoom(room) {
   return floorOf.get(room);
 }
 
-const unplaced = (room) => `room ${room} stands on no floor: place it in FLOORS (scripts/architecture/dependency-rules.mjs) and in docs/architecture.md`;
+const unplaced = (room) =>
+  `room ${room} stands on no floor: place it in FLOORS (scripts/architecture/dependency-rules.mjs) and in docs/architecture.md`;
 
 /** Why an import from room `fromRoom` to room `toRoom` breaks the rule, or undefined when it does not. */
 export function roomRuleBroken(fromRoom, toRoom) {
@@ -64,7 +100,8 @@ export function roomRuleBroken(fromRoom, toRoom) {
   const to = floorOf.get(toRoom);
   if (!from) return unplaced(fromRoom);
   if (!to) return unplaced(toRoom);
-  if (to.rank > from.rank) return `${fromRoom} (${from.name}) must not import ${toRoom} (${to.name}, a floor above): dependencies point down`;
+  if (to.rank > from.rank)
+    return `${fromRoom} (${from.name}) must not import ${toRoom} (${to.name}, a floor above): dependencies point down`;
   if (to.rank === from.rank && from.independent) return `${fromRoom} and ${toRoom} (${from.name}) must not import each other`;
   return undefined;
 }
@@ -79,7 +116,9 @@ export function packageRuleBroken(fromRoom, name) {
 /** The library's modules a shell may import: the entry, and every module the entry re-exports. */
 export function publishedModules(graph) {
   const room = SHELL.entry.split('/')[0];
-  const reexported = graph.imports.filter((edge) => edge.from === SHELL.entry && edge.kind === 'export' && edge.toRoom === room).map((edge) => edge.to);
+  const reexported = graph.imports
+    .filter((edge) => edge.from === SHELL.entry && edge.kind === 'export' && edge.toRoom === room)
+    .map((edge) => edge.to);
   return new Set([SHELL.entry, ...reexported]);
 }
 
@@ -119,17 +158,46 @@ export function violations(graph) {
     const rule = roomRuleBroken(edge.fromRoom, edge.toRoom);
     if (!rule) continue;
     const exception = EXCEPTIONS.find((allowed) => allowed.from === edge.from && allowed.to === edge.to);
-    found.push({ from: edge.from, to: edge.to, toPackage: false, line: edge.line, kind: edge.kind, typeOnly: edge.typeOnly, rule, exception });
+    found.push({
+      from: edge.from,
+      to: edge.to,
+      toPackage: false,
+      line: edge.line,
+      kind: edge.kind,
+      typeOnly: edge.typeOnly,
+      rule,
+      exception,
+    });
   }
   // The floors already refuse what runs up; the shell's rule is narrower, reported once per import.
   const floorBroken = new Set(found.map((v) => `${v.from}:${v.line}:${v.to}`));
   for (const v of shellViolations(graph)) if (!floorBroken.has(`${v.from}:${v.line}:${v.to}`)) found.push(v);
   for (const use of graph.packages) {
     const rule = packageRuleBroken(use.fromRoom, use.name);
-    if (rule) found.push({ from: use.from, to: use.name, toPackage: true, line: use.line, kind: use.kind, typeOnly: use.typeOnly, rule, exception: undefined });
+    if (rule)
+      found.push({
+        from: use.from,
+        to: use.name,
+        toPackage: true,
+        line: use.line,
+        kind: use.kind,
+        typeOnly: use.typeOnly,
+        rule,
+        exception: undefined,
+      });
   }
   for (const room of new Set(graph.files.map((file) => file.room))) {
-    if (!floorOf.has(room)) found.push({ from: room, to: room, toPackage: false, line: 0, kind: 'room', typeOnly: false, rule: unplaced(room), exception: undefined });
+    if (!floorOf.has(room))
+      found.push({
+        from: room,
+        to: room,
+        toPackage: false,
+        line: 0,
+        kind: 'room',
+        typeOnly: false,
+        rule: unplaced(room),
+        exception: undefined,
+      });
   }
   return found;
 }

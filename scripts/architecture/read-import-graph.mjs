@@ -28,7 +28,13 @@ function typeOnly(node) {
     if (!clause) return false;
     if (clause.isTypeOnly) return true;
     const names = clause.namedBindings;
-    return !clause.name && names !== undefined && ts.isNamedImports(names) && names.elements.length > 0 && names.elements.every((e) => e.isTypeOnly);
+    return (
+      !clause.name &&
+      names !== undefined &&
+      ts.isNamedImports(names) &&
+      names.elements.length > 0 &&
+      names.elements.every((e) => e.isTypeOnly)
+    );
   }
   if (ts.isExportDeclaration(node)) {
     if (node.isTypeOnly) return true;
@@ -56,7 +62,8 @@ function specifiersOf(path, text) {
   const visit = (node) => {
     if (ts.isImportDeclaration(node)) add(node, node.moduleSpecifier, 'import');
     else if (ts.isExportDeclaration(node)) add(node, node.moduleSpecifier, 'export');
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node, node.moduleReference.expression, 'import');
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      add(node, node.moduleReference.expression, 'import');
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node, node.arguments[0], 'dynamic');
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal, 'type');
     else if (ts.isCallExpression(node) && isRequire(node.expression)) add(node, node.arguments[0], 'require');

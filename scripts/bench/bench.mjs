@@ -150,13 +150,17 @@ function intOption(name, fallback, min, max) {
   const raw = given[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) fail(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max)
+    fail(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   return value;
 }
 
 function skipOption() {
   if (given.skip === undefined) return undefined; // the mode's default
-  const rows = given.skip.split(',').map((row) => row.trim()).filter(Boolean);
+  const rows = given.skip
+    .split(',')
+    .map((row) => row.trim())
+    .filter(Boolean);
   if (rows.length === 1 && rows[0] === 'none') return new Set();
   for (const row of rows) if (!ROWS.includes(row)) fail(`--skip takes wget2, wget, floor or none, not ${JSON.stringify(row)}`);
   return new Set(rows);
@@ -173,17 +177,21 @@ const common = {
 let single;
 if (given.suite || given.workers !== undefined || given.browser) {
   if (given.suite && given.workers !== undefined) fail('--workers cannot go with --suite');
-  if (given.suite) for (const name of ['corpus', 'server', 'pages', 'concurrency', 'mode', 'latency', 'url', 'seed']) if (given[name] !== undefined) fail(`--${name} cannot go with --suite, which fixes its cases`);
+  if (given.suite)
+    for (const name of ['corpus', 'server', 'pages', 'concurrency', 'mode', 'latency', 'url', 'seed'])
+      if (given[name] !== undefined) fail(`--${name} cannot go with --suite, which fixes its cases`);
 } else {
   const mode = given.mode ?? (given.latency !== undefined ? 'latency' : 'static');
   const corpus = given.corpus ?? 'synthetic';
   if (!['static', 'latency'].includes(mode)) fail(`--mode must be static or latency, not ${JSON.stringify(mode)}`);
   if (!['synthetic', 'python-docs'].includes(corpus)) fail(`--corpus must be synthetic or python-docs, not ${JSON.stringify(corpus)}`);
-  if (given.server !== undefined && !['nginx', 'node'].includes(given.server)) fail(`--server must be nginx or node, not ${JSON.stringify(given.server)}`);
+  if (given.server !== undefined && !['nginx', 'node'].includes(given.server))
+    fail(`--server must be nginx or node, not ${JSON.stringify(given.server)}`);
   if (mode === 'static' && given.latency !== undefined) fail('--latency needs --mode latency (or no --mode)');
   if (mode === 'latency' && given.server === 'nginx') fail('--mode latency needs --server node: nginx has no per-response delay');
   if (corpus === 'python-docs') {
-    for (const name of ['pages', 'mode', 'latency', 'seed']) if (given[name] !== undefined) fail(`--${name} is for the synthetic site; it cannot go with --corpus python-docs`);
+    for (const name of ['pages', 'mode', 'latency', 'seed'])
+      if (given[name] !== undefined) fail(`--${name} is for the synthetic site; it cannot go with --corpus python-docs`);
     if (given.server === 'node') fail('--corpus python-docs is served by nginx');
   }
   single = {
@@ -206,7 +214,8 @@ if (given.suite || given.workers !== undefined || given.browser) {
       fail(`--url ${JSON.stringify(given.url)} is not a URL`);
     }
     if (!['http:', 'https:'].includes(root.protocol)) fail('--url must be http or https');
-    for (const name of ['pages', 'mode', 'latency', 'seed', 'corpus', 'server']) if (given[name] !== undefined) fail(`--${name} is for the sites the bench serves; it cannot go with --url`);
+    for (const name of ['pages', 'mode', 'latency', 'seed', 'corpus', 'server'])
+      if (given[name] !== undefined) fail(`--${name} is for the sites the bench serves; it cannot go with --url`);
     single.url = root.href;
   }
 }
@@ -245,7 +254,13 @@ async function withSite(site, run) {
 
 /** The ceiling: exactly C requests in flight over C keep-alive connections; bodies read and dropped. */
 async function rawRow(urls, concurrency, robotsUrl, timeoutS) {
-  const agent = new Agent({ connections: concurrency, pipelining: 1, keepAliveTimeout: 10_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const agent = new Agent({
+    connections: concurrency,
+    pipelining: 1,
+    keepAliveTimeout: 10_000,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
   const deadline = AbortSignal.timeout(timeoutS * 1_000);
   setMaxListeners(concurrency + 16, deadline); // every request in flight listens to it
   let next = 0;
@@ -266,7 +281,11 @@ async function rawRow(urls, concurrency, robotsUrl, timeoutS) {
       const url = urls[next];
       next += 1;
       try {
-        const response = await request(url, { dispatcher: agent, signal: deadline, headers: { 'user-agent': 'crawlite-bench-raw', accept: '*/*' } });
+        const response = await request(url, {
+          dispatcher: agent,
+          signal: deadline,
+          headers: { 'user-agent': 'crawlite-bench-raw', accept: '*/*' },
+        });
         for await (const chunk of response.body) bytes += chunk.byteLength;
         responses += 1;
         if (url !== robotsUrl) pages += 1;
@@ -312,9 +331,15 @@ async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = fals
   const db = join(dir, 'bench.sqlite');
   try {
     const measured = await withSite(site, () =>
-      measureChild(CRAWLITE_BIN, ['crawl', root, '--db', db, '-c', String(cfg.concurrency), '-q', ...extraArgs], { cwd: dir, timeoutS: cfg.rowTimeoutS }),
+      measureChild(CRAWLITE_BIN, ['crawl', root, '--db', db, '-c', String(cfg.concurrency), '-q', ...extraArgs], {
+        cwd: dir,
+        timeoutS: cfg.rowTimeoutS,
+      }),
     );
-    if (measured.exitCode !== 0) log(`bench: crawlite exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`);
+    if (measured.exitCode !== 0)
+      log(
+        `bench: crawlite exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`,
+      );
     let archive;
     if (existsSync(db)) {
       const count = (sql) => Number(crawliteQuery(db, sql)[0]?.n ?? 0);
@@ -330,7 +355,11 @@ async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = fals
         // The archive as left on disk (a finished crawl checkpoints its WAL into it).
         fileBytes: statSync(db).size,
         urls: keepUrls ? crawliteQuery(db, 'select fetch_url u, kind from pages') : undefined,
-        htmlPages: htmlPages ? crawliteQuery(db, "select url from pages where kind = 'page' and status = 200 and content_type like 'text/html%'").map((row) => row.url) : undefined,
+        htmlPages: htmlPages
+          ? crawliteQuery(db, "select url from pages where kind = 'page' and status = 200 and content_type like 'text/html%'").map(
+              (row) => row.url,
+            )
+          : undefined,
       };
     }
     const pages = measured.server ? measured.server.pages : archive?.pages;
@@ -365,9 +394,21 @@ async function floorRow(site, root, cfg, { noText = false } = {}) {
   const dir = makeTemp('floor');
   const db = join(dir, 'floor.sqlite');
   try {
-    const args = ['--max-semi-space-size=4', STACK_FLOOR, root, '--db', db, '-c', String(cfg.concurrency), ...(noText ? ['--no-text'] : [])];
+    const args = [
+      '--max-semi-space-size=4',
+      STACK_FLOOR,
+      root,
+      '--db',
+      db,
+      '-c',
+      String(cfg.concurrency),
+      ...(noText ? ['--no-text'] : []),
+    ];
     const measured = await withSite(site, () => measureChild(process.execPath, args, { cwd: dir, timeoutS: cfg.rowTimeoutS }));
-    if (measured.exitCode !== 0) log(`bench: stack floor exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`);
+    if (measured.exitCode !== 0)
+      log(
+        `bench: stack floor exited ${measured.exitCode}${measured.timedOut ? ' (row timeout)' : ''}: ${measured.output.trim().slice(-2_000)}`,
+      );
     let counted = {};
     try {
       counted = JSON.parse(measured.output.trim().split('\n').at(-1));
@@ -375,7 +416,12 @@ async function floorRow(site, root, cfg, { noText = false } = {}) {
       // no final line: it failed, said why above
     }
     const archive = existsSync(db) ? { fileBytes: statSync(db).size } : undefined;
-    return { ...measured, pages: measured.server?.pages ?? counted.pages, requests: measured.server?.requests ?? counted.requests, archive };
+    return {
+      ...measured,
+      pages: measured.server?.pages ?? counted.pages,
+      requests: measured.server?.requests ?? counted.requests,
+      archive,
+    };
   } finally {
     removeTemp(dir);
   }
@@ -400,7 +446,9 @@ async function serveCase(cfg) {
   if (cfg.corpus === 'python-docs') {
     const started = performance.now();
     const truth = reachableHtml(cfg.corpusDir); // reads every page once: the page cache is warm too
-    log(`bench: ground truth: ${truth.length} HTML files reachable from /index.html in ${cfg.corpusDir} (${((performance.now() - started) / 1_000).toFixed(1)} s)`);
+    log(
+      `bench: ground truth: ${truth.length} HTML files reachable from /index.html in ${cfg.corpusDir} (${((performance.now() - started) / 1_000).toFixed(1)} s)`,
+    );
     const site = await startNginx(findNginx(), { dir: makeTemp('nginx'), root: cfg.corpusDir });
     return { site, root: `${site.origin}/index.html`, truth, warmUrls: truth.map((path) => site.origin + path) };
   }
@@ -412,7 +460,9 @@ async function serveCase(cfg) {
     const origin = `http://127.0.0.1:${port}`;
     const started = performance.now();
     const bytes = writeSyntheticSite(files, cfg.pages, cfg.seed, origin);
-    log(`bench: wrote ${cfg.pages} pages (${(bytes / 2 ** 20).toFixed(0)} MiB) to ${files} in ${((performance.now() - started) / 1_000).toFixed(1)} s`);
+    log(
+      `bench: wrote ${cfg.pages} pages (${(bytes / 2 ** 20).toFixed(0)} MiB) to ${files} in ${((performance.now() - started) / 1_000).toFixed(1)} s`,
+    );
     const site = await startNginx(findNginx(), { dir, root: files, port });
     const urls = siteUrls(origin, cfg.pages);
     return { site, root: `${origin}/`, rawUrls: urls, robotsUrl: `${origin}/robots.txt`, warmUrls: urls.slice(0, WARMUP_REQUESTS) };
@@ -444,15 +494,29 @@ async function runCase(cfg) {
   const wget2 = skip.has('wget2') ? undefined : which('wget2');
   const wget = skip.has('wget') ? undefined : which('wget');
   // The floor crawls 127.0.0.1 only: a site named with --url elsewhere has no floor row.
-  const floorNote = skip.has('floor') ? 'skipped (--skip)' : cfg.url && new URL(cfg.url).hostname !== '127.0.0.1' ? 'only for http://127.0.0.1 sites' : undefined;
+  const floorNote = skip.has('floor')
+    ? 'skipped (--skip)'
+    : cfg.url && new URL(cfg.url).hostname !== '127.0.0.1'
+      ? 'only for http://127.0.0.1 sites'
+      : undefined;
   const rows = {
     raw: { id: 'raw', label: 'raw undici (fetch only)', runs: [] },
     crawlite: { id: 'crawlite', label: 'crawlite', runs: [] },
     ...(cfg.noTextRow ? { crawliteNoText: { id: 'crawliteNoText', label: 'crawlite --no-text', runs: [] } } : {}),
     floor: { id: 'floor', label: 'stack floor (one thread)', runs: [], note: floorNote },
     ...(cfg.noTextRow ? { floorNoText: { id: 'floorNoText', label: 'stack floor --no-text', runs: [], note: floorNote } } : {}),
-    wget2: { id: 'wget2', label: `wget2 (--max-threads=${C})`, runs: [], note: skip.has('wget2') ? 'skipped (--skip)' : wget2 ? undefined : 'not installed (apt-get install wget2)' },
-    wget: { id: 'wget', label: 'wget (1 connection)', runs: [], note: skip.has('wget') ? `skipped${skipWhy}` : wget ? undefined : 'not installed (apt-get install wget)' },
+    wget2: {
+      id: 'wget2',
+      label: `wget2 (--max-threads=${C})`,
+      runs: [],
+      note: skip.has('wget2') ? 'skipped (--skip)' : wget2 ? undefined : 'not installed (apt-get install wget2)',
+    },
+    wget: {
+      id: 'wget',
+      label: 'wget (1 connection)',
+      runs: [],
+      note: skip.has('wget') ? `skipped${skipWhy}` : wget ? undefined : 'not installed (apt-get install wget)',
+    },
   };
   const checks = [];
   let served = { root: cfg.url };
@@ -485,7 +549,18 @@ async function runCase(cfg) {
         rows.crawliteNoText.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--no-text'] }));
       }
       const docs = truth ? docsCheck(truth, crawled.archive) : undefined;
-      checks.push({ run, exitCode: crawled.exitCode, timedOut: crawled.timedOut, ...crawled.archive, urls: undefined, htmlPages: undefined, notFound: crawled.server?.notFound, serverErrors: crawled.server?.serverErrors, requests: crawled.requests, docs });
+      checks.push({
+        run,
+        exitCode: crawled.exitCode,
+        timedOut: crawled.timedOut,
+        ...crawled.archive,
+        urls: undefined,
+        htmlPages: undefined,
+        notFound: crawled.server?.notFound,
+        serverErrors: crawled.server?.serverErrors,
+        requests: crawled.requests,
+        docs,
+      });
       if (!rawUrls) {
         // The raw row fetches what crawlite fetched (pages, requisites, robots.txt): the same set of URLs.
         const stored = crawled.archive?.urls ?? [];
@@ -554,9 +629,27 @@ function checkOf(cfg, checks, truth) {
 
 const SUITE = [
   { id: 'python-docs', corpus: 'python-docs', server: 'nginx', mode: 'static', concurrency: 16, archiveIo: true, noTextRow: true },
-  { id: 'synthetic', corpus: 'synthetic', server: 'nginx', mode: 'static', pages: 20_000, concurrency: 16, archiveIo: true, noTextRow: true },
+  {
+    id: 'synthetic',
+    corpus: 'synthetic',
+    server: 'nginx',
+    mode: 'static',
+    pages: 20_000,
+    concurrency: 16,
+    archiveIo: true,
+    noTextRow: true,
+  },
   // The latency cases' site and C without the latency: what a page costs crawlite's CPU when nothing waits.
-  { id: 'static-64', corpus: 'synthetic', server: 'node', mode: 'static', pages: 2_000, concurrency: 64, defaultSkip: ['wget'], defaultSkipWhy: 'a CPU comparison' },
+  {
+    id: 'static-64',
+    corpus: 'synthetic',
+    server: 'node',
+    mode: 'static',
+    pages: 2_000,
+    concurrency: 64,
+    defaultSkip: ['wget'],
+    defaultSkipWhy: 'a CPU comparison',
+  },
   { id: 'latency-16', corpus: 'synthetic', server: 'node', mode: 'latency', latencyMs: 50, pages: 2_000, concurrency: 16 },
   { id: 'latency-64', corpus: 'synthetic', server: 'node', mode: 'latency', latencyMs: 50, pages: 2_000, concurrency: 64 },
 ];
@@ -573,8 +666,20 @@ const ioOf = (r) => r.archiveIo;
  * (synthetic) and 120.9 (Python docs), export 14.3 MiB/s (synthetic) and 28.3 (Python docs).
  */
 const TARGETS = [
-  { case: 'latency-16', name: 'latency C=16 crawlite/ideal', at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, r.ideal), op: '>=', goal: 0.95 },
-  { case: 'latency-64', name: 'latency C=64 crawlite/wget2', at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, rowsOf(r).wget2.pagesPerS), op: '>=', goal: 0.9 },
+  {
+    case: 'latency-16',
+    name: 'latency C=16 crawlite/ideal',
+    at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, r.ideal),
+    op: '>=',
+    goal: 0.95,
+  },
+  {
+    case: 'latency-64',
+    name: 'latency C=64 crawlite/wget2',
+    at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, rowsOf(r).wget2.pagesPerS),
+    op: '>=',
+    goal: 0.9,
+  },
   {
     case: 'latency-64',
     also: 'static-64',
@@ -583,20 +688,48 @@ const TARGETS = [
     op: '<=',
     goal: 1.15,
   },
-  { case: 'synthetic', name: 'synthetic text on / --no-text (pages/s)', at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, rowsOf(r).crawliteNoText?.pagesPerS), op: '>=', goal: 0.8 },
-  { case: 'python-docs', name: 'Python docs text on / --no-text (pages/s)', at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, rowsOf(r).crawliteNoText?.pagesPerS), op: '>=', goal: 0.9 },
+  {
+    case: 'synthetic',
+    name: 'synthetic text on / --no-text (pages/s)',
+    at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, rowsOf(r).crawliteNoText?.pagesPerS),
+    op: '>=',
+    goal: 0.8,
+  },
+  {
+    case: 'python-docs',
+    name: 'Python docs text on / --no-text (pages/s)',
+    at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, rowsOf(r).crawliteNoText?.pagesPerS),
+    op: '>=',
+    goal: 0.9,
+  },
   { case: 'synthetic', name: 'synthetic import pages/s', at: (r) => ioOf(r)?.import?.pagesPerS, op: '>=', goal: 1427, digits: 0 }, // 3 × 475.8
   { case: 'python-docs', name: 'Python docs import pages/s', at: (r) => ioOf(r)?.import?.pagesPerS, op: '>=', goal: 363, digits: 0 }, // 3 × 120.9
   { case: 'synthetic', name: 'synthetic export MiB/s', at: (r) => ioOf(r)?.export?.mbPerS, op: '>=', goal: 28.6, digits: 1 }, // 2 × 14.3
   { case: 'python-docs', name: 'Python docs export MiB/s', at: (r) => ioOf(r)?.export?.mbPerS, op: '>=', goal: 56.7, digits: 1 }, // 2 × 28.3
   // Against the stack floor (one thread): at most a tenth more CPU per page, and half again its pages/s from two cores.
   ...Object.entries({ 'python-docs': 'Python docs', synthetic: 'synthetic', 'static-64': 'static C=64' }).flatMap(([id, label]) => [
-    { case: id, name: `${label} crawlite CPU per page / floor`, at: (r) => ratio(rowsOf(r).crawlite.cpuMsPerPage, rowsOf(r).floor.cpuMsPerPage), op: '<=', goal: 1.1 },
-    { case: id, name: `${label} crawlite pages/s / floor`, at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, rowsOf(r).floor.pagesPerS), op: '>=', goal: 1.5 },
+    {
+      case: id,
+      name: `${label} crawlite CPU per page / floor`,
+      at: (r) => ratio(rowsOf(r).crawlite.cpuMsPerPage, rowsOf(r).floor.cpuMsPerPage),
+      op: '<=',
+      goal: 1.1,
+    },
+    {
+      case: id,
+      name: `${label} crawlite pages/s / floor`,
+      at: (r) => ratio(rowsOf(r).crawlite.pagesPerS, rowsOf(r).floor.pagesPerS),
+      op: '>=',
+      goal: 1.5,
+    },
   ]),
 ];
 
-const OPS = { '>=': [(value, goal) => value >= goal, '≥'], '<=': [(value, goal) => value <= goal, '≤'], '<': [(value, goal) => value < goal, '<'] };
+const OPS = {
+  '>=': [(value, goal) => value >= goal, '≥'],
+  '<=': [(value, goal) => value <= goal, '≤'],
+  '<': [(value, goal) => value < goal, '<'],
+};
 
 function titleOf(result) {
   const { cfg } = result;
@@ -606,7 +739,9 @@ function titleOf(result) {
   }
   if (cfg.mode === 'latency') {
     const ideal = `ideal ${grouped(result.ideal)}`;
-    return cfg.id === 'latency-64' ? `same, C=${cfg.concurrency} (${ideal})` : `${grouped(cfg.pages)} pages, ${cfg.latencyMs} ms latency, Node server, C=${cfg.concurrency} (${ideal})`;
+    return cfg.id === 'latency-64'
+      ? `same, C=${cfg.concurrency} (${ideal})`
+      : `${grouped(cfg.pages)} pages, ${cfg.latencyMs} ms latency, Node server, C=${cfg.concurrency} (${ideal})`;
   }
   if (cfg.server === 'node') return `${grouped(cfg.pages)} pages, no latency, Node server, C=${cfg.concurrency}`;
   return `synthetic, ${grouped(cfg.pages)} pages of ~15 KiB, nginx, C=${cfg.concurrency}`;
@@ -627,7 +762,9 @@ async function runSuite() {
     const result = { ...(await runCase(cfg)), ideal };
     results.push(result);
     // The case's full table goes to stderr as it ends; stdout gets the summary.
-    log(`${caseTable(Object.values(result.rows), { rawRate: result.rows.raw.pagesPerS, latency: cfg.mode === 'latency', rowTimeoutS: cfg.rowTimeoutS })}\n${result.checkLine}`);
+    log(
+      `${caseTable(Object.values(result.rows), { rawRate: result.rows.raw.pagesPerS, latency: cfg.mode === 'latency', rowTimeoutS: cfg.rowTimeoutS })}\n${result.checkLine}`,
+    );
   }
   for (const result of results) result.title = titleOf(result);
   const byId = Object.fromEntries(results.map((result) => [result.cfg.id, result]));
@@ -635,7 +772,17 @@ async function runSuite() {
   const targets = TARGETS.map((target) => {
     const value = measured(target.case) && measured(target.also) ? target.at(byId[target.case], byId) : undefined;
     const met = value === undefined ? undefined : OPS[target.op][0](value, target.goal);
-    return { name: target.name, case: target.case, also: target.also, value, op: target.op, goal: target.goal, unit: target.unit ?? '', digits: target.digits ?? 2, met };
+    return {
+      name: target.name,
+      case: target.case,
+      also: target.also,
+      value,
+      op: target.op,
+      goal: target.goal,
+      unit: target.unit ?? '',
+      digits: target.digits ?? 2,
+      met,
+    };
   });
   return { results, targets, ok: results.every((result) => result.checkOk) };
 }
@@ -660,7 +807,10 @@ function floorLine(crawlite, floor, over) {
   );
 }
 
-const strip = ({ output, archive, ...rest }) => ({ ...rest, archive: archive ? { ...archive, urls: undefined, htmlPages: undefined } : undefined });
+const strip = ({ output, archive, ...rest }) => ({
+  ...rest,
+  archive: archive ? { ...archive, urls: undefined, htmlPages: undefined } : undefined,
+});
 const jsonRows = (rows) => Object.values(rows ?? {}).map((row) => ({ ...row, runs: row.runs.map(strip) }));
 
 /** --text-cost and --search: in-process measurements of full-text search (search-cost.mjs). */
@@ -670,14 +820,22 @@ async function searchBench() {
     const lines = [];
     const json = {};
     if (given['text-cost']) {
-      json.textCost = await measureTextCost(REPO, dir, { pages: intOption('pages', 5_000, 1, 1_000_000), seed: intOption('seed', 1, 0, 2 ** 32 - 1), log });
+      json.textCost = await measureTextCost(REPO, dir, {
+        pages: intOption('pages', 5_000, 1, 1_000_000),
+        seed: intOption('seed', 1, 0, 2 ** 32 - 1),
+        log,
+      });
       lines.push(...textCostLines(json.textCost));
     }
     if (given.search) {
       json.search = await measureSearch(REPO, dir, { pages: intOption('pages', 100_000, 1, 10_000_000), log });
       lines.push(...searchLines(json.search));
     }
-    process.stdout.write(common.json ? `${JSON.stringify({ command: COMMAND, ...json }, null, 2)}\n` : `${[...lines, machineLine(loadavg(), loadavg()), `command: ${COMMAND}`].join('\n')}\n`);
+    process.stdout.write(
+      common.json
+        ? `${JSON.stringify({ command: COMMAND, ...json }, null, 2)}\n`
+        : `${[...lines, machineLine(loadavg(), loadavg()), `command: ${COMMAND}`].join('\n')}\n`,
+    );
     return 0;
   } finally {
     removeTemp(dir);
@@ -696,7 +854,9 @@ async function recrawlGrowthBench() {
       log,
     });
     const lines = [...recrawlGrowthLines(result), machineLine(loadavg(), loadavg()), `command: ${COMMAND}`];
-    process.stdout.write(common.json ? `${JSON.stringify({ command: COMMAND, recrawlGrowth: result }, null, 2)}\n` : `${lines.join('\n')}\n`);
+    process.stdout.write(
+      common.json ? `${JSON.stringify({ command: COMMAND, recrawlGrowth: result }, null, 2)}\n` : `${lines.join('\n')}\n`,
+    );
     return 0;
   } finally {
     removeTemp(dir);
@@ -706,9 +866,11 @@ async function recrawlGrowthBench() {
 /** --workers: 1, 2 and 4 workers on a shared PostgreSQL frontier, and one process, side by side (workers.mjs). */
 async function workersBench() {
   if (WORKERS_MISSING) fail(WORKERS_MISSING);
-  for (const name of ['corpus', 'server', 'mode', 'url']) if (given[name] !== undefined) fail(`--${name} cannot go with --workers, which serves its own site`);
+  for (const name of ['corpus', 'server', 'mode', 'url'])
+    if (given[name] !== undefined) fail(`--${name} cannot go with --workers, which serves its own site`);
   const counts = given.workers.split(',').map((each) => Number(each.trim()));
-  if (counts.length === 0 || counts.some((count) => !Number.isSafeInteger(count) || count < 1 || count > 32)) fail(`--workers takes counts from 1 to 32, comma-separated, not ${JSON.stringify(given.workers)}`);
+  if (counts.length === 0 || counts.some((count) => !Number.isSafeInteger(count) || count < 1 || count > 32))
+    fail(`--workers takes counts from 1 to 32, comma-separated, not ${JSON.stringify(given.workers)}`);
   const dir = makeTemp('workers');
   try {
     const startLoad = loadavg();
@@ -733,9 +895,11 @@ async function workersBench() {
 
 /** --browser: a plain crawl and a --browser crawl of the Python docs and of a script-built site (browser.mjs). */
 async function browserBench() {
-  for (const name of ['suite', 'workers', 'server', 'mode', 'latency', 'url', 'seed', 'runs', 'skip']) if (given[name] !== undefined && given[name] !== false) fail(`--${name} cannot go with --browser`);
+  for (const name of ['suite', 'workers', 'server', 'mode', 'latency', 'url', 'seed', 'runs', 'skip'])
+    if (given[name] !== undefined && given[name] !== false) fail(`--${name} cannot go with --browser`);
   const corpus = given.corpus ?? 'both';
-  if (!['both', 'python-docs', 'script'].includes(corpus)) fail(`--corpus with --browser takes python-docs or script, not ${JSON.stringify(corpus)}`);
+  if (!['both', 'python-docs', 'script'].includes(corpus))
+    fail(`--corpus with --browser takes python-docs or script, not ${JSON.stringify(corpus)}`);
   const cases = corpus === 'both' ? ['python-docs', 'script'] : [corpus];
   const missing = browserMissing({ cases, corpusDir: common.corpusDir });
   if (missing) fail(missing);
@@ -751,8 +915,16 @@ async function browserBench() {
     log,
   });
   result.cores = availableParallelism();
-  const lines = [...browserLines(result), machineLine(startLoad, loadavg(), 'CPU and memory of the crawl\'s process tree from /proc'), `command: ${COMMAND}`];
-  process.stdout.write(common.json ? `${JSON.stringify({ command: COMMAND, environment: { node: process.version, cpus: availableParallelism(), loadavgAtStart: startLoad, loadavgAtEnd: loadavg() }, browser: result }, null, 2)}\n` : `${lines.join('\n')}\n`);
+  const lines = [
+    ...browserLines(result),
+    machineLine(startLoad, loadavg(), "CPU and memory of the crawl's process tree from /proc"),
+    `command: ${COMMAND}`,
+  ];
+  process.stdout.write(
+    common.json
+      ? `${JSON.stringify({ command: COMMAND, environment: { node: process.version, cpus: availableParallelism(), loadavgAtStart: startLoad, loadavgAtEnd: loadavg() }, browser: result }, null, 2)}\n`
+      : `${lines.join('\n')}\n`,
+  );
   return result.ok ? 0 : 1;
 }
 
@@ -765,27 +937,48 @@ async function main() {
   const cfg = given.suite ? undefined : { ...common, ...single };
   if (cfg && !cfg.url && cfg.corpus === 'synthetic' && cfg.server === undefined) {
     cfg.server = cfg.mode === 'static' && findNginx() ? 'nginx' : 'node';
-    if (cfg.mode === 'static' && cfg.server === 'node') log(`bench: nginx not installed (${NGINX_INSTALL}); serving from a Node child process, whose CPU competes with the rows`);
+    if (cfg.mode === 'static' && cfg.server === 'node')
+      log(`bench: nginx not installed (${NGINX_INSTALL}); serving from a Node child process, whose CPU competes with the rows`);
   }
   if (cfg?.corpus === 'python-docs') cfg.server = 'nginx';
   const missing = cfg && missingFor(cfg);
   if (missing) fail(missing);
-  log(`bench: timing children with ${timeTool ?? `/proc sampling every ${SAMPLE_MS} ms`}; node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
+  log(
+    `bench: timing children with ${timeTool ?? `/proc sampling every ${SAMPLE_MS} ms`}; node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`,
+  );
   const startLoad = loadavg();
   if (startLoad[0] > availableParallelism() * BUSY_LOAD) {
-    log(`bench: warning: load average ${startLoad.map((value) => value.toFixed(2)).join(' ')} on ${availableParallelism()} CPUs; other processes are busy and the figures will be noisy`);
+    log(
+      `bench: warning: load average ${startLoad.map((value) => value.toFixed(2)).join(' ')} on ${availableParallelism()} CPUs; other processes are busy and the figures will be noisy`,
+    );
   }
-  const environment = () => ({ node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model, loadavgAtStart: startLoad, loadavgAtEnd: loadavg(), timing: timeTool ?? 'proc-sampling', nginx: findNginx() ?? null, wget2: which('wget2') ?? null, wget: which('wget') ?? null });
+  const environment = () => ({
+    node: process.version,
+    cpus: availableParallelism(),
+    cpuModel: cpus()[0]?.model,
+    loadavgAtStart: startLoad,
+    loadavgAtEnd: loadavg(),
+    timing: timeTool ?? 'proc-sampling',
+    nginx: findNginx() ?? null,
+    wget2: which('wget2') ?? null,
+    wget: which('wget') ?? null,
+  });
 
   if (given.suite) {
     const { results, targets, ok } = await runSuite();
     if (common.json) {
-      const cases = results.map(({ checks, ...result }) => ({ ...result, cfg: { ...result.cfg, skip: result.cfg.skip && [...result.cfg.skip] }, rows: jsonRows(result.rows), checks: checks?.map(({ docs, ...check }) => ({ ...check, docs: docs && { missing: docs.missing, extra: docs.extra } })) }));
+      const cases = results.map(({ checks, ...result }) => ({
+        ...result,
+        cfg: { ...result.cfg, skip: result.cfg.skip && [...result.cfg.skip] },
+        rows: jsonRows(result.rows),
+        checks: checks?.map(({ docs, ...check }) => ({ ...check, docs: docs && { missing: docs.missing, extra: docs.extra } })),
+      }));
       process.stdout.write(`${JSON.stringify({ command: COMMAND, environment: environment(), cases, targets, ok }, null, 2)}\n`);
     } else {
       const met = targets.filter((target) => target.met).length;
       const targetLines = targets.map(
-        (target) => `- ${target.name}: ${target.value === undefined ? '–' : `${fixed(target.value, target.digits)}${target.unit}`} (target ${OPS[target.op][1]} ${target.goal}${target.unit}): ${target.met === undefined ? 'not measured' : target.met ? 'met' : 'NOT met'}`,
+        (target) =>
+          `- ${target.name}: ${target.value === undefined ? '–' : `${fixed(target.value, target.digits)}${target.unit}`} (target ${OPS[target.op][1]} ${target.goal}${target.unit}): ${target.met === undefined ? 'not measured' : target.met ? 'met' : 'NOT met'}`,
       );
       const out = [
         suiteTable(results),
@@ -806,13 +999,28 @@ async function main() {
   const result = await runCase(cfg);
   const { raw, crawlite, floor } = result.rows;
   const overRaw = ratio(crawlite.pagesPerS, raw.pagesPerS);
-  const overFloor = { pagesPerS: ratio(crawlite.pagesPerS, floor.pagesPerS), cpuPerPage: ratio(crawlite.cpuMsPerPage, floor.cpuMsPerPage), peakRss: ratio(crawlite.peakRssMB, floor.peakRssMB) };
+  const overFloor = {
+    pagesPerS: ratio(crawlite.pagesPerS, floor.pagesPerS),
+    cpuPerPage: ratio(crawlite.cpuMsPerPage, floor.cpuMsPerPage),
+    peakRss: ratio(crawlite.peakRssMB, floor.peakRssMB),
+  };
   for (const row of Object.values(result.rows)) row.vsRaw = ratio(row.pagesPerS, raw.pagesPerS);
   if (cfg.json) {
     const { url, ...options } = cfg;
-    const site = cfg.url ? { url } : { corpus: cfg.corpus, server: result.serverKind, pages: cfg.corpus === 'python-docs' ? result.truthPages : cfg.pages, mode: cfg.mode, latencyMs: cfg.latencyMs, seed: cfg.seed };
+    const site = cfg.url
+      ? { url }
+      : {
+          corpus: cfg.corpus,
+          server: result.serverKind,
+          pages: cfg.corpus === 'python-docs' ? result.truthPages : cfg.pages,
+          mode: cfg.mode,
+          latencyMs: cfg.latencyMs,
+          seed: cfg.seed,
+        };
     const checks = result.checks.map(({ docs, ...check }) => ({ ...check, docs }));
-    process.stdout.write(`${JSON.stringify({ command: COMMAND, options: { ...options, skip: cfg.skip && [...cfg.skip] }, environment: environment(), site, rows: jsonRows(result.rows), crawliteOverRaw: overRaw, crawliteOverFloor: overFloor, checks, ok: result.checkOk }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ command: COMMAND, options: { ...options, skip: cfg.skip && [...cfg.skip] }, environment: environment(), site, rows: jsonRows(result.rows), crawliteOverRaw: overRaw, crawliteOverFloor: overFloor, checks, ok: result.checkOk }, null, 2)}\n`,
+    );
   } else {
     const out = [
       caseTable(Object.values(result.rows), { rawRate: raw.pagesPerS, latency: cfg.mode === 'latency', rowTimeoutS: cfg.rowTimeoutS }),

@@ -91,7 +91,15 @@ function sampleTree(root, progress) {
   const samples = [];
   let pssSeen = false;
   const once = () => {
-    const at = { t: performance.now(), pages: progress(), crawliteRssMB: 0, chromiumRssMB: 0, crawlitePssMB: 0, chromiumPssMB: 0, processes: 0 };
+    const at = {
+      t: performance.now(),
+      pages: progress(),
+      crawliteRssMB: 0,
+      chromiumRssMB: 0,
+      crawlitePssMB: 0,
+      chromiumPssMB: 0,
+      processes: 0,
+    };
     for (const pid of treeOf(root)) {
       const proc = readProcess(pid);
       if (!proc || proc.rssMB === 0) continue; // gone, or a zombie
@@ -106,7 +114,14 @@ function sampleTree(root, progress) {
           const marker = args.find((arg) => arg.startsWith(MARKER));
           if (marker) browsers.add(marker);
           const type = args.find((arg) => arg.startsWith('--type='))?.slice(7);
-          kind = type ? (args.find((arg) => arg.startsWith('--utility-sub-type='))?.split('.').pop() ?? type) : marker ? 'browser' : 'other';
+          kind = type
+            ? (args
+                .find((arg) => arg.startsWith('--utility-sub-type='))
+                ?.split('.')
+                .pop() ?? type)
+            : marker
+              ? 'browser'
+              : 'other';
         } catch {
           // gone
         }
@@ -130,10 +145,19 @@ function sampleTree(root, progress) {
   return {
     stop() {
       clearInterval(timer);
-      const sum = (crawlite) => [...cpu.values()].filter((each) => each.crawlite === crawlite).reduce((total, each) => total + each.cpuS, 0);
+      const sum = (crawlite) =>
+        [...cpu.values()].filter((each) => each.crawlite === crawlite).reduce((total, each) => total + each.cpuS, 0);
       const byKind = {};
       for (const each of cpu.values()) if (!each.crawlite) byKind[each.kind] = (byKind[each.kind] ?? 0) + each.cpuS;
-      return { crawliteCpuS: sum(true), chromiumCpuS: sum(false), chromiumCpuSByKind: byKind, chromiumProcesses: cpu.size - 1, browserLaunches: browsers.size, samples, pss: pssSeen };
+      return {
+        crawliteCpuS: sum(true),
+        chromiumCpuS: sum(false),
+        chromiumCpuSByKind: byKind,
+        chromiumProcesses: cpu.size - 1,
+        browserLaunches: browsers.size,
+        samples,
+        pss: pssSeen,
+      };
     },
   };
 }
@@ -288,14 +312,25 @@ async function measureCase(bin, site, { id, title, root, concurrency, maxPages, 
     const dir = makeTemp(`browser-${id}`);
     try {
       const db = join(dir, 'bench.sqlite');
-      const args = ['crawl', root, '--db', db, '-c', String(concurrency), '-q', ...(maxPages ? ['--max-pages', String(maxPages)] : []), ...(browser ? ['--browser'] : [])];
+      const args = [
+        'crawl',
+        root,
+        '--db',
+        db,
+        '-c',
+        String(concurrency),
+        '-q',
+        ...(maxPages ? ['--max-pages', String(maxPages)] : []),
+        ...(browser ? ['--browser'] : []),
+      ];
       log(`bench: ${id}: crawlite ${args.join(' ')}`);
       await site.reset();
       const serverCpu0 = site.cpuS();
       const run = await crawlRow(bin, args, { cwd: dir, timeoutS: rowTimeoutS, progress: site.pagesNow });
       const serverCpuS = site.cpuS() - serverCpu0;
       const served = await site.stats();
-      if (run.exitCode !== 0) log(`bench: ${id}: crawlite exited ${run.exitCode}${run.timedOut ? ' (row timeout)' : ''}: ${run.output.trim().slice(-2_000)}`);
+      if (run.exitCode !== 0)
+        log(`bench: ${id}: crawlite exited ${run.exitCode}${run.timedOut ? ' (row timeout)' : ''}: ${run.output.trim().slice(-2_000)}`);
       const archive = archiveFigures(db);
       const pages = archive?.pages ?? 0;
       const samples = run.samples;
@@ -321,7 +356,9 @@ async function measureCase(bin, site, { id, title, root, concurrency, maxPages, 
         crawliteCpuMsPerPage: pages ? (run.crawliteCpuS * 1_000) / pages : undefined,
         chromiumCpuMsPerPage: pages ? (run.chromiumCpuS * 1_000) / pages : undefined,
         /** Chromium's CPU per page by process type: its main process, renderers, the GPU process, the network service. */
-        chromiumCpuMsPerPageByKind: pages ? Object.fromEntries(Object.entries(run.chromiumCpuSByKind).map(([kind, cpuS]) => [kind, (cpuS * 1_000) / pages])) : undefined,
+        chromiumCpuMsPerPageByKind: pages
+          ? Object.fromEntries(Object.entries(run.chromiumCpuSByKind).map(([kind, cpuS]) => [kind, (cpuS * 1_000) / pages]))
+          : undefined,
         /** Cores busy on average over the wall time. */
         crawliteCores: run.crawliteCpuS / run.wallS,
         chromiumCores: run.chromiumCpuS / run.wallS,
@@ -339,7 +376,9 @@ async function measureCase(bin, site, { id, title, root, concurrency, maxPages, 
         quarters: quarters(samples, served.pages ?? pages),
         samples: samples.length,
       };
-      log(`bench: ${id}: ${row.row}: ${pages} pages in ${fixed(row.wallS, 1)} s (${fixed(row.pagesPerS, 2)} pages/s), Chromium launched ${row.browserLaunches} times`);
+      log(
+        `bench: ${id}: ${row.row}: ${pages} pages in ${fixed(row.wallS, 1)} s (${fixed(row.pagesPerS, 2)} pages/s), Chromium launched ${row.browserLaunches} times`,
+      );
       rows.push(row);
     } finally {
       removeTemp(dir);
@@ -451,7 +490,13 @@ export function browserLines(result) {
   const lines = [header];
   for (const each of result.cases) {
     for (const row of each.rows) {
-      const flags = [row.timedOut ? 'row timeout' : '', row.exitCode !== 0 ? `exit ${row.exitCode}` : '', row.renderFailed ? `${row.renderFailed} render_failed` : ''].filter(Boolean).join(', ');
+      const flags = [
+        row.timedOut ? 'row timeout' : '',
+        row.exitCode !== 0 ? `exit ${row.exitCode}` : '',
+        row.renderFailed ? `${row.renderFailed} render_failed` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       lines.push([
         each.id,
         flags ? `${row.row} (${flags})` : row.row,

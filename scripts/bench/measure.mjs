@@ -118,7 +118,11 @@ export function measureChild(command, args, { cwd, timeoutS }) {
       : setInterval(() => {
           // A zombie still has its stat but no memory lines: keep the highest RSS seen.
           const sample = procSample(child.pid);
-          if (sample) last = { cpuS: Math.max(sample.cpuS, last?.cpuS ?? 0), peakRssMB: Math.max(sample.peakRssMB ?? 0, last?.peakRssMB ?? 0) || undefined };
+          if (sample)
+            last = {
+              cpuS: Math.max(sample.cpuS, last?.cpuS ?? 0),
+              peakRssMB: Math.max(sample.peakRssMB ?? 0, last?.peakRssMB ?? 0) || undefined,
+            };
         }, SAMPLE_MS);
     let timedOut = false;
     let killer;

@@ -41,7 +41,9 @@ function canConnect(port) {
 }
 
 function config(dir, root, port) {
-  const mime = existsSync(MIME_TYPES) ? `include ${MIME_TYPES};` : 'types { text/html html htm; text/css css; application/javascript js; text/plain txt; image/png png; image/svg+xml svg; }';
+  const mime = existsSync(MIME_TYPES)
+    ? `include ${MIME_TYPES};`
+    : 'types { text/html html htm; text/css css; application/javascript js; text/plain txt; image/png png; image/svg+xml svg; }';
   // As root, the worker must still read files in a 0700 temp dir: it runs as root too.
   const user = process.getuid?.() === 0 ? 'user root;' : '';
   return `# written by the crawlite bench
@@ -83,7 +85,19 @@ const LINE = /^([\d.]+) (\d{3}) (\d+) (\d+) ([\d.]+) "([^"]*)" (.*)$/;
 /** Counters of the requests logged since `offset`, in the shape site-server.mjs reports. */
 function readCounters(log, offset) {
   const size = existsSync(log) ? statSync(log).size : 0;
-  const counters = { pages: 0, robots: 0, notFound: 0, serverErrors: 0, requests: 0, bytes: 0, connections: 0, activeS: 0, avgInFlight: 0, maxInFlight: undefined, size };
+  const counters = {
+    pages: 0,
+    robots: 0,
+    notFound: 0,
+    serverErrors: 0,
+    requests: 0,
+    bytes: 0,
+    connections: 0,
+    activeS: 0,
+    avgInFlight: 0,
+    maxInFlight: undefined,
+    size,
+  };
   if (size <= offset) return counters;
   const buffer = Buffer.alloc(size - offset);
   const fd = openSync(log, 'r');

@@ -20,7 +20,9 @@ export const POSTGRES_INSTALL = 'apt-get install postgresql';
 /** initdb refuses to run as root: there, the cluster belongs to the postgres user. */
 const asRoot = process.getuid?.() === 0;
 const tool = (name, args) =>
-  asRoot ? run('runuser', ['-u', 'postgres', '--', join(BIN, name), ...args], { timeout: 60_000 }) : run(join(BIN, name), args, { timeout: 60_000 });
+  asRoot
+    ? run('runuser', ['-u', 'postgres', '--', join(BIN, name), ...args], { timeout: 60_000 })
+    : run(join(BIN, name), args, { timeout: 60_000 });
 
 async function freePort() {
   const server = createServer();
@@ -62,8 +64,18 @@ export async function startPostgres({ settings = {} } = {}) {
   }
   await tool('initdb', ['-A', 'trust', '-U', 'postgres', '-D', data, '--no-sync']);
   const port = await freePort();
-  const all = { listen_addresses: '127.0.0.1', port, unix_socket_directories: dir, fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', ...settings };
-  const options = Object.entries(all).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+  const all = {
+    listen_addresses: '127.0.0.1',
+    port,
+    unix_socket_directories: dir,
+    fsync: 'off',
+    synchronous_commit: 'off',
+    full_page_writes: 'off',
+    ...settings,
+  };
+  const options = Object.entries(all)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const start = async () => {
     await tool('pg_ctl', ['start', '-D', data, '-l', join(dir, 'log'), '-o', options, '-w', '-t', '30']);

@@ -40,21 +40,40 @@ export const grouped = (value) => (value === undefined ? '–' : Math.round(valu
 export function renderTable(lines, numericFrom = 1) {
   const widths = lines[0].map((_, column) => Math.max(...lines.map((line) => line[column].length)));
   const numeric = (column) => column >= numericFrom;
-  const render = (line) => `| ${line.map((cell, column) => (numeric(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join(' | ')} |`;
+  const render = (line) =>
+    `| ${line.map((cell, column) => (numeric(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join(' | ')} |`;
   const rule = `|${widths.map((width, column) => (numeric(column) ? `${'-'.repeat(width + 1)}:` : `:${'-'.repeat(width + 1)}`)).join('|')}|`;
   return [render(lines[0]), rule, ...lines.slice(1).map(render)].join('\n');
 }
 
 /** One case's table: every row with every figure. */
 export function caseTable(rows, { rawRate, latency, rowTimeoutS }) {
-  const header = ['row', 'pages', 'requests', 'wall s', 'active s', 'pages/s', 'CPU s', 'CPU ms/page', 'peak RSS MB', 'vs raw', 'in flight avg/max', 'conns', 'server CPU s', 'archive MB'];
+  const header = [
+    'row',
+    'pages',
+    'requests',
+    'wall s',
+    'active s',
+    'pages/s',
+    'CPU s',
+    'CPU ms/page',
+    'peak RSS MB',
+    'vs raw',
+    'in flight avg/max',
+    'conns',
+    'server CPU s',
+    'archive MB',
+  ];
   const lines = [header];
   for (const row of rows) {
     if (row.note) {
       lines.push([`${row.label.split(' ')[0]} — ${row.note}`, ...header.slice(1).map(() => '–')]);
       continue;
     }
-    const flags = [row.timedOut ? `stopped at --row-timeout ${rowTimeoutS}` : '', row.exitCodes.some((code) => code !== 0) ? `exit ${row.exitCodes.join('/')}` : '']
+    const flags = [
+      row.timedOut ? `stopped at --row-timeout ${rowTimeoutS}` : '',
+      row.exitCodes.some((code) => code !== 0) ? `exit ${row.exitCodes.join('/')}` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     lines.push([
@@ -86,8 +105,19 @@ const rss = (row) => (row?.peakRssMB === undefined ? '–' : `${row.peakRssMB.to
 /** The suite's table: one line per case, pages/s per row with the ratios the targets read. */
 export function suiteTable(cases) {
   const header = [
-    'corpus', 'raw undici (fetch only)', 'wget (1 connection)', 'wget2', 'crawlite', 'crawlite CPU per page', 'crawlite peak RSS', 'crawlite --no-text',
-    'stack floor (one thread)', 'floor CPU per page', 'floor peak RSS', 'stack floor --no-text', 'check',
+    'corpus',
+    'raw undici (fetch only)',
+    'wget (1 connection)',
+    'wget2',
+    'crawlite',
+    'crawlite CPU per page',
+    'crawlite peak RSS',
+    'crawlite --no-text',
+    'stack floor (one thread)',
+    'floor CPU per page',
+    'floor peak RSS',
+    'stack floor --no-text',
+    'check',
   ];
   const lines = [header];
   for (const result of cases) {
@@ -97,7 +127,8 @@ export function suiteTable(cases) {
     }
     const { raw, wget, wget2, crawlite, crawliteNoText, floor, floorNoText } = result.rows;
     const rate = (row) => (row.note ? row.note : row.pagesPerS === undefined ? '–' : `${row.pagesPerS.toFixed(0)}/s`);
-    const vsRaw = (row) => (row.note || row.pagesPerS === undefined || !raw.pagesPerS ? '' : ` (${times(row.pagesPerS / raw.pagesPerS)} raw)`);
+    const vsRaw = (row) =>
+      row.note || row.pagesPerS === undefined || !raw.pagesPerS ? '' : ` (${times(row.pagesPerS / raw.pagesPerS)} raw)`;
     const crawliteRatios = [
       raw.pagesPerS && crawlite.pagesPerS !== undefined ? `${times(crawlite.pagesPerS / raw.pagesPerS)} raw` : undefined,
       wget2.pagesPerS && crawlite.pagesPerS !== undefined ? `${times(crawlite.pagesPerS / wget2.pagesPerS)} wget2` : undefined,

@@ -64,11 +64,15 @@ fetch('/api/item/' + id + '.json').then((r) => r.json()).then((item) => {
 `;
 
 const CSS = 'body { font-family: sans-serif; margin: 2em; } img { width: 64px; height: 64px; }';
-const page = (title, body) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="/site.css"></head><body>${body}</body></html>`;
-const itemIds = (list) => Array.from({ length: Math.min(PER_LIST, items - (list - 1) * PER_LIST) }, (_, i) => (list - 1) * PER_LIST + i + 1);
+const page = (title, body) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="/site.css"></head><body>${body}</body></html>`;
+const itemIds = (list) =>
+  Array.from({ length: Math.min(PER_LIST, items - (list - 1) * PER_LIST) }, (_, i) => (list - 1) * PER_LIST + i + 1);
 
 function listPage(list) {
-  const links = itemIds(list).map((id) => `<li><a href="/item/${id}">Item ${id}</a></li>`).join('');
+  const links = itemIds(list)
+    .map((id) => `<li><a href="/item/${id}">Item ${id}</a></li>`)
+    .join('');
   const next = list < lists ? `<a href="/?page=${list + 1}">next</a>` : '';
   return page(`Catalogue ${list}`, `<div id="app"></div><noscript><ul>${links}</ul>${next}</noscript><script src="/list.js"></script>`);
 }
@@ -97,15 +101,27 @@ const server = createServer({ keepAlive: true }, (req, res) => {
   const list = /^\/api\/list\/(\d+)\.json$/.exec(path);
   if (list && Number(list[1]) >= 1 && Number(list[1]) <= lists) {
     const n = Number(list[1]);
-    return send('application/json', JSON.stringify({ items: itemIds(n).map((id) => ({ id, name: `Item ${id}` })), next: n < lists ? n + 1 : null }), 'json');
+    return send(
+      'application/json',
+      JSON.stringify({ items: itemIds(n).map((id) => ({ id, name: `Item ${id}` })), next: n < lists ? n + 1 : null }),
+      'json',
+    );
   }
   const item = /^\/item\/(\d+)$/.exec(path);
   if (item && Number(item[1]) >= 1 && Number(item[1]) <= items) {
-    return send('text/html; charset=utf-8', page(`Item ${item[1]}`, `<div id="app"></div><img src="/img/${item[1]}.png" alt=""><script src="/item.js"></script>`), 'pages');
+    return send(
+      'text/html; charset=utf-8',
+      page(`Item ${item[1]}`, `<div id="app"></div><img src="/img/${item[1]}.png" alt=""><script src="/item.js"></script>`),
+      'pages',
+    );
   }
   const data = /^\/api\/item\/(\d+)\.json$/.exec(path);
   if (data && Number(data[1]) >= 1 && Number(data[1]) <= items) {
-    return send('application/json', JSON.stringify({ name: `Item ${data[1]}`, description: `The description of item ${data[1]}, built by script.` }), 'json');
+    return send(
+      'application/json',
+      JSON.stringify({ name: `Item ${data[1]}`, description: `The description of item ${data[1]}, built by script.` }),
+      'json',
+    );
   }
   if (/^\/img\/\d+\.png$/.test(path)) return send('image/png', PIXEL, 'images');
   stats.notFound += 1;

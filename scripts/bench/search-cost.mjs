@@ -94,7 +94,9 @@ const WORDS =
 /** A vocabulary of common words and many rarer made-up ones, so term frequencies spread as in real text. */
 function vocabulary(rand) {
   const common = WORDS.split(' ');
-  const rare = Array.from({ length: 20_000 }, () => Array.from({ length: 4 + Math.floor(rand() * 6) }, () => String.fromCharCode(97 + Math.floor(rand() * 26))).join(''));
+  const rare = Array.from({ length: 20_000 }, () =>
+    Array.from({ length: 4 + Math.floor(rand() * 6) }, () => String.fromCharCode(97 + Math.floor(rand() * 26))).join(''),
+  );
   return { common, rare };
 }
 
@@ -114,8 +116,10 @@ export async function measureSearch(repo, dir, { pages, log }) {
   const bodyId = db.prepare("INSERT INTO body (hash, size, data) VALUES (randomblob(32), 0, x'')").run().lastInsertRowid;
   db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${pages})
            INSERT INTO url (id, url, origin, kind, state, depth, redirect_hops) SELECT i, 'http://bench.test/p/' || i, 'http://bench.test', 'page', 'done', 1, 0 FROM n`);
-  db.prepare(`INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
-              SELECT id, 1, 200, 'text/html', 'utf-8', '{}', ?, '2026-01-01T00:00:00.000Z', 1, 0, 0 FROM url`).run(bodyId);
+  db.prepare(
+    `INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
+              SELECT id, 1, 200, 'text/html', 'utf-8', '{}', ?, '2026-01-01T00:00:00.000Z', 1, 0, 0 FROM url`,
+  ).run(bodyId);
   const { PageTextWriter } = await dist(repo, 'storage/writer/page-text-writer.js');
   const writer = new PageTextWriter(db);
   const write = db.transaction((from, to) => {

@@ -55,7 +55,8 @@ export async function startSiteChild({ pages, seed, latencyMs }) {
       unregister();
       if (!alive()) return;
       const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
-      if (child.connected) child.disconnect(); // it exits when its IPC channel closes
+      if (child.connected)
+        child.disconnect(); // it exits when its IPC channel closes
       else child.kill('SIGTERM');
       await exited;
     },

@@ -25,14 +25,31 @@ const pages = Number(values.pages);
 const seed = Number(values.seed);
 const latency = Number(values.latency);
 const port = Number(values.port);
-for (const [name, value, max] of [['pages', pages, 10_000_000], ['seed', seed, 2 ** 32], ['latency', latency, 60_000], ['port', port, 65_535]]) {
+for (const [name, value, max] of [
+  ['pages', pages, 10_000_000],
+  ['seed', seed, 2 ** 32],
+  ['latency', latency, 60_000],
+  ['port', port, 65_535],
+]) {
   if (!Number.isInteger(value) || value < 0 || value > max || (name === 'pages' && value < 1)) {
     process.stderr.write(`site-server: bad --${name}\n`);
     process.exit(2);
   }
 }
 
-const fresh = () => ({ pages: 0, robots: 0, notFound: 0, requests: 0, bytes: 0, inFlight: 0, maxInFlight: 0, connections: 0, firstAt: 0, lastAt: 0, area: 0 });
+const fresh = () => ({
+  pages: 0,
+  robots: 0,
+  notFound: 0,
+  requests: 0,
+  bytes: 0,
+  inFlight: 0,
+  maxInFlight: 0,
+  connections: 0,
+  firstAt: 0,
+  lastAt: 0,
+  area: 0,
+});
 let stats = fresh();
 let origin = 'http://127.0.0.1';
 const html = { 'content-type': 'text/html; charset=utf-8' };

@@ -43,14 +43,19 @@ END;`;
 
 function options() {
   const { values, positionals } = parseArgs({
-    options: { db: { type: 'string' }, concurrency: { type: 'string', short: 'c', default: '16' }, 'no-text': { type: 'boolean', default: false } },
+    options: {
+      db: { type: 'string' },
+      concurrency: { type: 'string', short: 'c', default: '16' },
+      'no-text': { type: 'boolean', default: false },
+    },
     allowPositionals: true,
   });
   if (positionals.length !== 1 || !values.db) throw new Error('usage: stack-floor.mjs ROOT --db PATH [-c C] [--no-text]');
   const root = new URL(positionals[0]);
   if (root.hostname !== '127.0.0.1' || root.protocol !== 'http:') throw new Error(`only http://127.0.0.1 sites, not ${root.href}`);
   const concurrency = Number(values.concurrency);
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 1024) throw new Error(`-c must be 1 to 1024, not ${values.concurrency}`);
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 1024)
+    throw new Error(`-c must be 1 to 1024, not ${values.concurrency}`);
   root.hash = '';
   return { root, db: values.db, concurrency, text: !values['no-text'] };
 }
@@ -146,7 +151,14 @@ function parsePage(html, withText) {
 
 async function crawl({ root, db: path, concurrency, text }) {
   const { db, s } = openArchive(path, text);
-  const agent = new Agent({ connections: concurrency, pipelining: 1, keepAliveTimeout: 10_000, headersTimeout: 30_000, bodyTimeout: 30_000, maxResponseSize: MAX_BODY_BYTES });
+  const agent = new Agent({
+    connections: concurrency,
+    pipelining: 1,
+    keepAliveTimeout: 10_000,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+    maxResponseSize: MAX_BODY_BYTES,
+  });
   const seen = new Set();
   const queue = []; // [url, depth], BFS order; `next` walks it so nothing is shifted
   let next = 0;

@@ -46,11 +46,19 @@ async function workerRow(bin, dir, cluster, site, { workers, concurrency, rowTim
   const siteCpuBefore = site.cpuS();
   const started = performance.now();
   const runs = await Promise.all(
-    shards.map((shard, i) => measureChild(bin, ['worker', conn, '--db', shard, '-c', String(concurrency), '--name', `w${i + 1}`, '-q'], { cwd: dir, timeoutS: rowTimeoutS })),
+    shards.map((shard, i) =>
+      measureChild(bin, ['worker', conn, '--db', shard, '-c', String(concurrency), '--name', `w${i + 1}`, '-q'], {
+        cwd: dir,
+        timeoutS: rowTimeoutS,
+      }),
+    ),
   );
   const wallS = (performance.now() - started) / 1_000;
   const failed = runs.find((run) => run.exitCode !== 0);
-  if (failed) throw new Error(`a worker exited ${failed.exitCode}${failed.timedOut ? ' (row timeout)' : ''}: ${failed.output.trim().split('\n').at(-1)}`);
+  if (failed)
+    throw new Error(
+      `a worker exited ${failed.exitCode}${failed.timedOut ? ' (row timeout)' : ''}: ${failed.output.trim().split('\n').at(-1)}`,
+    );
   const served = await site.stats();
   const { pages, twice } = shardPages(shards);
   log(`bench: ${workers} worker${workers > 1 ? 's' : ''}: ${pages} pages in ${wallS.toFixed(1)} s`);
@@ -75,7 +83,10 @@ async function singleRow(bin, dir, site, { concurrency, rowTimeoutS, log }) {
   const db = join(dir, `single-c${concurrency}.sqlite`);
   await site.reset();
   const siteCpuBefore = site.cpuS();
-  const run = await measureChild(bin, ['crawl', `${site.origin}/`, '--db', db, '-c', String(concurrency), '-q'], { cwd: dir, timeoutS: rowTimeoutS });
+  const run = await measureChild(bin, ['crawl', `${site.origin}/`, '--db', db, '-c', String(concurrency), '-q'], {
+    cwd: dir,
+    timeoutS: rowTimeoutS,
+  });
   if (run.exitCode !== 0) throw new Error(`crawlite crawl exited ${run.exitCode}: ${run.output.trim().split('\n').at(-1)}`);
   const served = await site.stats();
   const { pages } = shardPages([db]);
@@ -125,7 +136,12 @@ export async function measureWorkers(bin, dir, { pages, seed, latencyMs, concurr
       row.overOne = row.pagesPerS / one.pagesPerS;
       delete row.shards;
     }
-    return { site: { pages, latencyMs, seed }, concurrency, rows, merge: { shards: most, pages: mergedPages, wallS: merge.wallS, pagesPerS: mergedPages / merge.wallS, peakRssMB: merge.peakRssMB } };
+    return {
+      site: { pages, latencyMs, seed },
+      concurrency,
+      rows,
+      merge: { shards: most, pages: mergedPages, wallS: merge.wallS, pagesPerS: mergedPages / merge.wallS, peakRssMB: merge.peakRssMB },
+    };
   } finally {
     await site.stop();
     await cluster.destroy();
@@ -134,7 +150,20 @@ export async function measureWorkers(bin, dir, { pages, seed, latencyMs, concurr
 }
 
 export function workersLines(result) {
-  const header = ['row', 'in flight', 'pages', 'fetched twice', 'requests', 'wall s', 'pages/s', '× 1 worker', 'crawlite CPU s', 'PostgreSQL CPU s', 'site CPU s', 'peak RSS MB'];
+  const header = [
+    'row',
+    'in flight',
+    'pages',
+    'fetched twice',
+    'requests',
+    'wall s',
+    'pages/s',
+    '× 1 worker',
+    'crawlite CPU s',
+    'PostgreSQL CPU s',
+    'site CPU s',
+    'peak RSS MB',
+  ];
   const lines = result.rows.map((row) => [
     row.row,
     row.workers ? `${row.workers} × ${row.concurrency}` : String(row.concurrency),

@@ -17,11 +17,13 @@ const DOCS = process.argv[2] ?? '/usr/share/doc/python3.11/html';
 const OTHER = process.argv[3];
 const ROUNDS = 15;
 
-
 /** [base, distinct raw hrefs] per page. */
 function pages() {
   if (!existsSync(DOCS)) {
-    return JSON.parse(readFileSync(join(REPO, 'test', 'fixtures', 'hrefs.json'), 'utf8')).map(([base, hrefs]) => [base, [...new Set(hrefs.map((h) => h.split('#', 1)[0]))]]);
+    return JSON.parse(readFileSync(join(REPO, 'test', 'fixtures', 'hrefs.json'), 'utf8')).map(([base, hrefs]) => [
+      base,
+      [...new Set(hrefs.map((h) => h.split('#', 1)[0]))],
+    ]);
   }
   return walk(DOCS, '.html').map((file) => {
     const raw = new Set();
@@ -65,5 +67,7 @@ console.log(`${corpus.length} pages, ${links} distinct links per page in all; me
 const reference = median(times['normalizeUrl (WHATWG)']);
 for (const [name, xs] of Object.entries(times)) {
   const ms = median(xs);
-  console.log(`${name.padEnd(40)} ${ms.toFixed(1).padStart(8)} ms  ${((ms * 1e6) / links).toFixed(0).padStart(6)} ns/link  ${(reference / ms).toFixed(2)}x`);
+  console.log(
+    `${name.padEnd(40)} ${ms.toFixed(1).padStart(8)} ms  ${((ms * 1e6) / links).toFixed(0).padStart(6)} ns/link  ${(reference / ms).toFixed(2)}x`,
+  );
 }

@@ -16,8 +16,10 @@ const DOCS = process.argv[2] ?? '/usr/share/doc/python3.11/html';
 const DISTS = { this: join(REPO, 'dist'), ...(process.argv[3] ? { other: resolve(process.argv[3]) } : {}) };
 const ROUNDS = 10;
 
-
-const pages = walk(DOCS, '.html').map((file) => ({ url: 'http://127.0.0.1:8000/' + relative(DOCS, file), body: new Uint8Array(readFileSync(file)) }));
+const pages = walk(DOCS, '.html').map((file) => ({
+  url: 'http://127.0.0.1:8000/' + relative(DOCS, file),
+  body: new Uint8Array(readFileSync(file)),
+}));
 const megabytes = pages.reduce((n, page) => n + page.body.length, 0) / 1e6;
 
 async function load(dist) {
@@ -25,7 +27,11 @@ async function load(dist) {
   // Builds before the HTML toolkit had a room of its own kept it under pipeline/.
   const html = existsSync(join(dist, 'html')) ? 'html/index.js' : 'pipeline/html/extract-page.js';
   const sniff = existsSync(join(dist, 'html')) ? 'html/index.js' : 'pipeline/html/sniff-charset.js';
-  const [{ decodeHtml }, { extractPage, findBase }, { LinkBudget }] = await Promise.all([imp(sniff), imp(html), imp('pipeline/link-budget.js')]);
+  const [{ decodeHtml }, { extractPage, findBase }, { LinkBudget }] = await Promise.all([
+    imp(sniff),
+    imp(html),
+    imp('pipeline/link-budget.js'),
+  ]);
   return { decodeHtml, extractPage, findBase, LinkBudget };
 }
 
@@ -74,9 +80,17 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log(`${pages.length} pages, ${megabytes.toFixed(1)} MB; median CPU ms of ${ROUNDS} interleaved rounds`);
-console.log(`${'stage'.padEnd(12)} ${Object.keys(modules).map((name) => name.padStart(10)).join(' ')}${DISTS.other ? '   other/this' : ''}`);
+console.log(
+  `${'stage'.padEnd(12)} ${Object.keys(modules)
+    .map((name) => name.padStart(10))
+    .join(' ')}${DISTS.other ? '   other/this' : ''}`,
+);
 for (const stage of [...stages.filter((s) => s !== 'text'), 'total', 'text']) {
   // The text stage repeats the scan, so the total is of the crawl's stages without it.
-  const ms = Object.keys(modules).map((name) => (stage === 'total' ? stages.filter((s) => s !== 'text').reduce((n, s) => n + median(times[name][s]), 0) : median(times[name][stage])));
-  console.log(`${stage.padEnd(12)} ${ms.map((x) => x.toFixed(1).padStart(10)).join(' ')}${ms.length > 1 ? `   ${(ms[1] / ms[0]).toFixed(2)}x` : ''}`);
+  const ms = Object.keys(modules).map((name) =>
+    stage === 'total' ? stages.filter((s) => s !== 'text').reduce((n, s) => n + median(times[name][s]), 0) : median(times[name][stage]),
+  );
+  console.log(
+    `${stage.padEnd(12)} ${ms.map((x) => x.toFixed(1).padStart(10)).join(' ')}${ms.length > 1 ? `   ${(ms[1] / ms[0]).toFixed(2)}x` : ''}`,
+  );
 }

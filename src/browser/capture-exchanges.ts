@@ -126,15 +126,23 @@ export class PageCapture {
     if (this.isDocument(event)) {
       const { document } = this.options.job;
       if (!(await this.answer('Fetch.fulfillRequest', { requestId, ...documentFulfilment(document) }))) {
-        if (!(await this.answer('Fetch.fulfillRequest', { requestId, ...plainFulfilment(document) }))) await this.answer('Fetch.failRequest', { requestId, errorReason: 'Failed' });
+        if (!(await this.answer('Fetch.fulfillRequest', { requestId, ...plainFulfilment(document) })))
+          await this.answer('Fetch.failRequest', { requestId, errorReason: 'Failed' });
       }
       return;
     }
-    if (request.url.startsWith('data:') || request.url.startsWith('blob:')) return void (await this.answer('Fetch.continueRequest', { requestId }));
+    if (request.url.startsWith('data:') || request.url.startsWith('blob:'))
+      return void (await this.answer('Fetch.continueRequest', { requestId }));
     if (event.frameId === this.options.mainFrameId && event.resourceType === 'Document') {
       // The page's script leaving it (location.href, a form sent, a reload with another URL): the page
       // is kept as it rendered, and where it went is a link. Aborted navigations leave no error page.
-      if (/^https?:/.test(request.url) && request.method === 'GET' && !this.navigations.includes(request.url) && this.navigations.length < 100) this.navigations.push(request.url);
+      if (
+        /^https?:/.test(request.url) &&
+        request.method === 'GET' &&
+        !this.navigations.includes(request.url) &&
+        this.navigations.length < 100
+      )
+        this.navigations.push(request.url);
       return void (await this.answer('Fetch.failRequest', { requestId, errorReason: 'Aborted' }));
     }
     const write = refusedMethod(request.method, this.options.allowWrites);
@@ -146,7 +154,13 @@ export class PageCapture {
     if (key !== undefined && this.options.captured.has(key)) {
       // Captured before, by this browser or an earlier one: answered with that capture where it is kept, so the site is not asked again.
       const kept = ranged(request) ? undefined : this.options.captured.response(key);
-      const answer = kept && { requestId, responseCode: kept.status, responseHeaders: kept.headers, body: kept.body.toString('base64'), ...(kept.statusText ? { responsePhrase: kept.statusText } : {}) };
+      const answer = kept && {
+        requestId,
+        responseCode: kept.status,
+        responseHeaders: kept.headers,
+        body: kept.body.toString('base64'),
+        ...(kept.statusText ? { responsePhrase: kept.statusText } : {}),
+      };
       if (answer && (await this.answer('Fetch.fulfillRequest', answer))) return;
       return void (await this.answer('Fetch.continueRequest', { requestId }));
     }
@@ -176,7 +190,8 @@ export class PageCapture {
       const statusText = event.responseStatusText ?? '';
       slot.exchange = toExchange({ resourceType: event.resourceType, request, status, statusText, headers, body, startedAt });
       // A copy: the exchange's body moves to the archive's writer thread.
-      if (key !== undefined) this.options.captured.keep(key, { status, statusText, headers: decodedBodyHeaders(headerLines(headers)), body: Buffer.from(body) });
+      if (key !== undefined)
+        this.options.captured.keep(key, { status, statusText, headers: decodedBodyHeaders(headerLines(headers)), body: Buffer.from(body) });
     } finally {
       await this.answer('Fetch.continueRequest', { requestId });
     }
@@ -217,7 +232,12 @@ export class PageCapture {
   }
 
   private isDocument(event: PausedEvent): boolean {
-    return event.frameId === this.options.mainFrameId && event.resourceType === 'Document' && event.request.method === 'GET' && event.request.url === this.documentUrl;
+    return (
+      event.frameId === this.options.mainFrameId &&
+      event.resourceType === 'Document' &&
+      event.request.method === 'GET' &&
+      event.request.url === this.documentUrl
+    );
   }
 
   private admits(url: string): boolean {

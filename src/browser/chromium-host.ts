@@ -69,7 +69,11 @@ export class ChromiumHost {
         const proxy = await this.proxy;
         launched = await ChromiumInstance.launch(this.limits.executablePath, this.limits.userAgent, proxy.url);
       } catch (error) {
-        throw new RenderError(url, `Chromium did not start (${this.limits.executablePath}): ${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}`, { cause: error });
+        throw new RenderError(
+          url,
+          `Chromium did not start (${this.limits.executablePath}): ${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}`,
+          { cause: error },
+        );
       }
       this.current = launched;
       if (this.closed) {

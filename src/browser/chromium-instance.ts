@@ -58,7 +58,11 @@ export class ChromiumInstance {
   close(): Promise<void> {
     this.closing ??= (async () => {
       const pids = (this.launched.pid === undefined ? [] : processTree(this.launched.pid)).map((pid) => ({ pid, started: startTime(pid) }));
-      await bounded(this.launched.browser.close().catch(() => undefined), CLOSE_MS, undefined);
+      await bounded(
+        this.launched.browser.close().catch(() => undefined),
+        CLOSE_MS,
+        undefined,
+      );
       for (const { pid, started } of pids) {
         // Only the very process seen before: its PID may be another's by now.
         if (started === undefined || startTime(pid) !== started) continue;

@@ -49,7 +49,8 @@ export interface ChromiumRenderer extends PageRenderer {
   browserRssBytes(): number;
 }
 
-const positive = (value: number | undefined, fallback: number) => (value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback);
+const positive = (value: number | undefined, fallback: number) =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
 
 /**
  * The crawl's browser: renders pages in headless Chromium (launched on the first page), capturing
@@ -68,13 +69,21 @@ export function createRenderer(options: RendererOptions = {}): ChromiumRenderer 
     screenshot: options.screenshot ?? true,
   };
   settings.maxPageBytes = positive(options.maxPageBytes, 2 * settings.maxBodyBytes);
-  const guards: RenderGuards = { rules: new GuardRules(settings.allowWrites), reads: new ByteGate(positive(options.maxReadBytes, 128 * 1024 * 1024)), routes: new FragmentRouteMemo(), captured: new CapturedRequisites() };
-  const host = new ChromiumHost({
-    executablePath,
-    userAgent: options.userAgent,
-    restartAfterPages: Math.floor(positive(options.restartAfterPages, 200)),
-    restartAboveRssBytes: positive(options.restartAboveRssMb, 1024) * 1024 * 1024,
-  }, guards.rules);
+  const guards: RenderGuards = {
+    rules: new GuardRules(settings.allowWrites),
+    reads: new ByteGate(positive(options.maxReadBytes, 128 * 1024 * 1024)),
+    routes: new FragmentRouteMemo(),
+    captured: new CapturedRequisites(),
+  };
+  const host = new ChromiumHost(
+    {
+      executablePath,
+      userAgent: options.userAgent,
+      restartAfterPages: Math.floor(positive(options.restartAfterPages, 200)),
+      restartAboveRssBytes: positive(options.restartAboveRssMb, 1024) * 1024 * 1024,
+    },
+    guards.rules,
+  );
   const tabs = new TabQueue(Math.floor(positive(options.tabs, 2)));
   let closed = false;
 

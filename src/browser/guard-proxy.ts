@@ -6,7 +6,17 @@ import type { Reason } from '../pipeline/ports.js';
 import type { GuardRules } from './guard-rules.js';
 
 /** Headers of one hop, not passed on (RFC 9110 7.6.1), and the proxy's own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** Raw header pairs without the hop-by-hop ones, names and order as sent. */
 function endToEnd(raw: readonly string[]): string[] {
@@ -108,7 +118,15 @@ export class GuardProxy {
     const port = Number(url.port || 80);
     const address = await this.destination(url.hostname, port, url.href);
     if (typeof address !== 'string') return void res.writeHead(address === undefined ? 502 : 403).end();
-    const upstream = forward({ host: address, port, method, path: url.pathname + url.search, headers: endToEnd(req.rawHeaders), setHost: false, agent: this.agent });
+    const upstream = forward({
+      host: address,
+      port,
+      method,
+      path: url.pathname + url.search,
+      headers: endToEnd(req.rawHeaders),
+      setHost: false,
+      agent: this.agent,
+    });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
       answer.pipe(res);
@@ -130,7 +148,8 @@ export class GuardProxy {
     }
     const port = Number(target.port || 80);
     // A tunnel tells only its host and port: recorded as the origin it most likely is.
-    const recordAs = port === 443 ? `https://${target.hostname}/` : port === 80 ? `http://${target.hostname}/` : `https://${target.hostname}:${port}/`;
+    const recordAs =
+      port === 443 ? `https://${target.hostname}/` : port === 80 ? `http://${target.hostname}/` : `https://${target.hostname}:${port}/`;
     const refused = this.rules.tunnel(target.hostname, port);
     if (refused) {
       this.rules.refused(recordAs, refused);

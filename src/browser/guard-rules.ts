@@ -8,7 +8,10 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST']);
 /** Why a page may not send `method`, or undefined: PUT, PATCH, DELETE and any other write reaches the site only when allowed. */
 export function refusedMethod(method: string, allowWrites: boolean): Reason | undefined {
   if (allowWrites || READS.has(method.toUpperCase())) return undefined;
-  return { code: 'write_refused', message: `a rendered page sent ${method.toUpperCase()}, which could change the site; refused (--browser-writes allows it)` };
+  return {
+    code: 'write_refused',
+    message: `a rendered page sent ${method.toUpperCase()}, which could change the site; refused (--browser-writes allows it)`,
+  };
 }
 
 /**
@@ -16,7 +19,18 @@ export function refusedMethod(method: string, allowWrites: boolean): Reason | un
  * on-device model manifest, account checks, network time): refused like anything else, but not
  * recorded as what a page asked for. A page's own requests to other Google hosts (fonts, APIs) are.
  */
-const BROWSER_SERVICES = new Set(['update.googleapis.com', 'accounts.google.com', 'clients2.google.com', 'clientservices.googleapis.com', 'content-autofill.googleapis.com', 'optimizationguide-pa.googleapis.com', 'safebrowsing.googleapis.com', 'android.clients.google.com', 'redirector.gvt1.com', 'edgedl.me.gvt1.com']);
+const BROWSER_SERVICES = new Set([
+  'update.googleapis.com',
+  'accounts.google.com',
+  'clients2.google.com',
+  'clientservices.googleapis.com',
+  'content-autofill.googleapis.com',
+  'optimizationguide-pa.googleapis.com',
+  'safebrowsing.googleapis.com',
+  'android.clients.google.com',
+  'redirector.gvt1.com',
+  'edgedl.me.gvt1.com',
+]);
 
 /**
  * The network's rules for a browser crawl, which the guard proxy asks for every request and tunnel
@@ -49,7 +63,8 @@ export class GuardRules {
 
   /** Why a request for a whole URL (plain http through the proxy) is refused, or undefined. */
   request(url: URL, method: string): Reason | undefined {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { code: 'not_http', message: `${url.protocol} is not fetched by a crawl` };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return { code: 'not_http', message: `${url.protocol} is not fetched by a crawl` };
     return refusedMethod(method, this.allowWrites) ?? this.admitted(url.href, url.host);
   }
 
@@ -79,7 +94,8 @@ export class GuardRules {
   }
 
   private admitted(url: string, host: string): Reason | undefined {
-    if (this.active.size === 0) return { code: 'out_of_scope', message: `${host}: no page of the crawl was rendering (the browser's own traffic is refused)` };
+    if (this.active.size === 0)
+      return { code: 'out_of_scope', message: `${host}: no page of the crawl was rendering (the browser's own traffic is refused)` };
     for (const job of this.active.keys()) {
       try {
         if (job.admits(url)) return undefined;

@@ -7,7 +7,16 @@ export function isLocalAddress(address: string): boolean {
   if (ip === 'localhost' || ip.endsWith('.localhost')) return true;
   if (isIP(ip) === 4) {
     const [a, b] = ip.split('.').map(Number) as [number, number];
-    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a === 0 || (a === 100 && b >= 64 && b <= 127) || a >= 224;
+    return (
+      a === 127 ||
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      a === 0 ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      a >= 224
+    );
   }
   if (isIP(ip) === 6) {
     if (ip === '::1' || ip === '::') return true;

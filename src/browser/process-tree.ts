@@ -11,7 +11,8 @@ function childrenOf(pid: number): number[] {
   const children: number[] = [];
   for (const task of tasks) {
     try {
-      for (const each of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (each.trim()) children.push(Number(each));
+      for (const each of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' '))
+        if (each.trim()) children.push(Number(each));
     } catch {
       // The thread ended while being read.
     }

@@ -59,7 +59,13 @@ async function serialise(page: BrowserTab['page'], url: string): Promise<string>
  * with CrawlStoppedError once `signal` aborts, with RenderError if the page or the browser crashes.
  * A tab whose render went through is emptied and kept for the next; any other is closed.
  */
-export async function renderPage(instance: ChromiumInstance, job: RenderJob, signal: AbortSignal, settings: RenderSettings, guards: RenderGuards): Promise<RenderedPage> {
+export async function renderPage(
+  instance: ChromiumInstance,
+  job: RenderJob,
+  signal: AbortSignal,
+  settings: RenderSettings,
+  guards: RenderGuards,
+): Promise<RenderedPage> {
   if (signal.aborted) throw new CrawlStoppedError(job.url);
   // From here to the end of the render, the proxy lets through what this page may reach.
   const leave = guards.rules.enter(job);
@@ -103,7 +109,11 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     await capture.start();
     const capped = await loadLikeAReader(page, job.url, settings);
     // The picture shows the page as it opens, not its bottom.
-    await bounded(page.evaluate('window.scrollTo(0, 0)').catch(() => undefined), SCROLL_BACK_MS, undefined);
+    await bounded(
+      page.evaluate('window.scrollTo(0, 0)').catch(() => undefined),
+      SCROLL_BACK_MS,
+      undefined,
+    );
     const html = await serialise(page, job.url);
     const screenshot = settings.screenshot ? await takeScreenshot(session, STEP_MS) : undefined;
     if (settings.screenshot && !screenshot) capped.push('screenshot');
@@ -116,7 +126,15 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     const blocked = [...capture.blocked];
     for (const refused of leave()) if (!blocked.some(({ url }) => url === refused.url)) blocked.push(refused);
     const navigations = [...capture.navigations];
-    return { html, exchanges, blocked, ...(navigations.length ? { navigations } : {}), ...(screenshot ? { screenshot } : {}), capped, ...(fragmentRoutes ? { fragmentRoutes } : {}) };
+    return {
+      html,
+      exchanges,
+      blocked,
+      ...(navigations.length ? { navigations } : {}),
+      ...(screenshot ? { screenshot } : {}),
+      capped,
+      ...(fragmentRoutes ? { fragmentRoutes } : {}),
+    };
   };
 
   try {
@@ -126,7 +144,11 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
     capture?.forget();
     if (signal.aborted) throw new CrawlStoppedError(job.url);
     if (error instanceof CrawliteError) throw error;
-    throw new RenderError(job.url, browser.isConnected() ? (error instanceof Error ? error.message.split('\n', 1)[0]! : String(error)) : 'the browser crashed', { cause: error });
+    throw new RenderError(
+      job.url,
+      browser.isConnected() ? (error instanceof Error ? error.message.split('\n', 1)[0]! : String(error)) : 'the browser crashed',
+      { cause: error },
+    );
   } finally {
     over = true;
     leave();
@@ -141,7 +163,14 @@ export async function renderPage(instance: ChromiumInstance, job: RenderJob, sig
       instance.idleTabs.push(used);
     } else if (used) {
       capture?.detach();
-      const closed = await bounded(used.page.close({ runBeforeUnload: false }).then(() => true, () => true), STEP_MS, false);
+      const closed = await bounded(
+        used.page.close({ runBeforeUnload: false }).then(
+          () => true,
+          () => true,
+        ),
+        STEP_MS,
+        false,
+      );
       // A page that would not close holds its process: the browser goes once its other pages are done.
       if (!closed) instance.retiring = true;
     }

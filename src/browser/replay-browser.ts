@@ -22,7 +22,11 @@ export async function launchReplayBrowser(executablePath: string, reaches: (url:
   const marker = `--crawlite-replay=${randomUUID()}`;
   const browser = await chromium.launch({
     executablePath,
-    args: ['--no-proxy-server', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost', ...quietChromiumArgs(marker)],
+    args: [
+      '--no-proxy-server',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost',
+      ...quietChromiumArgs(marker),
+    ],
     ignoreDefaultArgs: ['--disable-popup-blocking'],
     // The sandbox where it can run (not as root); playwright-core turns it off unless asked.
     chromiumSandbox: process.getuid?.() !== 0,
@@ -32,10 +36,12 @@ export async function launchReplayBrowser(executablePath: string, reaches: (url:
     handleSIGHUP: false,
   });
   const pid = childWithArgument(marker);
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: VIEWPORT, deviceScaleFactor: 1, acceptDownloads: false }).catch(async (error: unknown) => {
-    await browser.close().catch(() => undefined);
-    throw error;
-  });
+  const context = await browser
+    .newContext({ serviceWorkers: 'block', viewport: VIEWPORT, deviceScaleFactor: 1, acceptDownloads: false })
+    .catch(async (error: unknown) => {
+      await browser.close().catch(() => undefined);
+      throw error;
+    });
   const instance = ChromiumInstance.of({ browser, context, pid });
   try {
     const allowed = (href: string) => {

@@ -26,7 +26,12 @@ function fromFlat(headers: Record<string, string>): HeaderEntry[] {
  * How the browser is answered for the page's own URL: with the response the crawl fetched, its header
  * lines as received where the fetcher kept them, so the site sees the document once.
  */
-export function documentFulfilment(document: HttpResponse): { responseCode: number; responseHeaders: HeaderEntry[]; body: string; responsePhrase?: string } {
+export function documentFulfilment(document: HttpResponse): {
+  responseCode: number;
+  responseHeaders: HeaderEntry[];
+  body: string;
+  responsePhrase?: string;
+} {
   const lines = document.wire ? fromRawBlock(document.wire.rawHeaders) : fromFlat(document.headers);
   return {
     responseCode: document.status,

@@ -16,7 +16,9 @@ export const SCREENSHOT_QUALITY = 60;
 
 async function capture(session: CDPSession, format: 'webp' | 'png', ms: number): Promise<Screenshot | undefined> {
   const shot = await bounded(
-    session.send('Page.captureScreenshot', format === 'webp' ? { format, quality: SCREENSHOT_QUALITY, clip: CLIP } : { format, clip: CLIP }).catch(() => undefined),
+    session
+      .send('Page.captureScreenshot', format === 'webp' ? { format, quality: SCREENSHOT_QUALITY, clip: CLIP } : { format, clip: CLIP })
+      .catch(() => undefined),
     ms,
     TIMED_OUT,
   );

@@ -84,7 +84,10 @@ export function withCrawlFlags<T>(yargs: Argv<T>, flagsFor: FlagsFor = 'new'): A
     const definition: OptionDefinition = CRAWL_OPTION_DEFINITIONS[key];
     // --log is not a crawl option (it is never stored), but --help has always listed it here, before --user-agent.
     if (key === 'userAgent') {
-      yargs.option('log', { type: 'string', describe: 'append one JSON line per fetch to this file (url, status, bytes, ms, links, new links, error)' });
+      yargs.option('log', {
+        type: 'string',
+        describe: 'append one JSON line per fetch to this file (url, status, bytes, ms, links, new links, error)',
+      });
     }
     yargs.option(definition.flag, {
       ...YARGS_TYPE[definition.kind],

@@ -21,7 +21,10 @@ export function formatImportReport(dbPath: string, tally: ImportTally): string {
   const skipped = Object.values(tally.skipped).reduce((a, b) => a + b, 0);
   if (skipped) lines.push(`  responses not imported: ${skipped} (${listed(tally.skipped)})`);
   if (Object.keys(tally.otherRecords).length) lines.push(`  other records passed over: ${listed(tally.otherRecords)}`);
-  if (tally.problems) lines.push(`  damaged input: ${plural(tally.problems, 'problem')} (listed above); every record outside the damaged stretches was imported`);
+  if (tally.problems)
+    lines.push(
+      `  damaged input: ${plural(tally.problems, 'problem')} (listed above); every record outside the damaged stretches was imported`,
+    );
   if (tally.stopped) lines.push('  stopped before the end; what was read is committed, and importing the same files again replaces it');
   lines.push(`  see it with: crawlite stats ${dbPath}`);
   return lines.join('\n');

@@ -14,7 +14,10 @@ export function formatNotice(notice: RunNotice, dbPath: string): string {
     case 'recrawling':
       return `re-crawling ${dbPath} (crawl ${notice.crawl}): ${notice.queued} URL${notice.queued === 1 ? '' : 's'} queued again`;
     case 'resuming':
-      return `resuming ${dbPath}: ${notice.done} done, ${notice.queued} queued` + (notice.requeued ? `, ${notice.requeued} left in flight by the last run are queued again` : '');
+      return (
+        `resuming ${dbPath}: ${notice.done} done, ${notice.queued} queued` +
+        (notice.requeued ? `, ${notice.requeued} left in flight by the last run are queued again` : '')
+      );
     case 'complete':
       return `${dbPath}: the crawl is complete (${notice.done} done, ${notice.failed} failed, ${notice.skipped} skipped): nothing to resume; crawlite recrawl ${dbPath} fetches it again`;
     case 'options-changed':

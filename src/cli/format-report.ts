@@ -9,10 +9,13 @@ const perSecond = (count: number, report: ArchiveReport): number =>
 export const pagesPerSecond = (report: ArchiveReport): number => perSecond(report.pagesFetched, report);
 export const responsesPerSecond = (report: ArchiveReport): number => perSecond(report.fetched, report);
 
-const counts = (rows: { code: string; count: number }[]) => (rows.length ? rows.map((row) => `${row.code} ${row.count}`).join(', ') : 'none');
+const counts = (rows: { code: string; count: number }[]) =>
+  rows.length ? rows.map((row) => `${row.code} ${row.count}`).join(', ') : 'none';
 
 const notRead = ({ links, responses }: ArchiveReport['linksDropped']) =>
-  links ? `${links} link references on ${responses} page${responses === 1 ? '' : 's'}, past --max-links-per-page (pages.links_dropped)` : 'none';
+  links
+    ? `${links} link references on ${responses} page${responses === 1 ? '' : 's'}, past --max-links-per-page (pages.links_dropped)`
+    : 'none';
 
 /** The end-of-run report as text: the seed crawler's totals, from the archive. */
 export function formatReport(path: string, report: ArchiveReport, scope: 'run' | 'archive'): string {
@@ -32,7 +35,9 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
     ...(report.renderNotes.length ? [`Capped    ${counts(report.renderNotes)} renders (render_notes)`] : []),
     // Pages are what --max-pages counts; responses add requisites, robots.txt and sitemaps.
     ...(fetched
-      ? [`Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}: ${report.pagesFetched} pages (${pagesPerSecond(report)}/s), ${report.fetched} responses in all (${responsesPerSecond(report)}/s)`]
+      ? [
+          `Time      ${(report.elapsedMs / 1000).toFixed(1)} s in ${time}: ${report.pagesFetched} pages (${pagesPerSecond(report)}/s), ${report.fetched} responses in all (${responsesPerSecond(report)}/s)`,
+        ]
       : []),
     // Read from WARC files, not fetched: no fetch rate.
     ...(report.importRuns > 0
@@ -45,5 +50,9 @@ export function formatReport(path: string, report: ArchiveReport, scope: 'run' |
 
 /** The same report for machines. */
 export function reportJson(path: string, report: ArchiveReport): string {
-  return JSON.stringify({ archive: path, ...report, pagesPerSecond: pagesPerSecond(report), responsesPerSecond: responsesPerSecond(report) }, null, 2);
+  return JSON.stringify(
+    { archive: path, ...report, pagesPerSecond: pagesPerSecond(report), responsesPerSecond: responsesPerSecond(report) },
+    null,
+    2,
+  );
 }

@@ -41,7 +41,11 @@ function tableStream(columns: string[]): RowStream {
   let count = 0;
   // Cells are one line each and clipped, so a page body never floods the terminal.
   const cells = (row: unknown[]) => row.map((value) => textCell(value).replace(/\s+/g, ' ').slice(0, 120));
-  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths![i]!)).join('  ').trimEnd() + '\n';
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths![i]!))
+      .join('  ')
+      .trimEnd() + '\n';
   const flushSample = () => {
     widths = columns.map((name) => name.length);
     for (const row of sample) row.forEach((cell, i) => (widths![i] = Math.max(widths![i]!, cell.length)));

@@ -31,7 +31,11 @@ export type TaskEnd<T> = { interrupted: false; result: T } | { interrupted: true
  * The shape every long command shares: Ctrl-C aborts the task's signal, the task ends early with what it
  * committed, and the command exits 130 with one line saying so. An error that is no interruption is thrown.
  */
-export async function runInterruptible<T>(context: CommandContext, work: (task: RunningTask) => Promise<T>, spec: TaskSpec<T>): Promise<TaskEnd<T>> {
+export async function runInterruptible<T>(
+  context: CommandContext,
+  work: (task: RunningTask) => Promise<T>,
+  spec: TaskSpec<T>,
+): Promise<TaskEnd<T>> {
   const { io } = context;
   const control = new AbortController();
   let interrupted = false;

@@ -91,7 +91,10 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'print only errors' })
       .option('verbose', { alias: 'v', type: 'boolean', global: true, describe: 'show stack traces on errors' })
       .conflicts('quiet', 'verbose')
-      .demandCommand(1, 'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, unlock, demo, frontier or worker')
+      .demandCommand(
+        1,
+        'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, unlock, demo, frontier or worker',
+      )
       .recommendCommands()
       .strict()
       .help()

@@ -4,7 +4,8 @@ import { UsageError } from './usage-error.js';
 export function milliseconds(flag: string) {
   return (value: unknown): number => {
     const ms = typeof value === 'number' ? value : Number(value);
-    if (!Number.isSafeInteger(ms) || ms < 1) throw new UsageError(`--${flag} must be a whole number of milliseconds of at least 1, got ${String(value)}`);
+    if (!Number.isSafeInteger(ms) || ms < 1)
+      throw new UsageError(`--${flag} must be a whole number of milliseconds of at least 1, got ${String(value)}`);
     return ms;
   };
 }

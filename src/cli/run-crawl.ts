@@ -55,7 +55,8 @@ function prepare(request: CrawlRequest, io: CliIo, onQaProgress: (progress: { do
       { option: asTyped, session: SESSION_FLAGS },
     );
   } catch (error) {
-    if (error instanceof InvalidOptionError && (SESSION_KEYS as readonly string[]).includes(error.option)) throw new UsageError(error.message);
+    if (error instanceof InvalidOptionError && (SESSION_KEYS as readonly string[]).includes(error.option))
+      throw new UsageError(error.message);
     throw error;
   }
 }
@@ -75,7 +76,12 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   let result: RunOutcome;
   let complete = false;
   try {
-    progress = await ProgressDisplay.create(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => run.stateCounts(), () => run.inFlight());
+    progress = await ProgressDisplay.create(
+      mode,
+      io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr },
+      () => run.stateCounts(),
+      () => run.inFlight(),
+    );
     const shown = progress;
     if (request.verbosity !== 'quiet') qaProgress = (line) => shown.line(line);
     const run = prepared.start();
@@ -97,7 +103,9 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
           unlisten = io.onInterrupt(() => {
             if (!stopping) {
               const inFlight = run.inFlight();
-              shown.line(`stopping: finishing ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (Ctrl-C again to quit now; resume continues)`);
+              shown.line(
+                `stopping: finishing ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (Ctrl-C again to quit now; resume continues)`,
+              );
             }
             stopping = true;
             run.stop();
@@ -118,7 +126,8 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
   }
   if (result.report && !complete) io.stdout(`${formatReport(request.dbPath, result.report, 'run')}\n`);
   if (result.qa && request.verbosity !== 'quiet') io.stdout(`${formatQaReport(result.qa)}\n`);
-  if (result.endedBy === 'limit') say(`stopped at --max-pages ${result.options.maxPages}; crawlite resume ${request.dbPath} --max-pages <more> goes on`);
+  if (result.endedBy === 'limit')
+    say(`stopped at --max-pages ${result.options.maxPages}; crawlite resume ${request.dbPath} --max-pages <more> goes on`);
   if (result.endedBy === 'interrupted') {
     say(`stopped; continue with: crawlite resume ${request.dbPath}`);
     return EXIT_INTERRUPTED;

@@ -28,17 +28,23 @@ export async function runWorker(request: WorkerCliRequest, io: CliIo): Promise<n
   // The crawl's line, as `crawl` draws it: done, queued and failed over all workers; in flight, fetched and the rate this worker's.
   const mode = progressMode(request.verbosity === 'quiet', io.isTTY, io.statusStream);
   const totals = new FrontierTotals(() => worker.totals());
-  const progress = await ProgressDisplay.create(mode, io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr }, () => totals.current(), () => worker.inFlight());
+  const progress = await ProgressDisplay.create(
+    mode,
+    io.statusStream && mode === 'live' ? io.statusStream : { write: io.stderr },
+    () => totals.current(),
+    () => worker.inFlight(),
+  );
   progress.start();
   worker.events.subscribe((event) => {
     if (event.type === 'notice') return progress.line(`crawlite: lost the connection to the frontier (${event.notice.reason}); retrying`);
     progress.count(event.report);
-    if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && event.type === 'failed')) progress.line(formatFetch(event.report));
+    if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && event.type === 'failed'))
+      progress.line(formatFetch(event.report));
   });
   const unlisten = io.onInterrupt(() => {
     if (request.verbosity !== 'quiet') progress.line('stopping: finishing requests in flight; what is left goes back to the frontier');
     worker.stop();
-  }, 'crawlite: stopped at once; the frontier gives this worker\'s URLs to others when their leases run out\n');
+  }, "crawlite: stopped at once; the frontier gives this worker's URLs to others when their leases run out\n");
   let result: Awaited<typeof worker.done>;
   try {
     result = await worker.done;

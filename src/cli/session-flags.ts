@@ -4,9 +4,16 @@ import type { NameSessionOption, SessionNote, SessionOptions } from '../library/
 /** Options that shape the requests but are never stored in the archive: they may hold secrets. */
 export function withSessionFlags<T>(yargs: Argv<T>) {
   return yargs
-    .option('header', { type: 'string', array: true, describe: "extra request header 'Name: value' (repeatable; not stored in the archive)" })
+    .option('header', {
+      type: 'string',
+      array: true,
+      describe: "extra request header 'Name: value' (repeatable; not stored in the archive)",
+    })
     .option('cookie', { type: 'string', array: true, describe: "cookie 'name=value' sent to the roots' hosts (repeatable; not stored)" })
-    .option('cookies', { type: 'string', describe: 'Netscape cookies.txt file to load, as wget --load-cookies and curl -b read it (not stored)' })
+    .option('cookies', {
+      type: 'string',
+      describe: 'Netscape cookies.txt file to load, as wget --load-cookies and curl -b read it (not stored)',
+    })
     .option('proxy', { type: 'string', describe: 'HTTP proxy URL, e.g. http://user:pass@proxy:3128 (not stored)' });
 }
 
@@ -29,7 +36,8 @@ export function sessionOptions(parsed: Record<string, unknown>): SessionOptions 
 }
 
 /** Each session option by the flag that gives it. */
-export const SESSION_FLAGS: NameSessionOption = (key) => ({ headers: '--header', cookies: '--cookie', cookieFile: '--cookies', proxy: '--proxy' })[key];
+export const SESSION_FLAGS: NameSessionOption = (key) =>
+  ({ headers: '--header', cookies: '--cookie', cookieFile: '--cookies', proxy: '--proxy' })[key];
 
 /** What a run says when the last run used settings that were not stored and this one lacks them. */
 export function describeMissingSession(missing: SessionNote): string {

@@ -1,7 +1,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-const destroyedError = () => Object.assign(new Error('the file was destroyed: the export failed or was stopped'), { code: 'ERR_STREAM_DESTROYED' });
+const destroyedError = () =>
+  Object.assign(new Error('the file was destroyed: the export failed or was stopped'), { code: 'ERR_STREAM_DESTROYED' });
 
 /** Appends to a new file, waiting when the disk falls behind, and knows the offset of what it writes. */
 export class AppendFile {

@@ -31,14 +31,19 @@ export class ExportFiles {
       if (resolve(path) === resolve(targets.db)) throw new ExportPathError(path, 'is the archive being exported; name another file');
       OutputFile.check(path, targets.force);
     }
-    if (new Set(paths.map((path) => resolve(path))).size < paths.length) throw new ExportPathError(paths[0]!, 'named for two outputs; give each its own file');
+    if (new Set(paths.map((path) => resolve(path))).size < paths.length)
+      throw new ExportPathError(paths[0]!, 'named for two outputs; give each its own file');
     // The WACZ holds the same WARC bytes: written once, copied in.
     this.warc = new OutputFile(targets.warc ?? waczWarc(targets.wacz!));
     this.cdxj = targets.cdxj === undefined ? undefined : new OutputFile(targets.cdxj);
     this.wacz = targets.wacz === undefined ? undefined : new OutputFile(targets.wacz);
     this.waczIndex = targets.wacz === undefined ? undefined : new OutputFile(`${targets.wacz}.index.cdxj`);
     this.waczPages = targets.wacz === undefined ? undefined : new OutputFile(`${targets.wacz}.pages.jsonl`);
-    this.outputs = [...(targets.warc !== undefined ? [this.warc] : []), ...(this.cdxj ? [this.cdxj] : []), ...(this.wacz ? [this.wacz] : [])];
+    this.outputs = [
+      ...(targets.warc !== undefined ? [this.warc] : []),
+      ...(this.cdxj ? [this.cdxj] : []),
+      ...(this.wacz ? [this.wacz] : []),
+    ];
     // Only once the export is sure to go ahead (a refused one touches nothing); the WACZ's
     // own WARC name too, left by an export of it without --warc.
     const written = [...this.all().map((file) => file.path), ...(targets.wacz !== undefined ? [waczWarc(targets.wacz)] : [])];

@@ -20,7 +20,5 @@ export const urlencode = (pairs: Iterable<readonly [string, string | Buffer]>): 
 
 /** unquote_plus: `+` as a space, each run of %XX escapes decoded as UTF-8 (a bad sequence as U+FFFD); a stray `%` stays. */
 export function unquotePlus(text: string): string {
-  return text
-    .replace(/\+/g, ' ')
-    .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+  return text.replace(/\+/g, ' ').replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 }

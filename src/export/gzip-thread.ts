@@ -12,7 +12,9 @@ export class GzipThreadError extends CrawliteError {
 
 // From sources (the tests' in-process CLI) the worker is the compiled one: a worker thread runs only JavaScript.
 const WORKER = fileURLToPath(
-  import.meta.url.endsWith('.ts') ? new URL('../../dist/export/gzip-worker.js', import.meta.url) : new URL('./gzip-worker.js', import.meta.url),
+  import.meta.url.endsWith('.ts')
+    ? new URL('../../dist/export/gzip-worker.js', import.meta.url)
+    : new URL('./gzip-worker.js', import.meta.url),
 );
 
 const live = new Set<GzipThread>();

@@ -27,7 +27,10 @@ export interface HttpHead {
 
 /** The block's lines, latin1 (one char per byte), without their CRLFs. */
 function lines(block: Buffer): string[] {
-  return block.toString('latin1').split(CRLF).filter((line) => line !== '');
+  return block
+    .toString('latin1')
+    .split(CRLF)
+    .filter((line) => line !== '');
 }
 
 const nameOf = (line: string): string => {
@@ -62,7 +65,9 @@ function describePayload(headerLines: string[], payloadLength: number): string[]
  * for a response (a request body's Content-Encoding is kept: the body is stored as sent, not decoded).
  */
 function describeRequestBody(headerLines: string[], bodyLength: number): string[] {
-  const out = headerLines.map((line) => (nameOf(line) === 'transfer-encoding' ? `${ORIGINAL_PREFIX}${line.slice(0, line.indexOf(':')).trim()}: ${valueOf(line)}` : line));
+  const out = headerLines.map((line) =>
+    nameOf(line) === 'transfer-encoding' ? `${ORIGINAL_PREFIX}${line.slice(0, line.indexOf(':')).trim()}: ${valueOf(line)}` : line,
+  );
   if (out.some((line) => nameOf(line) === 'content-length')) return out;
   return [...out, `Content-Length: ${bodyLength}`, `${ORIGINAL_PREFIX}Content-Length: ${NONE_RECEIVED}`];
 }

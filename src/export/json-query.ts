@@ -74,7 +74,11 @@ class JsonReader {
     if (char === '{') return this.object();
     if (char === '[') return this.array();
     if (char === '"') return this.string();
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.at)) {
         this.at += word.length;
         return value;

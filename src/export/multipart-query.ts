@@ -18,9 +18,10 @@ function headerParams(value: string): Map<string, string> {
   const pieces: string[] = [];
   let rest = value;
   // A `;` inside quotes does not end a parameter.
-  for (let end = 0; rest.length > 0; ) {
+  for (let end = 0; rest.length > 0;) {
     end = rest.indexOf(';', end);
-    while (end > 0 && (rest.slice(0, end).split('"').length - 1 - (rest.slice(0, end).split('\\"').length - 1)) % 2) end = rest.indexOf(';', end + 1);
+    while (end > 0 && (rest.slice(0, end).split('"').length - 1 - (rest.slice(0, end).split('\\"').length - 1)) % 2)
+      end = rest.indexOf(';', end + 1);
     if (end < 0) end = rest.length;
     pieces.push(rest.slice(0, end).trim());
     rest = rest.slice(end + 1);
@@ -30,7 +31,8 @@ function headerParams(value: string): Map<string, string> {
     const eq = piece.indexOf('=');
     if (eq < 0) continue;
     let param = piece.slice(eq + 1).trim();
-    if (param.length >= 2 && param.startsWith('"') && param.endsWith('"')) param = param.slice(1, -1).replaceAll('\\\\', '\\').replaceAll('\\"', '"');
+    if (param.length >= 2 && param.startsWith('"') && param.endsWith('"'))
+      param = param.slice(1, -1).replaceAll('\\\\', '\\').replaceAll('\\"', '"');
     params.set(piece.slice(0, eq).trim().toLowerCase(), param);
   }
   return params;

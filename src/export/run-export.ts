@@ -21,7 +21,6 @@ export interface ExportRequest extends ExportTargets {
   progress?: (bytes: number, responses: number) => void;
 }
 
-
 /**
  * Exports an archive as a WARC, its CDXJ index, and/or a WACZ holding both,
  * from one read snapshot (a crawl may be writing the archive meanwhile).
@@ -48,7 +47,9 @@ export async function runExport(request: ExportRequest): Promise<ExportSummary> 
         files.wacz.temp,
         { warc: files.warc.temp, index: files.waczIndex!.temp, pages: files.waczPages!.temp },
         {
-          title: request.title ?? (roots.length ? `crawl of ${roots[0]}${roots.length > 1 ? ` and ${roots.length - 1} more` : ''}` : basename(request.db)),
+          title:
+            request.title ??
+            (roots.length ? `crawl of ${roots[0]}${roots.length > 1 ? ` and ${roots.length - 1} more` : ''}` : basename(request.db)),
           ...(request.description !== undefined ? { description: request.description } : {}),
           software: `crawlite ${request.version}`,
           created: new Date(),

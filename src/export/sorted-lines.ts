@@ -56,7 +56,9 @@ export class SortedLines {
       return;
     }
     if (this.lines.length > 0) await this.spill();
-    const readers = this.chunks.map((path) => createInterface({ input: createReadStream(path), crlfDelay: Infinity })[Symbol.asyncIterator]());
+    const readers = this.chunks.map((path) =>
+      createInterface({ input: createReadStream(path), crlfDelay: Infinity })[Symbol.asyncIterator](),
+    );
     try {
       const heads = await Promise.all(readers.map((reader) => reader.next()));
       for (;;) {

@@ -58,7 +58,12 @@ export async function writeWacz(path: string, parts: WaczParts, metadata: WaczMe
   for (const entry of ENTRIES) {
     const file = parts[entry.part];
     zip.addFile(file, entry.path, { compress: entry.compress, mtime });
-    resources.push({ name: entry.path.slice(entry.path.lastIndexOf('/') + 1), path: entry.path, hash: await sha256File(file, signal), bytes: statSync(file).size });
+    resources.push({
+      name: entry.path.slice(entry.path.lastIndexOf('/') + 1),
+      path: entry.path,
+      hash: await sha256File(file, signal),
+      bytes: statSync(file).size,
+    });
   }
   const datapackage = Buffer.from(
     JSON.stringify(
@@ -76,7 +81,9 @@ export async function writeWacz(path: string, parts: WaczParts, metadata: WaczMe
     ),
   );
   zip.addBuffer(datapackage, 'datapackage.json', { mtime });
-  zip.addBuffer(Buffer.from(JSON.stringify({ path: 'datapackage.json', hash: sha256(datapackage) }, null, 2)), 'datapackage-digest.json', { mtime });
+  zip.addBuffer(Buffer.from(JSON.stringify({ path: 'datapackage.json', hash: sha256(datapackage) }, null, 2)), 'datapackage-digest.json', {
+    mtime,
+  });
   zip.end();
   const out = createWriteStream(path, { flags: 'wx' });
   try {

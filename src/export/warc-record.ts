@@ -33,6 +33,8 @@ const STORED_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3,9}Z$/;
 
 /** application/warc-fields: 'name: value' lines; a value's line breaks would start a new field, so they become spaces. */
 export function warcFields(fields: Array<[string, string | undefined]>): Buffer {
-  const lines = fields.filter(([, value]) => value !== undefined).map(([name, value]) => `${name}: ${value!.replace(/[\r\n]+/g, ' ')}${CRLF}`);
+  const lines = fields
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name}: ${value!.replace(/[\r\n]+/g, ' ')}${CRLF}`);
   return Buffer.from(lines.join(''), 'utf8');
 }

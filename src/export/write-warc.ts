@@ -84,7 +84,12 @@ interface Previous {
 const mimeOf = (contentType: string | null): string | undefined => contentType?.split(';', 1)[0]!.trim().toLowerCase() || undefined;
 
 /** Writes every record; the caller holds one read snapshot around it. The gzip threads end with it, whatever the outcome. */
-export async function writeWarc(archive: ArchiveReader, file: AppendFile, options: WarcOptions, events: WarcEvents = {}): Promise<WarcSummary> {
+export async function writeWarc(
+  archive: ArchiveReader,
+  file: AppendFile,
+  options: WarcOptions,
+  events: WarcEvents = {},
+): Promise<WarcSummary> {
   const records = new GzipMembers(file);
   try {
     return await writeRecords(archive, records, file, options, events);
@@ -93,7 +98,13 @@ export async function writeWarc(archive: ArchiveReader, file: AppendFile, option
   }
 }
 
-async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: AppendFile, options: WarcOptions, events: WarcEvents): Promise<WarcSummary> {
+async function writeRecords(
+  archive: ArchiveReader,
+  records: GzipMembers,
+  file: AppendFile,
+  options: WarcOptions,
+  events: WarcEvents,
+): Promise<WarcSummary> {
   const crawl = archive.crawlDefinition();
   const userAgent = typeof crawl?.options.userAgent === 'string' ? crawl.options.userAgent : undefined;
   await records.write(warcinfoRecord(archive, crawl, options));
@@ -135,7 +146,10 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
   };
 
   /** Writes one capture (response or revisit, and its request); returns what the URL's next capture compares with. */
-  const writeCapture = async (page: ArchivedPage, previous: Previous | undefined): Promise<{ previous: Previous; responseId: string; date: string }> => {
+  const writeCapture = async (
+    page: ArchivedPage,
+    previous: Previous | undefined,
+  ): Promise<{ previous: Previous; responseId: string; date: string }> => {
     const date = warcDate(page.fetchedAt);
     const digest = page.sha1 ?? sha1Digest(page.body);
     const responseId = newRecordId();
@@ -176,8 +190,9 @@ async function writeRecords(archive: ArchiveReader, records: GzipMembers, file: 
       digest,
       ...otherMethod(page),
     };
-    await records.write(warcRecordBytes(revisit ? 'revisit' : 'response', fields, revisit ? [head.bytes] : [head.bytes, page.body]), (written) =>
-      events.capture?.({ ...captured, ...written }),
+    await records.write(
+      warcRecordBytes(revisit ? 'revisit' : 'response', fields, revisit ? [head.bytes] : [head.bytes, page.body]),
+      (written) => events.capture?.({ ...captured, ...written }),
     );
     const self: Original = { url: page.fetchUrl, date, id: responseId };
     if (!revisit && page.body.length > 0 && shared.has(page.sha256) && !firstWritten.has(page.sha256)) firstWritten.set(page.sha256, self);
@@ -275,7 +290,11 @@ function otherMethod(page: ArchivedPage): Pick<WrittenCapture, 'method' | 'reque
   if (isGet(page)) return {};
   const method = page.requestMethod!.toUpperCase();
   const contentType = page.requestHeaders ? headerValue(page.requestHeaders, 'content-type') : undefined;
-  return { method, ...(page.requestBody ? { requestBody: page.requestBody } : {}), ...(contentType ? { requestContentType: contentType } : {}) };
+  return {
+    method,
+    ...(page.requestBody ? { requestBody: page.requestBody } : {}),
+    ...(contentType ? { requestContentType: contentType } : {}),
+  };
 }
 
 /** One header's value in a header block as received ('Name: value' lines), the first if repeated. */

@@ -64,9 +64,7 @@ function isHexDigit(c: number): boolean {
 
 /** CSS identifier characters; `myurl(` is a different function from `url(`. NaN (before the start) is not one. */
 function isNameChar(c: number): boolean {
-  return (
-    (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x2d || c === 0x5f || c >= 0x80
-  );
+  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x2d || c === 0x5f || c >= 0x80;
 }
 
 /** ASCII case-insensitive match of a lower-case `word` at `at`. */

@@ -34,7 +34,13 @@ export function mentionsBase(body: Uint8Array, encoding: string): boolean {
   if (encoding.startsWith('utf-16')) return true;
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   for (let at = bytes.indexOf(LESS_THAN); at !== -1; at = bytes.indexOf(LESS_THAN, at + 1)) {
-    if ((bytes[at + 1]! | 0x20) === 0x62 && (bytes[at + 2]! | 0x20) === 0x61 && (bytes[at + 3]! | 0x20) === 0x73 && (bytes[at + 4]! | 0x20) === 0x65) return true;
+    if (
+      (bytes[at + 1]! | 0x20) === 0x62 &&
+      (bytes[at + 2]! | 0x20) === 0x61 &&
+      (bytes[at + 3]! | 0x20) === 0x73 &&
+      (bytes[at + 4]! | 0x20) === 0x65
+    )
+      return true;
   }
   return false;
 }

@@ -36,7 +36,11 @@ export function findRefreshUrl(content: string): { start: number; end: number } 
   if (i >= end) return undefined;
   const urlStart = i;
   // "url=" is optional; "urlfoo" without "=" is part of the URL itself.
-  if ((content.charCodeAt(i) | 0x20) === 0x75 && (content.charCodeAt(i + 1) | 0x20) === 0x72 && (content.charCodeAt(i + 2) | 0x20) === 0x6c) {
+  if (
+    (content.charCodeAt(i) | 0x20) === 0x75 &&
+    (content.charCodeAt(i + 1) | 0x20) === 0x72 &&
+    (content.charCodeAt(i + 2) | 0x20) === 0x6c
+  ) {
     i += 3;
     skipSpace();
     if (content.charCodeAt(i) === 0x3d) {

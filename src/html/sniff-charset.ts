@@ -61,7 +61,10 @@ export function decodeHtml(body: Uint8Array, contentType: string | null): { text
  * Decodes as `decodeHtml` does, a piece at a time (see `decodePieces`), so a large page is
  * never one string: the same text, cut into pieces. Each call of `pieces` starts over.
  */
-export function decodeHtmlPieces(body: Uint8Array, contentType: string | null): { pieces: () => Iterable<string>; encoding: string; source: CharsetSource } {
+export function decodeHtmlPieces(
+  body: Uint8Array,
+  contentType: string | null,
+): { pieces: () => Iterable<string>; encoding: string; source: CharsetSource } {
   const { encoding, source } = sniff(body, contentType, false);
   const bytes = withoutBom(body, source);
   return { pieces: () => decodePieces(bytes, encoding), encoding, source };

@@ -13,7 +13,29 @@ export const READ_ATTRIBUTES = byLength(LINK_ATTRIBUTES);
  */
 export const TEXT_READ_ATTRIBUTES = byLength([...LINK_ATTRIBUTES, 'role', 'aria-hidden']);
 /** The only tag names any scanner reads; other tags get an empty name. */
-export const READ_TAGS = byLength(['a', 'area', 'iframe', 'frame', 'link', 'meta', 'img', 'image', 'source', 'video', 'script', 'audio', 'track', 'embed', 'object', 'input', 'title', 'style', 'svg', 'math', 'base']);
+export const READ_TAGS = byLength([
+  'a',
+  'area',
+  'iframe',
+  'frame',
+  'link',
+  'meta',
+  'img',
+  'image',
+  'source',
+  'video',
+  'script',
+  'audio',
+  'track',
+  'embed',
+  'object',
+  'input',
+  'title',
+  'style',
+  'svg',
+  'math',
+  'base',
+]);
 
 /** Receives Tokenizer events (offsets into the document) and hands each finished start tag with its attributes to `startTag`. */
 export abstract class TagScanner implements TokenizerCallbacks {

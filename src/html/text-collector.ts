@@ -24,7 +24,27 @@ const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
  * Elements that can mark their content as boilerplate: those whose end tag is required (an element
  * whose end is implied, like `<li>` or `<p>`, could not be told closed without an element stack).
  */
-const BOILERPLATE_CAPABLE = new Set(['nav', 'header', 'footer', 'aside', 'div', 'section', 'ul', 'ol', 'menu', 'form', 'table', 'dl', 'figure', 'details', 'button', 'span', 'a', 'i', ...HEADINGS]);
+const BOILERPLATE_CAPABLE = new Set([
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'div',
+  'section',
+  'ul',
+  'ol',
+  'menu',
+  'form',
+  'table',
+  'dl',
+  'figure',
+  'details',
+  'button',
+  'span',
+  'a',
+  'i',
+  ...HEADINGS,
+]);
 
 /** ARIA landmarks that are not the page's content: its navigation, its search box, its banner and footer. */
 const BOILERPLATE_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo']);
@@ -33,15 +53,51 @@ const BOILERPLATE_ROLES = new Set(['navigation', 'search', 'banner', 'contentinf
 const PERMALINK_MARKS = /¶/g;
 
 const TEXT_ROLES = new Map<string, TextRole>([
-  ...['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr'].map(
-    (name) => [name, TextRole.Inline] as const,
-  ),
+  ...[
+    'a',
+    'abbr',
+    'acronym',
+    'b',
+    'bdi',
+    'bdo',
+    'big',
+    'cite',
+    'code',
+    'data',
+    'del',
+    'dfn',
+    'em',
+    'font',
+    'i',
+    'img',
+    'ins',
+    'kbd',
+    'label',
+    'mark',
+    'nobr',
+    'q',
+    's',
+    'samp',
+    'small',
+    'span',
+    'strike',
+    'strong',
+    'sub',
+    'sup',
+    'time',
+    'tt',
+    'u',
+    'var',
+    'wbr',
+  ].map((name) => [name, TextRole.Inline] as const),
   ...['template', 'noscript', 'svg', 'math'].map((name) => [name, TextRole.Hidden] as const),
   // The first title and every style sheet are read apart (the title is its own column).
   ...['script', 'style', 'title', 'textarea', 'iframe', 'noembed', 'noframes'].map((name) => [name, TextRole.RawHidden] as const),
   ...HEADINGS.map((name) => [name, TextRole.Heading] as const),
   // Named so that the elements that mark boilerplate, and main/article around a header or footer, are known.
-  ...[...BOILERPLATE_CAPABLE, 'main', 'article'].filter((name) => !HEADINGS.includes(name) && !['span', 'a', 'i'].includes(name)).map((name) => [name, TextRole.Block] as const),
+  ...[...BOILERPLATE_CAPABLE, 'main', 'article']
+    .filter((name) => !HEADINGS.includes(name) && !['span', 'a', 'i'].includes(name))
+    .map((name) => [name, TextRole.Block] as const),
 ]);
 const TEXT_TAGS = byLength([...TEXT_ROLES.keys()]);
 
@@ -165,7 +221,11 @@ export class TextCollector {
     this.endHeading();
     let body = this.body.toString();
     if (body === '') body = this.boilerplate.toString();
-    const text: ExtractedText = { body: body.slice(0, MAX_TEXT_CHARS), headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS), version: TEXT_EXTRACTION_VERSION };
+    const text: ExtractedText = {
+      body: body.slice(0, MAX_TEXT_CHARS),
+      headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS),
+      version: TEXT_EXTRACTION_VERSION,
+    };
     if (this.description !== undefined) text.description = this.description;
     return text;
   }

@@ -44,7 +44,8 @@ export function parseCookiesTxt(text: string, file: string): CookieLine[] {
     if (fields.length !== 7) throw new CookieFileError(file, i + 1, `${fields.length} tab-separated fields, not 7`);
     const [domain, flag, path, secure, expires, name, value] = fields as [string, string, string, string, string, string, string];
     const expiry = Number(expires);
-    if (!Number.isInteger(expiry) || expiry < 0) throw new CookieFileError(file, i + 1, `expiry ${JSON.stringify(expires)} is not a whole number of seconds`);
+    if (!Number.isInteger(expiry) || expiry < 0)
+      throw new CookieFileError(file, i + 1, `expiry ${JSON.stringify(expires)} is not a whole number of seconds`);
     if (domain === '') throw new CookieFileError(file, i + 1, 'empty domain');
     cookies.push({
       domain: domain.toLowerCase(),

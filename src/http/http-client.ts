@@ -2,7 +2,14 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header.js';
 import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
-import { BodyTooLargeError, ContentDecodeError, CrawlStoppedError, HeadersTooLargeError, NetworkError, RequestTimeoutError } from '../pipeline/fetch-errors.js';
+import {
+  BodyTooLargeError,
+  ContentDecodeError,
+  CrawlStoppedError,
+  HeadersTooLargeError,
+  NetworkError,
+  RequestTimeoutError,
+} from '../pipeline/fetch-errors.js';
 import type { Fetcher, HttpResponse, WireExchange } from '../pipeline/fetcher.js';
 import type { Validators } from '../pipeline/ports.js';
 import type { CrawlCookies } from './cookie-jar.js';
@@ -118,7 +125,11 @@ export class HttpClient implements Fetcher {
 
   constructor(private readonly settings: HttpClientSettings) {
     const { onSent } = settings;
-    this.secretHeaders = new Set(['cookie', 'proxy-authorization', ...Object.keys(settings.headers ?? {}).map((name) => name.toLowerCase())]);
+    this.secretHeaders = new Set([
+      'cookie',
+      'proxy-authorization',
+      ...Object.keys(settings.headers ?? {}).map((name) => name.toLowerCase()),
+    ]);
     // undici publishes the moment a request's head goes out, with the head as written and its socket.
     this.onSendHeaders = (message) => {
       const { request, headers, socket } = message as SendHeadersMessage;
@@ -207,7 +218,12 @@ export class HttpClient implements Fetcher {
   }
 
   private requestHeaders(url: string, validators: Validators | undefined): Record<string, string> {
-    const headers: Record<string, string> = { accept: '*/*', ...this.settings.headers, 'user-agent': this.settings.userAgent, 'accept-encoding': 'gzip, deflate, br' };
+    const headers: Record<string, string> = {
+      accept: '*/*',
+      ...this.settings.headers,
+      'user-agent': this.settings.userAgent,
+      'accept-encoding': 'gzip, deflate, br',
+    };
     if (validators?.etag !== undefined) headers['if-none-match'] = validators.etag;
     if (validators?.lastModified !== undefined) headers['if-modified-since'] = validators.lastModified;
     const cookie = this.settings.cookies?.header(url);

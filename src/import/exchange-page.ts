@@ -26,9 +26,13 @@ const MAX_TRUNCATED_CHARS = 64;
 
 const NEVER_EXPIRES = { token: 'import', expiresAt: Number.POSITIVE_INFINITY };
 
-const isTooLarge = (message: HttpMessage | HeadTooLarge | undefined): message is HeadTooLarge => message !== undefined && 'headTooLarge' in message;
+const isTooLarge = (message: HttpMessage | HeadTooLarge | undefined): message is HeadTooLarge =>
+  message !== undefined && 'headTooLarge' in message;
 
-const HEAD_TOO_LARGE: ImportSkip = { code: 'headers_too_large', message: `an HTTP response whose status line and headers are longer than ${MAX_RESPONSE_HEAD_BYTES} bytes` };
+const HEAD_TOO_LARGE: ImportSkip = {
+  code: 'headers_too_large',
+  message: `an HTTP response whose status line and headers are longer than ${MAX_RESPONSE_HEAD_BYTES} bytes`,
+};
 
 /** A WARC-Date as WARC writers spell it: UTC, seconds, an optional fraction of up to 9 digits. */
 const WARC_DATE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
@@ -60,7 +64,8 @@ async function decodedAnswer(message: HttpMessage, maxBodyBytes: number): Promis
     if (error instanceof DecodedTooLargeError) return { code: 'body_too_large', message: `${error.message} (--max-body)` };
     return { code: 'undecodable_body', message: error instanceof Error ? error.message : String(error) };
   }
-  if (body.byteLength > maxBodyBytes) return { code: 'body_too_large', message: `body of ${body.byteLength} bytes (--max-body ${maxBodyBytes})` };
+  if (body.byteLength > maxBodyBytes)
+    return { code: 'body_too_large', message: `body of ${body.byteLength} bytes (--max-body ${maxBodyBytes})` };
   // The body was read with the headers as the record declares them; the archive keeps the headers as received.
   const received = originalHeaderBlock(message.rawHeaders);
   if (received === message.rawHeaders) return { message, headers, body };
@@ -99,7 +104,10 @@ function revisitAnswer(exchange: Exchange, uri: string, sink: ImportSink): Answe
   const stored = sink.responseOf(original.urlId);
   if (!stored) return { code: 'revisit_unresolved', message: 'the response a revisit record refers to is not in the archive' };
   return {
-    message: { startLine: [stored.httpVersion ?? 'HTTP/1.1', String(stored.status), stored.reason ?? ''], rawHeaders: stored.rawHeaders ?? Buffer.alloc(0) },
+    message: {
+      startLine: [stored.httpVersion ?? 'HTTP/1.1', String(stored.status), stored.reason ?? ''],
+      rawHeaders: stored.rawHeaders ?? Buffer.alloc(0),
+    },
     headers: JSON.parse(stored.headers) as Record<string, string>,
     body,
   };
@@ -132,7 +140,8 @@ export function claimOf(read: ReadExchange, sink: ImportSink): ClaimedUrl {
 }
 
 /** Two claims that read a response alike: parsing depends on nothing else of them. */
-export const readAlike = (a: ClaimedUrl, b: ClaimedUrl): boolean => a.kind === b.kind && a.depth === b.depth && a.redirectHops === b.redirectHops;
+export const readAlike = (a: ClaimedUrl, b: ClaimedUrl): boolean =>
+  a.kind === b.kind && a.depth === b.depth && a.redirectHops === b.redirectHops;
 
 /** What the crawl's parse is to read of the response, if anything: as in a crawl, only a successful response is read for links. */
 export function parseJobOf(read: ReadExchange, claim: ClaimedUrl, body: Buffer): ParseJob | undefined {
@@ -160,12 +169,14 @@ export async function readExchange(exchange: Exchange, sink: ImportSink, setting
   } else {
     const message = parseHttpMessage(record.content);
     if (isTooLarge(message)) return HEAD_TOO_LARGE;
-    if (!message || !message.startLine[0].startsWith('HTTP/')) return { code: 'not_http', message: `a response record that holds no HTTP response (${uri.slice(0, 200)})` };
+    if (!message || !message.startLine[0].startsWith('HTTP/'))
+      return { code: 'not_http', message: `a response record that holds no HTTP response (${uri.slice(0, 200)})` };
     answer = await decodedAnswer(message, settings.maxBodyBytes);
   }
   if ('code' in answer) return answer;
   const status = Number(answer.message.startLine[1]);
-  if (!Number.isInteger(status) || status < 100 || status > 999) return { code: 'bad_status_line', message: `no status code in ${JSON.stringify(answer.message.startLine.join(' '))}` };
+  if (!Number.isInteger(status) || status < 100 || status > 999)
+    return { code: 'bad_status_line', message: `no status code in ${JSON.stringify(answer.message.startLine.join(' '))}` };
   return { exchange, normalized, revisit, answer, status };
 }
 

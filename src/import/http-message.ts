@@ -38,7 +38,10 @@ export function parseHttpMessage(block: Buffer): HttpMessage | HeadTooLarge | un
   if (head.byteLength > MAX_RESPONSE_HEAD_BYTES) return { headTooLarge: true };
   const body = end < 0 ? Buffer.alloc(0) : block.subarray(end + blankLength);
   const firstEnd = head.indexOf(0x0a);
-  const startText = head.subarray(0, firstEnd < 0 ? head.length : firstEnd).toString('latin1').replace(/\r$/, '');
+  const startText = head
+    .subarray(0, firstEnd < 0 ? head.length : firstEnd)
+    .toString('latin1')
+    .replace(/\r$/, '');
   const match = /^(\S+) (\S+)(?: (.*))?$/.exec(startText);
   if (!match) return undefined;
   const rawHeaders = firstEnd < 0 ? Buffer.alloc(0) : head.subarray(firstEnd + 1);

@@ -5,7 +5,16 @@ import { availableParallelism } from 'node:os';
 import { ParsePool, type Parsed } from '../pipeline/parse/parse-pool.js';
 import { parseResponse, type ParseResult } from '../pipeline/parse/parse-response.js';
 import type { ClaimedUrl } from '../pipeline/ports.js';
-import { claimOf, exchangePage, parseJobOf, readAlike, readExchange, type ExchangePage, type ImportSkip, type ReadExchange } from './exchange-page.js';
+import {
+  claimOf,
+  exchangePage,
+  parseJobOf,
+  readAlike,
+  readExchange,
+  type ExchangePage,
+  type ImportSkip,
+  type ReadExchange,
+} from './exchange-page.js';
 import { pairExchanges, type Exchange, type PairedEntry } from './pair-exchanges.js';
 import type { ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
@@ -112,7 +121,17 @@ async function pageAtTurn(reading: Reading, sink: ImportSink, settings: ParseSet
  * HTML parsed on a parse thread meanwhile; each is written in its turn.
  */
 export async function importWarcs(files: string[], sink: ImportSink, settings: ImportSettings, hooks: ImportHooks): Promise<ImportTally> {
-  const tally: ImportTally = { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
+  const tally: ImportTally = {
+    files: 0,
+    records: 0,
+    pages: 0,
+    revisits: 0,
+    skipped: {},
+    otherRecords: {},
+    problems: 0,
+    stopped: false,
+    roots: [],
+  };
   const batchRecords = settings.batchRecords ?? BATCH_RECORDS;
   const parser = new ParsePool(availableParallelism() - 1);
   let inBatch = 0;
@@ -140,13 +159,22 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
       hooks.onProblem(file, entry.problem.offset, entry.problem.message);
     } else if ('skipped' in entry) {
       bump(tally.skipped, 'body_too_large');
-      hooks.onSkip?.(file, entry.skipped.offset, 'body_too_large', `a ${entry.skipped.type} record of ${entry.skipped.length} bytes (--max-body)`);
+      hooks.onSkip?.(
+        file,
+        entry.skipped.offset,
+        'body_too_large',
+        `a ${entry.skipped.type} record of ${entry.skipped.length} bytes (--max-body)`,
+      );
     } else if ('other' in entry) {
       bump(tally.otherRecords, entry.other.type || 'untyped');
       if (entry.other.type === 'warcinfo') tally.roots.push(...warcinfoRoots(entry.other.content));
     } else {
       // A revisit's payload is a record written before it: it is read at its turn.
-      const result = await pageAtTurn(await (reading ?? readExchange(entry.exchange, sink, settings).then((read) => ({ read }))), sink, settings);
+      const result = await pageAtTurn(
+        await (reading ?? readExchange(entry.exchange, sink, settings).then((read) => ({ read }))),
+        sink,
+        settings,
+      );
       if ('code' in result) {
         bump(tally.skipped, result.code);
         hooks.onSkip?.(file, entry.exchange.response.offset, result.code, result.message);
@@ -155,7 +183,8 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
       const { fields } = entry.exchange.response;
       const stored = sink.write(result.page);
       // A revisit's own digest names the same payload; only originals are remembered.
-      if (!result.revisit) sink.rememberPayload(fields.get('warc-record-id') ?? null, fields.get('warc-payload-digest') ?? null, result.page.url, stored);
+      if (!result.revisit)
+        sink.rememberPayload(fields.get('warc-record-id') ?? null, fields.get('warc-payload-digest') ?? null, result.page.url, stored);
       tally.pages++;
       if (result.revisit) tally.revisits++;
       inBatch++;

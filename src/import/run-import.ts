@@ -37,7 +37,17 @@ function checkFiles(files: string[]): void {
  * reported here: the import reads the files again and reports as it goes.
  */
 async function withoutRecords(files: string[], maxContentBytes: number, hooks: ImportHooks): Promise<ImportTally | undefined> {
-  const tally: ImportTally = { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
+  const tally: ImportTally = {
+    files: 0,
+    records: 0,
+    pages: 0,
+    revisits: 0,
+    skipped: {},
+    otherRecords: {},
+    problems: 0,
+    stopped: false,
+    roots: [],
+  };
   const problems: [string, number, string][] = [];
   for (const file of files) {
     tally.files++;

@@ -176,7 +176,8 @@ export class WarcBytes {
    */
   private async wholeMember(): Promise<{ bytes: Buffer; length: number } | undefined> {
     const cached = this.rawStart + this.raw.byteLength - this.position;
-    const whole = this.position >= this.rawStart && cached > 0 ? inflateWholeMember(this.raw.subarray(this.position - this.rawStart)) : undefined;
+    const whole =
+      this.position >= this.rawStart && cached > 0 ? inflateWholeMember(this.raw.subarray(this.position - this.rawStart)) : undefined;
     if (whole || cached >= Math.min(READ_BYTES, this.size - this.position)) return whole;
     return inflateWholeMember(await this.rawBytes(this.position, Math.min(READ_BYTES, this.size - this.position)));
   }

@@ -36,10 +36,14 @@ const REQUEST_HEAD_BYTES = MAX_RESPONSE_HEAD_BYTES + 4;
 
 const VERSION_LINE = /^WARC\/\d+\.\d+\r?\n$/;
 const isVersionLine = (line: Uint8Array) => line.byteLength < 16 && VERSION_LINE.test(Buffer.from(line).toString('latin1'));
-const isBlank = (line: Uint8Array) => (line.byteLength === 2 && line[0] === 13 && line[1] === 10) || (line.byteLength === 1 && line[0] === 10);
+const isBlank = (line: Uint8Array) =>
+  (line.byteLength === 2 && line[0] === 13 && line[1] === 10) || (line.byteLength === 1 && line[0] === 10);
 
 function shown(line: Uint8Array): string {
-  const text = Buffer.from(line.subarray(0, 40)).toString('latin1').replace(/\r?\n$/, '').replace(/[^\x20-\x7e]/g, '?');
+  const text = Buffer.from(line.subarray(0, 40))
+    .toString('latin1')
+    .replace(/\r?\n$/, '')
+    .replace(/[^\x20-\x7e]/g, '?');
   return JSON.stringify(text.trim() + (line.byteLength > 40 ? '...' : ''));
 }
 
@@ -91,7 +95,14 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
           start = { line, offset };
           break;
         }
-        yield { problem: { offset, message: sawRecord ? `not a WARC record (it starts with ${shown(line)}); skipped to the next record` : `not a WARC file (it starts with ${shown(line)})` } };
+        yield {
+          problem: {
+            offset,
+            message: sawRecord
+              ? `not a WARC record (it starts with ${shown(line)}); skipped to the next record`
+              : `not a WARC file (it starts with ${shown(line)})`,
+          },
+        };
         if (!sawRecord) return;
         start = gluedStart(bytes, line, offset) ?? (await resync(bytes));
         if (!start) break;
@@ -112,7 +123,12 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
       const type = fields.map.get('warc-type') ?? '';
       const lengthText = fields.map.get('content-length') ?? '';
       if (!/^\d{1,15}$/.test(lengthText)) {
-        yield { problem: { offset: start.offset, message: `record without a valid Content-Length (${JSON.stringify(lengthText)}); skipped to the next record` } };
+        yield {
+          problem: {
+            offset: start.offset,
+            message: `record without a valid Content-Length (${JSON.stringify(lengthText)}); skipped to the next record`,
+          },
+        };
         pending = await resync(bytes);
         continue;
       }
@@ -147,16 +163,24 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
       // A record is followed by two CRLFs, then the next record or the end: anything else means its Content-Length is wrong.
       const after = await recordEnd(bytes);
       if ('junk' in after && after.blanks < 2) {
-        yield { problem: { offset: start.offset, message: `the record does not end where its Content-Length (${length}) says (found ${shown(after.junk)}); skipped to the next record` } };
+        yield {
+          problem: {
+            offset: start.offset,
+            message: `the record does not end where its Content-Length (${length}) says (found ${shown(after.junk)}); skipped to the next record`,
+          },
+        };
         pending = after.next ?? (await resync(bytes));
         continue;
       }
       // The file failed to inflate right after the record's last bytes, in their own member: they cannot be trusted.
       if (bytes.lastBytesDamaged) continue;
-      if (content) yield { record: { offset: start.offset, fields: fields.map, type, content, ...(cutFrom !== undefined ? { cutFrom } : {}) } };
+      if (content)
+        yield { record: { offset: start.offset, fields: fields.map, type, content, ...(cutFrom !== undefined ? { cutFrom } : {}) } };
       if ('junk' in after) {
         // The record ended as framed: what follows it is no record, and the records after it are still read.
-        yield { problem: { offset: after.offset, message: `not a WARC record (it starts with ${shown(after.junk)}); skipped to the next record` } };
+        yield {
+          problem: { offset: after.offset, message: `not a WARC record (it starts with ${shown(after.junk)}); skipped to the next record` },
+        };
         pending = gluedStart(bytes, after.junk, after.offset) ?? (await resync(bytes));
         continue;
       }
@@ -182,7 +206,9 @@ async function readFields(reader: WarcBytes): Promise<{ map: Map<string, string>
     if (!raw) return { problem: 'the file ends inside the record header', end: true };
     size += raw.byteLength;
     if (size > MAX_FIELDS_BYTES) return { problem: `record header longer than ${MAX_FIELDS_BYTES} bytes` };
-    const line = Buffer.from(raw).toString('utf8').replace(/\r?\n$/, '');
+    const line = Buffer.from(raw)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
     if (line === '') return { map };
     if ((line.startsWith(' ') || line.startsWith('\t')) && last) {
       map.set(last, `${map.get(last)} ${line.trim()}`);
@@ -198,7 +224,9 @@ async function readFields(reader: WarcBytes): Promise<{ map: Map<string, string>
 type Start = { line: Uint8Array; offset: number };
 
 /** Reads the blank lines after a record: the next record's version line, the end, or junk (and how many blank lines came first). */
-async function recordEnd(bytes: WarcBytes): Promise<{ blanks: number; next?: Start } | { blanks: number; junk: Uint8Array; offset: number; next?: Start }> {
+async function recordEnd(
+  bytes: WarcBytes,
+): Promise<{ blanks: number; next?: Start } | { blanks: number; junk: Uint8Array; offset: number; next?: Start }> {
   let blanks = 0;
   for (;;) {
     const offset = bytes.offset();
@@ -208,7 +236,8 @@ async function recordEnd(bytes: WarcBytes): Promise<{ blanks: number; next?: Sta
       blanks++;
       continue;
     }
-    if (isVersionLine(line)) return blanks >= 1 ? { blanks, next: { line, offset } } : { blanks, junk: line, offset, next: { line, offset } };
+    if (isVersionLine(line))
+      return blanks >= 1 ? { blanks, next: { line, offset } } : { blanks, junk: line, offset, next: { line, offset } };
     return { blanks, junk: line, offset };
   }
 }

@@ -62,14 +62,27 @@ function failed(error: unknown): CrawlHandle {
 }
 
 /** A flat input (options and session side by side, as a caller writes them) as one run of `kind`. */
-function start(kind: RunKind, input: CrawlInput | ResumeInput | RecrawlInput, more: Pick<RunInput, 'roots' | 'onlyLinked'> = {}): CrawlHandle {
+function start(
+  kind: RunKind,
+  input: CrawlInput | ResumeInput | RecrawlInput,
+  more: Pick<RunInput, 'roots' | 'onlyLinked'> = {},
+): CrawlHandle {
   try {
     if (typeof input !== 'object' || input === null) throw new InvalidOptionError('options', 'give an options object: { roots, db, ... }');
     const entries = Object.entries(input);
     const options = Object.fromEntries(entries.filter(([key]) => !NOT_CRAWL_OPTIONS.includes(key))) as Partial<CrawlOptions>;
-    const session = Object.fromEntries(entries.filter(([key, value]) => (SESSION_KEYS as readonly string[]).includes(key) && value !== undefined)) as SessionOptions;
+    const session = Object.fromEntries(
+      entries.filter(([key, value]) => (SESSION_KEYS as readonly string[]).includes(key) && value !== undefined),
+    ) as SessionOptions;
     const run = startRun({ kind, db: input.db, ...more, options, session, progressEveryMs: PROGRESS_EVERY_MS });
-    const done = run.done.then((outcome): CrawlReport => ({ archive: outcome.archive, runId: outcome.runId, endedBy: outcome.endedBy, roots: outcome.roots, ...outcome.report!, ...(outcome.qa ? { qa: outcome.qa } : {}) }));
+    const done = run.done.then((outcome): CrawlReport => ({
+      archive: outcome.archive,
+      runId: outcome.runId,
+      endedBy: outcome.endedBy,
+      roots: outcome.roots,
+      ...outcome.report!,
+      ...(outcome.qa ? { qa: outcome.qa } : {}),
+    }));
     return { events: run.events, done, stop: () => run.stop() };
   } catch (error) {
     return failed(error);

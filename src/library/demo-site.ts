@@ -47,7 +47,11 @@ function route(path: string, hits: Map<string, number>): { status: number; heade
     return { status: 200, headers: html, body: page(`Article ${article[1]}`, articleBody(Number(article[1]))) };
   }
   if (path === '/news') {
-    return { status: 200, headers: { ...html, 'content-encoding': 'gzip' }, body: gzipSync(page('News', `${nav}<p>Served with gzip.</p>`)) };
+    return {
+      status: 200,
+      headers: { ...html, 'content-encoding': 'gzip' },
+      body: gzipSync(page('News', `${nav}<p>Served with gzip.</p>`)),
+    };
   }
   if (path === '/flaky') {
     return (hits.get(path) ?? 0) <= 1

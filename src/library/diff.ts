@@ -81,7 +81,9 @@ export async function diffPage(input: PageDiffInput): Promise<PageDiff> {
     const asked = input.url;
     // The archive's key for a URL is its normalised form, as the crawl stored it.
     const normalized = normalizeUrl(asked);
-    const url = [asked, 'error' in normalized ? undefined : normalized.key].find((key): key is string => key !== undefined && explained(() => changes.holdsUrl(db, key)));
+    const url = [asked, 'error' in normalized ? undefined : normalized.key].find(
+      (key): key is string => key !== undefined && explained(() => changes.holdsUrl(db, key)),
+    );
     if (url === undefined) throw new changes.NotCapturedError(`${asked} is not in the archive`);
     const [before, after] = [from, to].map((crawl) => {
       const found = explained(() => changes.captureInCrawl(db, url, crawl));

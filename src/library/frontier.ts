@@ -50,7 +50,10 @@ export function checkConnection(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) throw new InvalidOptionError('options', 'give an options object: { connection, ... }');
   const { connection } = input as FrontierConnection;
   if (connection !== undefined && (typeof connection !== 'string' || connection === '')) {
-    throw new InvalidOptionError('connection', 'connection must be a PostgreSQL connection string (postgres://user@host/db), or absent for PGHOST etc.');
+    throw new InvalidOptionError(
+      'connection',
+      'connection must be a PostgreSQL connection string (postgres://user@host/db), or absent for PGHOST etc.',
+    );
   }
   return connection;
 }
@@ -66,12 +69,15 @@ export async function initFrontier(input: InitFrontierInput): Promise<InitFronti
     throw new InvalidOptionError('roots', 'roots must be a non-empty array of URLs');
   }
   const options = checkCrawlOptions(
-    Object.fromEntries(Object.entries(input).filter(([key, value]) => value !== undefined && !NOT_CRAWL_OPTIONS.includes(key))) as Partial<CrawlOptions>,
+    Object.fromEntries(
+      Object.entries(input).filter(([key, value]) => value !== undefined && !NOT_CRAWL_OPTIONS.includes(key)),
+    ) as Partial<CrawlOptions>,
   );
   // A browser crawl's roots keep their fragments: a hash-routed app's page is named by one.
   const roots = resolveRoots(input.roots, { fragments: options.browser === true });
   const seeds: FrontierSeed[] = roots.map((root) => ({ url: root.url, key: root.key, origin: root.origin, kind: 'page' }));
-  if (options.sitemaps) seeds.push(...sitemapSeeds(roots).map((seed) => ({ url: seed.url, key: seed.key, origin: seed.origin, kind: 'sitemap' as const })));
+  if (options.sitemaps)
+    seeds.push(...sitemapSeeds(roots).map((seed) => ({ url: seed.url, key: seed.key, origin: seed.origin, kind: 'sitemap' as const })));
   const stored = { roots: roots.map((root) => root.url), options };
   const pool = await connectFrontier(connection, 1);
   try {

@@ -5,9 +5,29 @@
  * Each capability loads what it needs when called, from its own module (a command line may import one
  * of them alone, to load only that).
  */
-export { crawl, recrawl, resume, retry, type CrawlEvent, type CrawlHandle, type CrawlInput, type CrawlReport, type RecrawlInput, type ResumeInput } from './crawl.js';
+export {
+  crawl,
+  recrawl,
+  resume,
+  retry,
+  type CrawlEvent,
+  type CrawlHandle,
+  type CrawlInput,
+  type CrawlReport,
+  type RecrawlInput,
+  type ResumeInput,
+} from './crawl.js';
 export { SESSION_KEYS, type NameSessionOption, type SessionKey, type SessionOptions } from './session-options.js';
-export { prepareRun, startRun, type OptionSpelling, type PreparedRun, type RunHandle, type RunInput, type RunKind, type RunOutcome } from './start-run.js';
+export {
+  prepareRun,
+  startRun,
+  type OptionSpelling,
+  type PreparedRun,
+  type RunHandle,
+  type RunInput,
+  type RunKind,
+  type RunOutcome,
+} from './start-run.js';
 export type { SessionNote } from '../run/session.js';
 export {
   frontierStatus,
@@ -21,10 +41,29 @@ export {
   type InitFrontierResult,
 } from './frontier.js';
 export { crawlWorker, type WorkerEvent, type WorkerHandle, type WorkerInput, type WorkerNotice, type WorkerReport } from './worker.js';
-export { merge, mergeShards, type MergeCheck, type MergeInput, type MergeOutcome, type MergeProgress, type MergeReport, type MergeShardsInput } from './merge.js';
+export {
+  merge,
+  mergeShards,
+  type MergeCheck,
+  type MergeInput,
+  type MergeOutcome,
+  type MergeProgress,
+  type MergeReport,
+  type MergeShardsInput,
+} from './merge.js';
 export { exportArchive, type ExportInput, type ExportProgress, type ExportReport } from './export.js';
 export { importWarcs, type ImportInput, type ImportProblem, type ImportProgress, type ImportReport, type ImportSkip } from './import.js';
-export { CHANGE_KINDS, diffCrawls, diffPage, type ChangeKind, type CrawlChange, type CrawlDiff, type DiffInput, type PageDiff, type PageDiffInput } from './diff.js';
+export {
+  CHANGE_KINDS,
+  diffCrawls,
+  diffPage,
+  type ChangeKind,
+  type CrawlChange,
+  type CrawlDiff,
+  type DiffInput,
+  type PageDiff,
+  type PageDiffInput,
+} from './diff.js';
 export { reindex, type ReindexInput, type ReindexReport } from './reindex.js';
 export { qa, QA_DEFAULTS, type QaInput, type QaReport } from './qa.js';
 export { queryArchive, type QueryEnd, type QueryInput } from './query.js';

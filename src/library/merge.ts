@@ -59,7 +59,8 @@ function checkInput(input: MergeInput): void {
   if (typeof input.db !== 'string' || input.db === '' || input.db === ':memory:') {
     throw new InvalidOptionError('db', 'db must be the path of the output archive, e.g. "site.sqlite"');
   }
-  if (input.onProgress !== undefined && typeof input.onProgress !== 'function') throw new InvalidOptionError('onProgress', 'onProgress must be a function');
+  if (input.onProgress !== undefined && typeof input.onProgress !== 'function')
+    throw new InvalidOptionError('onProgress', 'onProgress must be a function');
 }
 
 /** Merges without reading the output's report afterwards (on a big archive that read is slow). */
@@ -96,6 +97,10 @@ export async function mergeShards(input: MergeShardsInput): Promise<MergeOutcome
  */
 export async function merge(input: MergeInput): Promise<MergeReport> {
   checkInput(input);
-  const { stopped: _stopped, ...outcome } = await mergeShards({ shards: input.shards, db: input.db, ...(input.onProgress ? { onProgress: input.onProgress } : {}) });
+  const { stopped: _stopped, ...outcome } = await mergeShards({
+    shards: input.shards,
+    db: input.db,
+    ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+  });
   return { archive: input.db, ...outcome, ...archiveReport(input.db) };
 }

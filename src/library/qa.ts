@@ -52,7 +52,10 @@ export const QA_DEFAULTS = { concurrency: 2, pageTimeoutMs: 30_000, threshold: 0
 function checkNumber(name: string, value: number | undefined, min: number, max: number, integer: boolean): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
-    throw new InvalidOptionError(name, `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${String(value)}`);
+    throw new InvalidOptionError(
+      name,
+      `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${String(value)}`,
+    );
   }
 }
 
@@ -63,7 +66,8 @@ function checkNumber(name: string, value: number | undefined, min: number, max: 
  * BrowserMissingError when there is no Chromium, InvalidOptionError for a bad option.
  */
 export async function qa(input: QaInput): Promise<QaReport> {
-  if (typeof input !== 'object' || input === null || typeof input.db !== 'string') throw new InvalidOptionError('db', 'db must be the path of the archive file, e.g. "site.sqlite"');
+  if (typeof input !== 'object' || input === null || typeof input.db !== 'string')
+    throw new InvalidOptionError('db', 'db must be the path of the archive file, e.g. "site.sqlite"');
   checkNumber('concurrency', input.concurrency, 1, 16, true);
   checkNumber('pageTimeoutMs', input.pageTimeoutMs, 1, 3_600_000, true);
   checkNumber('threshold', input.threshold, 0, 1, false);

@@ -24,7 +24,10 @@ export async function queryArchive(input: QueryInput): Promise<QueryEnd> {
 }
 
 /** Waits for a query or search process, stopping it when the signal aborts. */
-export async function untilDone(running: { finished: Promise<QueryEnd>; stop(): void }, signal: AbortSignal | undefined): Promise<QueryEnd> {
+export async function untilDone(
+  running: { finished: Promise<QueryEnd>; stop(): void },
+  signal: AbortSignal | undefined,
+): Promise<QueryEnd> {
   const stop = () => running.stop();
   if (signal?.aborted) stop();
   signal?.addEventListener('abort', stop);

@@ -31,7 +31,10 @@ export interface SearchReport {
 
 /** Runs the search in a process of its own, so an abort or the time limit can stop it inside SQLite. */
 export async function searchArchive(input: SearchInput): Promise<SearchReport> {
-  const [{ openArchive }, { pagesWithoutText, startSearch }] = await Promise.all([import('../storage/archive/index.js'), import('../storage/query/index.js')]);
+  const [{ openArchive }, { pagesWithoutText, startSearch }] = await Promise.all([
+    import('../storage/archive/index.js'),
+    import('../storage/query/index.js'),
+  ]);
   let found = 0;
   const options: SearchOptions = {
     limit: input.limit ?? DEFAULT_LIMIT,
@@ -48,7 +51,10 @@ export async function searchArchive(input: SearchInput): Promise<SearchReport> {
       found += hits.length;
       return input.onHits(hits);
     },
-    { ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}), ...(input.timeoutSetting !== undefined ? { raiseWith: input.timeoutSetting } : {}) },
+    {
+      ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+      ...(input.timeoutSetting !== undefined ? { raiseWith: input.timeoutSetting } : {}),
+    },
   );
   const end = await untilDone(running, input.signal);
   if (end !== 'done' || found > 0) return { end, found, unindexed: 0 };

@@ -31,8 +31,16 @@ const byKey: NameSessionOption = (key) => key;
 
 function headerLines(headers: unknown, name: NameSessionOption): string[] {
   if (Array.isArray(headers) && headers.every((line) => typeof line === 'string')) return headers as string[];
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers) || !Object.values(headers).every((value) => typeof value === 'string')) {
-    throw new InvalidOptionError('headers', `${name('headers')} must be an object of header names to string values, or an array of 'Name: value' strings`);
+  if (
+    typeof headers !== 'object' ||
+    headers === null ||
+    Array.isArray(headers) ||
+    !Object.values(headers).every((value) => typeof value === 'string')
+  ) {
+    throw new InvalidOptionError(
+      'headers',
+      `${name('headers')} must be an object of header names to string values, or an array of 'Name: value' strings`,
+    );
   }
   return Object.entries(headers as Record<string, string>).map(([header, value]) => `${header}: ${value}`);
 }
@@ -50,16 +58,23 @@ function checkCookies(cookies: unknown, name: NameSessionOption): string[] {
   if (!Array.isArray(cookies) || !cookies.every((pair) => typeof pair === 'string')) {
     throw new InvalidOptionError('cookies', `${name('cookies')} must be an array of 'name=value' strings`);
   }
-  for (const pair of cookies as string[]) if (!/^[^=;\s]+=/.test(pair)) throw new InvalidOptionError('cookies', `${name('cookies')} ${JSON.stringify(pair)}: expected 'name=value'`);
+  for (const pair of cookies as string[])
+    if (!/^[^=;\s]+=/.test(pair))
+      throw new InvalidOptionError('cookies', `${name('cookies')} ${JSON.stringify(pair)}: expected 'name=value'`);
   return cookies as string[];
 }
 
 function readCookieFile(file: unknown, name: NameSessionOption): string {
-  if (typeof file !== 'string' || file === '') throw new InvalidOptionError('cookieFile', `${name('cookieFile')} must name a cookies.txt file`);
+  if (typeof file !== 'string' || file === '')
+    throw new InvalidOptionError('cookieFile', `${name('cookieFile')} must name a cookies.txt file`);
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InvalidOptionError('cookieFile', `${name('cookieFile')} ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
+    throw new InvalidOptionError(
+      'cookieFile',
+      `${name('cookieFile')} ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -71,7 +86,8 @@ function checkProxy(proxy: unknown, name: NameSessionOption): string {
   } catch {
     throw new InvalidOptionError('proxy', `${name('proxy')} ${JSON.stringify(proxy)} is not a URL; give e.g. http://proxy.example:3128`);
   }
-  if (!['http:', 'https:', 'socks5:'].includes(url.protocol)) throw new InvalidOptionError('proxy', `${name('proxy')} must be an http://, https:// or socks5:// URL, got ${url.protocol}`);
+  if (!['http:', 'https:', 'socks5:'].includes(url.protocol))
+    throw new InvalidOptionError('proxy', `${name('proxy')} must be an http://, https:// or socks5:// URL, got ${url.protocol}`);
   return url.href;
 }
 

@@ -74,7 +74,8 @@ function checkInput(input: WorkerInput) {
   if (typeof input.db !== 'string' || input.db === '' || input.db === ':memory:') {
     throw new InvalidOptionError('db', 'db must be the path of the shard file, e.g. "shard-1.sqlite"');
   }
-  if (input.name !== undefined && (typeof input.name !== 'string' || input.name === '')) throw new InvalidOptionError('name', 'name must be a non-empty string');
+  if (input.name !== undefined && (typeof input.name !== 'string' || input.name === ''))
+    throw new InvalidOptionError('name', 'name must be a non-empty string');
   return {
     connection,
     dbPath: input.db,
@@ -104,7 +105,8 @@ export function crawlWorker(input: WorkerInput): WorkerHandle {
     onFetch: (report) => {
       if (report.state !== 'stopped') events.next({ type: report.state === 'done' ? 'fetched' : report.state, report });
     },
-    onOutage: (error) => events.next({ type: 'notice', notice: { kind: 'frontier-lost', reason: error instanceof Error ? error.message : String(error) } }),
+    onOutage: (error) =>
+      events.next({ type: 'notice', notice: { kind: 'frontier-lost', reason: error instanceof Error ? error.message : String(error) } }),
   });
   const done = worker.done
     .then((result): WorkerReport => ({ archive: request.dbPath, name: request.name, ...result }))

@@ -36,7 +36,8 @@ export function checkDefinition(path: string, definition: ShardDefinition): Chec
   }
   if (definition.options !== undefined) {
     const { options } = definition;
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new ShardDefinitionError(path, 'its stored crawl options are not an object');
+    if (typeof options !== 'object' || options === null || Array.isArray(options))
+      throw new ShardDefinitionError(path, 'its stored crawl options are not an object');
     try {
       checked.options = checkCrawlOptions(options as Partial<CrawlOptions>);
     } catch (error) {
@@ -75,17 +76,26 @@ export function checkSameCrawl(shards: CheckedDefinition[], output?: { path: str
     if (!shard.origins) continue;
     reference ??= { path: shard.path, origins: shard.origins };
     if (canonical(shard.origins) !== canonical(reference.origins)) {
-      throw new ShardRootsDifferError(shard.path, `its roots are on ${list(shard.origins)}, those of ${reference.path} on ${list(reference.origins)}`);
+      throw new ShardRootsDifferError(
+        shard.path,
+        `its roots are on ${list(shard.origins)}, those of ${reference.path} on ${list(reference.origins)}`,
+      );
     }
   }
   const workers = shards.filter((shard) => shard.workerShard);
   const first = workers[0];
   for (const shard of workers.slice(1)) {
     if (canonical([...(shard.roots ?? [])].sort()) !== canonical([...(first!.roots ?? [])].sort())) {
-      throw new ShardRootsDifferError(shard.path, `a worker's shard with other roots (${list(shard.roots ?? [])}) than ${first!.path} (${list(first!.roots ?? [])}), so not of the same shared crawl`);
+      throw new ShardRootsDifferError(
+        shard.path,
+        `a worker's shard with other roots (${list(shard.roots ?? [])}) than ${first!.path} (${list(first!.roots ?? [])}), so not of the same shared crawl`,
+      );
     }
     if (canonical(shard.options ?? {}) !== canonical(first!.options ?? {})) {
-      throw new ShardRootsDifferError(shard.path, `a worker's shard with other crawl options than ${first!.path}, so not of the same shared crawl`);
+      throw new ShardRootsDifferError(
+        shard.path,
+        `a worker's shard with other crawl options than ${first!.path}, so not of the same shared crawl`,
+      );
     }
   }
 }

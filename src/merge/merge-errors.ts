@@ -34,7 +34,11 @@ export class ShardBodyError extends CrawliteError {
 /** A shard whose stored roots or options a crawl would not take: a resume of the merged archive would crawl with them. */
 export class ShardDefinitionError extends CrawliteError {
   constructor(path: string, problem: string, options?: { cause?: unknown }) {
-    super('SHARD_DEFINITION_INVALID', `${path}: ${problem}; a resume of the merged archive would crawl with them, so it is refused`, options);
+    super(
+      'SHARD_DEFINITION_INVALID',
+      `${path}: ${problem}; a resume of the merged archive would crawl with them, so it is refused`,
+      options,
+    );
   }
 }
 

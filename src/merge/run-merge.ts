@@ -22,7 +22,8 @@ export const DEFAULT_BATCH = 5000;
 const BATCH_TARGET_MS = 250;
 
 /** The next batch size: doubled after a quick transaction, halved after a slow one. */
-const adapt = (size: number, ms: number) => (ms < BATCH_TARGET_MS / 2 ? Math.min(DEFAULT_BATCH, size * 2) : ms > BATCH_TARGET_MS ? Math.max(1, Math.floor(size / 2)) : size);
+const adapt = (size: number, ms: number) =>
+  ms < BATCH_TARGET_MS / 2 ? Math.min(DEFAULT_BATCH, size * 2) : ms > BATCH_TARGET_MS ? Math.max(1, Math.floor(size / 2)) : size;
 
 export type MergeEvent =
   | { type: 'shard-start'; path: string; urls: number; from: number }
@@ -69,7 +70,8 @@ const identityOf = (path: string): ShardIdentity => {
   return { size: stat.size, mtimeMs: stat.mtimeMs };
 };
 
-const sameFile = (a: ShardIdentity, b: ShardIdentity | undefined): b is ShardIdentity => b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs;
+const sameFile = (a: ShardIdentity, b: ShardIdentity | undefined): b is ShardIdentity =>
+  b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /**
  * Every check, before the output is opened: the shards' files, schemas, roots and options, then their
@@ -90,7 +92,11 @@ async function checkAll(shards: string[], request: MergeRequest): Promise<Map<st
   }
   for (const shard of unmerged) {
     const onProgress = (done: number, bodies: number) => request.onEvent?.({ type: 'checking', path: shard, bodies, checked: done });
-    const whole = await verifyShardBodies(shard, { ...(request.pauseMs ? { pauseMs: request.pauseMs } : {}), ...(request.stopped ? { stopped: request.stopped } : {}), onProgress });
+    const whole = await verifyShardBodies(shard, {
+      ...(request.pauseMs ? { pauseMs: request.pauseMs } : {}),
+      ...(request.stopped ? { stopped: request.stopped } : {}),
+      onProgress,
+    });
     if (!whole) return undefined;
   }
   return checked;
@@ -136,10 +142,12 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
           let pages = 0;
           let urlsDone = 0;
           if (from >= maxUrlId) db.transaction(() => writeShardProgress(db, shard, { ...identity, lastUrlId: maxUrlId, finished: true }))();
-          for (let lo = from + 1; lo <= maxUrlId; ) {
+          for (let lo = from + 1; lo <= maxUrlId;) {
             const hi = Math.min(maxUrlId, lo + batch - 1);
             const began = Date.now();
-            const done = merger.mergeBatch(lo, hi, () => writeShardProgress(db, shard, { ...identity, lastUrlId: hi, finished: hi >= maxUrlId }));
+            const done = merger.mergeBatch(lo, hi, () =>
+              writeShardProgress(db, shard, { ...identity, lastUrlId: hi, finished: hi >= maxUrlId }),
+            );
             if (fixed === undefined) batch = adapt(batch, Date.now() - began);
             lo = hi + 1;
             pages += done.pages;

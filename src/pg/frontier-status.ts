@@ -10,7 +10,9 @@ export interface FrontierStatus {
 /** URLs by state, overall and per origin, and the workers seen in the last minute with the URLs each holds. */
 export async function frontierStatus(pool: pg.Pool, connection: string | undefined): Promise<FrontierStatus> {
   await readCrawl(pool, connection);
-  const { rows } = await pool.query<{ origin: string; state: string; n: string }>('SELECT origin, state, count(*) AS n FROM url GROUP BY origin, state ORDER BY origin');
+  const { rows } = await pool.query<{ origin: string; state: string; n: string }>(
+    'SELECT origin, state, count(*) AS n FROM url GROUP BY origin, state ORDER BY origin',
+  );
   const total: Record<string, number> = {};
   const byOrigin = new Map<string, Record<string, number>>();
   for (const row of rows) {
@@ -34,6 +36,9 @@ export async function frontierStatus(pool: pg.Pool, connection: string | undefin
 
 /** URLs by state over the whole crawl, for a worker's progress line: one count on the state index, no per-origin split. */
 export async function stateTotals(pool: pg.Pool): Promise<Record<string, number>> {
-  const { rows } = await pool.query<{ state: string; n: string }>({ name: 'crawlite-state-totals', text: 'SELECT state, count(*) AS n FROM url GROUP BY state' });
+  const { rows } = await pool.query<{ state: string; n: string }>({
+    name: 'crawlite-state-totals',
+    text: 'SELECT state, count(*) AS n FROM url GROUP BY state',
+  });
   return Object.fromEntries(rows.map((row) => [row.state, Number(row.n)]));
 }

@@ -15,7 +15,12 @@ export interface StoredCrawl {
 }
 
 /** Creates (or migrates) the schema, stores the crawl and queues its roots, in one transaction. */
-export async function initFrontier(pool: pg.Pool, connection: string | undefined, crawl: StoredCrawl, seeds: FrontierSeed[]): Promise<number> {
+export async function initFrontier(
+  pool: pg.Pool,
+  connection: string | undefined,
+  crawl: StoredCrawl,
+  seeds: FrontierSeed[],
+): Promise<number> {
   const client = await pool.connect();
   try {
     await migratePg(client);
@@ -30,7 +35,12 @@ export async function initFrontier(pool: pg.Pool, connection: string | undefined
         `INSERT INTO url (url, fetch_url, origin, kind, state, depth)
          SELECT key, fetch_url, origin, kind, 'queued', 0 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS seed(key, fetch_url, origin, kind)
          ON CONFLICT (url) DO NOTHING`,
-        [seeds.map((seed) => seed.key), seeds.map((seed) => (seed.url === seed.key ? null : seed.url)), seeds.map((seed) => seed.origin), seeds.map((seed) => seed.kind)],
+        [
+          seeds.map((seed) => seed.key),
+          seeds.map((seed) => (seed.url === seed.key ? null : seed.url)),
+          seeds.map((seed) => seed.origin),
+          seeds.map((seed) => seed.kind),
+        ],
       );
       await client.query('COMMIT');
       return queued.rowCount ?? 0;

@@ -56,7 +56,9 @@ export async function addFound(client: pg.PoolClient, outcomes: PageOutcome[], l
   const found = collect(outcomes);
   const added = new Map<PageOutcome, number>();
   if (found.length === 0) return { added, overCap: new Map() };
-  const variants = found.flatMap(({ entry, skip }) => (entry.pathKey ? [{ key: entry.key, pathKey: entry.pathKey, skipped: skip !== undefined }] : []));
+  const variants = found.flatMap(({ entry, skip }) =>
+    entry.pathKey ? [{ key: entry.key, pathKey: entry.pathKey, skipped: skip !== undefined }] : [],
+  );
   const overCap = await judgeQueryVariants(client, variants, limits.maxPerPath ?? 0);
   const skipOf = (row: Found) => row.skip ?? overCap.get(row.entry.key);
 
@@ -79,7 +81,12 @@ export async function addFound(client: pg.PoolClient, outcomes: PageOutcome[], l
     ],
   });
   const inserted = new Set(rows.map((row) => row.url));
-  const before = await reviseKnown(client, found.filter((row) => !inserted.has(row.entry.key)), skipOf, limits.maxDepth);
+  const before = await reviseKnown(
+    client,
+    found.filter((row) => !inserted.has(row.entry.key)),
+    skipOf,
+    limits.maxDepth,
+  );
   for (const row of found) {
     const was = before.get(row.entry.key);
     if (inserted.has(row.entry.key) || was) countFinds(row, was, overCap.get(row.entry.key), limits.maxDepth, added);
@@ -93,12 +100,20 @@ export async function addFound(client: pg.PoolClient, outcomes: PageOutcome[], l
  * in the order the pages were committed, from the row as it was before the
  * commit (`was`; undefined for a URL the commit inserted).
  */
-function countFinds(row: Found, was: KnownUrl | undefined, overCap: Reason | undefined, maxDepth: number | undefined, added: Map<PageOutcome, number>): void {
+function countFinds(
+  row: Found,
+  was: KnownUrl | undefined,
+  overCap: Reason | undefined,
+  maxDepth: number | undefined,
+  added: Map<PageOutcome, number>,
+): void {
   let current = was;
   for (const { finder, depth, code } of row.finds) {
     const skip = code ?? overCap?.code ?? null;
     const find: Find = { depth, queueable: skip === null };
-    const next: KnownUrl | undefined = current ? revise(current, find, maxDepth) : { state: skip ? 'skipped' : 'queued', kind: row.entry.target, depth, code: skip };
+    const next: KnownUrl | undefined = current
+      ? revise(current, find, maxDepth)
+      : { state: skip ? 'skipped' : 'queued', kind: row.entry.target, depth, code: skip };
     if (!next) continue;
     current = next;
     added.set(finder, (added.get(finder) ?? 0) + 1);
@@ -106,7 +121,13 @@ function countFinds(row: Found, was: KnownUrl | undefined, overCap: Reason | und
 }
 
 /** The frontier's rules over the URL row `u` and the finds in `at` (one crawl: no revisit); $4 is --max-depth. */
-const found = (at: string): RuleColumns => ({ dialect: 'postgres', row: 'u.', depth: `${at}.depth`, queueable: `${at}.queueable`, maxDepth: '$4' });
+const found = (at: string): RuleColumns => ({
+  dialect: 'postgres',
+  row: 'u.',
+  depth: `${at}.depth`,
+  queueable: `${at}.queueable`,
+  maxDepth: '$4',
+});
 
 interface WasRow {
   url: string;

@@ -15,13 +15,20 @@ export function describeTarget(connection: string | undefined): string {
 export class PgUnreachableError extends CrawliteError {
   constructor(connection: string | undefined, cause: unknown) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    super('PG_UNREACHABLE', `cannot reach ${describeTarget(connection)}: ${why}; check that PostgreSQL runs and the connection string (or PGHOST etc.)`, { cause });
+    super(
+      'PG_UNREACHABLE',
+      `cannot reach ${describeTarget(connection)}: ${why}; check that PostgreSQL runs and the connection string (or PGHOST etc.)`,
+      { cause },
+    );
   }
 }
 
 export class PgSchemaTooNewError extends CrawliteError {
   constructor(found: number, known: number) {
-    super('PG_SCHEMA_TOO_NEW', `the frontier's schema is version ${found}, newer than this crawlite knows (${known}): upgrade crawlite on this machine`);
+    super(
+      'PG_SCHEMA_TOO_NEW',
+      `the frontier's schema is version ${found}, newer than this crawlite knows (${known}): upgrade crawlite on this machine`,
+    );
   }
 }
 
@@ -33,7 +40,10 @@ export class NoFrontierError extends CrawliteError {
 
 export class FrontierExistsError extends CrawliteError {
   constructor(connection: string | undefined) {
-    super('FRONTIER_EXISTS', `${describeTarget(connection)} already holds a crawl; start workers on it with crawlite worker <conn> --db shard.sqlite`);
+    super(
+      'FRONTIER_EXISTS',
+      `${describeTarget(connection)} already holds a crawl; start workers on it with crawlite worker <conn> --db shard.sqlite`,
+    );
   }
 }
 

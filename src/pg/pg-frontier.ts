@@ -90,7 +90,12 @@ export class PgFrontier implements FrontierPort {
    * no work. A URL taken under a delay is marked as yet to go out: the
    * origin's next start is booked when it does (`sent`).
    */
-  private async politely<T extends ClaimRow>(origin: string, want: number, take: (client: pg.PoolClient, n: number) => Promise<T[]>, hasWork: (client: pg.PoolClient) => Promise<boolean>): Promise<T[]> {
+  private async politely<T extends ClaimRow>(
+    origin: string,
+    want: number,
+    take: (client: pg.PoolClient, n: number) => Promise<T[]>,
+    hasWork: (client: pg.PoolClient) => Promise<boolean>,
+  ): Promise<T[]> {
     for (let poll = POLL_MIN_MS; ; poll = Math.min(poll * 2, POLL_MAX_MS)) {
       const answer = await this.inTransaction(async (client): Promise<{ taken: T[]; delayMs: number } | { wait: Admission }> => {
         const admitted = await admit(client, origin, want, this.politeness);
@@ -102,7 +107,8 @@ export class PgFrontier implements FrontierPort {
         return (await hasWork(client)) ? { wait: admitted } : { taken: [], delayMs: 0 };
       });
       if ('taken' in answer) {
-        if (answer.taken.length > 0 && answer.delayMs > 0) this.unsent.set(origin, { claim: unsentOf(answer.taken[0]!), delayMs: answer.delayMs });
+        if (answer.taken.length > 0 && answer.delayMs > 0)
+          this.unsent.set(origin, { claim: unsentOf(answer.taken[0]!), delayMs: answer.delayMs });
         return answer.taken;
       }
       if (this.stopRequested?.aborted) return [];
@@ -183,17 +189,28 @@ export class PgFrontier implements FrontierPort {
     // Nothing to pace (no --per-host, no --delay, no Crawl-delay stored): one statement, as without politeness.
     const unpaced =
       this.politeness.perHost === undefined && this.politeness.delayMs === undefined
-        ? await claim(this.pool, limit, 'AND NOT EXISTS (SELECT 1 FROM origin_politeness p WHERE p.origin = $1 AND p.crawl_delay_ms IS NOT NULL)')
+        ? await claim(
+            this.pool,
+            limit,
+            'AND NOT EXISTS (SELECT 1 FROM origin_politeness p WHERE p.origin = $1 AND p.crawl_delay_ms IS NOT NULL)',
+          )
         : [];
     const rows =
       unpaced.length > 0
         ? unpaced
-        : await this.politely(origin, limit, claim, async (client) => (await client.query(`SELECT 1 FROM url WHERE ${work} LIMIT 1`, [origin])).rowCount !== 0);
+        : await this.politely(
+            origin,
+            limit,
+            claim,
+            async (client) => (await client.query(`SELECT 1 FROM url WHERE ${work} LIMIT 1`, [origin])).rowCount !== 0,
+          );
     return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => this.toClaim(row, askedAt));
   }
 
   async queuedOrigins(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ origin: string }>(`SELECT DISTINCT origin FROM url WHERE state IN ('queued', 'leased') AND ${CLAIMABLE}`);
+    const { rows } = await this.pool.query<{ origin: string }>(
+      `SELECT DISTINCT origin FROM url WHERE state IN ('queued', 'leased') AND ${CLAIMABLE}`,
+    );
     return rows.map((row) => row.origin);
   }
 
@@ -219,11 +236,26 @@ export class PgFrontier implements FrontierPort {
              lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
            WHERE ${free('$9::boolean')}
            ${RETURNING}`,
-          [url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, this.worker.id, this.worker.leaseMs, takeOver],
+          [
+            url.key,
+            url.url === url.key ? null : url.url,
+            url.origin,
+            url.kind,
+            url.depth,
+            url.redirectHops,
+            this.worker.id,
+            this.worker.leaseMs,
+            takeOver,
+          ],
         )
       ).rows;
     const hasWork = async (client: pg.PoolClient) =>
-      (await client.query(`SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM url u WHERE u.url = $1 AND NOT (${free('$2::boolean')}))`, [url.key, takeOver])).rowCount !== 0;
+      (
+        await client.query(`SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM url u WHERE u.url = $1 AND NOT (${free('$2::boolean')}))`, [
+          url.key,
+          takeOver,
+        ])
+      ).rowCount !== 0;
     for (let poll = POLL_MIN_MS; ; poll = Math.min(poll * 2, POLL_MAX_MS)) {
       const rows = await this.politely(url.origin, 1, take, hasWork);
       if (rows[0]) return this.toClaim(rows[0], askedAt);
@@ -236,11 +268,10 @@ export class PgFrontier implements FrontierPort {
 
   /** Whether another worker is fetching `key` as the crawler's own (a page being fetched is not waited for: it is not ours to take). */
   private async fetchingElsewhere(key: string, takeOver: boolean): Promise<boolean> {
-    const { rowCount } = await this.pool.query(`SELECT 1 FROM url WHERE url = $1 AND ${leaseLive()} AND lease_owner <> $2 AND ${ownClaimTakesSql('', '$3::boolean')}`, [
-      key,
-      this.worker.id,
-      takeOver,
-    ]);
+    const { rowCount } = await this.pool.query(
+      `SELECT 1 FROM url WHERE url = $1 AND ${leaseLive()} AND lease_owner <> $2 AND ${ownClaimTakesSql('', '$3::boolean')}`,
+      [key, this.worker.id, takeOver],
+    );
     return rowCount !== 0;
   }
 
@@ -278,7 +309,8 @@ export class PgFrontier implements FrontierPort {
   }
 
   async requeueRobotsUnavailable(origin?: string): Promise<number> {
-    const result = origin === undefined ? await this.pool.query(requeueRefusedSql()) : await this.pool.query(requeueRefusedSql('$1'), [origin]);
+    const result =
+      origin === undefined ? await this.pool.query(requeueRefusedSql()) : await this.pool.query(requeueRefusedSql('$1'), [origin]);
     return result.rowCount ?? 0;
   }
 
@@ -296,7 +328,10 @@ export class PgFrontier implements FrontierPort {
   /** Gives back every URL this worker leases: called only when none of its claims is in flight. */
   async releaseMine(): Promise<number> {
     this.unsent.clear();
-    const result = await this.pool.query("UPDATE url SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'leased' AND lease_owner = $1", [this.worker.id]);
+    const result = await this.pool.query(
+      "UPDATE url SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'leased' AND lease_owner = $1",
+      [this.worker.id],
+    );
     return result.rowCount ?? 0;
   }
 

@@ -11,7 +11,6 @@ export interface Variant {
   skipped: boolean;
 }
 
-
 /**
  * --max-per-path over all workers: judges `variants` (in key order) against
  * the crawl-wide count of URLs added per path, counts the new ones, and
@@ -24,13 +23,18 @@ export async function judgeQueryVariants(client: pg.PoolClient, variants: Varian
   const over = new Map<string, Reason>();
   if (variants.length === 0 || maxPerPath <= 0) return over;
   const paths = [...new Set(variants.map((variant) => variant.pathKey))].sort();
-  await client.query('INSERT INTO query_variants (path, count) SELECT path, 0 FROM unnest($1::text[]) AS path ORDER BY path ON CONFLICT (path) DO NOTHING', [paths]);
+  await client.query(
+    'INSERT INTO query_variants (path, count) SELECT path, 0 FROM unnest($1::text[]) AS path ORDER BY path ON CONFLICT (path) DO NOTHING',
+    [paths],
+  );
   const counted = await client.query<{ path: string; count: number }>(
     'SELECT path, count FROM query_variants WHERE path = ANY($1::text[]) ORDER BY path FOR UPDATE',
     [paths],
   );
   const counts = new Map(counted.rows.map((row) => [row.path, row.count]));
-  const known = await client.query<{ url: string }>('SELECT url FROM url WHERE url = ANY($1::text[])', [variants.map((variant) => variant.key)]);
+  const known = await client.query<{ url: string }>('SELECT url FROM url WHERE url = ANY($1::text[])', [
+    variants.map((variant) => variant.key),
+  ]);
   const existing = new Set(known.rows.map((row) => row.url));
   const grown = new Set<string>();
   for (const { key, pathKey, skipped } of variants) {
@@ -43,10 +47,10 @@ export async function judgeQueryVariants(client: pg.PoolClient, variants: Varian
   }
   if (grown.size > 0) {
     const changed = [...grown].sort();
-    await client.query('UPDATE query_variants q SET count = c.count FROM unnest($1::text[], $2::integer[]) AS c(path, count) WHERE q.path = c.path', [
-      changed,
-      changed.map((path) => counts.get(path)!),
-    ]);
+    await client.query(
+      'UPDATE query_variants q SET count = c.count FROM unnest($1::text[], $2::integer[]) AS c(path, count) WHERE q.path = c.path',
+      [changed, changed.map((path) => counts.get(path)!)],
+    );
   }
   return over;
 }

@@ -132,15 +132,20 @@ export class PgShardSink implements PageSinkPort {
    * claims only grow, so it stays lost).
    */
   private async leaseStates(outcomes: PageOutcome[]): Promise<Map<PageOutcome, LeaseState>> {
-    const { rows } = await this.pool.query<{ id: string; claims: number; state: string }>('SELECT id, claims, state FROM url WHERE id = ANY($1::bigint[])', [
-      outcomes.map((outcome) => outcome.claim.id),
-    ]);
+    const { rows } = await this.pool.query<{ id: string; claims: number; state: string }>(
+      'SELECT id, claims, state FROM url WHERE id = ANY($1::bigint[])',
+      [outcomes.map((outcome) => outcome.claim.id)],
+    );
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
     return new Map(
       outcomes.map((outcome) => {
         const row = byId.get(outcome.claim.id);
         const state: LeaseState =
-          !row || row.claims !== claimsOf(outcome.claim.lease) ? 'lost' : row.state === 'leased' || row.state === 'queued' ? 'held' : 'committed';
+          !row || row.claims !== claimsOf(outcome.claim.lease)
+            ? 'lost'
+            : row.state === 'leased' || row.state === 'queued'
+              ? 'held'
+              : 'committed';
         return [outcome, state];
       }),
     );
@@ -184,7 +189,12 @@ export class PgShardSink implements PageSinkPort {
       await client.query(
         `INSERT INTO robots (url, status, body, location) VALUES ($1, $2, $3, $4)
          ON CONFLICT (url) DO UPDATE SET status = excluded.status, body = excluded.body, location = excluded.location`,
-        [claim.key, response.status, Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength), response.location],
+        [
+          claim.key,
+          response.status,
+          Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength),
+          response.location,
+        ],
       );
     }
     await client.query({

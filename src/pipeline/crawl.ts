@@ -115,13 +115,17 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
         requests -= 1;
       }
     };
-    const fetchStage = fetchWithRetry(fetch, {
-      maxTries: options.maxTries,
-      retryDelayMs: options.retryDelayMs,
-      onRetryAfter: (url, status, ms) => {
-        if (status === 429 || status === 503) scheduler.pause(new URL(url).origin, ms, Date.now());
+    const fetchStage = fetchWithRetry(
+      fetch,
+      {
+        maxTries: options.maxTries,
+        retryDelayMs: options.retryDelayMs,
+        onRetryAfter: (url, status, ms) => {
+          if (status === 429 || status === 503) scheduler.pause(new URL(url).origin, ms, Date.now());
+        },
       },
-    }, stop.signal);
+      stop.signal,
+    );
     const commit: OperatorFunction<CrawlItem, FetchReport> = pipe(
       inScope(scope),
       withinLimits({

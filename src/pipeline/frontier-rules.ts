@@ -63,7 +63,11 @@ export const isCutShort = (row: KnownUrl, find: Find, maxDepth: number | undefin
 
 /** A re-crawl fetches again a URL an earlier crawl finished, when a page of this crawl links to it: once per crawl. */
 export const isRevisit = (row: KnownUrl, find: Find): boolean =>
-  find.crawl !== undefined && row.crawl !== undefined && (row.state === 'done' || row.state === 'failed') && row.crawl < find.crawl && find.queueable;
+  find.crawl !== undefined &&
+  row.crawl !== undefined &&
+  (row.state === 'done' || row.state === 'failed') &&
+  row.crawl < find.crawl &&
+  find.queueable;
 
 /**
  * The row after a find of a URL known already, or undefined when the find
@@ -116,7 +120,9 @@ export const upgradableSql = ({ row, queueable }: Pick<RuleColumns, 'row' | 'que
   `(${row}state = 'skipped' AND ${row}error_code IN (${literals(UPGRADABLE_SKIPS)}) AND ${queueable})`;
 
 export const cutShortSql = ({ row, depth, maxDepth }: Pick<RuleColumns, 'row' | 'depth' | 'maxDepth'>): string =>
-  maxDepth === undefined ? 'FALSE' : `(${row}state = 'done' AND ${row}kind = 'page' AND ${row}depth >= ${maxDepth} AND ${depth} < ${maxDepth})`;
+  maxDepth === undefined
+    ? 'FALSE'
+    : `(${row}state = 'done' AND ${row}kind = 'page' AND ${row}depth >= ${maxDepth} AND ${depth} < ${maxDepth})`;
 
 /** Finished (done or failed) in a crawl before `crawl`. */
 export const finishedBeforeSql = (row: string, crawl: string): string => `(${row}state IN ('done', 'failed') AND ${row}crawl < ${crawl})`;
@@ -136,7 +142,8 @@ export function revisionSql(columns: RuleColumns): { changes: string; assignment
   const revisit = revisitSql(columns);
   const cleared = crawl === undefined ? upgrade : `${upgrade} OR ${revisit}`;
   const queued = [upgrade, cutShortSql(columns), ...(crawl === undefined ? [] : [revisit])].join(' OR ');
-  const when = (condition: string, then: string, column: string) => `${column} = CASE WHEN ${condition} THEN ${then} ELSE ${row}${column} END`;
+  const when = (condition: string, then: string, column: string) =>
+    `${column} = CASE WHEN ${condition} THEN ${then} ELSE ${row}${column} END`;
   const assignments = [
     `depth = ${least(dialect, `${row}depth`, depth)}`,
     when(queued, "'queued'", 'state'),
@@ -151,7 +158,8 @@ export function revisionSql(columns: RuleColumns): { changes: string; assignment
 export const ownClaimTakesSql = (row: string, takeOver: string): string => `(${row}kind = '${STORED_KIND}' OR ${takeOver})`;
 
 /** What --max-pages counts, as a condition on a URL row. */
-export const countedPageSql = (row = ''): string => `(${row}kind = '${COUNTED_PAGE.kind}' AND ${row}state IN (${literals(COUNTED_PAGE.states)}))`;
+export const countedPageSql = (row = ''): string =>
+  `(${row}kind = '${COUNTED_PAGE.kind}' AND ${row}state IN (${literals(COUNTED_PAGE.states)}))`;
 
 /** URLs refused for an unavailable robots.txt, as a condition on a URL row. */
 export const refusedForRobotsSql = (row = ''): string => `(${row}state = 'skipped' AND ${row}error_code = '${ROBOTS_UNAVAILABLE}')`;

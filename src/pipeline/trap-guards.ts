@@ -55,7 +55,10 @@ export function trapReason(url: string, settings: TrapSettings): Reason | undefi
     const segments = path.split('/').filter((segment) => segment !== '');
     const repeats = longestRepeat(segments);
     if (repeats > settings.maxPathRepeats) {
-      return { code: 'trap_repeated_path', message: `path segments repeat ${repeats} times in a row (--max-path-repeats ${settings.maxPathRepeats})` };
+      return {
+        code: 'trap_repeated_path',
+        message: `path segments repeat ${repeats} times in a row (--max-path-repeats ${settings.maxPathRepeats})`,
+      };
     }
   }
   return undefined;

@@ -45,7 +45,8 @@ export function checkOptionValue<K extends OptionKey>(key: K, value: unknown, na
       if (typeof value !== 'boolean') throw fail('true or false');
       break;
     case 'patterns':
-      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw fail('an array of regular expressions (strings)');
+      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+        throw fail('an array of regular expressions (strings)');
       try {
         compilePatterns(value, name(key));
       } catch (error) {
@@ -66,7 +67,10 @@ export function checkConflicts(given: Partial<CrawlOptions>, name: NameOption = 
   }
   // A rendered page loads its requisites itself: without them it would not render as readers see it.
   if (given.requisites === false && given.browser === true) {
-    throw new InvalidOptionError('browser', `${name('browser', true)} conflicts with ${name('requisites', false)}: a page renders with its requisites`);
+    throw new InvalidOptionError(
+      'browser',
+      `${name('browser', true)} conflicts with ${name('requisites', false)}: a page renders with its requisites`,
+    );
   }
 }
 
@@ -74,7 +78,10 @@ export function checkConflicts(given: Partial<CrawlOptions>, name: NameOption = 
 export function checkCrawlOptions(given: Partial<CrawlOptions>, name: NameOption = byKey): Partial<CrawlOptions> {
   for (const [key, value] of Object.entries(given)) {
     if (!Object.hasOwn(CRAWL_OPTION_DEFINITIONS, key)) {
-      throw new InvalidOptionError(key, `${key} is not a crawl option; the options are ${Object.keys(CRAWL_OPTION_DEFINITIONS).join(', ')}`);
+      throw new InvalidOptionError(
+        key,
+        `${key} is not a crawl option; the options are ${Object.keys(CRAWL_OPTION_DEFINITIONS).join(', ')}`,
+      );
     }
     if (value !== undefined) checkOptionValue(key as OptionKey, value, name);
   }

@@ -57,7 +57,10 @@ async function openReplay(tab: ReplayTab, frameUrl: string): Promise<{ frame: Fr
       return { frame, box };
     }
     const size = tab.page.viewportSize() ?? VIEWPORT;
-    await tab.page.setViewportSize({ width: size.width + VIEWPORT.width - Math.round(box.width), height: size.height + VIEWPORT.height - Math.round(box.height) });
+    await tab.page.setViewportSize({
+      width: size.width + VIEWPORT.width - Math.round(box.width),
+      height: size.height + VIEWPORT.height - Math.round(box.height),
+    });
     tab.sized = true;
   }
 }
@@ -87,7 +90,10 @@ export async function checkReplay(tab: ReplayTab, decoder: ImageDecoder, frameUr
     const scale = stored.width / VIEWPORT.width;
     const clip = { x: box.x, y: box.y, width: VIEWPORT.width, height: Math.min(VIEWPORT.height, stored.height / scale), scale };
     const format = material.screenshot.type === 'image/webp' ? 'webp' : material.screenshot.type === 'image/jpeg' ? 'jpeg' : 'png';
-    const shot = await tab.session.send('Page.captureScreenshot', format === 'png' ? { format, clip } : { format, quality: SCREENSHOT_QUALITY, clip });
+    const shot = await tab.session.send(
+      'Page.captureScreenshot',
+      format === 'png' ? { format, clip } : { format, quality: SCREENSHOT_QUALITY, clip },
+    );
     const replayed = await decoder.decode(material.screenshot.type, Buffer.from(shot.data, 'base64'));
     pixelDiff = pixelDifference(stored, replayed);
   }

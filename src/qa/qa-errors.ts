@@ -4,7 +4,10 @@ import { CrawliteError } from '../crawlite-error.js';
 export class QaBrowserError extends CrawliteError {
   constructor(chromium: string, cause: unknown, what: 'would not start to replay the archive' | 'quit while replaying the archive') {
     const why = cause instanceof Error ? cause.message.split('\n', 1)[0]! : String(cause);
-    const next = what === 'quit while replaying the archive' ? 'the scores stored stay; run qa again' : `check that it runs (${chromium} --headless --version)`;
+    const next =
+      what === 'quit while replaying the archive'
+        ? 'the scores stored stay; run qa again'
+        : `check that it runs (${chromium} --headless --version)`;
     super('qa_browser_failed', `Chromium (${chromium}) ${what}: ${why}; ${next}`, { cause });
   }
 }

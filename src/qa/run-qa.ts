@@ -61,7 +61,8 @@ export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
     serving = await serveArchive({ path: options.path, host: '127.0.0.1', port: 0 });
     const ports = new Set([new URL(serving.uiUrl).port, new URL(serving.replayOrigin).port]);
     // Loopback at the server's ports only: replay may name an archived origin as <label>.localhost.
-    const reaches = (url: URL) => (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname.endsWith('.localhost')) && ports.has(url.port);
+    const reaches = (url: URL) =>
+      (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname.endsWith('.localhost')) && ports.has(url.port);
     browser = await launchReplayBrowser(options.chromium, reaches).catch((cause: unknown) => {
       throw new QaBrowserError(options.chromium, cause, 'would not start to replay the archive');
     });

@@ -36,8 +36,15 @@ const timestampOf = (fetchedAt: string) => fetchedAt.replace(/\D/g, '').slice(0,
  * goes with its tab). A page that could not be measured is scored 0, with why. Throws BrowserGone if
  * the browser quit, so that no page is scored for the machine's fault.
  */
-export async function scorePage(place: ScoringPlace, page: PageToScore, tab: ReplayTab | undefined): Promise<{ check: QaCheck; tab: ReplayTab | undefined }> {
-  const gone = (cause: unknown) => (place.context.browser()?.isConnected() ? undefined : new BrowserGone(cause instanceof Error ? cause.message.split('\n', 1)[0] : String(cause)));
+export async function scorePage(
+  place: ScoringPlace,
+  page: PageToScore,
+  tab: ReplayTab | undefined,
+): Promise<{ check: QaCheck; tab: ReplayTab | undefined }> {
+  const gone = (cause: unknown) =>
+    place.context.browser()?.isConnected()
+      ? undefined
+      : new BrowserGone(cause instanceof Error ? cause.message.split('\n', 1)[0] : String(cause));
   let timer: NodeJS.Timeout | undefined;
   let measures = NOTHING;
   let error: string | null = null;
@@ -57,6 +64,13 @@ export async function scorePage(place: ScoringPlace, page: PageToScore, tab: Rep
   } finally {
     clearTimeout(timer);
   }
-  const check = { urlId: page.urlId, fetchedAt: page.fetchedAt, ...measures, score: error ? 0 : qaScore(measures), error, checkedAt: new Date().toISOString() };
+  const check = {
+    urlId: page.urlId,
+    fetchedAt: page.fetchedAt,
+    ...measures,
+    score: error ? 0 : qaScore(measures),
+    error,
+    checkedAt: new Date().toISOString(),
+  };
   return { check, tab };
 }

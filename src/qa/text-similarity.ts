@@ -5,7 +5,12 @@
  */
 export const MAX_WORDS = 2000;
 
-const words = (text: string): string[] => text.toLowerCase().split(/[\s\p{P}]+/u).filter(Boolean).slice(0, MAX_WORDS);
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[\s\p{P}]+/u)
+    .filter(Boolean)
+    .slice(0, MAX_WORDS);
 
 /**
  * How alike two texts are, 0..1: 1 - (Levenshtein distance between their word sequences) / (the longer

@@ -56,11 +56,12 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
   async function run(): Promise<RunResult> {
     const notify = (notice: Extract<RunEvent, { type: 'notice' }>['notice']) => events.next({ type: 'notice', notice });
     checkBrowser(request.given);
-    archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, { onWait: (message) => notify({ kind: 'waiting-for-reader', message }), refuseShard: true }).catch(
-      (error: unknown) => {
-        throw request.recrawl && error instanceof NothingToResumeError ? new NothingToRecrawlError(request.dbPath) : error;
-      },
-    );
+    archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, {
+      onWait: (message) => notify({ kind: 'waiting-for-reader', message }),
+      refuseShard: true,
+    }).catch((error: unknown) => {
+      throw request.recrawl && error instanceof NothingToResumeError ? new NothingToRecrawlError(request.dbPath) : error;
+    });
     const { db } = archive;
     let state: CrawlStateThread | undefined;
     try {
@@ -79,7 +80,12 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
       );
       let endedBy: RunEnd = 'failed';
       try {
-        await lastValueFrom(withProgress(fetches, request.progressEveryMs, () => events.next({ type: 'progress', counts: urlStateCounts(db), inFlight: running.inFlight() })), { defaultValue: undefined });
+        await lastValueFrom(
+          withProgress(fetches, request.progressEveryMs, () =>
+            events.next({ type: 'progress', counts: urlStateCounts(db), inFlight: running.inFlight() }),
+          ),
+          { defaultValue: undefined },
+        );
         endedBy = stop.stopping ? 'interrupted' : running.limitReached() ? 'limit' : 'finished';
       } finally {
         // No browser process outlives the run, however it ends.

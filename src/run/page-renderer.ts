@@ -13,5 +13,10 @@ export function checkBrowser(options: Pick<Partial<CrawlOptions>, 'browser' | 'q
 /** The crawl's browser with --browser, or none; the caller closes it once the crawl is over. */
 export function openRenderer(options: CrawlOptions): PageRenderer | undefined {
   if (!options.browser) return undefined;
-  return createRenderer({ chromium: resolveChromium(options.chromium), userAgent: options.userAgent, maxBodyBytes: options.maxBodyBytes, allowWrites: options.browserWrites });
+  return createRenderer({
+    chromium: resolveChromium(options.chromium),
+    userAgent: options.userAgent,
+    maxBodyBytes: options.maxBodyBytes,
+    allowWrites: options.browserWrites,
+  });
 }

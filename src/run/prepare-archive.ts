@@ -82,7 +82,11 @@ export function prepareArchive(db: ArchiveConnection, request: CheckedRequest, n
     // Index counts only: the full report reads every response, too slow before a big archive starts.
     const before = urlStateCounts(db);
     const complete = request.mode === 'existing' && !request.retryFailed && before.queued === 0 && before.fetching === 0;
-    notify(complete ? { kind: 'complete', done: before.done, failed: before.failed, skipped: before.skipped } : { kind: 'resuming', done: before.done, queued: before.queued, requeued });
+    notify(
+      complete
+        ? { kind: 'complete', done: before.done, failed: before.failed, skipped: before.skipped }
+        : { kind: 'resuming', done: before.done, queued: before.queued, requeued },
+    );
     const changed = changes(storedOptions, request.given);
     if (changed.length) notify({ kind: 'options-changed', changes: changed });
   } else {

@@ -32,7 +32,10 @@ export function resolveRoots(inputs: string[], options: { fragments?: boolean } 
     const typed = withDefaultScheme(input);
     const normalized = normalizeUrl(typed);
     if (!('key' in normalized)) {
-      throw new InvalidRootError(input, normalized.error === 'scheme' ? `is not an http(s) URL (${normalized.detail})` : 'is not a valid URL');
+      throw new InvalidRootError(
+        input,
+        normalized.error === 'scheme' ? `is not an http(s) URL (${normalized.detail})` : 'is not a valid URL',
+      );
     }
     const why = implausible(input, new URL(normalized.url));
     if (why) throw new InvalidRootError(input, why);

@@ -41,7 +41,10 @@ export interface CheckedRequest extends RunRequest {
 
 export class NoArchiveFileError extends CrawliteError {
   constructor(path: string) {
-    super('NO_ARCHIVE_FILE', `${JSON.stringify(path)} is not an archive file: name a file such as site.sqlite (a database in memory would keep nothing to query or resume)`);
+    super(
+      'NO_ARCHIVE_FILE',
+      `${JSON.stringify(path)} is not an archive file: name a file such as site.sqlite (a database in memory would keep nothing to query or resume)`,
+    );
   }
 }
 

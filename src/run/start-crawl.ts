@@ -23,7 +23,13 @@ export interface StartedCrawl {
  * a thread of their own, see CrawlStateThread), an HTTP client with the session's settings and, with --browser,
  * Chromium.
  */
-export function startCrawl(db: ArchiveConnection, dbPath: string, prepared: PreparedArchive, stop: CrawlStop, session: RunSession | undefined): StartedCrawl {
+export function startCrawl(
+  db: ArchiveConnection,
+  dbPath: string,
+  prepared: PreparedArchive,
+  stop: CrawlStop,
+  session: RunSession | undefined,
+): StartedCrawl {
   const { record, options } = prepared;
   const roots = prepared.seeds.map((seed) => seed.url);
   const runId = prepared.runId ?? record.startRun(options, new Date(), prepared.crawl);
@@ -31,6 +37,11 @@ export function startCrawl(db: ArchiveConnection, dbPath: string, prepared: Prep
   // Until the thread is ready, the frontier the archive was prepared with answers here.
   const state = new CrawlStateThread({ path: dbPath, runId, crawl: prepared.crawl, limits }, { db, frontier: prepared.frontier });
   const renderer = openRenderer(options);
-  const ports = { frontier: state.frontier, sink: state.sink, fetcher: httpFetcher(options, session?.build(roots)), ...(renderer ? { renderer: () => renderer } : {}) };
+  const ports = {
+    frontier: state.frontier,
+    sink: state.sink,
+    fetcher: httpFetcher(options, session?.build(roots)),
+    ...(renderer ? { renderer: () => renderer } : {}),
+  };
   return { runId, roots, running: crawl(ports, roots, options, stop), state, ...(renderer ? { renderer } : {}) };
 }

@@ -103,7 +103,10 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       await heartbeat(pool, id, request.name);
       beat = setInterval(() => void heartbeat(pool, id, request.name).catch(() => undefined), Math.min(10_000, leaseMs / 2));
       beat.unref();
-      record.save(stored.roots, stored.options, { shardOf: request.connection ? 'postgresql' : 'postgresql (PGHOST)', frontier: stored.made });
+      record.save(stored.roots, stored.options, {
+        shardOf: request.connection ? 'postgresql' : 'postgresql (PGHOST)',
+        frontier: stored.made,
+      });
       runId = record.startRun(options, new Date());
       // --max-per-path is judged in the frontier, over all workers: the shard records what it decided.
       const pages = new SqlitePageSink(archive.db, request.dbPath, runId, { maxDepth: options.maxDepth });

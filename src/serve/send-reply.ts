@@ -13,7 +13,13 @@ export interface Reply {
  * single `Range: bytes=` on a 200 (206 with Content-Range, or 416 when no byte of it exists) unless
  * `ranges` is false (pages built per request, which nobody downloads in parts).
  */
-export function sendReply(res: ServerResponse, method: string | undefined, rangeHeader: string | undefined, reply: Reply, ranges = true): void {
+export function sendReply(
+  res: ServerResponse,
+  method: string | undefined,
+  rangeHeader: string | undefined,
+  reply: Reply,
+  ranges = true,
+): void {
   const headers: Record<string, string | number> = { ...reply.headers };
   let { status, body } = reply;
   if (ranges && status === 200) {

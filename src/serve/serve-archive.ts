@@ -45,7 +45,8 @@ export class ServeListenError extends CrawliteError {
   }
 }
 
-export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+export const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** The host part of a URL for an address: brackets for IPv6, and a loopback name for the unspecified addresses. */
 function urlHost(host: string): string {
@@ -105,7 +106,16 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
       loopback ? new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...more]) : undefined;
     const addresses = replayAddresses(replayOrigin, loopback, () => archive.origins());
     const ui = createUiHandler(
-      { archive, db, replayOrigin, replayAddresses: addresses, ...(replayPageOrigin ? { replayPageOrigin } : {}), search: search.search, sql, diff },
+      {
+        archive,
+        db,
+        replayOrigin,
+        replayAddresses: addresses,
+        ...(replayPageOrigin ? { replayPageOrigin } : {}),
+        search: search.search,
+        sql,
+        diff,
+      },
       allowedHosts(uiPort, ...(replayPageOrigin ? [new URL(replayPageOrigin).host] : [])),
     );
     const replay = createReplayHandler(

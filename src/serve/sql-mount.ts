@@ -37,7 +37,12 @@ export interface UiSql {
    * Every row of a statement as a CSV or JSON document, to `write` in pieces of about 256 K characters (made in the query's
    * process, so a cell of any size crosses in pieces), within DOWNLOAD_TIMEOUT_MS; `started` gets the query to stop it (a client gone).
    */
-  allRows(sql: string, format: RowsFormat, write: (text: string) => Promise<void>, started: (query: RunningQuery) => void): Promise<'done' | 'stopped'>;
+  allRows(
+    sql: string,
+    format: RowsFormat,
+    write: (text: string) => Promise<void>,
+    started: (query: RunningQuery) => void,
+  ): Promise<'done' | 'stopped'>;
   /** Kills the queries running; none starts after. */
   close(): void;
 }
@@ -97,7 +102,10 @@ export function uiSql(path: string, timeoutMs: number = SQL_TIMEOUT_MS, download
           }
         },
       };
-      await run(pageSlots, () => (query = startRowsQuery(path, sql, sink, { timeoutMs, cellChars, ...(params !== undefined ? { params } : {}) })));
+      await run(
+        pageSlots,
+        () => (query = startRowsQuery(path, sql, sink, { timeoutMs, cellChars, ...(params !== undefined ? { params } : {}) })),
+      );
       return shown;
     },
     allRows(sql, format, write, started) {

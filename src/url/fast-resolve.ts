@@ -61,7 +61,15 @@ function baseParts(base: string): BaseParts | undefined {
   // Asked of the parser itself, since Node's drops an empty base query ('http://h/a?') here.
   const self = normalizeUrl('', base) as NormalizedUrl;
   const directory = pathname.slice(0, pathname.lastIndexOf('/') + 1);
-  return { scheme, origin: url.origin, pathname, directory, plainDirectory: !directory.includes('/.'), escapes: pathname.includes('%'), self };
+  return {
+    scheme,
+    origin: url.origin,
+    pathname,
+    directory,
+    plainDirectory: !directory.includes('/.'),
+    escapes: pathname.includes('%'),
+    self,
+  };
 }
 
 const PATH = 1;

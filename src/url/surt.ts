@@ -128,7 +128,10 @@ const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (letters) => lett
 
 /** Every byte but letters, digits and `_.-~!"$&'()*+,/:;<=>?@[\]^\`{|}` as %XX (quote_from_bytes with surt's safe set). */
 function escapeOnce(s: string): string {
-  return s.replace(/[^A-Za-z0-9_.\-~!"$&'()*+,/:;<=>?@[\\\]^`{|}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return s.replace(
+    /[^A-Za-z0-9_.\-~!"$&'()*+,/:;<=>?@[\\\]^`{|}]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }
 
 /** unquote_to_bytes until nothing changes: `%2541` is `A`. */

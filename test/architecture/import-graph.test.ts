@@ -3,7 +3,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXCEPTIONS, FLOORS, publishedModules, roomRuleBroken, SHELL, shellViolations, violations } from '../../scripts/architecture/dependency-rules.mjs';
+import {
+  EXCEPTIONS,
+  FLOORS,
+  publishedModules,
+  roomRuleBroken,
+  SHELL,
+  shellViolations,
+  violations,
+} from '../../scripts/architecture/dependency-rules.mjs';
 import { tempDir } from '../support/archive.js';
 import { describeViolation, readImportGraph, srcImportGraph } from '../support/import-graph.js';
 
@@ -13,7 +21,9 @@ const ROOMS_ABOVE_PIPELINE = ['storage', 'http', 'pg', 'run', 'library', 'cli', 
 
 describe('the import graph of src/', () => {
   it('is read whole: every relative import names a file of src/, and imports of each kind are seen', () => {
-    expect(graph.imports.filter((edge) => edge.to === undefined).map((edge) => `src/${edge.from}:${edge.line} '${edge.specifier}'`)).toEqual([]);
+    expect(
+      graph.imports.filter((edge) => edge.to === undefined).map((edge) => `src/${edge.from}:${edge.line} '${edge.specifier}'`),
+    ).toEqual([]);
     expect(graph.files.length).toBeGreaterThan(100);
     const seen = (from: string, to: string) => graph.imports.some((edge) => edge.from === from && edge.to === to);
     expect(seen('storage/crawl-state/sqlite-frontier.ts', 'pipeline/ports.ts')).toBe(true);
@@ -38,7 +48,9 @@ describe('the import graph of src/', () => {
 
   it("storage is entered through its doors only: a room's index.ts, or public.ts for the package's API", () => {
     const door = /^storage\/([a-z-]+\/index|public)\.ts$/;
-    const stray = graph.imports.filter((edge) => edge.to?.startsWith('storage/') && !edge.from.startsWith('storage/') && !door.test(edge.to));
+    const stray = graph.imports.filter(
+      (edge) => edge.to?.startsWith('storage/') && !edge.from.startsWith('storage/') && !door.test(edge.to),
+    );
     expect(stray.map((edge) => `src/${edge.from}:${edge.line} imports src/${edge.to}`)).toEqual([]);
     // The rooms themselves: what a newcomer can name.
     const rooms = new Set(graph.files.filter((file) => file.file.startsWith('storage/')).map((file) => file.file.split('/')[1]));
@@ -119,19 +131,23 @@ describe('the reader', () => {
         "type Later = import('../pipeline/ports.js').Port;",
         "import Database from 'better-sqlite3';",
         "// import { x } from '../cli/x.js';",
-        "const text = \"import { y } from '../cli/y.js'\";",
+        'const text = "import { y } from \'../cli/y.js\'";',
         '',
       ].join('\n'),
     );
     const read = readImportGraph(tmp.dir);
-    expect(read.imports.filter((edge) => edge.from === 'run/uses.ts').map(({ to, kind, typeOnly, line }) => ({ to, kind, typeOnly, line }))).toEqual([
+    expect(
+      read.imports.filter((edge) => edge.from === 'run/uses.ts').map(({ to, kind, typeOnly, line }) => ({ to, kind, typeOnly, line })),
+    ).toEqual([
       { to: 'pipeline/crawl.ts', kind: 'import', typeOnly: false, line: 1 },
       { to: 'pipeline/ports.ts', kind: 'import', typeOnly: true, line: 2 },
       { to: 'storage/a.ts', kind: 'export', typeOnly: false, line: 3 },
       { to: 'storage/a.ts', kind: 'dynamic', typeOnly: false, line: 4 },
       { to: 'pipeline/ports.ts', kind: 'type', typeOnly: true, line: 5 },
     ]);
-    expect(violations(read).map(describeViolation)).toEqual(['src/run/uses.ts:6 imports package better-sqlite3: only storage may import better-sqlite3']);
+    expect(violations(read).map(describeViolation)).toEqual([
+      'src/run/uses.ts:6 imports package better-sqlite3: only storage may import better-sqlite3',
+    ]);
   });
 
   it("holds the command line to the library's published modules, a type-only import too", () => {

@@ -30,7 +30,16 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser: local addresses', () => {
     const html = `<!doctype html><img src="http://127.0.0.1:${port}/by-number.gif"><img src="http://localhost:${port}/by-name.gif">
       <img src="http://169.254.169.254/latest/meta-data/"><script>fetch('http://10.0.0.5/').catch(() => {}); new SharedWorker('data:text/javascript,fetch("http://127.0.0.1:${port}/from-worker")');</script>`;
     const job = renderJob('http://public.example/page', html, () => true);
-    job.document.wire = { httpVersion: 'HTTP/1.1', reason: 'OK', rawHeaders: Buffer.from('content-type: text/html\r\n'), requestMethod: 'GET', requestTarget: '/page', requestHeaders: Buffer.alloc(0), remoteIp: '93.184.216.34', startedAt: new Date().toISOString() };
+    job.document.wire = {
+      httpVersion: 'HTTP/1.1',
+      reason: 'OK',
+      rawHeaders: Buffer.from('content-type: text/html\r\n'),
+      requestMethod: 'GET',
+      requestTarget: '/page',
+      requestHeaders: Buffer.alloc(0),
+      remoteIp: '93.184.216.34',
+      startedAt: new Date().toISOString(),
+    };
     const page = await renderer.render(job, new AbortController().signal);
     expect(local.totalHits()).toBe(0);
     const refused = new Map(page.blocked.map(({ url, reason }) => [url, reason?.code]));

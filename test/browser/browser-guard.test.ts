@@ -21,7 +21,9 @@ const methods: string[] = [];
 
 function pages(trip: string, udp: number): Record<string, string> {
   return {
-    '/': ['shared-worker', 'dedicated-worker', 'socket', 'hints', 'webrtc', 'writes', 'leave', 'leave-out'].map((path) => `<a href="/${path}">${path}</a>`).join(''),
+    '/': ['shared-worker', 'dedicated-worker', 'socket', 'hints', 'webrtc', 'writes', 'leave', 'leave-out']
+      .map((path) => `<a href="/${path}">${path}</a>`)
+      .join(''),
     '/shared-worker': `<title>shared worker</title><script>new SharedWorker('/shared.js');</script>`,
     '/dedicated-worker': `<title>dedicated worker</title><script>new Worker('/dedicated.js');</script>`,
     '/socket': `<title>socket</title><script>const ws = new WebSocket('ws://${trip}/socket'); ws.onerror = () => {};</script>`,
@@ -79,8 +81,21 @@ const path = (url: string) => new URL(url).pathname;
 describe.skipIf(!HAS_CHROMIUM)('crawl --browser: a page reaches nothing outside the crawl', () => {
   it('the crawl completes every page', () => {
     expect(crawled.code, crawled.stderr).toBe(0);
-    const done = readArchive<{ url: string }>(db, "SELECT url FROM url WHERE kind = 'page' AND state = 'done' ORDER BY url").map(({ url }) => path(url));
-    expect(done).toEqual(['/', '/dedicated-worker', '/elsewhere', '/hints', '/leave', '/leave-out', '/shared-worker', '/socket', '/webrtc', '/writes']);
+    const done = readArchive<{ url: string }>(db, "SELECT url FROM url WHERE kind = 'page' AND state = 'done' ORDER BY url").map(
+      ({ url }) => path(url),
+    );
+    expect(done).toEqual([
+      '/',
+      '/dedicated-worker',
+      '/elsewhere',
+      '/hints',
+      '/leave',
+      '/leave-out',
+      '/shared-worker',
+      '/socket',
+      '/webrtc',
+      '/writes',
+    ]);
   });
 
   it('no connection of any kind reaches a port outside the crawl: workers, WebSockets, hints, prefetches, fonts, beacons', () => {
@@ -91,7 +106,7 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser: a page reaches nothing outside 
     expect(wires.datagrams).toBe(0);
   });
 
-  it("records what was refused as skipped, with the reason", () => {
+  it('records what was refused as skipped, with the reason', () => {
     const skipped = readArchive<{ url: string; error_code: string }>(db, "SELECT url, error_code FROM url WHERE state = 'skipped'");
     const outside = skipped.filter(({ url }) => new URL(url).port === String(wires.tcpPort));
     expect(outside.length).toBeGreaterThan(0);

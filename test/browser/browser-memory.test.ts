@@ -22,18 +22,30 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser: memory bounded by the render, n
     const image = Buffer.alloc(IMAGE_BYTES, 7);
     const tags = Array.from({ length: IMAGES }, (_, i) => `<img src="/huge-${i}.bin" width="10" height="10">`).join('');
     const site = await startServer((_req, res, path) => {
-      if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>huge</title><p>many huge images</p>${tags}`);
-      if (path.startsWith('/huge-')) return res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': image.length }).end(image);
+      if (path === '/')
+        return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>huge</title><p>many huge images</p>${tags}`);
+      if (path.startsWith('/huge-'))
+        return res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': image.length }).end(image);
       res.writeHead(404).end();
     });
     try {
       const db = tmp.path('huge.sqlite');
-      const run = await runMeasured(['crawl', site.url, '--db', db, '--browser', '-q', '-c', '2', '--max-body', String(MAX_BODY)], tmp.path('peak'));
+      const run = await runMeasured(
+        ['crawl', site.url, '--db', db, '--browser', '-q', '-c', '2', '--max-body', String(MAX_BODY)],
+        tmp.path('peak'),
+      );
       expect(run.code, run.stderr).toBe(0);
-      const page = readArchive<{ title: string; error_code: string | null }>(db, "SELECT p.title, u.error_code FROM pages p JOIN url u ON u.url = p.url WHERE p.url = ?", site.url);
+      const page = readArchive<{ title: string; error_code: string | null }>(
+        db,
+        'SELECT p.title, u.error_code FROM pages p JOIN url u ON u.url = p.url WHERE p.url = ?',
+        site.url,
+      );
       expect(page).toEqual([{ title: 'huge', error_code: null }]);
       // Every image is in the archive once, and one the render captured was not fetched again.
-      const images = readArchive<{ url: string; n: number }>(db, "SELECT url, count(*) AS n FROM captures WHERE url LIKE '%/huge-%' GROUP BY url");
+      const images = readArchive<{ url: string; n: number }>(
+        db,
+        "SELECT url, count(*) AS n FROM captures WHERE url LIKE '%/huge-%' GROUP BY url",
+      );
       expect(images.length).toBe(IMAGES);
       for (const { n } of images) expect(n).toBe(1);
       for (let i = 0; i < IMAGES; i += 1) expect(site.hitCount(`/huge-${i}.bin`)).toBeLessThanOrEqual(2);

@@ -17,15 +17,27 @@ afterAll(() => tmp.cleanup());
 
 describe.skipIf(!HAS_CHROMIUM)("crawl --browser: Chromium's own traffic", () => {
   it('every socket the browser opens is to the crawl proxy, no host name is resolved, and the archive holds only the site', async () => {
-    const form = '<form method="post" action="/login"><input name="email" autocomplete="email"><input type="password" name="password"><button>in</button></form>';
+    const form =
+      '<form method="post" action="/login"><input name="email" autocomplete="email"><input type="password" name="password"><button>in</button></form>';
     const site = await startServer((_req, res, path) => {
       if (!['/', '/a', '/b'].includes(path)) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${path}</title>${form}<a href="/a">a</a><a href="/b">b</a>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><title>${path}</title>${form}<a href="/a">a</a><a href="/b">b</a>`);
     });
     try {
       const log = tmp.path('net.json');
       const db = tmp.path('own.sqlite');
-      const result = await runCli(['crawl', site.url, '--db', db, '--browser', '-q', '--chromium', chromiumWithNetLog(tmp.path('chromium.sh'), log)]);
+      const result = await runCli([
+        'crawl',
+        site.url,
+        '--db',
+        db,
+        '--browser',
+        '-q',
+        '--chromium',
+        chromiumWithNetLog(tmp.path('chromium.sh'), log),
+      ]);
       expect(result.code, result.stderr).toBe(0);
       const net = readNetLog(log);
       expect(net.requested.filter((url) => url.startsWith(site.url)).length, 'the pages loaded through the browser').toBeGreaterThan(0);

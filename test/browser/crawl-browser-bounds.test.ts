@@ -26,7 +26,8 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser, bounded', () => {
         polls += 1;
         return;
       }
-      if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/feed">feed</a><a href="/after">after</a>');
+      if (path === '/')
+        return res.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/feed">feed</a><a href="/after">after</a>');
       if (path === '/after') return res.writeHead(200, { 'content-type': 'text/html' }).end('<p>after the feed</p>');
       if (path === '/feed') {
         return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>feed</title><div id="feed"></div><script>
@@ -62,27 +63,51 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser, bounded', () => {
       const child = spawnCli(['crawl', site.url, '--db', db, '--browser', '-c', '2']);
       const itemsDone = () => {
         try {
-          return readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM url WHERE state = 'done' AND kind = 'page' AND url LIKE '%/item/%'")[0]!.n;
+          return readArchive<{ n: number }>(
+            db,
+            "SELECT count(*) AS n FROM url WHERE state = 'done' AND kind = 'page' AND url LIKE '%/item/%'",
+          )[0]!.n;
         } catch {
           return 0;
         }
       };
-      await waitFor('three item pages committed', () => itemsDone() >= 3, 60_000, () => child.output().stderr);
+      await waitFor(
+        'three item pages committed',
+        () => itemsDone() >= 3,
+        60_000,
+        () => child.output().stderr,
+      );
       const browser = processTree(child.pid!).slice(1);
       expect(browser.length, 'the crawl runs a browser').toBeGreaterThan(0);
       child.kill('SIGKILL');
       await child.exited;
-      await waitFor('no browser process left', () => browser.every((pid) => !isRunning(pid)), 20_000, () => `still running: ${browser.filter(isRunning).join(' ')}`);
+      await waitFor(
+        'no browser process left',
+        () => browser.every((pid) => !isRunning(pid)),
+        20_000,
+        () => `still running: ${browser.filter(isRunning).join(' ')}`,
+      );
       // What the kill left: every item page committed was committed with the JSON its script loaded, never without.
-      const pagesWithout = readArchive<{ url: string }>(db, `SELECT u.url FROM url u WHERE u.state = 'done' AND u.kind = 'page' AND u.url LIKE '%/item/%'
-        AND NOT EXISTS (SELECT 1 FROM pages j WHERE j.url = replace(u.url, '/item/', '/api/item/') || '.json')`);
+      const pagesWithout = readArchive<{ url: string }>(
+        db,
+        `SELECT u.url FROM url u WHERE u.state = 'done' AND u.kind = 'page' AND u.url LIKE '%/item/%'
+        AND NOT EXISTS (SELECT 1 FROM pages j WHERE j.url = replace(u.url, '/item/', '/api/item/') || '.json')`,
+      );
       expect(pagesWithout).toEqual([]);
 
       const resumed = await execCli(['resume', db, '-q']);
       expect(resumed.code, resumed.stderr).toBe(0);
       for (let n = 1; n <= 12; n++) {
-        const rows = readArchive<{ url: string; state: string }>(db, 'SELECT url, state FROM url WHERE url IN (?, ?)', `${site.url}item/${n}`, `${site.url}api/item/${n}.json`);
-        expect(rows.map((row) => row.state), `item ${n} and its JSON`).toEqual(['done', 'done']);
+        const rows = readArchive<{ url: string; state: string }>(
+          db,
+          'SELECT url, state FROM url WHERE url IN (?, ?)',
+          `${site.url}item/${n}`,
+          `${site.url}api/item/${n}.json`,
+        );
+        expect(
+          rows.map((row) => row.state),
+          `item ${n} and its JSON`,
+        ).toEqual(['done', 'done']);
       }
     } finally {
       await site.close();
@@ -100,7 +125,9 @@ describe.skipIf(!HAS_CHROMIUM)('browser: true from code', () => {
       expect(first.endedBy).toBe('limit');
       const resumed = await resume({ db, maxPages: 10 }).done;
       expect(resumed.endedBy).toBe('finished');
-      const json = readArchive<{ url: string }>(db, "SELECT url FROM pages WHERE url LIKE '%/api/item/%' ORDER BY url").map((row) => new URL(row.url).pathname);
+      const json = readArchive<{ url: string }>(db, "SELECT url FROM pages WHERE url LIKE '%/api/item/%' ORDER BY url").map(
+        (row) => new URL(row.url).pathname,
+      );
       expect(json).toEqual(['/api/item/1.json', '/api/item/2.json']);
     } finally {
       await site.close();

@@ -14,7 +14,8 @@ noticeIfNoBrowser('browser/crawl-browser');
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-const urlsOf = (db: string, where = '1') => readArchive<{ url: string }>(db, `SELECT url FROM url WHERE ${where} ORDER BY url`).map((row) => new URL(row.url).pathname);
+const urlsOf = (db: string, where = '1') =>
+  readArchive<{ url: string }>(db, `SELECT url FROM url WHERE ${where} ORDER BY url`).map((row) => new URL(row.url).pathname);
 
 describe.skipIf(!HAS_CHROMIUM)('crawl --browser', () => {
   let site: ScriptSite;
@@ -40,11 +41,28 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser', () => {
 
   it('with it, every route the scripts build, every JSON they fetch and the lazy image are archived', () => {
     const done = urlsOf(rendered, "state = 'done'");
-    for (const path of ['/', '/item/1', '/item/2', '/item/3', '/api/items.json', '/api/item/1.json', '/api/item/2.json', '/api/item/3.json', '/lazy.png', '/shell.js', '/item.js', '/site.css']) {
+    for (const path of [
+      '/',
+      '/item/1',
+      '/item/2',
+      '/item/3',
+      '/api/items.json',
+      '/api/item/1.json',
+      '/api/item/2.json',
+      '/api/item/3.json',
+      '/lazy.png',
+      '/shell.js',
+      '/item.js',
+      '/site.css',
+    ]) {
       expect(done, path).toContain(path);
     }
     // The JSON is stored exactly as the browser received it.
-    const [list] = readArchive<{ body: Buffer; kind: string }>(rendered, 'SELECT body, kind FROM pages WHERE url = ?', `${site.url}api/items.json`);
+    const [list] = readArchive<{ body: Buffer; kind: string }>(
+      rendered,
+      'SELECT body, kind FROM pages WHERE url = ?',
+      `${site.url}api/items.json`,
+    );
     expect(JSON.parse(list!.body.toString())).toEqual([
       { id: 1, name: 'Item 1' },
       { id: 2, name: 'Item 2' },
@@ -58,7 +76,9 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser', () => {
     for (let n = 1; n <= 3; n++) expect(site.hitCount(`/item/${n}`)).toBe(1);
     // A resource the browser already captured is not captured again: the three item pages load item.js,
     // and only the loads that ran at once (two tabs) each captured it.
-    const [{ n }] = readArchive<{ n: number }>(rendered, 'SELECT count(*) AS n FROM captures WHERE url = ?', `${site.url}item.js`) as [{ n: number }];
+    const [{ n }] = readArchive<{ n: number }>(rendered, 'SELECT count(*) AS n FROM captures WHERE url = ?', `${site.url}item.js`) as [
+      { n: number },
+    ];
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(3);
   });
@@ -71,16 +91,29 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser', () => {
   });
 
   it("keeps a script's POST as a capture with its body, never as the URL's page", () => {
-    const posts = readArchive<{ request_method: string; request_body: Buffer }>(rendered, 'SELECT request_method, request_body FROM captures WHERE url = ?', `${site.url}api/view`);
+    const posts = readArchive<{ request_method: string; request_body: Buffer }>(
+      rendered,
+      'SELECT request_method, request_body FROM captures WHERE url = ?',
+      `${site.url}api/view`,
+    );
     expect(posts.map((post) => [post.request_method, JSON.parse(post.request_body.toString())])).toEqual(
-      expect.arrayContaining([['POST', { id: '1' }], ['POST', { id: '2' }], ['POST', { id: '3' }]]),
+      expect.arrayContaining([
+        ['POST', { id: '1' }],
+        ['POST', { id: '2' }],
+        ['POST', { id: '3' }],
+      ]),
     );
     expect(readArchive(rendered, 'SELECT count(*) AS n FROM pages WHERE url = ?', `${site.url}api/view`)).toEqual([{ n: 0 }]);
-    expect(readArchive(rendered, 'SELECT state, error_code FROM url WHERE url = ?', `${site.url}api/view`)).toEqual([{ state: 'skipped', error_code: 'not_get' }]);
+    expect(readArchive(rendered, 'SELECT state, error_code FROM url WHERE url = ?', `${site.url}api/view`)).toEqual([
+      { state: 'skipped', error_code: 'not_get' },
+    ]);
   });
 
   it('keeps a screenshot of each rendered page, and none of anything else', () => {
-    const shots = readArchive<{ url: string; type: string; size: number }>(rendered, 'SELECT url, type, size FROM screenshots ORDER BY url');
+    const shots = readArchive<{ url: string; type: string; size: number }>(
+      rendered,
+      'SELECT url, type, size FROM screenshots ORDER BY url',
+    );
     expect(shots.map((shot) => new URL(shot.url).pathname)).toEqual(['/', '/item/1', '/item/2', '/item/3']);
     for (const shot of shots) {
       expect(['image/webp', 'image/png']).toContain(shot.type);
@@ -97,7 +130,9 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser', () => {
     const again = await runCli(['recrawl', rendered, '-q']);
     expect(again.code, again.stderr).toBe(0);
     // Rendered again: the POSTs of the second crawl are kept as captures too.
-    expect(readArchive(rendered, 'SELECT count(DISTINCT crawl) AS n FROM captures WHERE url = ?', `${site.url}api/view`)).toEqual([{ n: 2 }]);
+    expect(readArchive(rendered, 'SELECT count(DISTINCT crawl) AS n FROM captures WHERE url = ?', `${site.url}api/view`)).toEqual([
+      { n: 2 },
+    ]);
     expect(readArchive(rendered, 'SELECT change FROM changes WHERE url = ?', `${site.url}api/view`)).toEqual([]);
     expect(readArchive(rendered, 'SELECT change FROM changes WHERE url = ?', `${site.url}item/1`)).toEqual([{ change: 'unchanged' }]);
     const diff = await runCli(['diff', rendered, '--from', '1', '--to', '2', '--all', '--format', 'json']);

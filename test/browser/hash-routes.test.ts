@@ -34,7 +34,10 @@ describe.skipIf(!HAS_CHROMIUM)('hash routes in crawl --browser', () => {
   }, 180_000);
   afterAll(() => site?.close());
 
-  const pages = (db: string) => readArchive<{ url: string }>(db, "SELECT url FROM url WHERE kind = 'page' AND state = 'done' ORDER BY url").map((row) => pathOf(row.url));
+  const pages = (db: string) =>
+    readArchive<{ url: string }>(db, "SELECT url FROM url WHERE kind = 'page' AND state = 'done' ORDER BY url").map((row) =>
+      pathOf(row.url),
+    );
 
   it('each route is a page; a plain in-page anchor is not, nor the bare #/ (the home the document shows)', () => {
     expect(pages(rendered)).toEqual(['/', '/#/a', '/#/b', '/#/b/c', '/plain.html', '/wiki.html', '/wiki.html#Alpha', '/wiki.html#Beta']);
@@ -52,7 +55,16 @@ describe.skipIf(!HAS_CHROMIUM)('hash routes in crawl --browser', () => {
 
   it('each route has its own screenshot, taken at its route', () => {
     const shots = readArchive<{ url: string; data: Buffer }>(rendered, 'SELECT url, data FROM screenshots ORDER BY url');
-    expect(shots.map((shot) => pathOf(shot.url))).toEqual(['/', '/#/a', '/#/b', '/#/b/c', '/plain.html', '/wiki.html', '/wiki.html#Alpha', '/wiki.html#Beta']);
+    expect(shots.map((shot) => pathOf(shot.url))).toEqual([
+      '/',
+      '/#/a',
+      '/#/b',
+      '/#/b/c',
+      '/plain.html',
+      '/wiki.html',
+      '/wiki.html#Alpha',
+      '/wiki.html#Beta',
+    ]);
     const shot = (path: string) => shots.find((row) => pathOf(row.url) === path)!.data;
     expect(shot('/#/b').equals(shot('/'))).toBe(false);
     expect(shot('/#/b').equals(shot('/#/a'))).toBe(false);

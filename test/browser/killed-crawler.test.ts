@@ -29,14 +29,24 @@ const SCRIPT = fileURLToPath(new URL('../fixtures/render-and-hold.mjs', import.m
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     let tree: number[] = [];
     try {
-      await waitFor('the child to print its Chromium PID', () => /chromium \d+/.test(out), 30_000, () => `stdout: ${out} stderr: ${err}`);
+      await waitFor(
+        'the child to print its Chromium PID',
+        () => /chromium \d+/.test(out),
+        30_000,
+        () => `stdout: ${out} stderr: ${err}`,
+      );
       const pid = Number(/chromium (\d+)/.exec(out)![1]);
       await waitFor('the held page to ask the site', () => site.hitCount('/poll') + site.hitCount('/poll-image') > 0, 20_000);
       tree = processTree(pid);
       expect(tree.length).toBeGreaterThan(2);
       child.kill('SIGKILL');
       const killedAt = Date.now();
-      await waitFor('every process of the killed crawler\'s Chromium to be gone', () => tree.every((each) => !isRunning(each)), 15_000, () => `still running: ${tree.filter(isRunning).join(' ')}`);
+      await waitFor(
+        "every process of the killed crawler's Chromium to be gone",
+        () => tree.every((each) => !isRunning(each)),
+        15_000,
+        () => `still running: ${tree.filter(isRunning).join(' ')}`,
+      );
       console.log(`${tree.length} Chromium processes gone ${Date.now() - killedAt} ms after the kill`);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -7,14 +7,22 @@ import { serverPool, type TestServer } from '../support/test-server.js';
 
 noticeIfNoBrowser('render-capture.test.ts');
 
-const ITEMS = Buffer.from(JSON.stringify([{ href: '/built/one', text: 'Built by script one' }, { href: '/built/two', text: 'Built by script two' }]));
-const STYLE = Buffer.from("@font-face { font-family: Site; src: url(/font.woff2) format('woff2'); } body { font-family: Site, sans-serif; }");
+const ITEMS = Buffer.from(
+  JSON.stringify([
+    { href: '/built/one', text: 'Built by script one' },
+    { href: '/built/two', text: 'Built by script two' },
+  ]),
+);
+const STYLE = Buffer.from(
+  "@font-face { font-family: Site; src: url(/font.woff2) format('woff2'); } body { font-family: Site, sans-serif; }",
+);
 // Not a valid font: the browser fetches it all the same, and the archive keeps the bytes as sent.
 const FONT = Buffer.from([0x77, 0x4f, 0x46, 0x32, 0, 1, 2, 3, 250, 251, 252, 253]);
 const LAZY = solidPng(40, 30, [200, 30, 30]);
 
 // The frame is on another site (localhost, not 127.0.0.1): Chromium would give it a process of its own.
-const scriptPage = (framed: string) => `<!doctype html><html><head><title>built</title><link rel="stylesheet" href="/style.css"></head>
+const scriptPage = (framed: string) =>
+  `<!doctype html><html><head><title>built</title><link rel="stylesheet" href="/style.css"></head>
 <body><p>Typeset in the site's font</p><ul id="items"></ul>
 <div style="height: 4000px"></div>
 <img id="lazy" data-src="/lazy.png" width="40" height="30" alt="lazy">
@@ -52,7 +60,8 @@ describeBrowser('rendering a page in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     elsewhere = await pool.serve((_req, res) => res.end('tracked'));
     framed = await pool.serve((_req, res, path) => {
-      if (path === '/frame.html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>in the frame</p><img src="/in-frame.png">');
+      if (path === '/frame.html')
+        return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>in the frame</p><img src="/in-frame.png">');
       if (path === '/in-frame.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(LAZY);
       res.writeHead(404).end();
     });
@@ -102,15 +111,29 @@ describeBrowser('rendering a page in Chromium', { timeout: 120_000 }, () => {
     for (const path of ['/api/items.json', '/style.css', '/font.woff2', '/lazy.png']) expect(site.hitCount(path)).toBe(1);
 
     const json = page.exchanges.find((exchange) => exchange.url.endsWith('/api/items.json'))!;
-    expect(json).toMatchObject({ method: 'GET', response: { status: 200, headers: { 'content-type': 'application/json' }, wire: { requestMethod: 'GET', requestTarget: '/api/items.json', reason: 'OK' } } });
+    expect(json).toMatchObject({
+      method: 'GET',
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        wire: { requestMethod: 'GET', requestTarget: '/api/items.json', reason: 'OK' },
+      },
+    });
     expect(json.response.wire?.rawHeaders.toString('latin1')).toMatch(/^content-type: application\/json\r\n/im);
     expect(page.exchanges.some((exchange) => exchange.url === url)).toBe(false);
 
     // Each hop of a redirect is its own exchange; a frame on another site and what it loads are captured too.
-    expect(page.exchanges.find((exchange) => exchange.url === `${site.url}moved.js`)).toMatchObject({ response: { status: 302, location: '/moved-here.js' } });
+    expect(page.exchanges.find((exchange) => exchange.url === `${site.url}moved.js`)).toMatchObject({
+      response: { status: 302, location: '/moved-here.js' },
+    });
     expect(Buffer.from(body('/moved-here.js') ?? []).toString()).toBe('window.moved = true;');
-    expect(page.exchanges.find((exchange) => exchange.url === `${framedOrigin}/frame.html`)).toMatchObject({ resourceType: 'Document', response: { status: 200 } });
-    expect(Buffer.from(page.exchanges.find((exchange) => exchange.url === `${framedOrigin}/in-frame.png`)?.response.body ?? [])).toEqual(LAZY);
+    expect(page.exchanges.find((exchange) => exchange.url === `${framedOrigin}/frame.html`)).toMatchObject({
+      resourceType: 'Document',
+      response: { status: 200 },
+    });
+    expect(Buffer.from(page.exchanges.find((exchange) => exchange.url === `${framedOrigin}/in-frame.png`)?.response.body ?? [])).toEqual(
+      LAZY,
+    );
     expect(page.screenshot?.data.length).toBeGreaterThan(0);
 
     // Another page with the same stylesheet: the browser has it; it is not captured again.
@@ -122,7 +145,10 @@ describeBrowser('rendering a page in Chromium', { timeout: 120_000 }, () => {
 
   it('refuses what the job does not admit: listed as blocked, never reaching its server, nor through a popup', async () => {
     const page = await renderer.render(
-      renderJob(`${site.url}tracked.html`, `<!doctype html><body><img src="${elsewhere.url}pixel.gif"><script>fetch('${elsewhere.url}beacon'); window.open('${elsewhere.url}popup')</script></body>`),
+      renderJob(
+        `${site.url}tracked.html`,
+        `<!doctype html><body><img src="${elsewhere.url}pixel.gif"><script>fetch('${elsewhere.url}beacon'); window.open('${elsewhere.url}popup')</script></body>`,
+      ),
       new AbortController().signal,
     );
     expect(page.blocked.map(({ url }) => url)).toEqual(expect.arrayContaining([`${elsewhere.url}pixel.gif`, `${elsewhere.url}beacon`]));
@@ -132,7 +158,10 @@ describeBrowser('rendering a page in Chromium', { timeout: 120_000 }, () => {
   it('captures a POST from the page with its method and body', async () => {
     const sent = '{"note":"kept as sent","n":42}';
     const page = await renderer.render(
-      renderJob(`${site.url}form.html`, `<!doctype html><body><script>fetch('/api/save', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '${sent}' })</script></body>`),
+      renderJob(
+        `${site.url}form.html`,
+        `<!doctype html><body><script>fetch('/api/save', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '${sent}' })</script></body>`,
+      ),
       new AbortController().signal,
     );
     const save = page.exchanges.find((exchange) => exchange.url === `${site.url}api/save`);
@@ -149,8 +178,19 @@ describeBrowser('rendering a page in Chromium', { timeout: 120_000 }, () => {
     </script></body>`;
     const [never, alerting, stuck] = await Promise.all([
       renderer.render(renderJob(`${site.url}endless.html`, endless), new AbortController().signal),
-      renderer.render(renderJob(`${site.url}alert.html`, `<!doctype html><body><p>after the alert</p><script>alert('hello'); confirm('sure?');</script></body>`), new AbortController().signal),
-      renderer.render(renderJob(`${site.url}stuck.html`, `<!doctype html><body><p>stuck</p><script>while (true) {}</script></body>`), new AbortController().signal).catch((error: unknown) => error),
+      renderer.render(
+        renderJob(
+          `${site.url}alert.html`,
+          `<!doctype html><body><p>after the alert</p><script>alert('hello'); confirm('sure?');</script></body>`,
+        ),
+        new AbortController().signal,
+      ),
+      renderer
+        .render(
+          renderJob(`${site.url}stuck.html`, `<!doctype html><body><p>stuck</p><script>while (true) {}</script></body>`),
+          new AbortController().signal,
+        )
+        .catch((error: unknown) => error),
     ]);
     // Its DOM cannot be read: the render fails, and does not hang.
     expect(stuck).toMatchObject({ code: 'render_failed' });

@@ -47,14 +47,21 @@ describe.skipIf(!HAS_CHROMIUM)('render notes', () => {
   }, 120_000);
   afterAll(() => site?.close());
 
-  const notesOf = (path: string) => readArchive<{ note: string }>(db, 'SELECT note FROM render_notes WHERE url = ? ORDER BY note', site.url + path.slice(1)).map((row) => row.note);
+  const notesOf = (path: string) =>
+    readArchive<{ note: string }>(db, 'SELECT note FROM render_notes WHERE url = ? ORDER BY note', site.url + path.slice(1)).map(
+      (row) => row.note,
+    );
 
   it('records the bound each render ran into, with its capture, and none for a page rendered within them', () => {
     expect(notesOf('/busy')).toEqual(['network-idle']);
     expect(notesOf('/feed')).toEqual(['scroll']);
     expect(notesOf('/')).toEqual([]);
     // Keyed like the capture: the page's fetched_at.
-    const [busy] = readArchive<{ same: number }>(db, 'SELECT n.fetched_at = p.fetched_at AS same FROM render_notes n JOIN pages p ON p.url = n.url WHERE n.url = ?', `${site.url}busy`);
+    const [busy] = readArchive<{ same: number }>(
+      db,
+      'SELECT n.fetched_at = p.fetched_at AS same FROM render_notes n JOIN pages p ON p.url = n.url WHERE n.url = ?',
+      `${site.url}busy`,
+    );
     expect(busy).toEqual({ same: 1 });
   });
 
@@ -65,7 +72,10 @@ describe.skipIf(!HAS_CHROMIUM)('render notes', () => {
   });
 
   it('the --log line of a capped render says which bound', () => {
-    const lines = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { url: string; render_notes: string[] });
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; render_notes: string[] });
     expect(lines.find((line) => line.url === `${site.url}busy`)?.render_notes).toEqual(['network-idle']);
     expect(lines.find((line) => line.url === `${site.url}feed`)?.render_notes).toEqual(['scroll']);
     expect(lines.find((line) => line.url === site.url)?.render_notes).toEqual([]);

@@ -18,9 +18,13 @@ describe('finding Chromium', () => {
     writeFileSync(notExecutable, '#!/bin/sh\n');
     chmodSync(notExecutable, 0o644);
     for (const path of [join(dir, 'missing'), notExecutable, dir]) {
-      expect(() => createRenderer({ chromium: path })).toThrow(expect.objectContaining({ code: 'browser_missing', message: expect.stringContaining('apt-get install chromium') }));
+      expect(() => createRenderer({ chromium: path })).toThrow(
+        expect.objectContaining({ code: 'browser_missing', message: expect.stringContaining('apt-get install chromium') }),
+      );
     }
-    expect(() => resolveChromium(undefined, { CRAWLITE_CHROMIUM: join(dir, 'missing') })).toThrow(expect.objectContaining({ code: 'browser_missing', message: expect.stringContaining(join(dir, 'missing')) }));
+    expect(() => resolveChromium(undefined, { CRAWLITE_CHROMIUM: join(dir, 'missing') })).toThrow(
+      expect.objectContaining({ code: 'browser_missing', message: expect.stringContaining(join(dir, 'missing')) }),
+    );
   });
 });
 
@@ -103,7 +107,12 @@ describe('finding Chromium', () => {
     try {
       const pages = [];
       for (let i = 0; i < 5; i += 1) {
-        pages.push(await renderer.render(renderJob(`${site.url}page-${i}.html`, `<!doctype html><link rel="stylesheet" href="/style.css"><p>page number ${i}</p>`), new AbortController().signal));
+        pages.push(
+          await renderer.render(
+            renderJob(`${site.url}page-${i}.html`, `<!doctype html><link rel="stylesheet" href="/style.css"><p>page number ${i}</p>`),
+            new AbortController().signal,
+          ),
+        );
         pids.push(renderer.browserPid()!);
         rss.push(renderer.browserRssBytes());
       }

@@ -25,7 +25,8 @@ noticeIfNoBrowser('browser/restart-captured');
   /** Writes the colour the stylesheet gave the paragraph into the DOM, which the render returns. */
   const SHOW_COLOUR = `<script>addEventListener('load', () => { document.body.dataset.colour = getComputedStyle(document.getElementById('p')).color; });</script>`;
 
-  const page = (name: string) => renderJob(`${site.url}${name}.html`, `<!doctype html><link rel="stylesheet" href="/style.css"><p id="p">${name}</p>${SHOW_COLOUR}`);
+  const page = (name: string) =>
+    renderJob(`${site.url}${name}.html`, `<!doctype html><link rel="stylesheet" href="/style.css"><p id="p">${name}</p>${SHOW_COLOUR}`);
 
   it('is captured once and fetched once, and every page still gets it', async () => {
     const renderer = createRenderer({ restartAfterPages: 1, networkIdleMs: 1000, scrollMs: 1000, screenshot: false });

@@ -12,7 +12,7 @@ noticeIfNoBrowser('browser/screenshot-size');
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-describe.skipIf(!HAS_CHROMIUM)('a rendered page\'s screenshot', () => {
+describe.skipIf(!HAS_CHROMIUM)("a rendered page's screenshot", () => {
   let site: TestServer;
   const db = tmp.path('shots.sqlite');
   beforeAll(async () => {

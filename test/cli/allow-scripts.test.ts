@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 // package of the lock file that has one (better-sqlite3's native build, esbuild's binary) must be named,
 // or a fresh `npm install` leaves it unbuilt.
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { allowScripts?: Record<string, boolean> };
-const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+  packages: Record<string, { hasInstallScript?: boolean }>;
+};
 
 describe('allowScripts', () => {
   const scripted = Object.entries(lock.packages)

@@ -26,7 +26,11 @@ cpSync(join(REPO, 'node_modules', 'better-sqlite3'), join(root, 'node_modules', 
 afterAll(() => place.cleanup());
 
 function run(args: string[]) {
-  const result = spawnSync(process.execPath, [join(root, 'dist', 'bundle', 'crawlite.js'), ...args], { cwd: place.dir, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [join(root, 'dist', 'bundle', 'crawlite.js'), ...args], {
+    cwd: place.dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 

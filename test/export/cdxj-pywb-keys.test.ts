@@ -18,7 +18,10 @@ let keys: Map<string, string>;
 beforeAll(async () => {
   site = await startServer(
     routes({
-      '/': html('<a href="/docs/guide/">guide</a> <a href="/p?x=a%3Ab">p</a> <a href="/a/b.html?z=1&a=2">b</a> <a href="/%28x%29">x</a>', 'home'),
+      '/': html(
+        '<a href="/docs/guide/">guide</a> <a href="/p?x=a%3Ab">p</a> <a href="/a/b.html?z=1&a=2">b</a> <a href="/%28x%29">x</a>',
+        'home',
+      ),
       '/docs/guide/': html('guide', 'Guide'),
       '/p?x=a%3Ab': html('p', 'P'),
       '/a/b.html?z=1&a=2': html('b', 'B'),
@@ -26,7 +29,11 @@ beforeAll(async () => {
     }),
   );
   expect((await runCli(['crawl', site.url, '--db', db, '-q'])).code).toBe(0);
-  expect(await execCli(['export', db, '--warc', tmp.path('site.warc.gz'), '--cdxj', cdxj, '-q'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  expect(await execCli(['export', db, '--warc', tmp.path('site.warc.gz'), '--cdxj', cdxj, '-q'])).toEqual({
+    code: 0,
+    stdout: '',
+    stderr: '',
+  });
   keys = new Map(
     readFileSync(cdxj, 'utf8')
       .trimEnd()

@@ -31,7 +31,10 @@ const AT = '2024-06-01T00:00:00Z';
 
 const request = (row: Row, head: string, body: Buffer): Buffer => {
   const url = new URL(row.url);
-  return Buffer.concat([Buffer.from(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: ${row.contentType}\r\n${head}\r\n`, 'latin1'), body]);
+  return Buffer.concat([
+    Buffer.from(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: ${row.contentType}\r\n${head}\r\n`, 'latin1'),
+    body,
+  ]);
 };
 
 const tmp = tempDir();
@@ -51,7 +54,11 @@ beforeAll(async () => {
     input,
     Buffer.concat([
       ...pair(JSON_ROW, request(JSON_ROW, `Content-Length: ${body(JSON_ROW).length}\r\n`, body(JSON_ROW)), '{"item":2}'),
-      ...pair(MULTIPART_ROW, request(MULTIPART_ROW, `Content-Length: ${body(MULTIPART_ROW).length}\r\n`, body(MULTIPART_ROW)), '{"uploaded":true}'),
+      ...pair(
+        MULTIPART_ROW,
+        request(MULTIPART_ROW, `Content-Length: ${body(MULTIPART_ROW).length}\r\n`, body(MULTIPART_ROW)),
+        '{"uploaded":true}',
+      ),
       ...pair(FORM_ROW, request(FORM_ROW, 'Transfer-Encoding: chunked\r\n', Buffer.from(CHUNKED)), '{"results":[]}'),
     ]),
   );
@@ -79,7 +86,8 @@ describe('POST captures in an export', () => {
   it("say the method and requestBody warcio.js's indexer says", async () => {
     const indexer = new CDXIndexer({ format: 'cdxj' });
     const theirs = new Map<string, Record<string, unknown>>();
-    for await (const result of indexer.iterIndex([{ filename: 'out.warc.gz', reader: createReadStream(warc) }])) theirs.set(result.url as string, result);
+    for await (const result of indexer.iterIndex([{ filename: 'out.warc.gz', reader: createReadStream(warc) }]))
+      theirs.set(result.url as string, result);
     for (const each of [JSON_ROW, MULTIPART_ROW, FORM_ROW]) {
       expect(lineOf(each).json.method).toBe('POST');
       expect(lineOf(each).json.requestBody).toBe(theirs.get(each.url)!.requestBody);
@@ -89,7 +97,9 @@ describe('POST captures in an export', () => {
   });
 
   it('store, write and key a chunked request body without its framing, and import it back as sent', async () => {
-    expect(readArchive(db, 'SELECT request_body FROM captures WHERE url = ?', FORM_ROW.url)).toEqual([{ request_body: Buffer.from(FORM_BODY) }]);
+    expect(readArchive(db, 'SELECT request_body FROM captures WHERE url = ?', FORM_ROW.url)).toEqual([
+      { request_body: Buffer.from(FORM_BODY) },
+    ]);
     const sent = (await readWarc(warc)).find((record) => record.type === 'request' && record.field('WARC-Target-URI') === FORM_ROW.url)!;
     expect(sent.payload!.toString()).toBe(FORM_BODY);
     const head = sent.httpHead!.toString('latin1');

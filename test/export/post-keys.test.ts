@@ -19,7 +19,10 @@ interface Row {
   pywb: { query: string; key: string };
   cdxjIndexer: { query: string; key: string } | null;
 }
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/post-keys.json', import.meta.url), 'utf8')) as { computedBy: string; rows: Row[] };
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/post-keys.json', import.meta.url), 'utf8')) as {
+  computedBy: string;
+  rows: Row[];
+};
 
 const keyOf = (row: Row) => surt(requestQuery(row.url, row.method, Buffer.from(row.body, 'base64'), row.contentType ?? undefined).keyUrl);
 
@@ -49,7 +52,13 @@ describe('POST keys', () => {
     "%s: the requestBody warcio.js's indexer writes",
     (_name, row) => {
       const body = Buffer.from(row.body, 'base64');
-      const request = { url: row.url, method: row.method, headers: new Headers(row.contentType ? { 'content-type': row.contentType } : {}), postData: new Uint8Array(body), requestBody: undefined as unknown };
+      const request = {
+        url: row.url,
+        method: row.method,
+        headers: new Headers(row.contentType ? { 'content-type': row.contentType } : {}),
+        postData: new Uint8Array(body),
+        requestBody: undefined as unknown,
+      };
       let theirs: unknown;
       try {
         theirs = postToGetUrl(request, 4096) ? request.requestBody : undefined;

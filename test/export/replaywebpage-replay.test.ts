@@ -23,7 +23,11 @@ const page = () =>
 const STATIC: Record<string, { type: string; body: Buffer; etag: string }> = {
   '/logo.png': { type: 'image/png', body: PNG, etag: '"logo-1"' },
   '/data.json': { type: 'application/json', body: Buffer.from('{"word":"unchanged-payload"}'), etag: '"data-1"' },
-  '/docs/guide/': { type: 'text/html; charset=utf-8', body: Buffer.from('<!doctype html><title>Guide</title><h1>The directory-style guide</h1>'), etag: '"guide-1"' },
+  '/docs/guide/': {
+    type: 'text/html; charset=utf-8',
+    body: Buffer.from('<!doctype html><title>Guide</title><h1>The directory-style guide</h1>'),
+    etag: '"guide-1"',
+  },
 };
 
 function handle(req: IncomingMessage, res: ServerResponse, path: string): void {
@@ -57,7 +61,9 @@ beforeAll(async () => {
   expect(second.code, second.stderr).toBe(0);
   const revalidated = readArchive<{ url: string }>(db, 'SELECT url FROM captures WHERE crawl = 2 AND revalidated = 1');
   expect(revalidated.map((row) => new URL(row.url).pathname).sort()).toEqual(['/data.json', '/docs/guide/', '/logo.png']);
-  secondCrawl = timestamp(readArchive<{ at: string }>(db, "SELECT fetched_at AS at FROM captures WHERE crawl = 2 AND url = ?", server.url)[0]!.at);
+  secondCrawl = timestamp(
+    readArchive<{ at: string }>(db, 'SELECT fetched_at AS at FROM captures WHERE crawl = 2 AND url = ?', server.url)[0]!.at,
+  );
   const exported = await execCli(['export', db, '--wacz', wacz]);
   expect(exported.code, exported.stderr).toBe(0);
   viewer = await startReplayWebPage(wacz);
@@ -72,7 +78,9 @@ afterAll(async () => {
 describe.skipIf(!HAS_REPLAYWEBPAGE)('an export replayed in ReplayWeb.page', () => {
   it('shows the second crawl of a page with the payloads its 304s revalidated: the logo and the data', async () => {
     const frame = await viewer.open(server.url, secondCrawl);
-    await frame.waitForFunction("document.getElementById('data')?.textContent !== 'waiting'", undefined, { timeout: 15_000 }).catch(() => undefined);
+    await frame
+      .waitForFunction("document.getElementById('data')?.textContent !== 'waiting'", undefined, { timeout: 15_000 })
+      .catch(() => undefined);
     expect(await frame.locator('h1').textContent()).toBe('Home, version 2');
     expect(await frame.locator('#data').textContent()).toBe('data: unchanged-payload');
     await frame.waitForFunction("document.getElementById('logo').complete", undefined, { timeout: 15_000 });

@@ -50,7 +50,9 @@ beforeAll(async () => {
   const db = tmp.path('site.sqlite');
   expect((await runCli(['crawl', site.url, '--db', db, '-q'])).code).toBe(0);
   // A CDXJ timestamp has seconds: a 304 in the same second as the capture it confirms could not be told from it.
-  const firstAt = Date.parse(readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', `${site.url}same`)[0]!.fetched_at);
+  const firstAt = Date.parse(
+    readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', `${site.url}same`)[0]!.fetched_at,
+  );
   await sleep(Math.max(0, (Math.floor(firstAt / 1000) + 1) * 1000 - Date.now()) + 50);
   expect((await runCli(['recrawl', db, '-q'])).code).toBe(0);
   revalidatedAt = readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM captures WHERE revalidated = 1')[0]!.fetched_at;
@@ -61,7 +63,12 @@ beforeAll(async () => {
   writeFileSync(
     warc,
     Buffer.concat([
-      rawRecord('request', api, revalidatedAt, `POST /api HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`),
+      rawRecord(
+        'request',
+        api,
+        revalidatedAt,
+        `POST /api HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      ),
       rawRecord('response', api, revalidatedAt, 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nPOSTED-ANSWER'),
     ]),
   );
@@ -141,7 +148,9 @@ describeReplay('ReplayWeb.page replaying an exported WACZ', () => {
   // One test: the directory-style page and the POST replayed in ReplayWeb.page before too (it keys captures by
   // URL, and matches a POST's JSON loosely); what it could not show was the revalidated page.
   it("shows a re-crawl's revalidated page with its payload at the 304's time, a directory-style page, and a page's JSON POST answered", async () => {
-    expect(await replayedText(`${site.url}same`, 'SAME-PAYLOAD', revalidatedAt.replace(/[-:T]/g, '').slice(0, 14))).toContain('SAME-PAYLOAD');
+    expect(await replayedText(`${site.url}same`, 'SAME-PAYLOAD', revalidatedAt.replace(/[-:T]/g, '').slice(0, 14))).toContain(
+      'SAME-PAYLOAD',
+    );
     expect(await replayedText(`${site.url}docs/guide/`, 'GUIDE-PAYLOAD')).toContain('GUIDE-PAYLOAD');
     expect(await replayedText(`${site.url}form`, 'POSTED-ANSWER')).toContain('POSTED-ANSWER');
   }, 75_000);

@@ -35,7 +35,8 @@ beforeAll(async () => {
   for await (const record of parser) {
     const offset = parser.offset;
     const payload = Buffer.from(await record.readFully(true));
-    if ((record.warcType === 'response' || record.warcType === 'revisit') && record.warcTargetURI === `${site.origin}/b`) captures.push({ record, offset, payload });
+    if ((record.warcType === 'response' || record.warcType === 'revisit') && record.warcTargetURI === `${site.origin}/b`)
+      captures.push({ record, offset, payload });
   }
 });
 

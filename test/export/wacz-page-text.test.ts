@@ -16,7 +16,10 @@ let pages: Array<{ url: string; title?: string; text?: string }>;
 beforeAll(async () => {
   site = await startServer(
     routes({
-      '/': html('<h1>Orchard</h1><p>We grow <b>quinces</b> and medlars.</p><a href="/about">about</a> <a href="/notes.txt">notes</a>', 'Home'),
+      '/': html(
+        '<h1>Orchard</h1><p>We grow <b>quinces</b> and medlars.</p><a href="/about">about</a> <a href="/notes.txt">notes</a>',
+        'Home',
+      ),
       '/about': html('<p>Open on Saturdays, near the old mill.</p><script>var hidden = "not text";</script>', 'About'),
       '/notes.txt': text('plain notes, not a page'),
     }),

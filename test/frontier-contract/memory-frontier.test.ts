@@ -5,7 +5,15 @@ const LEASE_MS = 1_000;
 
 describeFrontierContract('the in-memory frontier', {
   // A stand-in for a shared frontier's leases: it keeps no skipped URLs, bodies or links, and judges no limits.
-  capabilities: { expiringLeases: true, keepsSkipped: false, storesPages: false, limits: false, robotsRequeue: false, distinctLeases: true, pacesAcrossWorkers: false },
+  capabilities: {
+    expiringLeases: true,
+    keepsSkipped: false,
+    storesPages: false,
+    limits: false,
+    robotsRequeue: false,
+    distinctLeases: true,
+    pacesAcrossWorkers: false,
+  },
   async make() {
     let now = 1_000_000;
     const memory = new MemoryFrontier(LEASE_MS, () => now);

@@ -36,7 +36,15 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
   };
 
   describeFrontierContract('the PostgreSQL frontier with shard sinks', {
-    capabilities: { expiringLeases: true, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true, distinctLeases: true, pacesAcrossWorkers: true },
+    capabilities: {
+      expiringLeases: true,
+      keepsSkipped: true,
+      storesPages: true,
+      limits: true,
+      robotsRequeue: true,
+      distinctLeases: true,
+      pacesAcrossWorkers: true,
+    },
     async make(limits) {
       const n = (frontiers += 1);
       const pool = await (shared ??= frontierPool());
@@ -52,7 +60,10 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
         shards.push(path);
         const me = { id, leaseMs: LEASE_MS };
         const pages = new SqlitePageSink(db, path, new CrawlRecord(db).startRun({}, new Date()), { maxDepth: limits.maxDepth });
-        return { frontier: new PgFrontier(pool, me, { delayMs: limits.delayMs }), sink: new PgShardSink(pool, me, new ShardPageSink(db, path, pages), limits) };
+        return {
+          frontier: new PgFrontier(pool, me, { delayMs: limits.delayMs }),
+          sink: new PgShardSink(pool, me, new ShardPageSink(db, path, pages), limits),
+        };
       };
       const first = worker('A');
       return {
@@ -60,19 +71,33 @@ describe.skipIf(!POSTGRES_INSTALLED)('PostgreSQL', () => {
         async seed(urls) {
           // As initFrontier queues roots: in order, at depth 0.
           for (const key of urls) {
-            await pool.query("INSERT INTO url (url, origin, kind, state, depth) VALUES ($1, $2, 'page', 'queued', 0)", [key, new URL(key).origin]);
+            await pool.query("INSERT INTO url (url, origin, kind, state, depth) VALUES ($1, $2, 'page', 'queued', 0)", [
+              key,
+              new URL(key).origin,
+            ]);
           }
         },
         async row(key) {
-          const { rows } = await pool.query<{ state: string; depth: number; code: string | null }>('SELECT state, depth, error_code AS code FROM url WHERE url = $1', [key]);
+          const { rows } = await pool.query<{ state: string; depth: number; code: string | null }>(
+            'SELECT state, depth, error_code AS code FROM url WHERE url = $1',
+            [key],
+          );
           const row = rows[0];
           return row && { state: (row.state === 'leased' ? 'fetching' : row.state) as UrlState, depth: row.depth, code: row.code };
         },
         pages: async (key) =>
           shards.flatMap((path) =>
-            readArchive<{ status: number; body: Buffer }>(path, 'SELECT status, body FROM pages WHERE url = ?', key).map((page) => ({ status: page.status, body: Buffer.from(page.body).toString() })),
+            readArchive<{ status: number; body: Buffer }>(path, 'SELECT status, body FROM pages WHERE url = ?', key).map((page) => ({
+              status: page.status,
+              body: Buffer.from(page.body).toString(),
+            })),
           ),
-        links: async (key) => shards.flatMap((path) => readArchive<{ to_url: string }>(path, 'SELECT to_url FROM links WHERE from_url = ?', key).map((link) => link.to_url)).sort(),
+        links: async (key) =>
+          shards
+            .flatMap((path) =>
+              readArchive<{ to_url: string }>(path, 'SELECT to_url FROM links WHERE from_url = ?', key).map((link) => link.to_url),
+            )
+            .sort(),
         second: async () => worker('B'),
         async expireLeases() {
           await pool.query("UPDATE url SET lease_until = now() - interval '1 second' WHERE state = 'leased'");

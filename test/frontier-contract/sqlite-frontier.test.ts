@@ -13,13 +13,23 @@ let archives = 0;
 
 describeFrontierContract('the SQLite frontier', {
   // One run holds the archive: its leases never run out, and are all one (the run's).
-  capabilities: { expiringLeases: false, keepsSkipped: true, storesPages: true, limits: true, robotsRequeue: true, distinctLeases: false, pacesAcrossWorkers: false },
+  capabilities: {
+    expiringLeases: false,
+    keepsSkipped: true,
+    storesPages: true,
+    limits: true,
+    robotsRequeue: true,
+    distinctLeases: false,
+    pacesAcrossWorkers: false,
+  },
   async make(limits) {
     const path = tmp.path(`contract-${(archives += 1)}.sqlite`);
     const db = openArchive(path, 'create');
     const frontier = new SqliteFrontier(db);
     const sink = new SqlitePageSink(db, path, new CrawlRecord(db).startRun({}, new Date()), limits);
-    const rowOf = db.prepare<[string], { state: UrlState; depth: number; code: string | null }>('SELECT state, depth, error_code AS code FROM url WHERE url = ?');
+    const rowOf = db.prepare<[string], { state: UrlState; depth: number; code: string | null }>(
+      'SELECT state, depth, error_code AS code FROM url WHERE url = ?',
+    );
     const pagesOf = db.prepare<[string], { status: number; body: Buffer }>('SELECT status, body FROM pages WHERE url = ?');
     const linksOf = db.prepare<[string], { to_url: string }>('SELECT to_url FROM links WHERE from_url = ? ORDER BY to_url');
     return {

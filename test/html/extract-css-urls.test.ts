@@ -20,10 +20,7 @@ describe('extractCssUrls', () => {
   });
 
   it('keeps several urls in one declaration in source order', () => {
-    expect(extractCssUrls('src: url(x.woff2) format("woff2"), url(x.woff) format("woff");')).toEqual([
-      'x.woff2',
-      'x.woff',
-    ]);
+    expect(extractCssUrls('src: url(x.woff2) format("woff2"), url(x.woff) format("woff");')).toEqual(['x.woff2', 'x.woff']);
   });
 
   it('decodes escaped quotes and parens', () => {

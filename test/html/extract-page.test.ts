@@ -166,10 +166,7 @@ describe('extractPage: requisites', () => {
     // With no whitespace at all the whole value is one url.
     expect(hrefs('<img srcset="/a.jpg,/b.jpg">')).toEqual(['/a.jpg,/b.jpg']);
     // A data: url's comma is inside the url.
-    expect(hrefs('<img srcset="data:image/png;base64,AAAA 1x, /d.png 2x">')).toEqual([
-      'data:image/png;base64,AAAA',
-      '/d.png',
-    ]);
+    expect(hrefs('<img srcset="data:image/png;base64,AAAA 1x, /d.png 2x">')).toEqual(['data:image/png;base64,AAAA', '/d.png']);
   });
 
   it('skips srcset descriptors up to the next comma outside parentheses', () => {
@@ -235,8 +232,7 @@ describe('extractPage: <base>, <title>', () => {
 });
 
 describe('extractPage: meta robots', () => {
-  const robots = (content: string, name = 'robots') =>
-    scan(`<meta name="${name}" content="${content}">`).robots;
+  const robots = (content: string, name = 'robots') => scan(`<meta name="${name}" content="${content}">`).robots;
 
   it('reads each directive, in any case and separator', () => {
     expect(robots('noindex')).toEqual({ noindex: true, nofollow: false, noarchive: false });
@@ -269,8 +265,7 @@ describe('extractPage: meta robots', () => {
 });
 
 describe('extractPage: meta refresh', () => {
-  const refresh = (content: string, equiv = 'refresh') =>
-    hrefs(`<meta http-equiv="${equiv}" content="${content}">`, 'refresh');
+  const refresh = (content: string, equiv = 'refresh') => hrefs(`<meta http-equiv="${equiv}" content="${content}">`, 'refresh');
 
   it('reads the url in each spelling', () => {
     expect(refresh('5; url=/next')).toEqual(['/next']);

@@ -33,7 +33,7 @@ describe('FoldedText', () => {
       const length = Math.floor(random() * 60);
       const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       const pieces: string[] = [];
-      for (let at = 0; at < text.length; ) {
+      for (let at = 0; at < text.length;) {
         const next = Math.min(text.length, at + 1 + Math.floor(random() * 8));
         pieces.push(text.slice(at, next));
         at = next;

@@ -30,7 +30,15 @@ describe('page text leaves out the boilerplate a page marks', () => {
   it('reads a Sphinx page from its content: no navigation, search box or sidebar, no ¶, headings without their permalink', () => {
     const text = textOf(SPHINX_PAGE);
     expect(text.body).toMatch(/^sys — System-specific parameters and functions This module provides access/);
-    for (const boilerplate of ['Table of Contents', 'Navigation', 'Previous topic', 'This Page', 'Quick search', 'Python Runtime Services', '¶']) {
+    for (const boilerplate of [
+      'Table of Contents',
+      'Navigation',
+      'Previous topic',
+      'This Page',
+      'Quick search',
+      'Python Runtime Services',
+      '¶',
+    ]) {
       expect(text.body).not.toContain(boilerplate);
     }
     expect(text.body).toContain('sys.path A list of strings that specifies the search path for modules.');
@@ -50,7 +58,11 @@ describe('page text leaves out the boilerplate a page marks', () => {
   it('leaves out a page-level <header> and <footer>, and keeps those of a <main> or an <article>', () => {
     expect(body('<header>Site name</header><p>text</p><footer>Copyright</footer>')).toBe('text');
     expect(body('<main><header>Chapter 1</header><p>text</p><footer>Next chapter</footer></main>')).toBe('Chapter 1 text Next chapter');
-    expect(body('<header>Site</header><article><header><h1>Post</h1></header><p>text</p><footer>by A</footer></article><footer>Site footer</footer>')).toBe('Post text by A');
+    expect(
+      body(
+        '<header>Site</header><article><header><h1>Post</h1></header><p>text</p><footer>by A</footer></article><footer>Site footer</footer>',
+      ),
+    ).toBe('Post text by A');
     expect(textOf('<header><h1>Site name</h1></header><article><h1>Post</h1></article>').headings).toBe('Post');
   });
 

@@ -95,7 +95,14 @@ describe('decodePieces', () => {
   };
 
   it('decodes UTF-8 cut at character boundaries, invalid bytes included, as one decode does', () => {
-    for (const unit of [[0xe4, 0xb8, 0xad], [0xf0, 0x9f, 0x98, 0x80], [0xc3, 0xa9], [0x80, 0x80, 0x80, 0x80, 0x80], [0xe4, 0xb8], [0xf0, 0x9f, 0x98, 0x41]]) {
+    for (const unit of [
+      [0xe4, 0xb8, 0xad],
+      [0xf0, 0x9f, 0x98, 0x80],
+      [0xc3, 0xa9],
+      [0x80, 0x80, 0x80, 0x80, 0x80],
+      [0xe4, 0xb8],
+      [0xf0, 0x9f, 0x98, 0x41],
+    ]) {
       const body = around(unit);
       const pieces = [...decodePieces(body, 'utf-8')];
       expect(pieces.length).toBeGreaterThan(3);
@@ -104,20 +111,28 @@ describe('decodePieces', () => {
   });
 
   it('decodes windows-1252, GBK, Shift_JIS and UTF-16 as one decode does', () => {
-    expect([...decodePieces(around([0x80, 0x93]), 'windows-1252')].join('')).toBe(decodeHtml(around([0x80, 0x93]), 'text/html; charset=windows-1252').text);
-    for (const [encoding, unit] of [['gbk', [0xd6, 0xd0]], ['shift_jis', [0x93, 0xfa]], ['utf-16le', [0x2d, 0x4e]]] as const) {
+    expect([...decodePieces(around([0x80, 0x93]), 'windows-1252')].join('')).toBe(
+      decodeHtml(around([0x80, 0x93]), 'text/html; charset=windows-1252').text,
+    );
+    for (const [encoding, unit] of [
+      ['gbk', [0xd6, 0xd0]],
+      ['shift_jis', [0x93, 0xfa]],
+      ['utf-16le', [0x2d, 0x4e]],
+    ] as const) {
       const body = around([...unit], encoding === 'utf-16le' ? 0x20 : 0x61);
       expect([...decodePieces(body, encoding)].join(''), encoding).toBe(new TextDecoder(encoding).decode(body));
     }
   });
 
-  it('gives decodeHtml\'s text and encoding, BOM dropped', () => {
+  it("gives decodeHtml's text and encoding, BOM dropped", () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), around([0xe4, 0xb8, 0xad])]);
     const pieces = decodeHtmlPieces(body, null);
     expect({ text: [...pieces.pieces()].join(''), encoding: pieces.encoding, source: pieces.source }).toEqual(decodeHtml(body, null));
     const latin = around([0xe9]);
     const fallback = decodeHtmlPieces(latin, null);
-    expect({ text: [...fallback.pieces()].join(''), encoding: fallback.encoding, source: fallback.source }).toEqual(decodeHtml(latin, null));
+    expect({ text: [...fallback.pieces()].join(''), encoding: fallback.encoding, source: fallback.source }).toEqual(
+      decodeHtml(latin, null),
+    );
   });
 
   it('mentionsBase finds <base in any case in ASCII-compatible bytes only where it is', () => {

@@ -39,7 +39,11 @@ describe('sniffCharset: Content-Type header', () => {
 
   it('wins over a <meta> declaration', () => {
     const body = bytes('<meta charset="shift_jis"><p>', NI_HAO_GBK);
-    expect(decodeHtml(body, 'text/html; charset=gbk')).toEqual({ text: '<meta charset="shift_jis"><p>你好', encoding: 'gbk', source: 'header' });
+    expect(decodeHtml(body, 'text/html; charset=gbk')).toEqual({
+      text: '<meta charset="shift_jis"><p>你好',
+      encoding: 'gbk',
+      source: 'header',
+    });
   });
 
   it('skips an unknown label and goes on to the meta prescan', () => {
@@ -51,7 +55,13 @@ describe('sniffCharset: Content-Type header', () => {
 
 describe('sniffCharset: <meta> prescan', () => {
   it('decodes a GBK page declared by <meta charset>', () => {
-    const body = bytes('<!doctype html><html><head><meta charset="gbk"><title>', NI_HAO_GBK, '</title></head><body>', ZHONG_WEN_GBK, '</body></html>');
+    const body = bytes(
+      '<!doctype html><html><head><meta charset="gbk"><title>',
+      NI_HAO_GBK,
+      '</title></head><body>',
+      ZHONG_WEN_GBK,
+      '</body></html>',
+    );
     const decoded = decodeHtml(body, 'text/html');
     expect(decoded).toMatchObject({ encoding: 'gbk', source: 'meta' });
     expect(decoded.text).toBe('<!doctype html><html><head><meta charset="gbk"><title>你好</title></head><body>中文</body></html>');
@@ -73,12 +83,18 @@ describe('sniffCharset: <meta> prescan', () => {
   });
 
   it('needs http-equiv for a charset given in content', () => {
-    expect(sniffCharset(bytes('<meta content="text/html; charset=gbk">', NI_HAO_GBK), null)).toEqual({ encoding: 'windows-1252', source: 'fallback' });
+    expect(sniffCharset(bytes('<meta content="text/html; charset=gbk">', NI_HAO_GBK), null)).toEqual({
+      encoding: 'windows-1252',
+      source: 'fallback',
+    });
   });
 
   it('ignores a <meta> that starts beyond the first 1024 bytes', () => {
     const padding = `<!doctype html><title>t</title>${' '.repeat(1024)}`;
-    expect(sniffCharset(bytes(padding, '<meta charset="gbk">', NI_HAO_GBK), null)).toEqual({ encoding: 'windows-1252', source: 'fallback' });
+    expect(sniffCharset(bytes(padding, '<meta charset="gbk">', NI_HAO_GBK), null)).toEqual({
+      encoding: 'windows-1252',
+      source: 'fallback',
+    });
     // The same page with the meta inside the window is read, so the limit is what made the difference.
     expect(sniffCharset(bytes('<meta charset="gbk">', padding, NI_HAO_GBK), null)).toEqual({ encoding: 'gbk', source: 'meta' });
   });
@@ -93,13 +109,19 @@ describe('sniffCharset: <meta> prescan', () => {
     // A '>' earlier in the comment does not end it.
     expect(sniffCharset(bytes('<!-- a > b <meta charset="gbk"> -->', NI_HAO_GBK), null).source).toBe('fallback');
     expect(sniffCharset(bytes('<div title="<meta charset=gbk>">', NI_HAO_GBK), null).source).toBe('fallback');
-    expect(sniffCharset(bytes('<!-- <meta charset="big5"> --><meta charset="gbk">', NI_HAO_GBK), null)).toEqual({ encoding: 'gbk', source: 'meta' });
+    expect(sniffCharset(bytes('<!-- <meta charset="big5"> --><meta charset="gbk">', NI_HAO_GBK), null)).toEqual({
+      encoding: 'gbk',
+      source: 'meta',
+    });
     // '<!-->' is a whole comment, so the meta after it counts.
     expect(sniffCharset(bytes('<!--><meta charset="gbk">', NI_HAO_GBK), null)).toEqual({ encoding: 'gbk', source: 'meta' });
   });
 
   it('skips a meta with an unknown label and takes a later one', () => {
-    expect(sniffCharset(bytes('<meta charset="bogus-thing"><meta charset="gbk">', NI_HAO_GBK), null)).toEqual({ encoding: 'gbk', source: 'meta' });
+    expect(sniffCharset(bytes('<meta charset="bogus-thing"><meta charset="gbk">', NI_HAO_GBK), null)).toEqual({
+      encoding: 'gbk',
+      source: 'meta',
+    });
     expect(sniffCharset(bytes('<meta charset="bogus-thing">', NI_HAO_GBK), null).source).toBe('fallback');
   });
 
@@ -118,7 +140,11 @@ describe('sniffCharset: no declaration', () => {
   });
 
   it('falls back to windows-1252 when the bytes are not UTF-8', () => {
-    expect(decodeHtml(bytes('<p>caf', [0xe9], ' ', [0x80], '</p>'), 'text/html')).toEqual({ text: '<p>café €</p>', encoding: 'windows-1252', source: 'fallback' });
+    expect(decodeHtml(bytes('<p>caf', [0xe9], ' ', [0x80], '</p>'), 'text/html')).toEqual({
+      text: '<p>café €</p>',
+      encoding: 'windows-1252',
+      source: 'fallback',
+    });
   });
 
   it('never throws, whatever the declared encoding makes of the bytes', () => {

@@ -32,6 +32,8 @@ describe('cookies.txt', () => {
   });
 
   it('names the line that is not in the format', () => {
-    expect(() => parseCookiesTxt('a\tb\tc\n', 'c.txt')).toThrow(expect.objectContaining({ code: 'BAD_COOKIE_FILE', message: expect.stringContaining('c.txt line 1') }));
+    expect(() => parseCookiesTxt('a\tb\tc\n', 'c.txt')).toThrow(
+      expect.objectContaining({ code: 'BAD_COOKIE_FILE', message: expect.stringContaining('c.txt line 1') }),
+    );
   });
 });

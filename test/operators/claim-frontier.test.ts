@@ -38,7 +38,10 @@ describe('claimFrontier', () => {
       claimFrontier(scheduler, 4, { stopping: false }, (task) => {
         inFlight += 1;
         peak = Math.max(peak, inFlight);
-        peakFetching = Math.max(peakFetching, readArchive<{ n: number }>(path, "SELECT count(*) AS n FROM url WHERE state = 'fetching'")[0]!.n);
+        peakFetching = Math.max(
+          peakFetching,
+          readArchive<{ n: number }>(path, "SELECT count(*) AS n FROM url WHERE state = 'fetching'")[0]!.n,
+        );
         return timer(5).pipe(
           map(() => {
             inFlight -= 1;
@@ -195,7 +198,9 @@ describe('claimFrontier', () => {
     });
     const control = { stopping: false };
     setTimeout(() => (control.stopping = true), 10);
-    const none = await lastValueFrom(claimFrontier(new HostScheduler(lateToo, new RobotsBook(false), { perHost: 4 }), 4, control, (task) => of(task)).pipe(toArray()));
+    const none = await lastValueFrom(
+      claimFrontier(new HostScheduler(lateToo, new RobotsBook(false), { perHost: 4 }), 4, control, (task) => of(task)).pipe(toArray()),
+    );
     expect(none).toEqual([]);
     expect(readArchive(stopped.path, "SELECT count(*) AS n FROM url WHERE state = 'queued'")).toEqual([{ n: 20 }]);
     db.close();

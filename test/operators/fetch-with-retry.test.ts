@@ -9,12 +9,28 @@ import type { ClaimedUrl } from '../../src/pipeline/ports.js';
 // The retry logic on its own, with fetch functions that answer from a script; the HTTP side is covered
 // against real servers in test/retries.test.ts.
 const pending = (): CrawlItem => ({
-  claim: { id: 1, url: 'http://site/x', key: 'http://site/x', origin: 'http://site', kind: 'page', depth: 0, redirectHops: 0, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
+  claim: {
+    id: 1,
+    url: 'http://site/x',
+    key: 'http://site/x',
+    origin: 'http://site',
+    kind: 'page',
+    depth: 0,
+    redirectHops: 0,
+    tries: 0,
+    lease: { token: 'test', expiresAt: Infinity },
+  },
   attempts: 0,
   state: 'pending',
   discovered: [],
 });
-const answer = (status: number, headers: Record<string, string> = {}): HttpResponse => ({ status, headers, body: Buffer.from('b'), fetchedAt: '', elapsedMs: 1 });
+const answer = (status: number, headers: Record<string, string> = {}): HttpResponse => ({
+  status,
+  headers,
+  body: Buffer.from('b'),
+  fetchedAt: '',
+  elapsedMs: 1,
+});
 
 function scripted(steps: (HttpResponse | Error)[]): Fetch & { attempts: number[] } {
   const attempts: number[] = [];
@@ -47,12 +63,14 @@ describe('fetchWithRetry', () => {
   it('does not retry what retrying cannot change', async () => {
     const fetch = scripted([new BodyTooLargeError('http://site/x', 10)]);
     expect(await run(fetch)).toMatchObject({ state: 'failed', attempts: 1, error: { code: 'body_too_large' } });
-    expect((await run(scripted([answer(404)])))).toMatchObject({ state: 'done', attempts: 1 });
+    expect(await run(scripted([answer(404)]))).toMatchObject({ state: 'done', attempts: 1 });
   });
 
   it('tells the host scheduler when a 429 asks for a pause', async () => {
     const pauses: [number, number][] = [];
-    await run(scripted([answer(429, { 'retry-after': '0' }), answer(200)]), { onRetryAfter: (_url: string, status: number, ms: number) => pauses.push([status, ms]) });
+    await run(scripted([answer(429, { 'retry-after': '0' }), answer(200)]), {
+      onRetryAfter: (_url: string, status: number, ms: number) => pauses.push([status, ms]),
+    });
     expect(pauses).toEqual([[429, 0]]);
   });
 

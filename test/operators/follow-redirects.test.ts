@@ -4,10 +4,27 @@ import type { CrawlItem } from '../../src/pipeline/crawl-item.js';
 import { followRedirects } from '../../src/pipeline/operators/follow-redirects.js';
 
 const redirect = (status: number, location: string | undefined, redirectHops = 0): CrawlItem => ({
-  claim: { id: 1, url: 'http://site/dir/page', key: 'http://site/dir/page', origin: 'http://site', kind: 'page', depth: 2, redirectHops, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
+  claim: {
+    id: 1,
+    url: 'http://site/dir/page',
+    key: 'http://site/dir/page',
+    origin: 'http://site',
+    kind: 'page',
+    depth: 2,
+    redirectHops,
+    tries: 0,
+    lease: { token: 'test', expiresAt: Infinity },
+  },
   attempts: 1,
   state: 'done',
-  response: { status, headers: location === undefined ? {} : { location }, ...(location === undefined ? {} : { location }), body: Buffer.alloc(0), fetchedAt: '', elapsedMs: 1 },
+  response: {
+    status,
+    headers: location === undefined ? {} : { location },
+    ...(location === undefined ? {} : { location }),
+    body: Buffer.alloc(0),
+    fetchedAt: '',
+    elapsedMs: 1,
+  },
   discovered: [],
 });
 const run = (item: CrawlItem, max = 10) => lastValueFrom(of(item).pipe(followRedirects(max)));
@@ -17,7 +34,15 @@ describe('followRedirects', () => {
     const out = await run(redirect(status, '../other#frag', 3));
     expect(out.state).toBe('done');
     expect(out.discovered).toEqual([
-      { url: 'http://site/other', key: 'http://site/other', origin: 'http://site', kind: 'redirect', target: 'page', depth: 2, redirectHops: 4 },
+      {
+        url: 'http://site/other',
+        key: 'http://site/other',
+        origin: 'http://site',
+        kind: 'redirect',
+        target: 'page',
+        depth: 2,
+        redirectHops: 4,
+      },
     ]);
   });
 
@@ -54,7 +79,16 @@ describe('followRedirects', () => {
       const item = redirect(301, '/real-robots.txt', 2);
       item.claim.kind = 'robots';
       expect((await byCaller(item)).discovered).toEqual([
-        { url: 'http://site/real-robots.txt', key: 'http://site/real-robots.txt', origin: 'http://site', kind: 'redirect', target: 'robots', depth: 2, redirectHops: 3, linkOnly: true },
+        {
+          url: 'http://site/real-robots.txt',
+          key: 'http://site/real-robots.txt',
+          origin: 'http://site',
+          kind: 'redirect',
+          target: 'robots',
+          depth: 2,
+          redirectHops: 3,
+          linkOnly: true,
+        },
       ]);
     });
 

@@ -65,7 +65,10 @@ describe('HostScheduler', () => {
     const robots = await nextOf(scheduler, 0);
     expect(robots).toEqual({ type: 'robots', origin: 'http://a' });
     expect(await nextOf(scheduler, 0)).toBe('empty');
-    book.set('http://a', robotsRules('http://a/robots.txt', { status: 200, body: Buffer.from('User-agent: *\nCrawl-delay: 2\n') }, 'crawlite'));
+    book.set(
+      'http://a',
+      robotsRules('http://a/robots.txt', { status: 200, body: Buffer.from('User-agent: *\nCrawl-delay: 2\n') }, 'crawlite'),
+    );
     scheduler.finished(robots as Task);
     expect(await nextOf(scheduler, 1_000)).toEqual({ wakeAt: 2_000 });
     expect(originOf(await nextOf(scheduler, 2_000))).toBe('http://a');

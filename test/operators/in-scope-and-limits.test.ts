@@ -16,7 +16,9 @@ describe('inScope', () => {
 
   it('marks other sites, excluded and not-included URLs as skipped, in that order of reasons', async () => {
     const out = await lastValueFrom(
-      of(item([found('http://other/docs/'), found('http://site/docs/private/x'), found('http://site/blog/'), found('http://site/docs/a')])).pipe(inScope(rules)),
+      of(
+        item([found('http://other/docs/'), found('http://site/docs/private/x'), found('http://site/blog/'), found('http://site/docs/a')]),
+      ).pipe(inScope(rules)),
     );
     expect(codes(out)).toEqual(['out_of_scope', 'excluded', 'not_included', 'queued']);
   });
@@ -25,7 +27,10 @@ describe('inScope', () => {
     const cdn = found('http://cdn.example/logo.png', { kind: 'requisite', target: 'requisite' });
     const own = found('http://site/img/logo.png', { kind: 'requisite', target: 'requisite' });
     expect(codes(await lastValueFrom(of(item([cdn, own])).pipe(inScope(rules))))).toEqual(['out_of_scope', 'queued']);
-    expect(codes(await lastValueFrom(of(item([cdn, own])).pipe(inScope({ ...rules, requisitesAnyHost: true }))))).toEqual(['queued', 'queued']);
+    expect(codes(await lastValueFrom(of(item([cdn, own])).pipe(inScope({ ...rules, requisitesAnyHost: true }))))).toEqual([
+      'queued',
+      'queued',
+    ]);
   });
 
   it('leaves what is already judged, and link-only entries, alone', async () => {

@@ -6,7 +6,17 @@ import { RobotsBook } from '../../src/pipeline/robots/robots-book.js';
 import { robotsRules } from '../../src/pipeline/robots/robots-rules.js';
 
 const pending = (url: string, kind: CrawlItem['claim']['kind'] = 'page'): CrawlItem => ({
-  claim: { id: 1, url, key: url, origin: new URL(url).origin, kind, depth: 1, redirectHops: 0, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
+  claim: {
+    id: 1,
+    url,
+    key: url,
+    origin: new URL(url).origin,
+    kind,
+    depth: 1,
+    redirectHops: 0,
+    tries: 0,
+    lease: { token: 'test', expiresAt: Infinity },
+  },
   attempts: 0,
   state: 'pending',
   discovered: [],
@@ -14,7 +24,10 @@ const pending = (url: string, kind: CrawlItem['claim']['kind'] = 'page'): CrawlI
 
 function book(obey: boolean): RobotsBook {
   const robots = new RobotsBook(obey);
-  robots.set('http://site', robotsRules('http://site/robots.txt', { status: 200, body: Buffer.from('User-agent: *\nDisallow: /private/\n') }, 'crawlite'));
+  robots.set(
+    'http://site',
+    robotsRules('http://site/robots.txt', { status: 200, body: Buffer.from('User-agent: *\nDisallow: /private/\n') }, 'crawlite'),
+  );
   return robots;
 }
 
@@ -26,7 +39,9 @@ describe('obeyRobots', () => {
 
   it('lets allowed URLs, robots.txt itself, and everything under --ignore-robots through', async () => {
     expect((await lastValueFrom(of(pending('http://site/public')).pipe(obeyRobots(book(true))))).state).toBe('pending');
-    expect((await lastValueFrom(of(pending('http://site/private/robots.txt', 'robots')).pipe(obeyRobots(book(true))))).state).toBe('pending');
+    expect((await lastValueFrom(of(pending('http://site/private/robots.txt', 'robots')).pipe(obeyRobots(book(true))))).state).toBe(
+      'pending',
+    );
     expect((await lastValueFrom(of(pending('http://site/private/a')).pipe(obeyRobots(new RobotsBook(false))))).state).toBe('pending');
   });
 });

@@ -7,7 +7,17 @@ import { ParsePool } from '../../src/pipeline/parse/parse-pool.js';
 import { TEXT_EXTRACTION_VERSION } from '../../src/html/index.js';
 
 const fetched = (body: string | Buffer, contentType: string, kind: CrawlItem['claim']['kind'] = 'page', status = 200): CrawlItem => ({
-  claim: { id: 1, url: 'http://site/dir/page.html', key: 'http://site/dir/page.html', origin: 'http://site', kind, depth: 1, redirectHops: 2, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
+  claim: {
+    id: 1,
+    url: 'http://site/dir/page.html',
+    key: 'http://site/dir/page.html',
+    origin: 'http://site',
+    kind,
+    depth: 1,
+    redirectHops: 2,
+    tries: 0,
+    lease: { token: 'test', expiresAt: Infinity },
+  },
   attempts: 1,
   state: 'done',
   response: { status, headers: { 'content-type': contentType }, body: Buffer.from(body), fetchedAt: '', elapsedMs: 1 },
@@ -22,7 +32,8 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
     if (where === 'on a parse thread') pool = new ParsePool(1);
   });
   afterAll(() => pool?.close());
-  const parse = (item: CrawlItem, settings = {}) => lastValueFrom(of(item).pipe(parsePage({ maxRedirects: 10, maxBodyBytes: 1 << 20, ...settings }, pool)));
+  const parse = (item: CrawlItem, settings = {}) =>
+    lastValueFrom(of(item).pipe(parsePage({ maxRedirects: 10, maxBodyBytes: 1 << 20, ...settings }, pool)));
 
   it('turns an HTML page into links one level deeper, requisites, a refresh at the same depth and a recorded canonical', async () => {
     const out = await parse(
@@ -39,7 +50,12 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
       ['requisite', 'requisite', 'http://site/dir/i.png', 2, 0],
     ]);
     expect(out.discovered[1]!.linkOnly).toBe(true);
-    expect(out.page).toEqual({ charset: 'utf-8', title: 'A page', canonical: 'http://site/canon', text: { body: 'x m', headings: '', version: TEXT_EXTRACTION_VERSION } });
+    expect(out.page).toEqual({
+      charset: 'utf-8',
+      title: 'A page',
+      canonical: 'http://site/canon',
+      text: { body: 'x m', headings: '', version: TEXT_EXTRACTION_VERSION },
+    });
   });
 
   it('marks every link of a nofollow page, and records its meta robots', async () => {
@@ -52,7 +68,9 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
   });
 
   it('reads at most --max-links-per-page links, the first ones, and counts the references it did not read', async () => {
-    const out = await parse(fetched(Array.from({ length: 50 }, (_, i) => `<a href="/l/${i}">x</a>`).join(''), 'text/html'), { maxLinksPerPage: 10 });
+    const out = await parse(fetched(Array.from({ length: 50 }, (_, i) => `<a href="/l/${i}">x</a>`).join(''), 'text/html'), {
+      maxLinksPerPage: 10,
+    });
     expect(out.discovered.map((d) => d.url)).toEqual(Array.from({ length: 10 }, (_, i) => `http://site/l/${i}`));
     expect(out.page?.linksDropped).toBe(40);
   });
@@ -71,7 +89,10 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
 
   it('keeps each way a URL is found once: a link and a requisite, nofollow and not', async () => {
     const out = await parse(
-      fetched('<a href="/x" rel="nofollow">1</a><a href="/x#a">2</a><img src="/x"><a href="/x#b" rel="nofollow">3</a><img src="/x">', 'text/html'),
+      fetched(
+        '<a href="/x" rel="nofollow">1</a><a href="/x#a">2</a><img src="/x"><a href="/x#b" rel="nofollow">3</a><img src="/x">',
+        'text/html',
+      ),
       { maxLinksPerPage: 1 },
     );
     expect(out.discovered.map((d) => [d.kind, d.url, d.nofollow ?? false])).toEqual([
@@ -83,9 +104,15 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
   });
 
   it('does not count mailto:, javascript: or data: references past the cap', async () => {
-    const out = await parse(fetched('<a href="/a">a</a><a href="mailto:x@y">m</a><a href="javascript:void(0)">j</a><img src="data:image/png;base64,AA"><a href="/b">b</a>', 'text/html'), {
-      maxLinksPerPage: 1,
-    });
+    const out = await parse(
+      fetched(
+        '<a href="/a">a</a><a href="mailto:x@y">m</a><a href="javascript:void(0)">j</a><img src="data:image/png;base64,AA"><a href="/b">b</a>',
+        'text/html',
+      ),
+      {
+        maxLinksPerPage: 1,
+      },
+    );
     expect(out.discovered.map((d) => d.url)).toEqual(['http://site/a']);
     expect(out.page?.linksDropped).toBe(1);
   });
@@ -93,7 +120,10 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
   it('ignores a javascript: or data: <base href>, as browsers do: links resolve against the page', async () => {
     for (const base of ['javascript:alert(1)', 'data:text/html,x', 'mailto:a@b']) {
       const out = await parse(fetched(`<base href="${base}"><a href="/abs">a</a><a href="rel">r</a>`, 'text/html'));
-      expect(out.discovered.map((d) => d.url), base).toEqual(['http://site/abs', 'http://site/dir/rel']);
+      expect(
+        out.discovered.map((d) => d.url),
+        base,
+      ).toEqual(['http://site/abs', 'http://site/dir/rel']);
     }
   });
 
@@ -125,7 +155,9 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
     expect(out.page?.linksDropped).toBe(299_900);
     const index = `<sitemapindex>${Array.from({ length: 50 }, (_, i) => `<sitemap><loc>http://site/sm/${i}.xml</loc></sitemap>`).join('')}</sitemapindex>`;
     const fromIndex = await parse(fetched(index, 'application/xml', 'sitemap'), { maxLinksPerPage: 30 });
-    expect(fromIndex.discovered.map((d) => [d.target, d.url])).toEqual(Array.from({ length: 30 }, (_, i) => ['sitemap', `http://site/sm/${i}.xml`]));
+    expect(fromIndex.discovered.map((d) => [d.target, d.url])).toEqual(
+      Array.from({ length: 30 }, (_, i) => ['sitemap', `http://site/sm/${i}.xml`]),
+    );
     expect(fromIndex.page?.linksDropped).toBe(20);
   });
 

@@ -24,17 +24,24 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --qa interrupted in its replay check', () 
   it('exits 130, keeps the scores stored, and names the command that checks the rest', async () => {
     const db = tmp.path('site.sqlite');
     const child = spawnCli(['crawl', site.url, '--db', db, '--qa', '-c', '2']);
-    await waitFor('the replay check to score a page', () => {
-      try {
-        return readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM qa')[0]!.n > 0;
-      } catch {
-        return false;
-      }
-    }, 120_000, () => child.output().stderr);
+    await waitFor(
+      'the replay check to score a page',
+      () => {
+        try {
+          return readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM qa')[0]!.n > 0;
+        } catch {
+          return false;
+        }
+      },
+      120_000,
+      () => child.output().stderr,
+    );
     child.kill('SIGINT');
     const end = await child.exited;
     expect(end.code, end.stderr).toBe(130);
-    expect(end.stderr).toMatch(new RegExp(`qa stopped after \\d+ of 41 pages; crawlite qa ${db.replace(/[.]/g, '\\.')} checks them all\\n$`));
+    expect(end.stderr).toMatch(
+      new RegExp(`qa stopped after \\d+ of 41 pages; crawlite qa ${db.replace(/[.]/g, '\\.')} checks them all\\n$`),
+    );
     const kept = readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM qa')[0]!.n;
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(41);

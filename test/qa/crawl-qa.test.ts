@@ -24,7 +24,10 @@ describe.skipIf(!HAS_CHROMIUM)('crawl --browser --qa', () => {
 
   it('stores a score for each page the crawl stored, the fragile one worst', () => {
     expect(run.code, run.stderr).toBe(0);
-    const rows = readArchive<{ url: string; score: number; resources_failed: number; pixel_diff: number | null }>(db, 'SELECT url, score, resources_failed, pixel_diff FROM qa ORDER BY score');
+    const rows = readArchive<{ url: string; score: number; resources_failed: number; pixel_diff: number | null }>(
+      db,
+      'SELECT url, score, resources_failed, pixel_diff FROM qa ORDER BY score',
+    );
     expect(rows.map((row) => row.url)).toEqual([`${site.url}fragile`, site.url]);
     expect(rows[0]!.resources_failed).toBeGreaterThanOrEqual(1);
     expect(rows[1]!.score).toBeGreaterThan(0.95);

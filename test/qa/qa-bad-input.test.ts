@@ -22,7 +22,10 @@ describe('crawlite qa refuses', () => {
 
   it('a missing Chromium, saying how to get one, and leaves the archive as it was', async () => {
     const before = fileSha256(db);
-    expectOneLine(await execCli(['qa', db, '--chromium', tmp.path('no-chromium')]), /no Chromium at .*no-chromium: install it \(apt-get install chromium\) or give its path with --chromium PATH/);
+    expectOneLine(
+      await execCli(['qa', db, '--chromium', tmp.path('no-chromium')]),
+      /no Chromium at .*no-chromium: install it \(apt-get install chromium\) or give its path with --chromium PATH/,
+    );
     expect(fileSha256(db)).toBe(before);
     expectOneLine(await execCli(['qa', db], { env: { CRAWLITE_CHROMIUM: tmp.path('none-here') } }), /no Chromium at .*none-here/);
   });

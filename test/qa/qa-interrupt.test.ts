@@ -32,14 +32,19 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite qa interrupted', () => {
 
   const scored = () => readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM qa')[0]!.n;
   const waitForScores = (child: ReturnType<typeof spawnCli>, more: number) =>
-    waitFor('a page scored', () => {
-      try {
-        return scored() >= more;
-      } catch {
-        // The table comes with the migration qa applies when it opens the archive.
-        return false;
-      }
-    }, 60_000, () => child.output().stderr);
+    waitFor(
+      'a page scored',
+      () => {
+        try {
+          return scored() >= more;
+        } catch {
+          // The table comes with the migration qa applies when it opens the archive.
+          return false;
+        }
+      },
+      60_000,
+      () => child.output().stderr,
+    );
 
   it('keeps what it scored, and a second run scores every page', async () => {
     const child = spawnCli(['qa', db, '-c', '1']);
@@ -59,10 +64,18 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite qa interrupted', () => {
   }, 180_000);
 
   it('ends in one line when Chromium is killed, storing no score for the pages it could not replay', async () => {
-    const before = new Map(readArchive<{ url: string; checked_at: string }>(db, 'SELECT url, checked_at FROM qa').map((row) => [row.url, row.checked_at]));
+    const before = new Map(
+      readArchive<{ url: string; checked_at: string }>(db, 'SELECT url, checked_at FROM qa').map((row) => [row.url, row.checked_at]),
+    );
     const child = spawnCli(['qa', db, '-c', '1']);
     // Past the pages a first glance sees: the browser is up and replaying.
-    await waitFor('a page scored again', () => readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM qa WHERE checked_at > ?', [...before.values()].sort().at(-1))[0]!.n > 0, 60_000, () => child.output().stderr);
+    await waitFor(
+      'a page scored again',
+      () =>
+        readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM qa WHERE checked_at > ?', [...before.values()].sort().at(-1))[0]!.n > 0,
+      60_000,
+      () => child.output().stderr,
+    );
     const chromium = childPids(child.pid!).filter((pid) => {
       try {
         return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--crawlite-replay=');
@@ -74,7 +87,9 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite qa interrupted', () => {
     process.kill(chromium[0]!, 'SIGKILL');
     const end = await child.exited;
     expect(end.code, end.stderr).toBe(1);
-    expect(end.stderr.trimEnd().split('\n').at(-1)).toMatch(/^crawlite: Chromium \(\/usr\/bin\/chromium\) quit while replaying the archive: .*; the scores stored stay; run qa again$/);
+    expect(end.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /^crawlite: Chromium \(\/usr\/bin\/chromium\) quit while replaying the archive: .*; the scores stored stay; run qa again$/,
+    );
     expect(readArchive(db, 'SELECT url FROM qa WHERE error IS NOT NULL')).toEqual([]);
     expect(integrity(db)).toBe('ok');
   }, 180_000);

@@ -11,7 +11,14 @@ const URLS = ['http://a/1', 'http://a/2', 'http://b/1', 'http://a/robots.txt'];
 function archive(name: string) {
   const db = openArchive(tmp.path(name), 'create');
   const frontier = new SqliteFrontier(db);
-  frontier.addRoots(URLS.map((url) => ({ url, key: url, origin: new URL(url).origin, kind: url.endsWith('robots.txt') ? ('robots' as const) : ('page' as const) })));
+  frontier.addRoots(
+    URLS.map((url) => ({
+      url,
+      key: url,
+      origin: new URL(url).origin,
+      kind: url.endsWith('robots.txt') ? ('robots' as const) : ('page' as const),
+    })),
+  );
   const set = db.prepare<[string, string | null, string]>('UPDATE url SET state = ?, error_code = ? WHERE url = ?');
   set.run('skipped', 'robots_unavailable', 'http://a/1');
   set.run('skipped', 'robots_unavailable', 'http://b/1');
@@ -37,7 +44,11 @@ describe('requeueRobotsUnavailable', () => {
     const { db, frontier, set, states } = archive('all.sqlite');
     set.run('done', null, 'http://a/robots.txt');
     expect(await frontier.requeueRobotsUnavailable()).toBe(2);
-    expect(states().filter((row) => row.state === 'queued').map((row) => row.url)).toEqual(['http://a/1', 'http://b/1']);
+    expect(
+      states()
+        .filter((row) => row.state === 'queued')
+        .map((row) => row.url),
+    ).toEqual(['http://a/1', 'http://b/1']);
     db.close();
   });
 });

@@ -23,7 +23,12 @@ const robotsRows = (db: string) =>
 
 const moved = (location: string): Route => ({ status: 301, headers: { location } });
 const site = (extra: Record<string, Route>) =>
-  routes({ '/': html('<a href="/hidden">hidden</a> <a href="/shown">shown</a>'), '/hidden': html('hidden'), '/shown': html('shown'), ...extra });
+  routes({
+    '/': html('<a href="/hidden">hidden</a> <a href="/shown">shown</a>'),
+    '/hidden': html('hidden'),
+    '/shown': html('shown'),
+    ...extra,
+  });
 
 describe('robots.txt redirects', () => {
   it('follow a redirect to another host, use its rules, store both hops, and crawl nothing else there', async () => {
@@ -47,7 +52,15 @@ describe('robots.txt redirects', () => {
 
   it('follow five redirects, and a sixth counts as no robots.txt', async () => {
     const chain = (last: Route) =>
-      site({ '/robots.txt': moved('/r1'), '/r1': moved('/r2'), '/r2': moved('/r3'), '/r3': moved('/r4'), '/r4': moved('/r5'), '/r5': last, '/r6': text('User-agent: *\nDisallow: /\n') });
+      site({
+        '/robots.txt': moved('/r1'),
+        '/r1': moved('/r2'),
+        '/r2': moved('/r3'),
+        '/r3': moved('/r4'),
+        '/r4': moved('/r5'),
+        '/r5': last,
+        '/r6': text('User-agent: *\nDisallow: /\n'),
+      });
     const five = await servers.serve(chain(text('User-agent: *\nDisallow: /hidden\n')));
     const fiveDb = tmp.path('five.sqlite');
     expect((await runCli(['crawl', five.url, '--db', fiveDb, '-q'])).code).toBe(0);
@@ -79,7 +92,12 @@ describe('robots.txt redirects', () => {
 
   it('are read from the archive on a later run, hop by hop, instead of fetched again', async () => {
     const main = await servers.serve(
-      site({ '/robots.txt': moved('/a'), '/a': moved('/b'), '/b': text('User-agent: *\nDisallow: /hidden\n'), '/second': html('<a href="/hidden">again</a>') }),
+      site({
+        '/robots.txt': moved('/a'),
+        '/a': moved('/b'),
+        '/b': text('User-agent: *\nDisallow: /hidden\n'),
+        '/second': html('<a href="/hidden">again</a>'),
+      }),
     );
     const db = tmp.path('stored.sqlite');
     expect((await runCli(['crawl', main.url, '--db', db, '-q'])).code).toBe(0);

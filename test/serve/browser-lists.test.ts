@@ -42,10 +42,12 @@ describe.skipIf(!HAS_CHROMIUM)('the UI lists in Chromium', () => {
     browser = await launchChromium();
     context = await browser.newContext({ timezoneId: ZONE, viewport: { width: 1100, height: 800 } });
     // An archived title that ran as markup would say so here.
-    context.on('page', (page) => page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    }));
+    context.on('page', (page) =>
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      }),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -63,7 +65,8 @@ describe.skipIf(!HAS_CHROMIUM)('the UI lists in Chromium', () => {
   }
 
   /** The URLs of the URL table, in order (a cell starts with the URL, linked when archived). */
-  const listedUrls = (page: Page) => page.locator('table#urls tbody td.url').evaluateAll((cells) => cells.map((cell) => cell.firstChild?.textContent ?? ''));
+  const listedUrls = (page: Page) =>
+    page.locator('table#urls tbody td.url').evaluateAll((cells) => cells.map((cell) => cell.firstChild?.textContent ?? ''));
 
   it("shows the URL list's fetch times in the reader's time zone, the UTC value on hover", async () => {
     const page = await open('/urls');
@@ -76,14 +79,17 @@ describe.skipIf(!HAS_CHROMIUM)('the UI lists in Chromium', () => {
     expect(await first.getAttribute('title')).toBe(new Date(iso).toISOString());
     expect(await first.getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     // Every time on the page, not only the first.
-    const all = await times.evaluateAll((nodes) => nodes.map((node) => ({ iso: node.getAttribute('datetime')!, text: node.textContent, title: node.getAttribute('title') })));
+    const all = await times.evaluateAll((nodes) =>
+      nodes.map((node) => ({ iso: node.getAttribute('datetime')!, text: node.textContent, title: node.getAttribute('title') })),
+    );
     for (const time of all) expect(time).toEqual({ iso: time.iso, text: kolkataText(time.iso), title: new Date(time.iso).toISOString() });
     await page.close();
   });
 
   it('shows titles and types, and a hostile title as text', async () => {
     const page = await open('/urls');
-    const row = (path: string) => page.locator('table#urls tbody tr', { has: page.locator(`td.url a[href$="${encodeURIComponent(`${siteUrl}${path}`)}"]`) });
+    const row = (path: string) =>
+      page.locator('table#urls tbody tr', { has: page.locator(`td.url a[href$="${encodeURIComponent(`${siteUrl}${path}`)}"]`) });
     expect(await row('a').locator('td.title').textContent()).toBe('Page A');
     expect(await row('a').locator('td.type').textContent()).toBe('text/html');
     expect(await row('a').locator('td.type').getAttribute('title')).toBe('text/html; charset=utf-8');

@@ -39,7 +39,9 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
     browser = await launchChromium();
     const live = await browser.newPage({ viewport: VIEWPORT });
     await live.goto(site.url);
-    await live.waitForFunction(`document.getElementById('fetched')?.textContent === ${JSON.stringify(FETCHED_MESSAGE)}`, undefined, { timeout: 10_000 });
+    await live.waitForFunction(`document.getElementById('fetched')?.textContent === ${JSON.stringify(FETCHED_MESSAGE)}`, undefined, {
+      timeout: 10_000,
+    });
     liveShot = await live.screenshot();
     await live.close();
 
@@ -110,7 +112,9 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
       const replay = await openReplay(page, replayOf(siteUrl));
       await expect.poll(() => replay.textContent('#fetched'), { timeout: 10_000 }).toBe(FETCHED_MESSAGE);
       await replay.frameLocator('#frame').locator('text=inside the frame').waitFor({ timeout: 10_000 });
-      await replay.waitForFunction('[...document.images].every((image) => image.complete && image.naturalWidth > 0)', undefined, { timeout: 10_000 });
+      await replay.waitForFunction('[...document.images].every((image) => image.complete && image.naturalWidth > 0)', undefined, {
+        timeout: 10_000,
+      });
       const frameBox = (await page.locator('iframe#replay').boundingBox())!;
       expect(frameBox).toEqual({ x: 0, y: BAR, ...VIEWPORT });
       const shot = await page.locator('iframe#replay').screenshot();

@@ -55,8 +55,12 @@ describe('the text diff of a large page', () => {
         // Bounded: 4 MiB of each 40 MB capture read, 256 K characters of each text compared, and the page says so.
         expect(page.body).toContain(`The first 4.0 MiB of each capture are read (crawl 1: 38.1 MiB, crawl 2: 38.1 MiB).`);
         expect(page.body).toContain(`The first ${DIFF_LIMITS.textChars.toLocaleString('en-US')} characters of each text are compared.`);
-        expect(page.body).toContain('<div class="del">-Paragraph 0 says the same thing in every crawl, but this one was written for version 1.</div>');
-        expect(page.body).toContain('<div class="add">+Paragraph 0 says the same thing in every crawl, but this one was written for version 2.</div>');
+        expect(page.body).toContain(
+          '<div class="del">-Paragraph 0 says the same thing in every crawl, but this one was written for version 1.</div>',
+        );
+        expect(page.body).toContain(
+          '<div class="add">+Paragraph 0 says the same thing in every crawl, but this one was written for version 2.</div>',
+        );
         expect(page.body.length).toBeLessThan(1024 * 1024);
       }
     } finally {
@@ -70,7 +74,9 @@ describe('the text diff of a large page', () => {
     try {
       const page = await get(ui.url, diffPath());
       expect(page.status).toBe(503);
-      expect(page.body).toContain('<p class="error" id="diff-error">The comparison was cut short after 0.05 s, its time limit: crawlite diff --url compares the whole texts.</p>');
+      expect(page.body).toContain(
+        '<p class="error" id="diff-error">The comparison was cut short after 0.05 s, its time limit: crawlite diff --url compares the whole texts.</p>',
+      );
     } finally {
       await ui.close();
     }

@@ -17,7 +17,9 @@ afterEach(() => {
 describe('replay addresses', () => {
   it('on loopback, a URL is replayed on its origin host at its own path, query and fragment; a body as captured stays a path', () => {
     const addresses = replayAddresses(BASE, true);
-    expect(addresses.replayUrl('https://site.example/pkgs/x.html?q=1#/route', TS)).toBe(siteReplayUrl(BASE, 'https://site.example/pkgs/x.html?q=1#/route', TS));
+    expect(addresses.replayUrl('https://site.example/pkgs/x.html?q=1#/route', TS)).toBe(
+      siteReplayUrl(BASE, 'https://site.example/pkgs/x.html?q=1#/route', TS),
+    );
     expect(addresses.replayUrl('https://site.example/a', '2026')).toBe(siteReplayUrl(BASE, 'https://site.example/a', '20260000000000'));
     expect(addresses.replayUrl('https://site.example/a', TS, 'id_')).toBe(`${BASE}/${TS}id_/https://site.example/a`);
     expect(addresses.cspSources).toBe(`${BASE} http://*.crawlite.localhost:5001`);

@@ -56,7 +56,8 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
   const replayPage = () => replayPageOrigin(serving.uiUrl);
   const hostOf = (origin: string) => new URL(origin).host;
   const url = (path: string) => new URL(path, siteUrl).href;
-  const timestamp = (path: string) => captureTimestamp(readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', url(path))[0]!.fetched_at);
+  const timestamp = (path: string) =>
+    captureTimestamp(readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', url(path))[0]!.fetched_at);
   const replayUrl = (path: string) => serving.replayOrigin + replayPath(url(path), timestamp(path));
   const capturePage = (path: string) => `${ui()}/capture?url=${encodeURIComponent(url(path))}`;
 
@@ -89,16 +90,19 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     let found: Frame | undefined;
     let text = '';
     await expect
-      .poll(async () => {
-        for (const frame of page.frames()) {
-          text = await frame.evaluate("document.getElementById('done')?.textContent ?? ''").then(String, () => '');
-          if (text) {
-            found = frame;
-            return true;
+      .poll(
+        async () => {
+          for (const frame of page.frames()) {
+            text = await frame.evaluate("document.getElementById('done')?.textContent ?? ''").then(String, () => '');
+            if (text) {
+              found = frame;
+              return true;
+            }
           }
-        }
-        return false;
-      }, { timeout: 10_000 })
+          return false;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
     const report = JSON.parse(text) as Record<string, string>;
     await found!.locator('#leave').click({ timeout: 5_000, noWaitAfter: true });
@@ -187,7 +191,9 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       await page.waitForTimeout(SETTLE_MS);
       return page.url();
     });
-    expect(top).toBe(`${replayPage()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`);
+    expect(top).toBe(
+      `${replayPage()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`,
+    );
   });
 
   describe('in a browser that sends no Fetch Metadata (older ones, or any on a plain-http address that is not loopback)', () => {
@@ -204,12 +210,15 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       expect(top).toBe(`${replayPage()}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.attack))}&ts=${timestamp(HOSTILE_PAGES.attack)}`);
     });
 
-    it("a body as captured opened top-level is shown where it is, and its sandbox (no scripts) keeps its meta refresh from leaving", async () => {
+    it('a body as captured opened top-level is shown where it is, and its sandbox (no scripts) keeps its meta refresh from leaving', async () => {
       const raw = serving.replayOrigin + replayPath(url(HOSTILE_PAGES.refresh), timestamp(HOSTILE_PAGES.refresh), 'id_');
       const { shown, top } = await browse(async (page) => {
         await page.goto(raw);
         // Shown first (a loaded machine may take seconds), then given the time a script would need to leave.
-        await page.locator('#refreshing').waitFor({ timeout: 10_000 }).catch(() => {});
+        await page
+          .locator('#refreshing')
+          .waitFor({ timeout: 10_000 })
+          .catch(() => {});
         await page.waitForTimeout(SETTLE_MS);
         return { shown: await page.textContent('#refreshing', { timeout: 1_000 }).catch(() => null), top: page.url() };
       });
@@ -221,7 +230,10 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
       const { shown, top } = await browse(async (page) => {
         await page.goto(svg);
         // Shown first (a loaded machine may take seconds), then given the time a script would need to leave.
-        await page.locator('#drawn').waitFor({ timeout: 10_000 }).catch(() => {});
+        await page
+          .locator('#drawn')
+          .waitFor({ timeout: 10_000 })
+          .catch(() => {});
         await page.waitForTimeout(SETTLE_MS);
         return { shown: await page.textContent('#drawn', { timeout: 1_000 }).catch(() => null), top: page.url() };
       });
@@ -238,7 +250,16 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     const seen = await browse(async (page) => {
       await page.goto(capturePage(HOSTILE_PAGES.serviceWorker));
       const frame = page.frameLocator('iframe#replay');
-      await expect.poll(() => frame.locator('#sw-result').textContent({ timeout: 1_000 }).catch(() => ''), { timeout: 10_000 }).not.toBe('');
+      await expect
+        .poll(
+          () =>
+            frame
+              .locator('#sw-result')
+              .textContent({ timeout: 1_000 })
+              .catch(() => ''),
+          { timeout: 10_000 },
+        )
+        .not.toBe('');
       const registration = await frame.locator('#sw-result').textContent();
       await page.goto(capturePage(HOSTILE_PAGES.about));
       const about = await framedText(page, 'h1');

@@ -38,7 +38,11 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
   // The UI's replay page is on the replay hosts' own domain; its links stay there.
   const ui = () => replayPageOrigin(serving.uiUrl);
   const at = (path: string) => `${origin}${path}`;
-  const firstTs = (path: string) => captureTimestamp(readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at LIMIT 1', at(path))[0]!.fetched_at);
+  const firstTs = (path: string) =>
+    captureTimestamp(
+      readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at LIMIT 1', at(path))[0]!
+        .fetched_at,
+    );
   const framePage = (url: string, ts: string) => `${ui()}/replay?url=${encodeURIComponent(url)}&ts=${ts}`;
 
   /** A fresh profile in Tokyo's time zone (UTC+9, no daylight saving); `run` gets its page and the UI's /api/capture requests. */
@@ -78,7 +82,10 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
       await expect.poll(() => frame.locator('#title').textContent()).toBe(HOME_TEXTS[0]);
       expect(await bar.locator('#replay-prev').getAttribute('href')).toBeNull();
 
-      await Promise.all([page.waitForURL(`${ui()}/capture?url=${encodeURIComponent(home)}&ts=${firstTs('/')}`), bar.locator('#replay-capture').click()]);
+      await Promise.all([
+        page.waitForURL(`${ui()}/capture?url=${encodeURIComponent(home)}&ts=${firstTs('/')}`),
+        bar.locator('#replay-capture').click(),
+      ]);
       await page.goBack();
       await Promise.all([page.waitForURL(`${ui()}/`), page.locator('#replay-bar #replay-archive').click()]);
     });
@@ -107,8 +114,12 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
       await expect.poll(() => bar.locator('#replay-url').textContent()).toBe(at('/a'));
       await expect.poll(() => bar.locator('#replay-time').textContent()).toBe('2030-01-03 09:00:00 UTC+09');
       expect(await bar.locator('#replay-position').textContent()).toBe('capture 2 of 2');
-      expect(await bar.locator('#replay-prev').getAttribute('href')).toBe(`/replay?url=${encodeURIComponent(at('/a'))}&ts=${firstTs('/a')}`);
-      expect(await bar.locator('#replay-capture').getAttribute('href')).toBe(`/capture?url=${encodeURIComponent(at('/a'))}&ts=${captureTimestamp(LATEST_AT)}`);
+      expect(await bar.locator('#replay-prev').getAttribute('href')).toBe(
+        `/replay?url=${encodeURIComponent(at('/a'))}&ts=${firstTs('/a')}`,
+      );
+      expect(await bar.locator('#replay-capture').getAttribute('href')).toBe(
+        `/capture?url=${encodeURIComponent(at('/a'))}&ts=${captureTimestamp(LATEST_AT)}`,
+      );
       expect(page.url()).toBe(framePage(at('/a'), captureTimestamp(LATEST_AT)));
       expect(asked).toEqual([at('/a')]);
       // And back: the earlier link now opens /a's first capture.
@@ -122,7 +133,9 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
       await page.goto(framePage(at('/forger'), firstTs('/forger')));
       const bar = page.locator('#replay-bar');
       const frame = page.frameLocator('#replay');
-      await expect.poll(() => frame.locator('#result').textContent(), { timeout: 10_000 }).toBe('parent.document: SecurityError; top.document: SecurityError');
+      await expect
+        .poll(() => frame.locator('#result').textContent(), { timeout: 10_000 })
+        .toBe('parent.document: SecurityError; top.document: SecurityError');
       // The last message names a capture the archive has: the bar may show it, as it is.
       await expect.poll(() => bar.locator('#replay-url').textContent()).toBe(at('/a'));
       await expect.poll(() => bar.locator('#replay-time').getAttribute('datetime')).toBe(LATEST_AT);
@@ -149,7 +162,7 @@ describe.skipIf(!HAS_CHROMIUM)('the replay bar', () => {
     });
   });
 
-  it("a page that names a URL of its own making, which only a fuzzy match would take to a real capture, does not get its text into the bar", async () => {
+  it('a page that names a URL of its own making, which only a fuzzy match would take to a real capture, does not get its text into the bar', async () => {
     await browse(async (page, asked) => {
       const forged = `${at('/a')}?utm_source=${PWNED}`;
       const answered = page.waitForResponse((response) => response.url().includes('/api/capture') && response.url().includes(PWNED));

@@ -25,7 +25,9 @@ afterAll(async () => {
 });
 
 const at = (path: string) => `${origin}${path}`;
-const firstAt = (path: string) => readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at LIMIT 1', at(path))[0]!.fetched_at;
+const firstAt = (path: string) =>
+  readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at LIMIT 1', at(path))[0]!
+    .fetched_at;
 const uiGet = async (path: string) => {
   const res = await httpGet(serving.uiUrl, path);
   return { status: res.status, type: res.headers['content-type'], body: res.body.toString() };
@@ -53,7 +55,7 @@ describe('the replay bar, drawn by the UI origin', () => {
     const script = await uiGet('/assets/replay-bar.js');
     expect(script.status).toBe(200);
     expect(script.type).toBe('text/javascript; charset=utf-8');
-    expect(script.body).toContain("event.source !== frame.contentWindow");
+    expect(script.body).toContain('event.source !== frame.contentWindow');
   });
 
   it('the first and the latest capture have no earlier and no later one; a URL not archived says so, escaped', async () => {
@@ -70,7 +72,6 @@ describe('the replay bar, drawn by the UI origin', () => {
     expect(hostile).not.toContain('<img');
     expect(hostile).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
   });
-
 });
 
 describe('/api/capture', () => {

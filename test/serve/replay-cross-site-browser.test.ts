@@ -20,7 +20,11 @@ async function startSiteB(): Promise<TestServer> {
     if (path === '/frame.html') {
       return res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(html(`<p id="secret">b-dom-secret</p><p id="stored">waiting</p><script>var stored; try { localStorage.setItem('b-secret', 'b-storage-secret'); stored = 'stored: ' + localStorage.getItem('b-secret'); } catch (e) { stored = 'storage: ' + e.name; } document.getElementById('stored').textContent = stored; parent.postMessage('b-ready', '*');</script>`));
+        .end(
+          html(
+            `<p id="secret">b-dom-secret</p><p id="stored">waiting</p><script>var stored; try { localStorage.setItem('b-secret', 'b-storage-secret'); stored = 'stored: ' + localStorage.getItem('b-secret'); } catch (e) { stored = 'storage: ' + e.name; } document.getElementById('stored').textContent = stored; parent.postMessage('b-ready', '*');</script>`,
+          ),
+        );
     }
     if (path === '/data.json') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'from-b' }));
     return res.writeHead(404).end();
@@ -78,7 +82,15 @@ describe.skipIf(!HAS_CHROMIUM)('two archived sites in replay', () => {
       const page = await context.newPage();
       await page.goto(`${serving.uiUrl}replay?url=${encodeURIComponent(`${a}/a.html`)}`);
       const frame = page.frameLocator('#replay');
-      const read = async () => Promise.all(['cross', 'dom', 'storage'].map((id) => frame.locator(`#${id}`).textContent().catch(() => 'waiting')));
+      const read = async () =>
+        Promise.all(
+          ['cross', 'dom', 'storage'].map((id) =>
+            frame
+              .locator(`#${id}`)
+              .textContent()
+              .catch(() => 'waiting'),
+          ),
+        );
       await expect.poll(async () => (await read()).includes('waiting'), { timeout: 15_000 }).toBe(false);
       expect(await read()).toEqual(['from-b', 'blocked: SecurityError', 'own storage holds: null']);
       // B's page did run, and keeps its secret in its own storage (a first party in the UI's frame, as live).

@@ -28,7 +28,11 @@ afterAll(async () => {
 });
 
 const at = (path: string) => `${origin}${path}`;
-const firstCrawl = () => captureTimestamp(readArchive<{ fetched_at: string }>(db, "SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at LIMIT 1", at('/list'))[0]!.fetched_at);
+const firstCrawl = () =>
+  captureTimestamp(
+    readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM captures WHERE url = ? ORDER BY fetched_at LIMIT 1', at('/list'))[0]!
+      .fetched_at,
+  );
 const replayed = async (path: string, ts: string) => {
   const res = await httpGet(serving.replayOrigin, replayPath(at(path), ts));
   return { status: res.status, body: res.body.toString() };
@@ -75,7 +79,15 @@ describe('a URL the archive lacks replays a capture of the URL that differs only
     const fuzzy = await facts('/search?q=apples&utm_campaign=x&_=99', firstCrawl());
     expect(fuzzy.status).toBe(200);
     expect(fuzzy.type).toBe('application/json');
-    expect(fuzzy.json).toMatchObject({ requested: at('/search?q=apples&utm_campaign=x&_=99'), url: at('/search?q=apples'), fuzzy: true, count: 1, index: 0, prev: null, next: null });
+    expect(fuzzy.json).toMatchObject({
+      requested: at('/search?q=apples&utm_campaign=x&_=99'),
+      url: at('/search?q=apples'),
+      fuzzy: true,
+      count: 1,
+      index: 0,
+      prev: null,
+      next: null,
+    });
     const exact = await facts('/list?_=123', captureTimestamp(LATER_AT));
     expect(exact.json).toMatchObject({ url: at('/list?_=123'), fuzzy: false });
     expect((await facts('/search?q=pears', firstCrawl())).status).toBe(404);
@@ -85,8 +97,12 @@ describe('a URL the archive lacks replays a capture of the URL that differs only
     const asked = at('/search?q=apples&fbclid=abc');
     const page = (await httpGet(serving.uiUrl, `/replay?url=${encodeURIComponent(asked)}&ts=${firstCrawl()}`)).body.toString();
     const bar = page.slice(page.indexOf('<header id="replay-bar"'), page.indexOf('</header>'));
-    expect(bar).toContain(`<span id="replay-fuzzy" title="no capture of ${asked.replace(/&/g, '&amp;')}: fuzzy match, showing a capture of ${at('/search?q=apples')}">`);
-    expect(bar).toContain(`">fuzzy match: showing a capture of <a id="replay-fuzzy-url" href="/capture?url=${encodeURIComponent(at('/search?q=apples'))}&amp;ts=`);
+    expect(bar).toContain(
+      `<span id="replay-fuzzy" title="no capture of ${asked.replace(/&/g, '&amp;')}: fuzzy match, showing a capture of ${at('/search?q=apples')}">`,
+    );
+    expect(bar).toContain(
+      `">fuzzy match: showing a capture of <a id="replay-fuzzy-url" href="/capture?url=${encodeURIComponent(at('/search?q=apples'))}&amp;ts=`,
+    );
     expect(bar).toContain(`>${at('/search?q=apples').replace(/&/g, '&amp;')}</a></span>`);
     // The archived site's own replay host, at the path and query asked for.
     expect(page).toContain(`src="${siteReplayUrl(serving.replayOrigin, asked, firstCrawl()).replace(/&/g, '&amp;')}"`);
@@ -95,7 +111,10 @@ describe('a URL the archive lacks replays a capture of the URL that differs only
   });
 
   it('reads a bounded number of variants: one range on the URL index, at most QUERY_VARIANTS_LIMIT URLs, however many the archive has', async () => {
-    addCrawl(db, Array.from({ length: QUERY_VARIANTS_LIMIT + 50 }, (_, i) => ({ url: at(`/many?page=${i}`), fetchedAt: LATER_AT, body: `page ${i}` })));
+    addCrawl(
+      db,
+      Array.from({ length: QUERY_VARIANTS_LIMIT + 50 }, (_, i) => ({ url: at(`/many?page=${i}`), fetchedAt: LATER_AT, body: `page ${i}` })),
+    );
     const reader = openArchive(db);
     try {
       const variants = reader.queryVariants(at('/many'));

@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 const url = (path: string) => new URL(path, siteUrl).href;
-const timestamp = (path: string) => captureTimestamp(readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', url(path))[0]!.fetched_at);
+const timestamp = (path: string) =>
+  captureTimestamp(readArchive<{ fetched_at: string }>(db, 'SELECT fetched_at FROM pages WHERE url = ?', url(path))[0]!.fetched_at);
 const replayed = (path: string, modifier: '' | 'id_' = '') => replayPath(url(path), timestamp(path), modifier);
 const replay = (path: string, headers: Record<string, string> = {}) => httpGet(serving.replayOrigin, path, { headers });
 const ui = () => serving.uiUrl.replace(/\/$/, '');
@@ -73,11 +74,15 @@ describe('a top-level navigation to a replay path', () => {
     const page = replayed(HOSTILE_PAGES.private);
     const top = await replay(page, { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate' });
     expect(top.status).toBe(302);
-    expect(top.headers.location).toBe(`${replayPageOrigin(ui())}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.private))}&ts=${timestamp(HOSTILE_PAGES.private)}`);
+    expect(top.headers.location).toBe(
+      `${replayPageOrigin(ui())}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.private))}&ts=${timestamp(HOSTILE_PAGES.private)}`,
+    );
     expect(top.body.toString()).not.toContain(SECRET);
     const raw = await replay(replayed(HOSTILE_PAGES.refresh, 'id_'), { 'sec-fetch-dest': 'document' });
     expect(raw.status).toBe(302);
-    expect(raw.headers.location).toBe(`${replayPageOrigin(ui())}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`);
+    expect(raw.headers.location).toBe(
+      `${replayPageOrigin(ui())}/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`,
+    );
     for (const dest of ['iframe', 'frame', 'empty', undefined]) {
       const res = await replay(page, dest ? { 'sec-fetch-dest': dest } : {});
       expect(res.status, dest).toBe(200);
@@ -103,11 +108,20 @@ describe("the UI's frame page", () => {
   it('frames the capture from the replay origin in a sandbox without popups or top navigation; the raw body runs nothing', async () => {
     const page = await httpGet(ui(), `/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.attack))}&ts=${timestamp(HOSTILE_PAGES.attack)}`);
     expect(page.status).toBe(200);
-    expect(page.body.toString()).toContain(`<iframe id="replay" class="replay-view" src="${siteReplayUrl(serving.replayOrigin, url(HOSTILE_PAGES.attack), timestamp(HOSTILE_PAGES.attack))}" sandbox="allow-scripts allow-forms allow-same-origin" referrerpolicy="no-referrer"`);
+    expect(page.body.toString()).toContain(
+      `<iframe id="replay" class="replay-view" src="${siteReplayUrl(serving.replayOrigin, url(HOSTILE_PAGES.attack), timestamp(HOSTILE_PAGES.attack))}" sandbox="allow-scripts allow-forms allow-same-origin" referrerpolicy="no-referrer"`,
+    );
     // The base replay origin (bodies as captured) and the archived sites' own hosts on its port, nothing else.
-    expect(String(page.headers['content-security-policy'])).toContain(`frame-src ${serving.replayOrigin} http://*.crawlite.localhost:${new URL(serving.replayOrigin).port};`);
-    const raw = await httpGet(ui(), `/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`);
-    expect(raw.body.toString()).toContain(`src="${serving.replayOrigin}${replayed(HOSTILE_PAGES.refresh, 'id_')}" sandbox="" referrerpolicy="no-referrer"`);
+    expect(String(page.headers['content-security-policy'])).toContain(
+      `frame-src ${serving.replayOrigin} http://*.crawlite.localhost:${new URL(serving.replayOrigin).port};`,
+    );
+    const raw = await httpGet(
+      ui(),
+      `/replay?url=${encodeURIComponent(url(HOSTILE_PAGES.refresh))}&ts=${timestamp(HOSTILE_PAGES.refresh)}&raw=1`,
+    );
+    expect(raw.body.toString()).toContain(
+      `src="${serving.replayOrigin}${replayed(HOSTILE_PAGES.refresh, 'id_')}" sandbox="" referrerpolicy="no-referrer"`,
+    );
   });
 
   it('refuses a URL that is not http(s), and a timestamp that is not one, with 400', async () => {

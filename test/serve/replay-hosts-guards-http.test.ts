@@ -83,16 +83,34 @@ describe("an archived site's replay host", () => {
     expect([...sources].sort()).toEqual(
       [serving.replayOrigin, `http://*.crawlite.localhost:${port}`, new URL(serving.uiUrl).origin, replayPageOrigin(serving.uiUrl)].sort(),
     );
-    expect(csp).toMatch(new RegExp(`frame-ancestors 'self' ${serving.replayOrigin} http://\\*\\.crawlite\\.localhost:${port} ${replayPageOrigin(serving.uiUrl)} ${new URL(serving.uiUrl).origin};`));
+    expect(csp).toMatch(
+      new RegExp(
+        `frame-ancestors 'self' ${serving.replayOrigin} http://\\*\\.crawlite\\.localhost:${port} ${replayPageOrigin(serving.uiUrl)} ${new URL(serving.uiUrl).origin};`,
+      ),
+    );
     expect(csp).toMatch(new RegExp(`connect-src 'self' ${serving.replayOrigin} http://\\*\\.crawlite\\.localhost:${port} data: blob:;`));
   });
 
   it("lets another archived site's page read it (CORS), and no other origin", async () => {
     const read = await at(site, '/api/data.json', { origin: other });
     expect(read.headers['access-control-allow-origin']).toBe(other);
-    const preflight = await at(site, '/api/data.json', { origin: other, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-app' }, 'OPTIONS');
-    expect([preflight.status, preflight.headers['access-control-allow-origin'], preflight.headers['access-control-allow-headers']]).toEqual([204, other, 'x-app']);
-    for (const stranger of ['http://evil.example', 'null', new URL(serving.uiUrl).origin, replayPageOrigin(serving.uiUrl), serving.replayOrigin, `http://${TS}-aaaaaaaaaaaaaaaa.crawlite.localhost:${Number(port) + 1}`]) {
+    const preflight = await at(
+      site,
+      '/api/data.json',
+      { origin: other, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-app' },
+      'OPTIONS',
+    );
+    expect([preflight.status, preflight.headers['access-control-allow-origin'], preflight.headers['access-control-allow-headers']]).toEqual(
+      [204, other, 'x-app'],
+    );
+    for (const stranger of [
+      'http://evil.example',
+      'null',
+      new URL(serving.uiUrl).origin,
+      replayPageOrigin(serving.uiUrl),
+      serving.replayOrigin,
+      `http://${TS}-aaaaaaaaaaaaaaaa.crawlite.localhost:${Number(port) + 1}`,
+    ]) {
       const answer = await at(site, '/api/data.json', { origin: stranger });
       expect(answer.headers['access-control-allow-origin'], stranger).toBeUndefined();
       const asked = await at(site, '/api/data.json', { origin: stranger, 'access-control-request-method': 'GET' }, 'OPTIONS');
@@ -103,7 +121,9 @@ describe("an archived site's replay host", () => {
   it("sends a browser's top-level document to the UI's replay page, which frames it", async () => {
     const top = await at(site, '/pkgs/x.html?q=1', { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate' });
     expect(top.status).toBe(302);
-    expect(top.headers.location).toBe(`${replayPageOrigin(serving.uiUrl)}/replay?url=${encodeURIComponent(`${origin}/pkgs/x.html?q=1`)}&ts=${TS}`);
+    expect(top.headers.location).toBe(
+      `${replayPageOrigin(serving.uiUrl)}/replay?url=${encodeURIComponent(`${origin}/pkgs/x.html?q=1`)}&ts=${TS}`,
+    );
     expect(top.body).not.toContain('ROUTE');
   });
 });

@@ -10,7 +10,13 @@ import { startReplayServer, TEST_UI_ORIGIN, type ReplayServer } from '../support
 import { routes, startServer, type TestServer } from '../support/test-server.js';
 
 // 你好 = C4 E3 BA C3, 中文 = D6 D0 CE C4 in GBK.
-const gbkPage = bytes('<!doctype html><html><head><meta charset="gbk"><title>', [0xc4, 0xe3, 0xba, 0xc3], '</title></head><body><p>', [0xd6, 0xd0, 0xce, 0xc4], '</p></body></html>');
+const gbkPage = bytes(
+  '<!doctype html><html><head><meta charset="gbk"><title>',
+  [0xc4, 0xe3, 0xba, 0xc3],
+  '</title></head><body><p>',
+  [0xd6, 0xd0, 0xce, 0xc4],
+  '</p></body></html>',
+);
 const media = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
 const home = `<!doctype html><html><head><title>home</title><meta http-equiv="Content-Security-Policy" content="default-src *">
@@ -69,7 +75,11 @@ beforeAll(async () => {
   // What an imported WARC may hold and HTTP cannot send: a header value with a NUL, a status below 100.
   const file = new Database(db);
   const row = `(SELECT id FROM url WHERE url = ?)`;
-  file.prepare(`UPDATE response SET headers = json_set(headers, '$."x-bad"', 'a' || char(0) || 'b', '$."x-fine"', 'yes') WHERE url_id = ${row}`).run(url('/odd'));
+  file
+    .prepare(
+      `UPDATE response SET headers = json_set(headers, '$."x-bad"', 'a' || char(0) || 'b', '$."x-fine"', 'yes') WHERE url_id = ${row}`,
+    )
+    .run(url('/odd'));
   file.prepare(`UPDATE response SET status = 42 WHERE url_id = ${row}`).run(url('/odder'));
   file.close();
   replay = await startReplayServer(db);
@@ -96,7 +106,11 @@ describe('a replayed HTML page', () => {
     expect(page).toContain(`<video src="${at('/media.bin')}">`);
     expect(page).not.toContain('preconnect');
     expect(page).not.toContain('default-src *');
-    expect(page).toMatch(new RegExp(`^<!doctype html><html><head><meta charset="utf-8" /><script src="${replay.origin}/_crawlite/shim.js" data-url="${url('/')}" data-timestamp="\\d{14}" data-ui="${TEST_UI_ORIGIN}"></script><title>`));
+    expect(page).toMatch(
+      new RegExp(
+        `^<!doctype html><html><head><meta charset="utf-8" /><script src="${replay.origin}/_crawlite/shim.js" data-url="${url('/')}" data-timestamp="\\d{14}" data-ui="${TEST_UI_ORIGIN}"></script><title>`,
+      ),
+    );
   });
 
   it('drops the capture’s encoding and length, renames its cookies, policies and other headers x-archive-orig-*, and carries the replay policy', async () => {
@@ -234,7 +248,17 @@ describe('what is not archived', () => {
   });
 
   it('answers garbage, traversal and other schemes with a 404 page and no stack', async () => {
-    for (const path of ['/', '/../../etc/passwd', '/20260101/file:///etc/passwd', '/x/http://a.example/', '/2026/%00', '/%', '/2026/http://[::1', '//', '/favicon.ico']) {
+    for (const path of [
+      '/',
+      '/../../etc/passwd',
+      '/20260101/file:///etc/passwd',
+      '/x/http://a.example/',
+      '/2026/%00',
+      '/%',
+      '/2026/http://[::1',
+      '//',
+      '/favicon.ico',
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       const body = res.body.toString();

@@ -24,7 +24,9 @@ describe.skipIf(!HAS_CHROMIUM)('a replayed page sees its own address', () => {
   beforeAll(async () => {
     const site = await startRoutedApp();
     origin = site.url.replace(/\/$/, '');
-    const roots = ['/index.html', '/hash.html', '/api/data.json', '/pkgs/data.json', '/data.json', '/api/x.json'].map((path) => origin + path);
+    const roots = ['/index.html', '/hash.html', '/api/data.json', '/pkgs/data.json', '/data.json', '/api/x.json'].map(
+      (path) => origin + path,
+    );
     const crawl = await runCli(['crawl', ...roots, '--db', db, '-q']);
     expect(crawl.code, crawl.stderr).toBe(0);
     await site.close();
@@ -53,7 +55,20 @@ describe.skipIf(!HAS_CHROMIUM)('a replayed page sees its own address', () => {
     await expect
       .poll(
         async () => {
-          values = Object.fromEntries(await Promise.all(ids.map(async (id) => [id, (await frame.locator(`#${id}`).textContent({ timeout: 2000 }).catch(() => 'waiting')) ?? ''] as const)));
+          values = Object.fromEntries(
+            await Promise.all(
+              ids.map(
+                async (id) =>
+                  [
+                    id,
+                    (await frame
+                      .locator(`#${id}`)
+                      .textContent({ timeout: 2000 })
+                      .catch(() => 'waiting')) ?? '',
+                  ] as const,
+              ),
+            ),
+          );
           return Object.values(values).every((value) => value !== 'waiting');
         },
         { timeout: 15_000 },
@@ -102,7 +117,11 @@ describe.skipIf(!HAS_CHROMIUM)('a replayed page sees its own address', () => {
   it('a URL with a fragment opens the app at the route the fragment names; the capture is found without it', async () => {
     try {
       const { page, frame } = await openReplay(`${origin}/hash.html#/pkgs/x`);
-      expect(await shown(frame, ['hash-route', 'route', 'url'])).toEqual({ 'hash-route': 'HASH:/pkgs/x', route: 'ROUTE:/hash.html', url: `${origin}/hash.html#/pkgs/x` });
+      expect(await shown(frame, ['hash-route', 'route', 'url'])).toEqual({
+        'hash-route': 'HASH:/pkgs/x',
+        route: 'ROUTE:/hash.html',
+        url: `${origin}/hash.html#/pkgs/x`,
+      });
       expect(await page.locator('#replay-missing').count()).toBe(0);
     } finally {
       await context.close();

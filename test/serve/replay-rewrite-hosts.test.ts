@@ -26,12 +26,13 @@ describe('rewriting on a replay host', () => {
     expect(rewrite('http://site.example/x')).toBe(`${replayHostOrigin(BASE, 'http://site.example', TS)}/x`);
     for (const same of ['/api/data.json', 'data.json', '../img/a.png', '?q=2', '#top']) expect(rewrite(same), same).toBe(same);
     // Read by browsers as `//cdn.example/...`: rewritten, never left to reach the live host.
-    for (const sneaky of ['/\\cdn.example/x.js', '\\\\cdn.example/x.js', '/\t/cdn.example/x.js']) expect(rewrite(sneaky), JSON.stringify(sneaky)).toBe(`${cdn}/x.js`);
+    for (const sneaky of ['/\\cdn.example/x.js', '\\\\cdn.example/x.js', '/\t/cdn.example/x.js'])
+      expect(rewrite(sneaky), JSON.stringify(sneaky)).toBe(`${cdn}/x.js`);
     expect(rewrite(`${cdn}/already.js`)).toBe(`${cdn}/already.js`);
     expect(rewrite('mailto:a@b.example')).toBe('mailto:a@b.example');
   });
 
-  it("keeps <base href> right: a base on another origin moves with its relative URLs, a relative base stays", () => {
+  it('keeps <base href> right: a base on another origin moves with its relative URLs, a relative base stays', () => {
     const cross = html('<base href="https://cdn.example/assets/"><img src="a.png"><a href="/root.html">r</a>');
     expect(cross).toContain(`<base href="${cdn}/assets/">`);
     // The browser resolves them against the rewritten base, on the CDN's host, as it did live against the CDN.
@@ -42,7 +43,10 @@ describe('rewriting on a replay host', () => {
   });
 
   it('rewrites absolute URLs in style sheets, and leaves relative ones to the sheet', () => {
-    const css = rewriteCss('a{background:url(https://cdn.example/bg.png)} b{background:url(img/b.png)}', urlRewriter('https://site.example/css/site.css', target));
+    const css = rewriteCss(
+      'a{background:url(https://cdn.example/bg.png)} b{background:url(img/b.png)}',
+      urlRewriter('https://site.example/css/site.css', target),
+    );
     expect(css).toBe(`a{background:url("${cdn}/bg.png")} b{background:url(img/b.png)}`);
   });
 });

@@ -21,7 +21,17 @@ describe('urlRewriter', () => {
   });
 
   it('leaves fragments, other schemes, replay URLs and unparsable URLs as written', () => {
-    for (const raw of ['#top', 'javascript:void(0)', 'data:image/png;base64,AAAA', 'blob:http://x/1', 'mailto:a@b.example', 'tel:123', 'http://[bad', `${REPLAY}/${TS}/http://a/`, '']) {
+    for (const raw of [
+      '#top',
+      'javascript:void(0)',
+      'data:image/png;base64,AAAA',
+      'blob:http://x/1',
+      'mailto:a@b.example',
+      'tel:123',
+      'http://[bad',
+      `${REPLAY}/${TS}/http://a/`,
+      '',
+    ]) {
       expect(rewrite(raw)).toBe(raw);
     }
   });
@@ -37,8 +47,15 @@ describe('rewriteSrcset', () => {
 
   it('finds the candidates the crawl finds: a ")" ends a parenthesis however many "(" opened it', () => {
     // HTML's srcset parser does not nest parentheses, so the comma after ")" starts b.jpg, which a browser loads.
-    expect(rewriteSrcset('a.jpg (( ) 1x, b.jpg 2x', rewrite)).toBe(`${at('http://site.example/dir/a.jpg')} (( ) 1x, ${at('http://site.example/dir/b.jpg')} 2x`);
-    for (const srcset of ['a.jpg (( ) 1x, b.jpg 2x', 'a.jpg 1x,b.jpg,, c.jpg (a,b) 3x , d.jpg', ' a.jpg?x=1,2 1x,\tb.jpg,', 'a.jpg (1x, b.jpg 2x']) {
+    expect(rewriteSrcset('a.jpg (( ) 1x, b.jpg 2x', rewrite)).toBe(
+      `${at('http://site.example/dir/a.jpg')} (( ) 1x, ${at('http://site.example/dir/b.jpg')} 2x`,
+    );
+    for (const srcset of [
+      'a.jpg (( ) 1x, b.jpg 2x',
+      'a.jpg 1x,b.jpg,, c.jpg (a,b) 3x , d.jpg',
+      ' a.jpg?x=1,2 1x,\tb.jpg,',
+      'a.jpg (1x, b.jpg 2x',
+    ]) {
       const rewritten: string[] = [];
       rewriteSrcset(srcset, (url) => (rewritten.push(url), url));
       const crawled: string[] = [];
@@ -86,9 +103,22 @@ describe('rewriteHtml', () => {
         '<object data="o.swf"></object><form action="/f"><button formaction="/g">g</button></form><table background="bg.gif"></table>' +
         '<div style="background:url(d.png)">x</div><a href="#top">top</a><a href="javascript:void(0)">js</a></body></html>',
     );
-    for (const url of ['http://site.example/dir/s.css', 'http://site.example/a', 'http://site.example/p1', 'http://site.example/p2', 'http://site.example/dir/i.png',
-      'http://site.example/dir/i1.png', 'http://site.example/dir/i2.png', 'http://site.example/dir/v.jpg', 'http://site.example/dir/v.mp4',
-      'http://site.example/dir/o.swf', 'http://site.example/f', 'http://site.example/g', 'http://site.example/dir/bg.gif', 'http://site.example/dir/d.png']) {
+    for (const url of [
+      'http://site.example/dir/s.css',
+      'http://site.example/a',
+      'http://site.example/p1',
+      'http://site.example/p2',
+      'http://site.example/dir/i.png',
+      'http://site.example/dir/i1.png',
+      'http://site.example/dir/i2.png',
+      'http://site.example/dir/v.jpg',
+      'http://site.example/dir/v.mp4',
+      'http://site.example/dir/o.swf',
+      'http://site.example/f',
+      'http://site.example/g',
+      'http://site.example/dir/bg.gif',
+      'http://site.example/dir/d.png',
+    ]) {
       expect(out).toContain(at(url));
     }
     expect(out).toContain('<img src="' + at('http://site.example/dir/i.png') + '" srcset=');
@@ -98,7 +128,9 @@ describe('rewriteHtml', () => {
 
   it('rewrites <style> sheets and leaves scripts alone', () => {
     const out = html('<style>@import "x.css"; p{background:url(p.png)}</style><script>var u = "/api/x"; if (a<b) {}</script>');
-    expect(out).toContain(`<style>@import "${at('http://site.example/dir/x.css')}"; p{background:url("${at('http://site.example/dir/p.png')}")}</style>`);
+    expect(out).toContain(
+      `<style>@import "${at('http://site.example/dir/x.css')}"; p{background:url("${at('http://site.example/dir/p.png')}")}</style>`,
+    );
     expect(out).toContain('<script>var u = "/api/x"; if (a<b) {}</script>');
   });
 
@@ -123,7 +155,9 @@ describe('rewriteHtml', () => {
 
   it('rewrites the document of an iframe srcdoc, shim included', () => {
     const out = html('<body><iframe srcdoc="<p><img src=&quot;/in.png&quot;></p>"></iframe></body>');
-    expect(out).toBe(`${INJECT}<body><iframe srcdoc="${INJECT.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))}&lt;p&gt;&lt;img src=&quot;${at('http://site.example/in.png')}&quot;&gt;&lt;/p&gt;"></iframe></body>`);
+    expect(out).toBe(
+      `${INJECT}<body><iframe srcdoc="${INJECT.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))}&lt;p&gt;&lt;img src=&quot;${at('http://site.example/in.png')}&quot;&gt;&lt;/p&gt;"></iframe></body>`,
+    );
   });
 
   it('decodes entities before rewriting and escapes what it writes', () => {
@@ -132,7 +166,9 @@ describe('rewriteHtml', () => {
   });
 
   it('injects at the top of <head>, or before the first element or text when there is none, never before the doctype', () => {
-    expect(html('<!doctype html><html lang="en"><head><title>t</title></head></html>')).toBe(`<!doctype html><html lang="en"><head>${INJECT}<title>t</title></head></html>`);
+    expect(html('<!doctype html><html lang="en"><head><title>t</title></head></html>')).toBe(
+      `<!doctype html><html lang="en"><head>${INJECT}<title>t</title></head></html>`,
+    );
     expect(html('<!doctype html>\n<p>hi</p>')).toBe(`<!doctype html>\n${INJECT}<p>hi</p>`);
     expect(html('<!doctype html>hello')).toBe(`<!doctype html>${INJECT}hello`);
     expect(html('<html></html>')).toBe(`<html>${INJECT}</html>`);
@@ -140,7 +176,8 @@ describe('rewriteHtml', () => {
   });
 
   it('leaves markup it does not rewrite byte for byte', () => {
-    const source = '<!DOCTYPE html>\n<HTML><Head><TITLE>x &amp; y</TITLE></Head><BODY class=a data-x=\'1\'>text &copy; <!-- c --><br/></BODY></HTML>';
+    const source =
+      "<!DOCTYPE html>\n<HTML><Head><TITLE>x &amp; y</TITLE></Head><BODY class=a data-x='1'>text &copy; <!-- c --><br/></BODY></HTML>";
     expect(html(source)).toBe(source.replace('<Head>', `<Head>${INJECT}`));
   });
 });

@@ -6,7 +6,16 @@ import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/brow
 import { runCli } from '../support/cli.js';
 import { startLoggingProxy, type LoggingProxy } from '../support/logging-proxy.js';
 import { serveHosts } from '../support/replay-hosts.js';
-import { ASKS, BUILT, ITEMS, POSTED, POSTED_BODY, POSTED_ITEMS, startScriptBuiltSite, writePostWarc } from '../support/script-built-site.js';
+import {
+  ASKS,
+  BUILT,
+  ITEMS,
+  POSTED,
+  POSTED_BODY,
+  POSTED_ITEMS,
+  startScriptBuiltSite,
+  writePostWarc,
+} from '../support/script-built-site.js';
 
 // A page whose script builds its content from JSON it asks for (fetch with a path, a relative URL,
 // an absolute one, a Request, a URL object; XMLHttpRequest with a path, a relative and an absolute
@@ -37,7 +46,11 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a page its script builds', () => {
     const imported = await runCli(['import', warc, '--db', db]);
     expect(imported.code, imported.stderr).toBe(0);
     await site.close();
-    expect(readArchive<{ url: string }>(db, 'SELECT url FROM pages ORDER BY url').map((row) => new URL(row.url).pathname)).toEqual(['/api/items.json', '/app.html', '/robots.txt']);
+    expect(readArchive<{ url: string }>(db, 'SELECT url FROM pages ORDER BY url').map((row) => new URL(row.url).pathname)).toEqual([
+      '/api/items.json',
+      '/app.html',
+      '/robots.txt',
+    ]);
     serving = await serveArchive({ path: db, host: '127.0.0.1', port: 0 });
     proxy = await startLoggingProxy();
     browser = await launchChromium({ proxy: proxy.url });
@@ -60,7 +73,9 @@ describe.skipIf(!HAS_CHROMIUM)('replay of a page its script builds', () => {
       let frame: Frame | undefined;
       frame = (await (await page.locator('iframe#replay').elementHandle())!.contentFrame())!;
       const read = async () => {
-        shown = Object.fromEntries(await Promise.all(ASKS.map(async (id) => [id, (await frame!.locator(`#${id}`).textContent()) ?? ''] as const)));
+        shown = Object.fromEntries(
+          await Promise.all(ASKS.map(async (id) => [id, (await frame!.locator(`#${id}`).textContent()) ?? ''] as const)),
+        );
         return Object.values(shown).every((text) => text !== 'waiting');
       };
       await expect.poll(read, { timeout: 15_000 }).toBe(true);

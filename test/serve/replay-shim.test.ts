@@ -59,7 +59,12 @@ describe('the replay shim', () => {
   it('rewrites a srcset set by a script as the server rewrites one in the markup, commas inside URLs included', () => {
     const { window } = loadShim();
     const rewrite = urlRewriter(PAGE, pathTarget(REPLAY, TS));
-    for (const srcset of ['a.png?x=1,2 1x, b.png 2x', 'a.jpg (( ) 1x, b.jpg 2x', 'a.jpg 1x,b.jpg,, c.jpg (a,b) 3x , d.jpg', ' a.jpg,\tb.jpg,']) {
+    for (const srcset of [
+      'a.png?x=1,2 1x, b.png 2x',
+      'a.jpg (( ) 1x, b.jpg 2x',
+      'a.jpg 1x,b.jpg,, c.jpg (a,b) 3x , d.jpg',
+      ' a.jpg,\tb.jpg,',
+    ]) {
       const element = new window.Element();
       element.setAttribute('srcset', srcset);
       expect(element.attributes.srcset).toBe(rewriteSrcset(srcset, rewrite));

@@ -66,7 +66,16 @@ describe.skipIf(!HAS_CHROMIUM)("replay of a site's own search form", () => {
       const frame = page.frameLocator('#replay');
       await frame.locator('#search input[name=q]').fill('json');
       await frame.locator('#search button').click();
-      await expect.poll(() => frame.locator('#results').textContent().catch(() => ''), { timeout: 10_000 }).toBe('found json in: JSON page');
+      await expect
+        .poll(
+          () =>
+            frame
+              .locator('#results')
+              .textContent()
+              .catch(() => ''),
+          { timeout: 10_000 },
+        )
+        .toBe('found json in: JSON page');
       await expect.poll(() => page.locator('#replay-fuzzy').isVisible(), { timeout: 10_000 }).toBe(true);
       expect(await page.locator('#replay-fuzzy').textContent()).toBe(`fuzzy match: showing a capture of ${origin}/search.html`);
       expect(await page.locator('#replay-url').textContent()).toBe(`${origin}/search.html`);
@@ -81,7 +90,17 @@ describe.skipIf(!HAS_CHROMIUM)("replay of a site's own search form", () => {
     try {
       const page = await context.newPage();
       await page.goto(`${serving.uiUrl}replay?url=${encodeURIComponent(asked)}`);
-      await expect.poll(() => page.frameLocator('#replay').locator('#results').textContent().catch(() => ''), { timeout: 10_000 }).toBe('found yaml in: YAML page');
+      await expect
+        .poll(
+          () =>
+            page
+              .frameLocator('#replay')
+              .locator('#results')
+              .textContent()
+              .catch(() => ''),
+          { timeout: 10_000 },
+        )
+        .toBe('found yaml in: YAML page');
       expect(await page.locator('#replay-url').textContent()).toBe(asked);
       expect(await page.locator('#replay-fuzzy').isVisible()).toBe(true);
     } finally {

@@ -38,7 +38,10 @@ describe('search in serve', () => {
       const search = get(serve.ui, SLOW).then(done('search'));
       // The search is under way (a crawlite that searched on its own thread is stuck inside SQLite by now).
       await sleep(300);
-      const [replay, capture] = await Promise.all([get(serve.replay, REPLAY_PAGE).then(done('replay')), get(serve.ui, CAPTURE_PAGE).then(done('capture'))]);
+      const [replay, capture] = await Promise.all([
+        get(serve.replay, REPLAY_PAGE).then(done('replay')),
+        get(serve.ui, CAPTURE_PAGE).then(done('capture')),
+      ]);
       const searched = await search;
       expect(order.slice(2)).toEqual(['search']);
       expect(replay.status).toBe(200);
@@ -48,7 +51,11 @@ describe('search in serve', () => {
       expect(found.status).toBe(200);
       expect(found.body).toContain('<mark>page</mark>');
       // Within its default limit of 5 s, or stopped there (a loaded machine).
-      if (searched.status !== 200) expect([searched.status, searchError(searched)]).toEqual([503, 'search stopped after 5 s: narrow the query (or raise serve --search-timeout)']);
+      if (searched.status !== 200)
+        expect([searched.status, searchError(searched)]).toEqual([
+          503,
+          'search stopped after 5 s: narrow the query (or raise serve --search-timeout)',
+        ]);
     } finally {
       await serve.stop();
     }
@@ -98,9 +105,14 @@ describe('search in serve', () => {
       await watch;
       const busy = pages.filter((page) => page.status === 503 && searchError(page)?.startsWith('too many searches at once'));
       expect(busy).toHaveLength(flood - SEARCHES_RUNNING - SEARCHES_WAITING);
-      expect(searchError(busy[0]!)).toBe(`too many searches at once (${SEARCHES_RUNNING} running, ${SEARCHES_WAITING} waiting): try again in a moment`);
+      expect(searchError(busy[0]!)).toBe(
+        `too many searches at once (${SEARCHES_RUNNING} running, ${SEARCHES_WAITING} waiting): try again in a moment`,
+      );
       // The others ran, in turn: found in time or stopped at the limit.
-      const ran = pages.filter((page) => page.status === 200 || searchError(page) === 'search stopped after 2 s: narrow the query (or raise serve --search-timeout)');
+      const ran = pages.filter(
+        (page) =>
+          page.status === 200 || searchError(page) === 'search stopped after 2 s: narrow the query (or raise serve --search-timeout)',
+      );
       expect(ran).toHaveLength(SEARCHES_RUNNING + SEARCHES_WAITING);
       expect(most).toBeGreaterThan(0);
       expect(most).toBeLessThanOrEqual(SEARCHES_RUNNING);
@@ -120,4 +132,3 @@ describe('search in serve', () => {
     await waitFor('the search process to be gone', () => !isRunning(worker), 5000);
   });
 });
-

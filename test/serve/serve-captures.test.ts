@@ -31,13 +31,20 @@ const ui = async (path: string) => {
 const capturePath = (path: string, ts?: string) => `/capture?url=${encodeURIComponent(at(path))}${ts ? `&ts=${ts}` : ''}`;
 /** The timeline's entries: the change each shows, and whether it is the one selected. */
 const timelineOf = (page: string) =>
-  [...page.matchAll(/<li data-change="([^"]+)"( class="selected")?[^>]*><a href="([^"]+)">/g)].map((m) => ({ change: m[1], selected: m[2] !== undefined, href: m[3]!.replace(/&amp;/g, '&') }));
+  [...page.matchAll(/<li data-change="([^"]+)"( class="selected")?[^>]*><a href="([^"]+)">/g)].map((m) => ({
+    change: m[1],
+    selected: m[2] !== undefined,
+    href: m[3]!.replace(/&amp;/g, '&'),
+  }));
 
 beforeAll(async () => {
   site = await makeHistoryArchive(db, () => []);
   // Crawl 1's own timestamps, per path.
   crawl1 = Object.fromEntries(
-    readArchive<{ url: string; fetched_at: string }>(db, 'SELECT url, fetched_at FROM captures WHERE crawl = 1').map((row) => [new URL(row.url).pathname, captureTimestamp(row.fetched_at)]),
+    readArchive<{ url: string; fetched_at: string }>(db, 'SELECT url, fetched_at FROM captures WHERE crawl = 1').map((row) => [
+      new URL(row.url).pathname,
+      captureTimestamp(row.fetched_at),
+    ]),
   );
   serving = await serveArchive({ path: db, host: '127.0.0.1', port: 0 });
 });
@@ -112,7 +119,7 @@ describe("the UI's capture page", () => {
     expect(timelineOf((await ui(capturePath('/'))).text).map((entry) => entry.change)).toEqual(['first', 'unchanged', '304 not modified']);
   });
 
-  it("shows the capture a timeline link names: its status, headers, replay frame and download at its time", async () => {
+  it('shows the capture a timeline link names: its status, headers, replay frame and download at its time', async () => {
     const page = await ui(capturePath('/d', TS2));
     expect(page.status).toBe(200);
     expect(timelineOf(page.text).map((entry) => entry.selected)).toEqual([false, true, false]);

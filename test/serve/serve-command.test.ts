@@ -79,7 +79,12 @@ describe('crawlite serve', () => {
   it('serves an archive while a crawl is writing it', async () => {
     const n = 40;
     const slow = await servers.serve(
-      routes(Object.fromEntries([['/', { ...html(`<a href="${pagePath(0)}">start</a>`, 'index') }], ...Array.from({ length: n }, (_, i) => [pagePath(i), { ...html(''), body: linkedPage(i, n, pagePath), delayMs: 100 }])])),
+      routes(
+        Object.fromEntries([
+          ['/', { ...html(`<a href="${pagePath(0)}">start</a>`, 'index') }],
+          ...Array.from({ length: n }, (_, i) => [pagePath(i), { ...html(''), body: linkedPage(i, n, pagePath), delayMs: 100 }]),
+        ]),
+      ),
     );
     const live = tmp.path('live.sqlite');
     const crawl = spawnCli(['crawl', slow.url, '--db', live, '-c', '1', '-q']);

@@ -24,7 +24,10 @@ beforeAll(async () => {
   archive = tmp.path('site.sqlite');
   expect((await execCli(['crawl', site.url, '--db', archive, '-q'])).code).toBe(0);
   const url = `${site.url}a`;
-  page = replayPath(url, captureTimestamp(readArchive<{ fetched_at: string }>(archive, 'SELECT fetched_at FROM pages WHERE url = ?', url)[0]!.fetched_at));
+  page = replayPath(
+    url,
+    captureTimestamp(readArchive<{ fetched_at: string }>(archive, 'SELECT fetched_at FROM pages WHERE url = ?', url)[0]!.fetched_at),
+  );
   held = createServer();
   await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
   heldPort = (held.address() as { port: number }).port;
@@ -41,7 +44,12 @@ describe('crawlite serve --replay-port', () => {
     const replayPort = await freePort();
     const { child, url } = await spawnServe([archive, '--port', '0', '--replay-port', String(replayPort)]);
     try {
-      await waitFor('the second line', () => child.output().stdout.split('\n').length > 2, 5_000, () => child.output().stdout);
+      await waitFor(
+        'the second line',
+        () => child.output().stdout.split('\n').length > 2,
+        5_000,
+        () => child.output().stdout,
+      );
       const second = child.output().stdout.split('\n')[1]!;
       expect(second).toMatch(new RegExp(`^replay origin: http://127\\.0\\.0\\.1:${replayPort}/ `));
       const origin = `http://127.0.0.1:${replayPort}`;
@@ -61,12 +69,18 @@ describe('crawlite serve --replay-port', () => {
   });
 
   it('refuses a port in use with one line, exit 1', async () => {
-    expectOneLine(await execCli(['serve', archive, '--port', '0', '--replay-port', String(heldPort)]), new RegExp(`port ${heldPort} is in use; pick another with --replay-port`));
+    expectOneLine(
+      await execCli(['serve', archive, '--port', '0', '--replay-port', String(heldPort)]),
+      new RegExp(`port ${heldPort} is in use; pick another with --replay-port`),
+    );
   });
 
   it('refuses what --port refuses, and the UI port itself, with one line', async () => {
     for (const bad of ['70000', '-1', '1.5', 'x']) {
-      expectOneLine(await execCli(['serve', archive, '--port', '0', '--replay-port', bad]), /--replay-port must be a whole number from 0 to 65535/);
+      expectOneLine(
+        await execCli(['serve', archive, '--port', '0', '--replay-port', bad]),
+        /--replay-port must be a whole number from 0 to 65535/,
+      );
     }
     expectOneLine(await execCli(['serve', archive, '--port', '8123', '--replay-port', '8123']), /--replay-port must differ from --port/);
   });

@@ -56,18 +56,35 @@ describe('a huge cell on the SQL page', () => {
       const afterPage = memoryKb(serve.pid, 'VmHWM')! * 1024;
       const blob = 200_000_000;
       const json = await download(serve.ui, `/sql.json?sql=${encodeURIComponent(`select randomblob(${blob}) as b`)}`);
-      const csv = await download(serve.ui, `/sql.csv?sql=${encodeURIComponent("select 1 as n, replace(hex(zeroblob(60000000)), '00', 'a\"') as t")}`);
+      const csv = await download(
+        serve.ui,
+        `/sql.csv?sql=${encodeURIComponent("select 1 as n, replace(hex(zeroblob(60000000)), '00', 'a\"') as t")}`,
+      );
       const afterDownloads = memoryKb(serve.pid, 'VmHWM')! * 1024;
       const grew = { page: Math.round((afterPage - before) / MB), downloads: Math.round((afterDownloads - afterPage) / MB) };
-      console.log(`serve's peak RSS: ${Math.round(before / MB)} MB before, +${grew.page} MB for the page, +${grew.downloads} MB for the downloads`);
+      console.log(
+        `serve's peak RSS: ${Math.round(before / MB)} MB before, +${grew.page} MB for the page, +${grew.downloads} MB for the downloads`,
+      );
 
       expect(page.status).toBe(200);
       expect(page.body).toContain('<td class="blob">&lt;300,000,000 bytes&gt;</td>');
-      expect(page.body).toMatch(/<td>0{1000}… <span class="cut">\(cut: 100,000,000 bytes in all; the downloads have it whole\)<\/span><\/td>/);
+      expect(page.body).toMatch(
+        /<td>0{1000}… <span class="cut">\(cut: 100,000,000 bytes in all; the downloads have it whole\)<\/span><\/td>/,
+      );
       const base64 = Math.ceil(blob / 3) * 4;
-      expect([json.status, json.bytes, json.head.slice(0, 8), json.tail.slice(-5)]).toEqual([200, '[\n{"b":"'.length + base64 + '"}\n]\n'.length, '[\n{"b":"', '"}\n]\n']);
+      expect([json.status, json.bytes, json.head.slice(0, 8), json.tail.slice(-5)]).toEqual([
+        200,
+        '[\n{"b":"'.length + base64 + '"}\n]\n'.length,
+        '[\n{"b":"',
+        '"}\n]\n',
+      ]);
       // Each of the 60 million `a"` doubled its quote, in a quoted field.
-      expect([csv.status, csv.bytes, csv.head.slice(0, 9), csv.tail.slice(-5)]).toEqual([200, 'n,t\r\n1,"'.length + 60_000_000 * 3 + '"\r\n'.length, 'n,t\r\n1,"a', '"""\r\n']);
+      expect([csv.status, csv.bytes, csv.head.slice(0, 9), csv.tail.slice(-5)]).toEqual([
+        200,
+        'n,t\r\n1,"'.length + 60_000_000 * 3 + '"\r\n'.length,
+        'n,t\r\n1,"a',
+        '"""\r\n',
+      ]);
       expect(grew.page).toBeLessThan(BOUND_MB);
       expect(grew.downloads).toBeLessThan(BOUND_MB);
     } finally {

@@ -65,8 +65,16 @@ describe.skipIf(!HAS_CHROMIUM)('the changes page in Chromium', () => {
       await page.goto(serve.ui);
       await Promise.all([page.waitForNavigation(), page.locator('#changes-link').click()]);
       const count = (kind: string) => page.locator(`#change-counts tr[data-change="${kind}"] td.num`).textContent();
-      expect([await count('new'), await count('changed'), await count('gone'), await count('unchanged'), await count('redirected')]).toEqual(['1', '3', '1', '3', '0']);
-      const listed = await page.locator('#changes tbody tr').evaluateAll((rows) => rows.map((row) => [row.querySelector('td.url')!.textContent, row.getAttribute('data-change')]));
+      expect([
+        await count('new'),
+        await count('changed'),
+        await count('gone'),
+        await count('unchanged'),
+        await count('redirected'),
+      ]).toEqual(['1', '3', '1', '3', '0']);
+      const listed = await page
+        .locator('#changes tbody tr')
+        .evaluateAll((rows) => rows.map((row) => [row.querySelector('td.url')!.textContent, row.getAttribute('data-change')]));
       expect(listed).toEqual([
         [`${origin}/`, 'changed'],
         [`${origin}/about`, 'changed'],
@@ -74,7 +82,13 @@ describe.skipIf(!HAS_CHROMIUM)('the changes page in Chromium', () => {
         [`${origin}/old`, 'gone'],
         [`${origin}/prices`, 'changed'],
       ]);
-      await Promise.all([page.waitForNavigation(), page.locator('#changes tbody tr', { hasText: `${origin}/about` }).getByRole('link', { name: 'text diff' }).click()]);
+      await Promise.all([
+        page.waitForNavigation(),
+        page
+          .locator('#changes tbody tr', { hasText: `${origin}/about` })
+          .getByRole('link', { name: 'text diff' })
+          .click(),
+      ]);
       expect(await page.locator('#diff .del').allTextContents()).toEqual(['-Open daily, 9 to 5.']);
       expect(await page.locator('#diff .add').allTextContents()).toEqual(['+Open Monday to Saturday, 8 to 6.', '+Closed on Sundays.']);
       await keepScreenshot(page, 'changes');

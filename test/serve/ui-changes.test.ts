@@ -22,7 +22,9 @@ function answer(path: string, version: number): Served | undefined {
   if (EDITED.includes(path)) return { body: `<p>${path} version ${version}</p>` };
   if (path === '/about') {
     const price = version === 1 ? 'Apples cost 1 < 2 & more.' : 'Pears cost 3 > 2 & less.';
-    return { body: `<html><head><title>About</title></head><body><h1>About</h1><p>We sell fruit.</p><p>${price}</p><p>Open daily.</p></body></html>` };
+    return {
+      body: `<html><head><title>About</title></head><body><h1>About</h1><p>We sell fruit.</p><p>${price}</p><p>Open daily.</p></body></html>`,
+    };
   }
   if (path === '/drop') return version === 1 ? { body: '<p>here</p>' } : undefined;
   if (path === '/moved') return version === 1 ? { body: '<p>here</p>' } : { status: 301, body: '', location: '/fresh' };
@@ -93,14 +95,20 @@ describe('the changes page', () => {
     const page = await get(ui.url, changesPath({ from: '1', to: '2', change: 'unchanged' }));
     expect(page.status).toBe(200);
     expect(tableRows(page.body, 'changes').map(([url, change]) => [url, change])).toEqual(
-      readArchive<{ url: string }>(db, "select url from changes where change = 'unchanged' order by url").map((row) => [row.url, 'unchanged']),
+      readArchive<{ url: string }>(db, "select url from changes where change = 'unchanged' order by url").map((row) => [
+        row.url,
+        'unchanged',
+      ]),
     );
   });
 
   it("shows how one page's text changed, as crawlite diff --url prints it, escaped line by line", async () => {
     const page = await get(ui.url, changesPath({ url: at('/about') }));
     expect(page.status).toBe(200);
-    const lines = [...page.body.matchAll(/<div class="(add|del|hunk|file|same)">([^<]*)<\/div>/g)].map(([, kind, text]) => [kind, htmlText(text!)]);
+    const lines = [...page.body.matchAll(/<div class="(add|del|hunk|file|same)">([^<]*)<\/div>/g)].map(([, kind, text]) => [
+      kind,
+      htmlText(text!),
+    ]);
     expect(lines.filter(([kind]) => kind === 'del' || kind === 'add')).toEqual([
       ['del', '-Apples cost 1 < 2 & more.'],
       ['add', '+Pears cost 3 > 2 & less.'],
@@ -140,7 +148,9 @@ describe('the changes page', () => {
   it('is linked from the overview, and from a changed capture on the capture page', async () => {
     expect((await get(ui.url, '/')).body).toContain('<a id="changes-link" href="/changes">');
     const capture = await get(ui.url, `/capture?url=${encodeURIComponent(at('/about'))}`);
-    expect(capture.body).toContain(`<a class="what-changed" href="${changesPath({ url: at('/about'), from: '1', to: '2' }).replaceAll('&', '&amp;')}">what changed</a>`);
+    expect(capture.body).toContain(
+      `<a class="what-changed" href="${changesPath({ url: at('/about'), from: '1', to: '2' }).replaceAll('&', '&amp;')}">what changed</a>`,
+    );
     const unchanged = await get(ui.url, `/capture?url=${encodeURIComponent(at('/s1'))}`);
     expect(unchanged.body).not.toContain('what-changed');
   });
@@ -154,7 +164,9 @@ describe('the changes page', () => {
       one = await startUiServer(path, { sqlTimeoutMs: ROOMY_MS });
       const page = await get(one.url, '/changes');
       expect(page.status).toBe(200);
-      expect(page.body).toContain('<p id="one-crawl">This archive holds one crawl: run <code>crawlite recrawl</code> on it, then see here what changed.</p>');
+      expect(page.body).toContain(
+        '<p id="one-crawl">This archive holds one crawl: run <code>crawlite recrawl</code> on it, then see here what changed.</p>',
+      );
     } finally {
       await one?.close();
       await single.close();

@@ -54,7 +54,11 @@ const FROM_REPLAY = { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors'
 
 describe('the UI answers its own pages only', () => {
   it('refuses every address that reads the archive to a page elsewhere and to the replay origin, with a short 403', async () => {
-    for (const headers of [FROM_ELSEWHERE, FROM_REPLAY, { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }]) {
+    for (const headers of [
+      FROM_ELSEWHERE,
+      FROM_REPLAY,
+      { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
+    ]) {
       for (const path of ADDRESSES()) {
         const answer = await get(ui.url, path, { headers });
         expect([path, answer.status], JSON.stringify(headers)).toEqual([path, 403]);
@@ -90,7 +94,9 @@ describe('the UI answers its own pages only', () => {
     const visit = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
     for (const site of ['same-site', 'cross-site']) {
       expect((await get(ui.url, '/', { headers: { ...visit, 'sec-fetch-site': site } })).status).toBe(200);
-      expect((await get(ui.url, `/replay?url=${q(page)}&ts=20300101000000`, { headers: { ...visit, 'sec-fetch-site': site } })).status).toBe(200);
+      expect(
+        (await get(ui.url, `/replay?url=${q(page)}&ts=20300101000000`, { headers: { ...visit, 'sec-fetch-site': site } })).status,
+      ).toBe(200);
       const query = await get(ui.url, `/sql?sql=${q('select 1')}`, { headers: { ...visit, 'sec-fetch-site': site } });
       expect(query.status).toBe(403);
       expect(query.body).toContain(`<a id="open-here" href="/sql?sql=select%201">`);

@@ -42,7 +42,8 @@ describe.skipIf(!HAS_CHROMIUM)('the UI answers its own pages only', () => {
     // The port is chosen first, so the archived page can name it; serve listens there.
     const uiPort = await freePort();
     ui = `http://127.0.0.1:${uiPort}`;
-    const page = (extra = '') => `<!doctype html><title>attack</title><body><p id="done"></p><script>${attack(ui)}.then(function (sent) { document.getElementById('done').textContent = sent.join(' '); });${extra}</script></body>`;
+    const page = (extra = '') =>
+      `<!doctype html><title>attack</title><body><p id="done"></p><script>${attack(ui)}.then(function (sent) { document.getElementById('done').textContent = sent.join(' '); });${extra}</script></body>`;
     // Archived, the same page then takes its own frame to the UI's SQL page.
     const archived = `<!doctype html><title>attack</title><body><script>${attack(ui)}.then(function () { location.href = ${JSON.stringify(`${ui}/sql?sql=`)} + encodeURIComponent(${JSON.stringify(SLOW)}); });</script></body>`;
     const site = await startServer((_req, res, path) => {
@@ -86,7 +87,9 @@ describe.skipIf(!HAS_CHROMIUM)('the UI answers its own pages only', () => {
     };
     context.on('response', (response: Response) => record(response.url(), String(response.status())));
     // An <img> or <script> given an HTML page (as every refusal is) is cut by the browser (ORB) before the page sees a status.
-    context.on('requestfailed', (request) => record(request.url(), request.failure()?.errorText === 'net::ERR_BLOCKED_BY_ORB' ? 'blocked' : `failed`));
+    context.on('requestfailed', (request) =>
+      record(request.url(), request.failure()?.errorText === 'net::ERR_BLOCKED_BY_ORB' ? 'blocked' : `failed`),
+    );
     const children = watchChildren(serve.pid);
     try {
       await act(context, { answers, queryRan: () => children.seen() > 0 });
@@ -120,7 +123,12 @@ describe.skipIf(!HAS_CHROMIUM)('the UI answers its own pages only', () => {
       // Its requests go to the replay origin (its CSP, the shim), and the UI's frame-src stops its frame's navigation to the UI.
       // Reported as the UI's origin only: the replay page that frames the page is on another name (the replay hosts' domain).
       const framing = `Framing '${ui}/`;
-      await waitFor('the replayed page to try to take its frame to the SQL page', () => refusals.some((text) => text.startsWith(framing)), 20_000, () => refusals.join('\n'));
+      await waitFor(
+        'the replayed page to try to take its frame to the SQL page',
+        () => refusals.some((text) => text.startsWith(framing)),
+        20_000,
+        () => refusals.join('\n'),
+      );
     });
     expect(replayed.answers).toEqual([]);
     expect(replayed.queryRan).toBe(false);

@@ -31,7 +31,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-const unescape = (value: string) => value.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+const unescape = (value: string) =>
+  value.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
 
 interface ListedRow {
   url: string;
@@ -68,7 +69,7 @@ const nextHref = (body: string) => /<a id="next" rel="next" href="([^"]+)"/.exec
 async function walk(path: string): Promise<{ urls: string[]; pages: string[] }> {
   const urls: string[] = [];
   const pages: string[] = [];
-  for (let next: string | undefined = path; next && pages.length < 50; ) {
+  for (let next: string | undefined = path; next && pages.length < 50;) {
     const page = await get(ui, next);
     expect(page.status, next).toBe(200);
     pages.push(next);
@@ -100,7 +101,11 @@ describe('the URL list', () => {
       expect(row, capture.url).toBeDefined();
       expect(row.type, capture.url).toBe(mediaTypeOf(capture.content_type));
       expect(row.typeHover ?? row.type, capture.url).toBe(capture.content_type ?? '(none)');
-      expect(row.fetched, capture.url).toMatch(new RegExp(`^<time datetime="${capture.fetched_at}" title="${capture.fetched_at}">\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</time>$`));
+      expect(row.fetched, capture.url).toMatch(
+        new RegExp(
+          `^<time datetime="${capture.fetched_at}" title="${capture.fetched_at}">\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</time>$`,
+        ),
+      );
       if (capture.title && capture.title.length <= 80) expect(unescape(row.titleHtml), capture.url).toBe(capture.title);
     }
     expect(unescape(rows.get(`${site.url}a`)!.titleHtml)).toBe('Page A');
@@ -169,7 +174,9 @@ describe('the overview', () => {
   it('lists the hosts crawled by pages fetched, and the hosts only linked to apart, folded', async () => {
     const page = (await get(ui, '/')).body;
     const crawled = /<table id="hosts">.*?<tbody>(.*?)<\/tbody>/s.exec(page)?.[1] ?? '';
-    const crawledRows = [...crawled.matchAll(/<tr><td>(?:<a href="[^"]*">)?([^<]*)(?:<\/a>)?<\/td>((?:<td class="num">[^<]*<\/td>)+)<\/tr>/g)].map((match) => ({
+    const crawledRows = [
+      ...crawled.matchAll(/<tr><td>(?:<a href="[^"]*">)?([^<]*)(?:<\/a>)?<\/td>((?:<td class="num">[^<]*<\/td>)+)<\/tr>/g),
+    ].map((match) => ({
       origin: match[1],
       counts: [...match[2]!.matchAll(/<td class="num">([^<]*)<\/td>/g)].map((cell) => Number(cell[1]!.replaceAll(',', ''))),
     }));
@@ -180,7 +187,12 @@ describe('the overview', () => {
     expect(LISTS_LINKED_URLS.length).toBeGreaterThan(seen);
     expect(crawledRows).toEqual([{ origin, counts: [fetched, 0, seen] }]);
     expect(page).toContain('<h2>Hosts crawled (1)</h2>');
-    const apart = /<details id="seen-hosts-section"><summary>Hosts only linked to, nothing fetched \(1\)<\/summary>\s*<table id="seen-hosts">.*?<tbody>(.*?)<\/tbody>/s.exec(page)?.[1];
-    expect(apart?.trim()).toBe(`<tr><td><a href="/urls?host=${encodeURIComponent(LISTS_LINKED_HOST)}">${LISTS_LINKED_HOST}</a></td><td class="num">${LISTS_LINKED_URLS.length}</td></tr>`);
+    const apart =
+      /<details id="seen-hosts-section"><summary>Hosts only linked to, nothing fetched \(1\)<\/summary>\s*<table id="seen-hosts">.*?<tbody>(.*?)<\/tbody>/s.exec(
+        page,
+      )?.[1];
+    expect(apart?.trim()).toBe(
+      `<tr><td><a href="/urls?host=${encodeURIComponent(LISTS_LINKED_HOST)}">${LISTS_LINKED_HOST}</a></td><td class="num">${LISTS_LINKED_URLS.length}</td></tr>`,
+    );
   });
 });

@@ -64,7 +64,14 @@ describe('every UI response', () => {
   });
 
   it('answers 404 with a page for unknown paths, and never reads files outside its fixed map', async () => {
-    for (const path of ['/nothing', '/assets/../../package.json', '/assets/%2e%2e/%2e%2e/package.json', '/assets/', '/assets/style.css/..', '/..%2fpackage.json']) {
+    for (const path of [
+      '/nothing',
+      '/assets/../../package.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+      '/assets/',
+      '/assets/style.css/..',
+      '/..%2fpackage.json',
+    ]) {
       const response = await get(ui, path);
       expect(response.status, path).toBe(404);
       expect(response.body, path).toContain('<h1>404</h1>');
@@ -133,7 +140,8 @@ describe('the overview', () => {
 });
 
 describe('the URL list', () => {
-  const listed = (body: string) => [...body.matchAll(/<tr><td class="url">(?:<a href="[^"]*">)?([^<]+)/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+  const listed = (body: string) =>
+    [...body.matchAll(/<tr><td class="url">(?:<a href="[^"]*">)?([^<]+)/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
   const nextHref = (body: string) => /<a id="next" rel="next" href="([^"]+)"/.exec(body)?.[1]?.replaceAll('&amp;', '&');
 
   it('pages by key: each next page starts after the last URL shown, with no duplicates and no gaps', async () => {
@@ -185,15 +193,23 @@ describe('a capture', () => {
     expect(page.body).toContain('<pre id="source">&lt;!doctype html&gt;&lt;html&gt;');
     const fetchedAt = readArchive<{ fetched_at: string }>(archive, 'SELECT fetched_at FROM pages WHERE url = ?', url)[0]!.fetched_at;
     const ts = fetchedAt.replace(/\D/g, '').slice(0, 14);
-    expect(page.body).toContain(`<iframe id="replay" src="${siteReplayUrl(serving.replayOrigin, url, ts)}" sandbox="allow-scripts allow-forms allow-same-origin"`);
+    expect(page.body).toContain(
+      `<iframe id="replay" src="${siteReplayUrl(serving.replayOrigin, url, ts)}" sandbox="allow-scripts allow-forms allow-same-origin"`,
+    );
     // Both links open UI pages that frame the capture; neither is a replay document of its own.
-    expect(page.body).toContain(`<a id="raw-body" href="/replay?url=${encodeURIComponent(url)}&amp;ts=${ts}&amp;raw=1" target="_blank" rel="noopener">`);
-    expect(page.body).toContain(`<a id="open-replay" href="/replay?url=${encodeURIComponent(url)}&amp;ts=${ts}" target="_blank" rel="noopener">`);
+    expect(page.body).toContain(
+      `<a id="raw-body" href="/replay?url=${encodeURIComponent(url)}&amp;ts=${ts}&amp;raw=1" target="_blank" rel="noopener">`,
+    );
+    expect(page.body).toContain(
+      `<a id="open-replay" href="/replay?url=${encodeURIComponent(url)}&amp;ts=${ts}" target="_blank" rel="noopener">`,
+    );
     // The frame's source and the raw body are served by the replay origin.
     const replayed = await get(`${serving.replayOrigin}/`, `/${ts}/${url}`);
     expect(replayed.status).toBe(200);
     expect(replayed.body).toContain('plain page a');
-    expect((await get(`${serving.replayOrigin}/`, `/${ts}id_/${url}`)).body).toBe(readArchive<{ body: Buffer }>(archive, 'SELECT body FROM pages WHERE url = ?', url)[0]!.body.toString());
+    expect((await get(`${serving.replayOrigin}/`, `/${ts}id_/${url}`)).body).toBe(
+      readArchive<{ body: Buffer }>(archive, 'SELECT body FROM pages WHERE url = ?', url)[0]!.body.toString(),
+    );
     const home = await get(ui, capture(site.url));
     expect(home.body).toMatch(new RegExp(`<table id="links-out">.*<a href="${capture(url).replace(/[?]/g, '\\?')}">`, 's'));
     const raw = await get(ui, `/raw?url=${encodeURIComponent(url)}`);
@@ -252,7 +268,14 @@ describe('search results', () => {
   const search: SearchArchive = async (query, options) => {
     if (query === 'AND (') throw new CrawliteError('BAD_SEARCH_QUERY', 'malformed query: unbalanced parenthesis');
     return [
-      { url: `${site.url}hostile`, title: HOSTILE_TITLE, snippet: `before ${options.markStart}<b>hit</b>${options.markEnd} after`, rank: -1, fetchedAt: '2026-01-01T00:00:00.000Z', status: 200 },
+      {
+        url: `${site.url}hostile`,
+        title: HOSTILE_TITLE,
+        snippet: `before ${options.markStart}<b>hit</b>${options.markEnd} after`,
+        rank: -1,
+        fetchedAt: '2026-01-01T00:00:00.000Z',
+        status: 200,
+      },
     ];
   };
 
@@ -280,7 +303,7 @@ describe('search results', () => {
     });
   });
 
-  it('shows a malformed query\'s message with status 400', async () => {
+  it("shows a malformed query's message with status 400", async () => {
     await withSearch(async (base) => {
       const page = await get(base, `/search?q=${encodeURIComponent('AND (')}`);
       expect(page.status).toBe(400);

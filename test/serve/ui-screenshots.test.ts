@@ -31,7 +31,10 @@ const q = (path: string) => encodeURIComponent(abs(path));
 beforeAll(async () => {
   site = await startServer(
     routes({
-      '/': html('<a href="/shot">shot</a> <a href="/hostile">hostile</a> <a href="/plain">plain</a> <a href="/recrawled">recrawled</a>', 'home'),
+      '/': html(
+        '<a href="/shot">shot</a> <a href="/hostile">hostile</a> <a href="/plain">plain</a> <a href="/recrawled">recrawled</a>',
+        'home',
+      ),
       '/shot': html('a page a browser rendered', 'shot'),
       '/hostile': html('its screenshot row says text/html', 'hostile'),
       '/plain': html('crawled without a browser', 'plain'),

@@ -65,7 +65,10 @@ describe.skipIf(!HAS_CHROMIUM)('the SQL page in Chromium', () => {
       expect(await run(page, 'select url, status from pages order by url')).toBe(200);
       const expected = readArchive<{ url: string; status: number }>(db, 'select url, status from pages order by url');
       await expect.poll(() => page.locator('#results tbody tr').count()).toBe(expected.length);
-      expect(await page.locator('#results tbody tr').first().locator('td').allTextContents()).toEqual([expected[0]!.url, String(expected[0]!.status)]);
+      expect(await page.locator('#results tbody tr').first().locator('td').allTextContents()).toEqual([
+        expected[0]!.url,
+        String(expected[0]!.status),
+      ]);
       expect(await page.locator('#sql-box').inputValue()).toBe('select url, status from pages order by url');
     });
   });
@@ -76,7 +79,9 @@ describe.skipIf(!HAS_CHROMIUM)('the SQL page in Chromium', () => {
       await page.locator('#relations li[data-relation="links"] button.query').click();
       expect(await page.locator('#sql-box').inputValue()).toBe('select from_url, to_url, kind, nofollow\nfrom links\nlimit 100');
       await page.locator('#sql-box').fill('select  from urls');
-      await page.locator('#sql-box').evaluate((box: { setSelectionRange(start: number, end: number): void }) => box.setSelectionRange(7, 7));
+      await page
+        .locator('#sql-box')
+        .evaluate((box: { setSelectionRange(start: number, end: number): void }) => box.setSelectionRange(7, 7));
       await page.locator('#relations li[data-relation="urls"] .columns button', { hasText: 'state' }).click();
       expect(await page.locator('#sql-box').inputValue()).toBe('select state from urls');
       await Promise.all([page.waitForNavigation(), page.locator('#run').click()]);
@@ -90,7 +95,9 @@ describe.skipIf(!HAS_CHROMIUM)('the SQL page in Chromium', () => {
       await page.goto(`${serve.ui}sql`);
       await Promise.all([page.waitForNavigation(), page.locator('#relations li[data-relation="urls"] > a').click()]);
       expect(await page.locator('#browsing').textContent()).toBe('view urls');
-      expect(await page.locator('#results tbody tr td:first-child').allTextContents()).toEqual(readArchive<{ url: string }>(db, 'select url from urls order by url').map((row) => row.url));
+      expect(await page.locator('#results tbody tr td:first-child').allTextContents()).toEqual(
+        readArchive<{ url: string }>(db, 'select url from urls order by url').map((row) => row.url),
+      );
       await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'most linked URLs' }).click()]);
       expect(await page.locator('#results thead th').allTextContents()).toEqual(['to_url', 'links']);
       const top = readArchive<{ links: number }>(db, 'select count(*) as links from links group by to_url order by links desc limit 1')[0]!;
@@ -118,7 +125,9 @@ describe.skipIf(!HAS_CHROMIUM)('the SQL page in Chromium', () => {
     await browse(async (page) => {
       await page.goto(`${serve.ui}sql`);
       expect(await run(page, ENDLESS)).toBe(503);
-      expect(await page.locator('#sql-error').textContent()).toBe('The query was stopped after 10 s, its time limit: narrow it, or run it with crawlite query.');
+      expect(await page.locator('#sql-error').textContent()).toBe(
+        'The query was stopped after 10 s, its time limit: narrow it, or run it with crawlite query.',
+      );
     });
   });
 });

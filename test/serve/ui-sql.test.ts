@@ -24,7 +24,8 @@ const sqlPath = (sql: string, path = '/sql') => `${path}?${new URLSearchParams({
 const errorOf = (body: string) => htmlText(/<p class="error" id="sql-error">([\s\S]*?)<\/p>/.exec(body)?.[1] ?? '');
 /** An endless statement: one SQLite step that never returns. */
 const ENDLESS = 'with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n';
-const counting = (n: number) => `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${n}) select i, 'row ' || i as label from n`;
+const counting = (n: number) =>
+  `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${n}) select i, 'row ' || i as label from n`;
 
 beforeAll(async () => {
   site = await startLinkedSite(N);
@@ -59,11 +60,16 @@ describe('the SQL page', () => {
     const query = "select url, status, '<script>alert(1)</script>' as x from pages where url like '%/p/%' order by url";
     const page = await get(ui.url, sqlPath(query));
     expect(page.status).toBe(200);
-    const expected = readArchive<{ url: string; status: number }>(archive, "select url, status from pages where url like '%/p/%' order by url");
+    const expected = readArchive<{ url: string; status: number }>(
+      archive,
+      "select url, status from pages where url like '%/p/%' order by url",
+    );
     expect(expected.length).toBeGreaterThanOrEqual(N - 1);
     expect(tableRows(page.body, 'results')).toEqual(expected.map((row) => [row.url, String(row.status), '<script>alert(1)</script>']));
     expect(page.body).not.toContain('<script>alert(1)');
-    expect(page.body).toContain(`&#39;&lt;script&gt;alert(1)&lt;/script&gt;&#39; as x from pages where url like &#39;%/p/%&#39; order by url</textarea>`);
+    expect(page.body).toContain(
+      `&#39;&lt;script&gt;alert(1)&lt;/script&gt;&#39; as x from pages where url like &#39;%/p/%&#39; order by url</textarea>`,
+    );
   });
 
   it('browses a view or a table a page at a time by key: every row once, in key order', async () => {
@@ -87,7 +93,10 @@ describe('the SQL page', () => {
 
     // A key of two columns.
     const links = await walk('links', 60);
-    const expectedLinks = readArchive<{ from_url: string; to_url: string }>(archive, 'select from_url, to_url from links order by from_url, to_url');
+    const expectedLinks = readArchive<{ from_url: string; to_url: string }>(
+      archive,
+      'select from_url, to_url from links order by from_url, to_url',
+    );
     expect(expectedLinks.length).toBeGreaterThan(100);
     expect(links.rows.map((row) => [row[0], row[1]])).toEqual(expectedLinks.map((row) => [row.from_url, row.to_url]));
 
@@ -100,7 +109,12 @@ describe('the SQL page', () => {
   });
 
   it('refuses a key it did not give, a view the archive lacks and a page size out of range', async () => {
-    for (const path of ['/sql?view=urls&after=%5B1%2C2%5D', '/sql?view=urls&after=nope', '/sql?view=urls&limit=0', '/sql?view=urls&limit=5000']) {
+    for (const path of [
+      '/sql?view=urls&after=%5B1%2C2%5D',
+      '/sql?view=urls&after=nope',
+      '/sql?view=urls&limit=0',
+      '/sql?view=urls&limit=5000',
+    ]) {
       expect((await get(ui.url, path)).status, path).toBe(400);
     }
     const missing = await get(ui.url, '/sql?view=%3Cimg%20src%3Dx%3E');
@@ -127,14 +141,21 @@ describe('the SQL page', () => {
     expect(JSON.parse(json.body)).toEqual(Array.from({ length: 1000 }, (_, i) => ({ i: i + 1, label: `row ${i + 1}` })));
 
     // The archive's own rows, bodies as base64.
-    const pages = JSON.parse((await get(ui.url, sqlPath('select url, body from pages order by url', '/sql.json'))).body) as Array<{ url: string; body: string }>;
+    const pages = JSON.parse((await get(ui.url, sqlPath('select url, body from pages order by url', '/sql.json'))).body) as Array<{
+      url: string;
+      body: string;
+    }>;
     const stored = readArchive<{ url: string; body: Buffer }>(archive, 'select url, body from pages order by url');
     expect(pages).toEqual(stored.map((row) => ({ url: row.url, body: row.body.toString('base64') })));
   });
 
   it('refuses writes, ATTACH, VACUUM INTO and settings, on the page and the downloads, and the archive is unchanged', async () => {
     const before = fileSha256(archive);
-    const counts = () => readArchive(archive, 'select (select count(*) from pages) p, (select count(*) from urls) u, (select count(*) from links) l, (select group_concat(sql) from sqlite_schema) s');
+    const counts = () =>
+      readArchive(
+        archive,
+        'select (select count(*) from pages) p, (select count(*) from urls) u, (select count(*) from links) l, (select group_concat(sql) from sqlite_schema) s',
+      );
     const countsBefore = counts();
     const elsewhere = tmp.path('elsewhere.sqlite');
     const refused = [
@@ -156,10 +177,14 @@ describe('the SQL page', () => {
     for (const sql of refused) {
       const page = await get(ui.url, sqlPath(sql));
       expect(page.status, sql).toBe(400);
-      expect(errorOf(page.body), sql).toMatch(/^(query only reads|query refuses|invalid SQL|query takes exactly one|query failed: not authorized)/);
+      expect(errorOf(page.body), sql).toMatch(
+        /^(query only reads|query refuses|invalid SQL|query takes exactly one|query failed: not authorized)/,
+      );
       for (const path of ['/sql.csv', '/sql.json']) expect((await get(ui.url, sqlPath(sql, path))).status, `${path} ${sql}`).toBe(400);
     }
-    expect(errorOf((await get(ui.url, sqlPath('pragma writable_schema = 1'))).body)).toBe('query only reads: a PRAGMA that sets a value is refused');
+    expect(errorOf((await get(ui.url, sqlPath('pragma writable_schema = 1'))).body)).toBe(
+      'query only reads: a PRAGMA that sets a value is refused',
+    );
     expect(existsSync(elsewhere)).toBe(false);
     expect(fileSha256(archive)).toBe(before);
     expect(counts()).toEqual(countsBefore);

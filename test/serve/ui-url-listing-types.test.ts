@@ -29,9 +29,13 @@ describe('the media types a list offers', () => {
     let id = 0;
     const store = (contentType: string | null) => {
       id += 1;
-      writer.prepare("INSERT INTO url (id, url, origin, state, depth, redirect_hops) VALUES (?, ?, 'https://a.example', 'done', 0, 0)").run(id, `https://a.example/${id}`);
       writer
-        .prepare("INSERT INTO response (url_id, run_id, status, content_type, headers, body_id, fetched_at, elapsed_ms, links_found, links_new) VALUES (?, 1, 200, ?, '{}', 1, '2026-01-01T00:00:01.000Z', 1, 0, 0)")
+        .prepare("INSERT INTO url (id, url, origin, state, depth, redirect_hops) VALUES (?, ?, 'https://a.example', 'done', 0, 0)")
+        .run(id, `https://a.example/${id}`);
+      writer
+        .prepare(
+          "INSERT INTO response (url_id, run_id, status, content_type, headers, body_id, fetched_at, elapsed_ms, links_found, links_new) VALUES (?, 1, 200, ?, '{}', 1, '2026-01-01T00:00:01.000Z', 1, 0, 0)",
+        )
         .run(id, contentType);
     };
     for (const type of ['text/html; charset=utf-8', 'TEXT/HTML', 'image/png', null, '']) store(type);

@@ -28,7 +28,7 @@ beforeAll(() => {
   migrate(writer, loadMigrations());
   writer.exec(`INSERT INTO run (id, started_at, options) VALUES (1, '2026-01-01T00:00:00.000Z', '{}');
     INSERT INTO body (id, hash, size, data) VALUES (1, x'00', 2, x'6869');`);
-  const url = writer.prepare("INSERT INTO url (id, url, origin, state, depth, redirect_hops, kind) VALUES (?, ?, ?, ?, 0, 0, ?)");
+  const url = writer.prepare('INSERT INTO url (id, url, origin, state, depth, redirect_hops, kind) VALUES (?, ?, ?, ?, 0, 0, ?)');
   const response = writer.prepare(
     "INSERT INTO response (url_id, run_id, status, content_type, title, headers, body_id, fetched_at, elapsed_ms, links_found, links_new) VALUES (?, 1, ?, ?, ?, '{}', 1, '2026-01-01T00:00:01.000Z', 1, 0, 0)",
   );
@@ -97,13 +97,21 @@ describe('the URL listing', () => {
     ['no response', { statusClass: 'none' }, (row) => row.status === null],
     ['state and kind', { state: 'done', kind: 'requisite' }, (row) => row.state === 'done' && row.kind === 'requisite'],
     ['an origin', { host: 'https://h1.example' }, (row) => row.url.startsWith('https://h1.example/')],
-    ['a bare host, both schemes', { host: 'h2.example', statusClass: '2xx' }, (row) => /^https?:\/\/h2\.example\//.test(row.url) && row.status === 200],
+    [
+      'a bare host, both schemes',
+      { host: 'h2.example', statusClass: '2xx' },
+      (row) => /^https?:\/\/h2\.example\//.test(row.url) && row.status === 200,
+    ],
     ['text', { text: '/7' }, (row) => row.url.includes('/7')],
     ['a content type, any spelling of it', { contentType: 'text/html' }, (row) => row.type === 'text/html'],
     ['a content type given in capitals', { contentType: 'Image/PNG' }, (row) => row.type === 'image/png'],
     ['a rare content type', { contentType: 'application/pdf' }, (row) => row.type === 'application/pdf'],
     ['responses without a content type', { contentType: '(none)' }, (row) => row.type === '(none)'],
-    ['a content type with status and host', { contentType: 'text/html', statusClass: '2xx', host: 'h1.example' }, (row) => row.type === 'text/html' && row.status === 200 && /^https?:\/\/h1\.example\//.test(row.url)],
+    [
+      'a content type with status and host',
+      { contentType: 'text/html', statusClass: '2xx', host: 'h1.example' },
+      (row) => row.type === 'text/html' && row.status === 200 && /^https?:\/\/h1\.example\//.test(row.url),
+    ],
   ])('gives every match once, in URL order, page after page: %s', (_name, filter, matches) => {
     const expected = rows.filter(matches).map((row) => row.url);
     expect(expected.length).toBeGreaterThan(0);
@@ -128,7 +136,12 @@ describe('the URL listing', () => {
     const page = listUrls(db, { statusClass: '5xx' }, { limit: 25, scan: 40 });
     expect(page.partial).toBe(true);
     expect(page.next).toBe(rows[39]!.url);
-    expect(page.rows.map((row) => row.url)).toEqual(rows.slice(0, 40).filter((row) => row.status === 503).map((row) => row.url));
+    expect(page.rows.map((row) => row.url)).toEqual(
+      rows
+        .slice(0, 40)
+        .filter((row) => row.status === 503)
+        .map((row) => row.url),
+    );
   });
 
   it.each<[string, UrlListingFilter]>([
@@ -141,7 +154,9 @@ describe('the URL listing', () => {
     ['origin', { host: 'https://h1.example' }],
     ['origin and content type', { host: 'https://h1.example', contentType: 'text/html' }],
   ])('reads along the url index without sorting: %s', (_name, filter) => {
-    const range = filter.host ? { after: '', from: `${filter.host}/`, to: `${filter.host}/\u{10FFFF}` } : { after: 'https://h1.example/p/3' };
+    const range = filter.host
+      ? { after: '', from: `${filter.host}/`, to: `${filter.host}/\u{10FFFF}` }
+      : { after: 'https://h1.example/p/3' };
     const { sql, params } = urlListingQuery(filter, range, 101);
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN ${sql}`)

@@ -69,9 +69,7 @@ describe('extractSitemap', () => {
   });
 
   it('matches element names in any case', () => {
-    expect(extractSitemap('<URLSET><URL><LOC>https://example.com/u</LOC></URL></URLSET>').pages).toEqual([
-      'https://example.com/u',
-    ]);
+    expect(extractSitemap('<URLSET><URL><LOC>https://example.com/u</LOC></URL></URLSET>').pages).toEqual(['https://example.com/u']);
   });
 
   it('ignores comments', () => {

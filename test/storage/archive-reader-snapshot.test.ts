@@ -88,7 +88,17 @@ describe('archive reader: what an export reads', () => {
 
   it('reads the wire columns, as NULL from an archive whose pages view lacks them', () => {
     const page = open(db).page(abs('/a'))!;
-    for (const key of ['httpVersion', 'reason', 'rawHeaders', 'requestMethod', 'requestTarget', 'requestHeaders', 'remoteIp', 'startedAt', 'sha1'] as const) {
+    for (const key of [
+      'httpVersion',
+      'reason',
+      'rawHeaders',
+      'requestMethod',
+      'requestTarget',
+      'requestHeaders',
+      'remoteIp',
+      'startedAt',
+      'sha1',
+    ] as const) {
       expect(page).toHaveProperty(key);
     }
     const older = tmp.path('older.sqlite');

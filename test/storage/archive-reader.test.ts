@@ -46,8 +46,14 @@ describe('a small site, read back', () => {
   const binary = randomBytes(3000);
   const png = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), randomBytes(500)]);
   const site: Record<string, Route> = {
-    '/': html('<a href="/a.html">a</a> <a href="/missing">gone</a> <a href="/old">old</a> <a href="/data.bin">data</a> <a href="/private" rel="nofollow">private</a> <img src="/pic.png">', 'home'),
-    '/a.html': { headers: { 'content-type': 'text/html; charset=utf-8', 'x-served-by': 'test' }, body: '<title>A</title><a href="/b.html">b</a>' },
+    '/': html(
+      '<a href="/a.html">a</a> <a href="/missing">gone</a> <a href="/old">old</a> <a href="/data.bin">data</a> <a href="/private" rel="nofollow">private</a> <img src="/pic.png">',
+      'home',
+    ),
+    '/a.html': {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'x-served-by': 'test' },
+      body: '<title>A</title><a href="/b.html">b</a>',
+    },
     '/b.html': html('b', 'B'),
     '/missing': { status: 404, body: 'not here' },
     '/old': { status: 301, headers: { location: '/a.html' } },
@@ -140,7 +146,9 @@ describe('a small site, read back', () => {
     const urls = [...reader.urls()];
     expect(urls.map((url) => url.url)).toEqual(urls.map((url) => url.url).sort());
     expect(urls).toContainEqual({ url: abs('/'), state: 'done', kind: 'page', depth: 0, tries: 1, error: null });
-    expect([...reader.urls('skipped')]).toEqual([{ url: abs('/private'), state: 'skipped', kind: 'page', depth: 1, tries: 0, error: 'linked with nofollow' }]);
+    expect([...reader.urls('skipped')]).toEqual([
+      { url: abs('/private'), state: 'skipped', kind: 'page', depth: 1, tries: 0, error: 'linked with nofollow' },
+    ]);
     expect([...reader.urls('done')].map((url) => url.url)).toContain(abs('/missing'));
     expect([...reader.urls('queued')]).toEqual([]);
   });
@@ -244,7 +252,8 @@ describe('streaming', () => {
     const PAGES = 150;
     const body = gzipSync(Buffer.alloc(1024 * 1024, 'crawlite '));
     const table: Record<string, Route> = { '/': html(Array.from({ length: PAGES }, (_, i) => `<a href="/big/${i}">${i}</a>`).join('')) };
-    for (let i = 0; i < PAGES; i++) table[`/big/${i}`] = { headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' }, body };
+    for (let i = 0; i < PAGES; i++)
+      table[`/big/${i}`] = { headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' }, body };
     const server = await serve(table);
     const path = tmp.path('big.sqlite');
     await crawl(server, path);
@@ -275,14 +284,18 @@ describe('reading while a crawl writes', () => {
     const child = spawnCli(['crawl', server.url, '--db', path, '-q', '--concurrency', '1']);
     try {
       let reader: ArchiveReader | undefined;
-      await waitFor('three pages in the archive', () => {
-        try {
-          reader ??= openArchive(path);
-          return [...reader.pages({ status: 200 })].length >= 3;
-        } catch {
-          return false;
-        }
-      }, 60_000);
+      await waitFor(
+        'three pages in the archive',
+        () => {
+          try {
+            reader ??= openArchive(path);
+            return [...reader.pages({ status: 200 })].length >= 3;
+          } catch {
+            return false;
+          }
+        },
+        60_000,
+      );
       expect(child.exitCode).toBeNull();
       const during = [...reader!.pages({ urlPrefix: new URL('/p/', server.url).href })];
       expect(during.length).toBeGreaterThan(0);

@@ -47,7 +47,10 @@ it('a crawl starts a thread for its frontier and sink, ends it when it ends, and
   expect(existsSync(`${db}-wal`)).toBe(false);
   const [{ n }] = readArchive<{ n: number }>(db, "SELECT count(*) AS n FROM pages WHERE kind = 'page' AND status = 200");
   expect(n).toBe(PAGES + 1);
-  const [{ indexed }] = readArchive<{ indexed: number }>(db, "SELECT count(*) AS indexed FROM page_text_fts WHERE page_text_fts MATCH 'words'");
+  const [{ indexed }] = readArchive<{ indexed: number }>(
+    db,
+    "SELECT count(*) AS indexed FROM page_text_fts WHERE page_text_fts MATCH 'words'",
+  );
   expect(indexed).toBe(PAGES);
 });
 
@@ -62,7 +65,9 @@ it("a failure on the thread reaches the caller with SQLite's code", async () => 
       code: expect.stringMatching(/^SQLITE_CONSTRAINT/),
     });
     // The thread goes on: the same claim commits once the outcome is right.
-    await expect(thread.sink.commitAll([{ claim: claim!, state: 'failed', tries: 1, error: { code: 'x', message: 'x' }, discovered: [] }])).resolves.toEqual([{ newUrls: 0 }]);
+    await expect(
+      thread.sink.commitAll([{ claim: claim!, state: 'failed', tries: 1, error: { code: 'x', message: 'x' }, discovered: [] }]),
+    ).resolves.toEqual([{ newUrls: 0 }]);
   } finally {
     await thread.close();
   }
@@ -73,7 +78,10 @@ it("a failure on the thread reaches the caller with SQLite's code", async () => 
 it('an archive the thread cannot open fails every call with a write error that says what to do', async () => {
   const thread = new CrawlStateThread({ path: tmp.path('missing/none.sqlite'), runId: 1, crawl: 1, limits: {} });
   try {
-    await expect(thread.frontier.queuedOrigins()).rejects.toMatchObject({ code: 'ARCHIVE_WRITE', message: expect.stringContaining('run resume') });
+    await expect(thread.frontier.queuedOrigins()).rejects.toMatchObject({
+      code: 'ARCHIVE_WRITE',
+      message: expect.stringContaining('run resume'),
+    });
     await expect(thread.sink.commitAll([])).rejects.toMatchObject({ code: 'ARCHIVE_WRITE' });
   } finally {
     await thread.close();

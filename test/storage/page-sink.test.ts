@@ -20,7 +20,16 @@ async function setUp(name: string) {
   return { path, db, frontier, claim: claim!, sink: new SqlitePageSink(db, path, runId) };
 }
 
-const response = { status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html', charset: null, location: null, body: Buffer.from('<a>'), fetchedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 3 };
+const response = {
+  status: 200,
+  headers: { 'content-type': 'text/html' },
+  contentType: 'text/html',
+  charset: null,
+  location: null,
+  body: Buffer.from('<a>'),
+  fetchedAt: '2026-01-01T00:00:00.000Z',
+  elapsedMs: 3,
+};
 
 describe('SqlitePageSink', () => {
   it('commits the page, its links, new URLs and the done state together', async () => {
@@ -44,7 +53,9 @@ describe('SqlitePageSink', () => {
       { url: 'http://site/a', state: 'queued', depth: 1 },
     ]);
     expect(readArchive(path, 'SELECT count(*) AS n FROM links')).toEqual([{ n: 3 }]);
-    expect(readArchive(path, 'SELECT url, status, fetched_at FROM pages')).toEqual([{ url: 'http://site/', status: 200, fetched_at: response.fetchedAt }]);
+    expect(readArchive(path, 'SELECT url, status, fetched_at FROM pages')).toEqual([
+      { url: 'http://site/', status: 200, fetched_at: response.fetchedAt },
+    ]);
   });
 
   it('writes nothing at all when the transaction fails part-way', async () => {
@@ -65,14 +76,24 @@ describe('SqlitePageSink', () => {
       claim,
       state: 'done',
       tries: 1,
-      discovered: [skipped('http://site/deep', 'max_depth', 5), skipped('http://site/nf', 'nofollow', 1), skipped('http://other/', 'out_of_scope', 1), { ...discovered('http://site/q'), depth: 4 }],
+      discovered: [
+        skipped('http://site/deep', 'max_depth', 5),
+        skipped('http://site/nf', 'nofollow', 1),
+        skipped('http://other/', 'out_of_scope', 1),
+        { ...discovered('http://site/q'), depth: 4 },
+      ],
     });
     // The same page again (a later fetch of it) finds the URLs by better ways.
     const result = await sink.commit({
       claim,
       state: 'done',
       tries: 1,
-      discovered: [{ ...discovered('http://site/deep'), depth: 2 }, discovered('http://site/nf'), { ...discovered('http://other/'), depth: 0 }, { ...discovered('http://site/q'), depth: 2 }],
+      discovered: [
+        { ...discovered('http://site/deep'), depth: 2 },
+        discovered('http://site/nf'),
+        { ...discovered('http://other/'), depth: 0 },
+        { ...discovered('http://site/q'), depth: 2 },
+      ],
     });
     expect(result.newUrls).toBe(4);
     db.close();
@@ -93,7 +114,12 @@ describe('SqlitePageSink', () => {
       pathKey: 'http://site/list',
       ...(skip ? { skip } : {}),
     });
-    await sink.commit({ claim, state: 'done', tries: 1, discovered: [variant('a', 3, { code: 'max_depth', message: 'deep' }), variant('b', 1)] });
+    await sink.commit({
+      claim,
+      state: 'done',
+      tries: 1,
+      discovered: [variant('a', 3, { code: 'max_depth', message: 'deep' }), variant('b', 1)],
+    });
     const again = await sink.commit({ claim, state: 'done', tries: 1, discovered: [variant('a', 1), variant('b', 2), variant('c', 1)] });
     // a: upgraded from skipped to queued; b: no better way, no change; c: new.
     expect(again.newUrls).toBe(2);

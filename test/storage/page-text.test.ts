@@ -29,7 +29,9 @@ const response = (words: string, extra: Partial<StoredResponse> = {}): StoredRes
 });
 
 const check = (db: Database.Database) =>
-  db.exec("INSERT INTO page_text_fts(page_text_fts) VALUES ('integrity-check'); INSERT INTO page_text_trigram(page_text_trigram) VALUES ('integrity-check')");
+  db.exec(
+    "INSERT INTO page_text_fts(page_text_fts) VALUES ('integrity-check'); INSERT INTO page_text_trigram(page_text_trigram) VALUES ('integrity-check')",
+  );
 
 describe('page_text and its indexes', () => {
   it('a page committed again replaces its text in both indexes; a response without text removes it', async () => {
@@ -39,7 +41,8 @@ describe('page_text and its indexes', () => {
     frontier.addRoots([{ url: 'http://site/', key: 'http://site/', origin: 'http://site' }]);
     const sink = new SqlitePageSink(db, path, new CrawlRecord(db).startRun({}, new Date()));
     const [claim] = await frontier.claimFrom('http://site', 1);
-    const commit = (stored: StoredResponse) => sink.commit({ claim: claim!, state: 'done', tries: 1, response: stored, discovered: [] } satisfies PageOutcome);
+    const commit = (stored: StoredResponse) =>
+      sink.commit({ claim: claim!, state: 'done', tries: 1, response: stored, discovered: [] } satisfies PageOutcome);
     const found = (query: string) => searchArchive(db, query, { limit: 10 }).map((hit) => hit.url);
 
     await commit(response('oldword 旧的文字'));

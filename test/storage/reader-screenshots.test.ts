@@ -21,7 +21,9 @@ let fetchedAt: string;
 const abs = (path: string) => new URL(path, site.url).href;
 
 beforeAll(async () => {
-  site = await startServer(routes({ '/': html('<a href="/a">a</a> <a href="/b">b</a>', 'home'), '/a': html('a', 'A'), '/b': html('b', 'B') }));
+  site = await startServer(
+    routes({ '/': html('<a href="/a">a</a> <a href="/b">b</a>', 'home'), '/a': html('a', 'A'), '/b': html('b', 'B') }),
+  );
   const crawl = await runCli(['crawl', site.url, '--db', db, '-q']);
   expect(crawl.code, crawl.stderr).toBe(0);
   fetchedAt = addScreenshot(db, abs('/a'), png);
@@ -50,16 +52,26 @@ describe('screenshots, read back', () => {
 
   it('lets only image/webp, image/png and image/jpeg through as images', () => {
     expect(['image/webp', 'IMAGE/PNG ', 'image/jpeg'].map(screenshotType)).toEqual(['image/webp', 'image/png', 'image/jpeg']);
-    for (const type of ['text/html', 'image/svg+xml', 'image/png; x=1', 'image/png\r\nx-a: b', '', null]) expect(screenshotType(type), String(type)).toBeUndefined();
+    for (const type of ['text/html', 'image/svg+xml', 'image/png; x=1', 'image/png\r\nx-a: b', '', null])
+      expect(screenshotType(type), String(type)).toBeUndefined();
   });
 
   it("lists, for each URL, its latest capture's screenshot type, from the key alone", () => {
     const conn = new Database(db, { readonly: true });
     try {
       const rows = listUrls(conn, {}, { limit: 10 }).rows;
-      expect(Object.fromEntries(rows.map((row) => [new URL(row.url).pathname, row.screenshotType]))).toEqual({ '/': null, '/a': 'image/png', '/b': 'text/html', '/robots.txt': null });
+      expect(Object.fromEntries(rows.map((row) => [new URL(row.url).pathname, row.screenshotType]))).toEqual({
+        '/': null,
+        '/a': 'image/png',
+        '/b': 'text/html',
+        '/robots.txt': null,
+      });
       const { sql, params } = urlListingQuery({}, { after: '' }, 10, 100, true);
-      const plan = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params).map((row) => (row as { detail: string }).detail).join('\n');
+      const plan = conn
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(params)
+        .map((row) => (row as { detail: string }).detail)
+        .join('\n');
       expect(plan).toMatch(/SEARCH s USING PRIMARY KEY \(url_id=\? AND fetched_at=\?\)/);
       expect(plan).not.toMatch(/TEMP B-TREE/);
     } finally {

@@ -33,7 +33,10 @@ const fresh = tmp.path('fresh.sqlite');
 function archiveOfSchema7(file: string): void {
   const db = new Database(file);
   try {
-    migrate(db, loadMigrations().filter((migration) => migration.version <= 7));
+    migrate(
+      db,
+      loadMigrations().filter((migration) => migration.version <= 7),
+    );
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.prepare('INSERT INTO run (started_at, options) VALUES (?, ?)').run('2026-01-01T00:00:00.000Z', '{}');
     // As that crawlite's writer did: page_text had no text_version then.
@@ -43,9 +46,15 @@ function archiveOfSchema7(file: string): void {
       // The page itself, so that reindex (which extracts again the text schema 7 made) finds the same words.
       const html = Buffer.from(`<title>${title}</title><p>${body}</p>`);
       db.prepare('INSERT INTO body (id, hash, size, data) VALUES (?, randomblob(32), ?, ?)').run(id, html.length, html);
-      db.prepare("INSERT INTO url (id, url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, 'page', 'done', 1, 0)").run(id, SITE + name, SITE.slice(0, -1));
-      db.prepare(`INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
-        VALUES (?, 1, 200, 'text/html', 'utf-8', '{}', ?, '2026-01-01T00:00:00.000Z', 1, 0, 0)`).run(id, id);
+      db.prepare("INSERT INTO url (id, url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, 'page', 'done', 1, 0)").run(
+        id,
+        SITE + name,
+        SITE.slice(0, -1),
+      );
+      db.prepare(
+        `INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
+        VALUES (?, 1, 200, 'text/html', 'utf-8', '{}', ?, '2026-01-01T00:00:00.000Z', 1, 0, 0)`,
+      ).run(id, id);
       text.run(id, SITE + name, title, '', body, CJK.test(body) || CJK.test(title) ? 1 : 0);
     });
   } finally {
@@ -53,12 +62,18 @@ function archiveOfSchema7(file: string): void {
   }
 }
 
-const schema = (file: string) => readArchive<{ type: string; name: string; sql: string | null }>(file, 'SELECT type, name, sql FROM sqlite_schema ORDER BY type, name');
-const found = (db: Database.Database, query: string) => searchArchive(db, query, { limit: 10 }).map((hit) => hit.url.slice(SITE.length)).sort();
+const schema = (file: string) =>
+  readArchive<{ type: string; name: string; sql: string | null }>(file, 'SELECT type, name, sql FROM sqlite_schema ORDER BY type, name');
+const found = (db: Database.Database, query: string) =>
+  searchArchive(db, query, { limit: 10 })
+    .map((hit) => hit.url.slice(SITE.length))
+    .sort();
 
 beforeAll(async () => {
   archiveOfSchema7(path);
-  expect(readArchive(path, "SELECT sql FROM sqlite_schema WHERE name = 'page_text_trigram'")[0]).toMatchObject({ sql: expect.stringContaining('remove_diacritics 1') });
+  expect(readArchive(path, "SELECT sql FROM sqlite_schema WHERE name = 'page_text_trigram'")[0]).toMatchObject({
+    sql: expect.stringContaining('remove_diacritics 1'),
+  });
   expect(await runCli(['reindex', path])).toMatchObject({ code: 0 });
   closeArchive(openArchive(fresh, 'create'));
 });
@@ -93,7 +108,9 @@ describe('migration 8 on an archive of schema 7', () => {
   });
 
   it.skipIf(!SQLITE3)('opens in the sqlite3 CLI installed here', async () => {
-    const { stdout } = await run(SQLITE3!, [path, "SELECT count(*) FROM page_text_trigram WHERE page_text_trigram MATCH '図書館'"], { timeout: 20_000 });
+    const { stdout } = await run(SQLITE3!, [path, "SELECT count(*) FROM page_text_trigram WHERE page_text_trigram MATCH '図書館'"], {
+      timeout: 20_000,
+    });
     expect(stdout.trim()).toBe('1');
   });
 });

@@ -21,7 +21,12 @@ describe('the WAL checkpointer of a crawl archive', () => {
     try {
       const before = statSync(path).size;
       archive.db.prepare("INSERT INTO meta (key, value) VALUES ('filler', ?)").run(BLOB.toString('latin1'));
-      await waitFor('the archive file to take in the committed pages', () => statSync(path).size >= before + BLOB.length, 5_000, () => `size ${statSync(path).size}`);
+      await waitFor(
+        'the archive file to take in the committed pages',
+        () => statSync(path).size >= before + BLOB.length,
+        5_000,
+        () => `size ${statSync(path).size}`,
+      );
       expect(archive.db.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(1000);
     } finally {
       archive.close();

@@ -25,7 +25,9 @@ export function readArchive<T = Record<string, unknown>>(path: string, sql: stri
 
 /** SQLite's own check of an archive file: 'ok' when intact, else every problem it found. */
 export function integrity(path: string): string {
-  return readArchive<{ integrity_check: string }>(path, 'PRAGMA integrity_check').map((row) => row.integrity_check).join('; ');
+  return readArchive<{ integrity_check: string }>(path, 'PRAGMA integrity_check')
+    .map((row) => row.integrity_check)
+    .join('; ');
 }
 
 /** A file's SHA-256 (hex): equal before and after means not one byte changed. */
@@ -52,7 +54,9 @@ function statementOf(migration: string, start: RegExp, end: RegExp): string {
   if (from < 0 || !match) throw new Error(`no ${start} in ${migration}`);
   return rest.slice(0, match.index + match[0].length);
 }
-const VIEWS_OF_7 = ['pages', 'captures', 'changes'].map((view) => statementOf('0007_captures.sql', new RegExp(`CREATE VIEW ${view} AS`), /;\n/)).join('\n');
+const VIEWS_OF_7 = ['pages', 'captures', 'changes']
+  .map((view) => statementOf('0007_captures.sql', new RegExp(`CREATE VIEW ${view} AS`), /;\n/))
+  .join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
 /** Takes a current archive back to schema 14: no render notes. */
@@ -122,10 +126,15 @@ export const UNDO_SCHEMA_7 = `${UNDO_SCHEMA_8}
   PRAGMA user_version = 6;`;
 
 /** What two archives must share to hold the same crawl: every page (URL, status, body digest), in URL order. */
-export const pageRows = (db: string) => readArchive<{ url: string; status: number; sha256: string }>(db, 'SELECT url, status, sha256 FROM pages ORDER BY url');
+export const pageRows = (db: string) =>
+  readArchive<{ url: string; status: number; sha256: string }>(db, 'SELECT url, status, sha256 FROM pages ORDER BY url');
 
 /** ... and every link, in order. */
-export const linkRows = (db: string) => readArchive<{ from_url: string; to_url: string; kind: string }>(db, 'SELECT from_url, to_url, kind FROM links ORDER BY from_url, to_url, kind');
+export const linkRows = (db: string) =>
+  readArchive<{ from_url: string; to_url: string; kind: string }>(
+    db,
+    'SELECT from_url, to_url, kind FROM links ORDER BY from_url, to_url, kind',
+  );
 
 /** A stored request: its URL, and when the crawler sent its head (its own clock, ms since the epoch). */
 export interface SentRequest {

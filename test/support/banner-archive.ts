@@ -20,7 +20,11 @@ export const LIST_BUSTED = 'The cache-busted list';
 /** What the hostile pages try to write into the UI's document. */
 export const PWNED = 'PWNED-BY-ARCHIVED-PAGE';
 
-const home = (text: string) => html(`<h1 id="title">${text}</h1><a id="to-a" href="/a">to a</a> <a href="/b">b</a> <a href="/list">list</a> <a href="/list?_=123">list busted</a> <a href="/search?q=apples">apples</a> <a href="/forger">forger</a> <a href="/forger-nested">nested</a> <a href="/forger-fuzzy">fuzzy forger</a>`, 'Home');
+const home = (text: string) =>
+  html(
+    `<h1 id="title">${text}</h1><a id="to-a" href="/a">to a</a> <a href="/b">b</a> <a href="/list">list</a> <a href="/list?_=123">list busted</a> <a href="/search?q=apples">apples</a> <a href="/forger">forger</a> <a href="/forger-nested">nested</a> <a href="/forger-fuzzy">fuzzy forger</a>`,
+    'Home',
+  );
 const page = (text: string) => html(`<h1 id="title">${text}</h1><a id="home" href="/">home</a>`, text);
 
 /**

@@ -19,7 +19,8 @@ export function bodiesArchive(path: string, pages: number, bodyBytes: number): s
     db.prepare('INSERT INTO run (started_at, options) VALUES (?, ?)').run(FETCHED_AT, '{}');
     const url = db.prepare("INSERT INTO url (id, url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, 'page', 'done', 1, 0)");
     const body = db.prepare('INSERT INTO body (hash, size, data) VALUES (?, ?, ?)');
-    const response = db.prepare(`INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
+    const response =
+      db.prepare(`INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
       VALUES (?, 1, 200, 'text/html', 'utf-8', '{}', ?, ?, 1, 0, 0)`);
     db.transaction(() => {
       for (let id = 1; id <= pages; id += 1) {

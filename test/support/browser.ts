@@ -7,7 +7,10 @@ export const HAS_CHROMIUM = existsSync(CHROMIUM);
 
 /** Says once, visibly, why a browser test file is skipped, and how to run it. */
 export function noticeIfNoBrowser(file: string): void {
-  if (!HAS_CHROMIUM) console.log(`${file}: skipping the browser tests: Chromium is not installed (apt-get install chromium; they drive /usr/bin/chromium through playwright-core)`);
+  if (!HAS_CHROMIUM)
+    console.log(
+      `${file}: skipping the browser tests: Chromium is not installed (apt-get install chromium; they drive /usr/bin/chromium through playwright-core)`,
+    );
 }
 
 /**
@@ -47,7 +50,11 @@ export function recordRequests(context: BrowserContext): { urls: string[]; outsi
     outside: (origins) =>
       urls.filter(
         (url) =>
-          !url.startsWith('data:') && !url.startsWith('blob:') && !origins.some((origin) => (typeof origin === 'string' ? new URL(url).origin === new URL(origin).origin : origin.test(new URL(url).origin))),
+          !url.startsWith('data:') &&
+          !url.startsWith('blob:') &&
+          !origins.some((origin) =>
+            typeof origin === 'string' ? new URL(url).origin === new URL(origin).origin : origin.test(new URL(url).origin),
+          ),
       ),
   };
 }

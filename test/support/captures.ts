@@ -31,7 +31,9 @@ function bodyId(db: Database.Database, data: Buffer): number {
   const found = db.prepare<[Buffer], { id: number }>('SELECT id FROM body WHERE hash = ?').get(hash);
   if (found) return found.id;
   const sha1 = `sha1:${base32(createHash('sha1').update(data).digest())}`;
-  return Number(db.prepare('INSERT INTO body (hash, size, data, sha1) VALUES (?, ?, ?, ?)').run(hash, data.length, data, sha1).lastInsertRowid);
+  return Number(
+    db.prepare('INSERT INTO body (hash, size, data, sha1) VALUES (?, ?, ?, ?)').run(hash, data.length, data, sha1).lastInsertRowid,
+  );
 }
 
 /** Adds a crawl (its number: the archive's last plus one) made of the captures given, each replacing its URL's latest (or its first, for a URL new to the archive). */
@@ -41,7 +43,11 @@ export function addCrawl(path: string, captures: LaterCapture[]): number {
     return db.transaction(() => {
       const crawl = (db.prepare<[], { n: number }>('SELECT max(crawl) AS n FROM run').get()!.n ?? 0) + 1;
       const started = captures[0]?.fetchedAt ?? new Date().toISOString();
-      const runId = Number(db.prepare("INSERT INTO run (started_at, ended_at, ended_by, options, crawl) VALUES (?, ?, 'done', '{}', ?)").run(started, started, crawl).lastInsertRowid);
+      const runId = Number(
+        db
+          .prepare("INSERT INTO run (started_at, ended_at, ended_by, options, crawl) VALUES (?, ?, 'done', '{}', ?)")
+          .run(started, started, crawl).lastInsertRowid,
+      );
       for (const capture of captures) {
         const row = db
           .prepare<[string], { id: number; status: number; content_type: string | null; body_id: number; location: string | null }>(
@@ -51,23 +57,31 @@ export function addCrawl(path: string, captures: LaterCapture[]): number {
         if (!row) {
           // A URL this crawl found first.
           const status = capture.status ?? 200;
-          const urlId = Number(db.prepare("INSERT INTO url (url, state, depth, redirect_hops, crawl) VALUES (?, 'done', 1, 0, ?)").run(capture.url, crawl).lastInsertRowid);
+          const urlId = Number(
+            db.prepare("INSERT INTO url (url, state, depth, redirect_hops, crawl) VALUES (?, 'done', 1, 0, ?)").run(capture.url, crawl)
+              .lastInsertRowid,
+          );
           const contentType = capture.contentType ?? 'text/html; charset=utf-8';
           db.prepare(
             `INSERT INTO response (url_id, run_id, status, content_type, headers, body_id, fetched_at, elapsed_ms, links_found, links_new, http_version)
              VALUES (?, ?, ?, ?, ?, ?, ?, 1, 0, 0, 'HTTP/1.1')`,
-          ).run(urlId, runId, status, contentType, JSON.stringify({ 'content-type': contentType }), bodyId(db, Buffer.from(capture.body ?? '')), capture.fetchedAt);
+          ).run(
+            urlId,
+            runId,
+            status,
+            contentType,
+            JSON.stringify({ 'content-type': contentType }),
+            bodyId(db, Buffer.from(capture.body ?? '')),
+            capture.fetchedAt,
+          );
           continue;
         }
         db.prepare('UPDATE url SET crawl = ? WHERE id = ?').run(crawl, row.id);
         if (capture.notModified) {
           const raw = Buffer.from(`Date: ${new Date(capture.fetchedAt).toUTCString()}${CRLF}ETag: "v1"${CRLF}`, 'latin1');
-          db.prepare("UPDATE response SET run_id = ?, fetched_at = ?, revalidated = 1, http_version = 'HTTP/1.1', reason = 'Not Modified', raw_headers = ? WHERE url_id = ?").run(
-            runId,
-            capture.fetchedAt,
-            raw,
-            row.id,
-          );
+          db.prepare(
+            "UPDATE response SET run_id = ?, fetched_at = ?, revalidated = 1, http_version = 'HTTP/1.1', reason = 'Not Modified', raw_headers = ? WHERE url_id = ?",
+          ).run(runId, capture.fetchedAt, raw, row.id);
           continue;
         }
         // No body given: fetched again, the same answer.
@@ -76,8 +90,16 @@ export function addCrawl(path: string, captures: LaterCapture[]): number {
         const contentType = capture.contentType ?? row.content_type;
         const body = same ? row.body_id : bodyId(db, Buffer.from(capture.body!));
         const location = capture.location === undefined ? (same ? row.location : null) : capture.location;
-        const headers: Record<string, string> = { ...(contentType ? { 'content-type': contentType } : {}), ...(location ? { location } : {}) };
-        const raw = Buffer.from(Object.entries(headers).map(([name, value]) => `${name}: ${value}${CRLF}`).join(''), 'latin1');
+        const headers: Record<string, string> = {
+          ...(contentType ? { 'content-type': contentType } : {}),
+          ...(location ? { location } : {}),
+        };
+        const raw = Buffer.from(
+          Object.entries(headers)
+            .map(([name, value]) => `${name}: ${value}${CRLF}`)
+            .join(''),
+          'latin1',
+        );
         db.prepare(
           `UPDATE response SET run_id = ?, fetched_at = ?, status = ?, content_type = ?, location = ?, headers = ?, body_id = ?,
              revalidated = 0, http_version = 'HTTP/1.1', reason = NULL, raw_headers = ? WHERE url_id = ?`,

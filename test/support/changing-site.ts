@@ -62,7 +62,9 @@ export class ChangingSite {
     if (served.location) headers.location = served.location;
     // RFC 9110 §13.2.2: If-None-Match first; If-Modified-Since only without it.
     const notModified =
-      ifNoneMatch !== undefined ? served.etag !== undefined && ifNoneMatch === served.etag : ifModifiedSince !== undefined && served.lastModified === ifModifiedSince;
+      ifNoneMatch !== undefined
+        ? served.etag !== undefined && ifNoneMatch === served.etag
+        : ifModifiedSince !== undefined && served.lastModified === ifModifiedSince;
     const status = notModified ? 304 : (served.status ?? 200);
     const seen: SeenRequest = { path, status };
     if (ifNoneMatch !== undefined) seen.ifNoneMatch = ifNoneMatch;

@@ -15,31 +15,39 @@ export interface CliRun {
 /** Runs the CLI in-process with captured output; `interrupt` fires the registered Ctrl-C handler. */
 export async function runCli(
   argv: string[],
-  options: { onStart?: (interrupt: () => void) => void; statusStream?: { write(text: string): unknown; columns?: number }; parseOnly?: boolean } = {},
+  options: {
+    onStart?: (interrupt: () => void) => void;
+    statusStream?: { write(text: string): unknown; columns?: number };
+    parseOnly?: boolean;
+  } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   let handler: (() => void) | undefined;
-  const code = await main(argv, {
-    stdout: (text) => {
-      stdout += text;
+  const code = await main(
+    argv,
+    {
+      stdout: (text) => {
+        stdout += text;
+      },
+      drain: () => Promise.resolve(true),
+      stderr: (text) => {
+        stderr += text;
+      },
+      isTTY: options.statusStream !== undefined,
+      ...(options.statusStream ? { statusStream: options.statusStream } : {}),
+      onInterrupt(h) {
+        handler = h;
+        options.onStart?.(() => handler?.());
+        return () => {
+          handler = undefined;
+        };
+      },
+      owner: testOwner,
+      version: '0.0.0-test',
     },
-    drain: () => Promise.resolve(true),
-    stderr: (text) => {
-      stderr += text;
-    },
-    isTTY: options.statusStream !== undefined,
-    ...(options.statusStream ? { statusStream: options.statusStream } : {}),
-    onInterrupt(h) {
-      handler = h;
-      options.onStart?.(() => handler?.());
-      return () => {
-        handler = undefined;
-      };
-    },
-    owner: testOwner,
-    version: '0.0.0-test',
-  }, { parseOnly: options.parseOnly === true });
+    { parseOnly: options.parseOnly === true },
+  );
   return { code, stdout, stderr };
 }
 

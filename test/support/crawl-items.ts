@@ -15,7 +15,17 @@ export const discovered = (url: string, extra: Partial<DiscoveredUrl> = {}): Dis
 
 /** A root page, fetched, carrying what it discovered. */
 export const fetchedPage = (pageUrl: string, found: DiscoveredUrl[]): CrawlItem => ({
-  claim: { id: 1, url: pageUrl, key: pageUrl, origin: new URL(pageUrl).origin, kind: 'page', depth: 0, redirectHops: 0, tries: 0, lease: { token: 'test', expiresAt: Infinity } },
+  claim: {
+    id: 1,
+    url: pageUrl,
+    key: pageUrl,
+    origin: new URL(pageUrl).origin,
+    kind: 'page',
+    depth: 0,
+    redirectHops: 0,
+    tries: 0,
+    lease: { token: 'test', expiresAt: Infinity },
+  },
   attempts: 1,
   state: 'done',
   discovered: found,

@@ -8,12 +8,17 @@ import { startServer, type TestServer } from './test-server.js';
 // a non-ASCII path, a legacy encoding, two URLs with the same body, and a URL
 // that never answers.
 
-export const GZIP_PAGE = '<!doctype html><html><head><title>gzipped</title></head><body>' + 'the same words, whatever the coding. '.repeat(40) + '</body></html>';
+export const GZIP_PAGE =
+  '<!doctype html><html><head><title>gzipped</title></head><body>' + 'the same words, whatever the coding. '.repeat(40) + '</body></html>';
 export const BR_TEXT = 'brotli text\n'.repeat(50);
 export const ALL_BYTES = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 export const TWIN_BODY = 'identical body for two URLs';
 // 你好 in GBK: C4 E3 BA C3.
-export const GBK_PAGE = bytes('<html><head><meta charset="gbk"><title>', [0xc4, 0xe3, 0xba, 0xc3], '</title></head><body>gbk</body></html>');
+export const GBK_PAGE = bytes(
+  '<html><head><meta charset="gbk"><title>',
+  [0xc4, 0xe3, 0xba, 0xc3],
+  '</title></head><body>gbk</body></html>',
+);
 
 const LINKS = ['/gzip', '/br', '/chunked', '/moved', '/missing', '/binary', '/empty', '/café', '/gbk', '/twin-a', '/twin-b', '/broken'];
 export const ROOT_PAGE = `<!doctype html><html><head><title>root</title></head><body>${LINKS.map((path) => `<a href="${path}">${path}</a>`).join(' ')}</body></html>`;

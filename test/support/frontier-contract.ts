@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClaimedUrl, DiscoveredUrl, FrontierPort, PageOutcome, PageSinkPort, Reason, StoredResponse, UrlState } from '../../src/pipeline/ports.js';
+import type {
+  ClaimedUrl,
+  DiscoveredUrl,
+  FrontierPort,
+  PageOutcome,
+  PageSinkPort,
+  Reason,
+  StoredResponse,
+  UrlState,
+} from '../../src/pipeline/ports.js';
 import { discovered } from './crawl-items.js';
 
 /**
@@ -75,14 +84,16 @@ export const RULES = {
   claimZero: 'claimFrom with a limit of 0 claims nothing',
   noDoubleClaim: 'a claimed URL is not handed out again until it is released',
   releaseCommitted: 'releasing a claim already committed changes nothing',
-  commitAfterRelease: 'a claim released and then committed is stored while no other claim has taken the URL: a lease given back is not a lease lost',
+  commitAfterRelease:
+    'a claim released and then committed is stored while no other claim has taken the URL: a lease given back is not a lease lost',
   commitAfterReleaseTaken: 'a claim released and then taken by another claim is refused at commit; only the other claim’s page is stored',
   triesCarried: 'a URL claimed again carries the attempts its earlier commit recorded',
   concurrentClaims: 'concurrent claims (of one worker or two) never hand one URL out twice',
   queuedOrigins: 'queuedOrigins lists only the origins that have queued URLs',
   requisitesOnly: "claimFrom(origin, n, 'requisite') claims only requisites",
   claimOwn: 'claimOwn adds and claims a new URL, and answers nothing for a URL done or in flight',
-  claimOwnLeavesPages: 'claimOwn answers nothing for a URL queued as a page, unless it is an origin’s robots.txt: that one it takes as its own',
+  claimOwnLeavesPages:
+    'claimOwn answers nothing for a URL queued as a page, unless it is an origin’s robots.txt: that one it takes as its own',
   renewHeld: 'renew keeps a held claim and its commit stores the page',
   leaseTakeover: 'a lease run out lets another claim take the URL; the old holder can neither renew, release nor commit it',
   claimOwnRunOut: 'claimOwn takes a URL whose holder let its lease run out',
@@ -99,13 +110,16 @@ export const RULES = {
   maxPerPath: '--max-per-path queues at most N URLs per path; the rest are skipped as query variants, counted over commits',
   robotsRequeueOrigin: 'requeueRobotsUnavailable(origin) queues again only that origin’s URLs skipped for an unavailable robots.txt',
   robotsRequeueAll: 'requeueRobotsUnavailable() queues them again over all origins once some robots.txt failed',
-  robotsRequeueRecovered: 'requeueRobotsUnavailable() queues them again when no robots.txt is failed any more (the one that failed answered since, or a re-crawl queued it)',
+  robotsRequeueRecovered:
+    'requeueRobotsUnavailable() queues them again when no robots.txt is failed any more (the one that failed answered since, or a re-crawl queued it)',
   pagesFetched: 'pagesFetched counts pages done or failed, never requisites, robots.txt, skipped or queued URLs (--max-pages)',
   storedRobots: 'storedResponse answers the stored robots.txt of an origin, not due while it is done',
   storedOwnOnly: 'storedResponse answers a redirect hop of robots.txt, and nothing for a page (pages are the sink’s)',
   doneWithBody: 'a page committed done is stored with its body and all its links',
-  pacingAtOnce: 'with nothing to pace (one process, or no delay), sent and paceRetry answer at once, for a claim held or given back, and hold no claim back',
-  pacingFromSend: 'under a delay, a shared frontier hands an origin one URL a claim, and another worker’s claim there waits until that request was sent, then a delay',
+  pacingAtOnce:
+    'with nothing to pace (one process, or no delay), sent and paceRetry answer at once, for a claim held or given back, and hold no claim back',
+  pacingFromSend:
+    'under a delay, a shared frontier hands an origin one URL a claim, and another worker’s claim there waits until that request was sent, then a delay',
   pacingRetry: 'under a delay, a retry waits until the origin’s next start across workers is due, and no longer once its signal aborts',
   allOrNothing: 'a commitAll that fails stores nothing of any of its pages: no state, body, link or new URL',
 } as const;
@@ -133,10 +147,23 @@ const response = (body: string, status = 200): StoredResponse => ({
   elapsedMs: 3,
 });
 
-const skipped = (url: string, code: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl => discovered(url, { skip: { code, message: code }, ...extra });
+const skipped = (url: string, code: string, extra: Partial<DiscoveredUrl> = {}): DiscoveredUrl =>
+  discovered(url, { skip: { code, message: code }, ...extra });
 
-const done = (claim: ClaimedUrl, found: DiscoveredUrl[] = [], body = '<p>page</p>'): PageOutcome => ({ claim, state: 'done', tries: 1, response: response(body), discovered: found });
-const ended = (claim: ClaimedUrl, state: 'failed' | 'skipped', error: Reason): PageOutcome => ({ claim, state, tries: 1, error, discovered: [] });
+const done = (claim: ClaimedUrl, found: DiscoveredUrl[] = [], body = '<p>page</p>'): PageOutcome => ({
+  claim,
+  state: 'done',
+  tries: 1,
+  response: response(body),
+  discovered: found,
+});
+const ended = (claim: ClaimedUrl, state: 'failed' | 'skipped', error: Reason): PageOutcome => ({
+  claim,
+  state,
+  tries: 1,
+  error,
+  discovered: [],
+});
 
 /** Claims `key` alone: everything else its origin had queued goes back. */
 async function claimKey(frontier: FrontierPort, key: string): Promise<ClaimedUrl> {
@@ -250,7 +277,9 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         const all = Array.from({ length: 12 }, (_, i) => at(`/${i}`));
         await s.seed(all);
         const other = await s.second();
-        const rounds = await Promise.all([s.frontier, other.frontier, s.frontier, other.frontier].map((frontier) => frontier.claimFrom(SITE, 4)));
+        const rounds = await Promise.all(
+          [s.frontier, other.frontier, s.frontier, other.frontier].map((frontier) => frontier.claimFrom(SITE, 4)),
+        );
         const rest = await s.frontier.claimFrom(SITE, 100);
         const claimed = [...rounds.flatMap(keys), ...keys(rest)];
         expect(new Set(claimed).size).toBe(claimed.length);
@@ -269,7 +298,9 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         const s = await subject();
         await s.seed([at('/')]);
         const [root] = await s.frontier.claimFrom(SITE, 1);
-        await s.sink.commit(done(root!, [discovered(at('/page')), discovered(at('/style.css'), { kind: 'requisite', target: 'requisite' })]));
+        await s.sink.commit(
+          done(root!, [discovered(at('/page')), discovered(at('/style.css'), { kind: 'requisite', target: 'requisite' })]),
+        );
         const requisites = await s.frontier.claimFrom(SITE, 5, 'requisite');
         expect(requisites.map((claim) => [claim.key, claim.kind])).toEqual([[at('/style.css'), 'requisite']]);
         expect(keys(await s.frontier.claimFrom(SITE, 5))).toEqual([at('/page')]);
@@ -291,9 +322,18 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         const s = await subject();
         await s.seed([at('/'), at('/robots.txt')]);
         // robots.txt redirects to the home page: the hop is left to be crawled as a page.
-        expect(await s.frontier.claimOwn({ url: at('/'), key: at('/'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 1 })).toBeUndefined();
+        expect(
+          await s.frontier.claimOwn({ url: at('/'), key: at('/'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 1 }),
+        ).toBeUndefined();
         expect(await s.row(at('/'))).toMatchObject({ state: 'queued' });
-        const own = await s.frontier.claimOwn({ url: at('/robots.txt'), key: at('/robots.txt'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 0 });
+        const own = await s.frontier.claimOwn({
+          url: at('/robots.txt'),
+          key: at('/robots.txt'),
+          origin: SITE,
+          kind: 'robots',
+          depth: 0,
+          redirectHops: 0,
+        });
         expect(own).toMatchObject({ key: at('/robots.txt'), kind: 'robots' });
         expect((await s.frontier.claimFrom(SITE, 5)).map((claim) => [claim.key, claim.kind])).toEqual([[at('/'), 'page']]);
       });
@@ -359,7 +399,9 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         const s = await subject();
         await s.seed([at('/'), at('/side')]);
         const [root, side] = await s.frontier.claimFrom(SITE, 2);
-        expect(await s.sink.commit(done(root!, [discovered(at('/a')), discovered(at('/a')), discovered(at('/b'))]))).toEqual({ newUrls: 2 });
+        expect(await s.sink.commit(done(root!, [discovered(at('/a')), discovered(at('/a')), discovered(at('/b'))]))).toEqual({
+          newUrls: 2,
+        });
         expect(await s.sink.commit(done(side!, [discovered(at('/a')), discovered(at('/b'))]))).toEqual({ newUrls: 0 });
         expect(keys(await s.frontier.claimFrom(SITE, 10))).toEqual([at('/a'), at('/b')]);
       });
@@ -368,7 +410,10 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         const s = await subject();
         await s.seed([at('/'), at('/side')]);
         const [root, side] = await s.frontier.claimFrom(SITE, 2);
-        const results = await s.sink.commitAll([done(root!, [discovered(at('/a'))]), done(side!, [discovered(at('/a')), discovered(at('/b'))])]);
+        const results = await s.sink.commitAll([
+          done(root!, [discovered(at('/a'))]),
+          done(side!, [discovered(at('/a')), discovered(at('/b'))]),
+        ]);
         expect(results).toEqual([{ newUrls: 1 }, { newUrls: 1 }]);
         expect(keys(await s.frontier.claimFrom(SITE, 10))).toEqual([at('/a'), at('/b')]);
       });
@@ -395,8 +440,18 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.frontier.claimFrom(SITE, 5)).toEqual([]);
       });
 
-      const firstFinds = [skipped(at('/deep'), 'max_depth', { depth: 5 }), skipped(at('/nf'), 'nofollow'), skipped('http://elsewhere.test/', 'out_of_scope'), discovered(at('/q'), { depth: 4 })];
-      const betterFinds = [discovered(at('/deep'), { depth: 2 }), discovered(at('/nf')), discovered('http://elsewhere.test/', { depth: 0 }), discovered(at('/q'), { depth: 2 })];
+      const firstFinds = [
+        skipped(at('/deep'), 'max_depth', { depth: 5 }),
+        skipped(at('/nf'), 'nofollow'),
+        skipped('http://elsewhere.test/', 'out_of_scope'),
+        discovered(at('/q'), { depth: 4 }),
+      ];
+      const betterFinds = [
+        discovered(at('/deep'), { depth: 2 }),
+        discovered(at('/nf')),
+        discovered('http://elsewhere.test/', { depth: 0 }),
+        discovered(at('/q'), { depth: 2 }),
+      ];
       const upgraded = async (s: ContractSubject) => {
         expect(await s.row(at('/deep'))).toEqual({ state: 'queued', depth: 2, code: null });
         expect(await s.row(at('/nf'))).toEqual({ state: 'queued', depth: 1, code: null });
@@ -438,7 +493,10 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         await s.seed([at('/'), at('/side')]);
         const [root, side] = await s.frontier.claimFrom(SITE, 2);
         // Found again at the same depth, a URL the first page added changes nothing: /again counts once.
-        const results = await s.sink.commitAll([done(root!, [...firstFinds, discovered(at('/again'))]), done(side!, [...betterFinds, discovered(at('/again'))])]);
+        const results = await s.sink.commitAll([
+          done(root!, [...firstFinds, discovered(at('/again'))]),
+          done(side!, [...betterFinds, discovered(at('/again'))]),
+        ]);
         expect(results).toEqual([{ newUrls: 5 }, { newUrls: 4 }]);
         expect(await s.row(at('/deep'))).toEqual({ state: 'queued', depth: 2, code: null });
         expect(await s.row(at('/again'))).toEqual({ state: 'queued', depth: 1, code: null });
@@ -474,12 +532,20 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
     });
 
     describe('robots.txt outages', () => {
-      const ROBOTS_A = { url: 'http://a.test/robots.txt', key: 'http://a.test/robots.txt', origin: 'http://a.test', kind: 'robots' as const, depth: 0, redirectHops: 0 };
+      const ROBOTS_A = {
+        url: 'http://a.test/robots.txt',
+        key: 'http://a.test/robots.txt',
+        origin: 'http://a.test',
+        kind: 'robots' as const,
+        depth: 0,
+        redirectHops: 0,
+      };
       const unavailable = { code: 'robots_unavailable', message: 'robots.txt could not be had' };
       /** a.test's robots.txt failed; /1 of a.test and b.test were refused for it, /2 of a.test disallowed by its rules. */
       const outage = async (s: ContractSubject, robotsFailed: boolean) => {
         await s.seed(['http://a.test/1', 'http://a.test/2', 'http://b.test/1']);
-        if (robotsFailed) await s.sink.commit(ended((await s.frontier.claimOwn(ROBOTS_A))!, 'failed', { code: 'http_503', message: '503' }));
+        if (robotsFailed)
+          await s.sink.commit(ended((await s.frontier.claimOwn(ROBOTS_A))!, 'failed', { code: 'http_503', message: '503' }));
         await s.sink.commit(ended(await claimKey(s.frontier, 'http://a.test/1'), 'skipped', unavailable));
         await s.sink.commit(ended(await claimKey(s.frontier, 'http://a.test/2'), 'skipped', { code: 'robots', message: 'disallowed' }));
         await s.sink.commit(ended(await claimKey(s.frontier, 'http://b.test/1'), 'skipped', unavailable));
@@ -567,11 +633,20 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         const s = await subject();
         await s.seed([at('/p1'), at('/p2'), at('/p3'), at('/p4')]);
         expect(await s.frontier.pagesFetched()).toBe(0);
-        await s.sink.commit(done(await claimKey(s.frontier, at('/p1')), [discovered(at('/style.css'), { kind: 'requisite', target: 'requisite' })]));
+        await s.sink.commit(
+          done(await claimKey(s.frontier, at('/p1')), [discovered(at('/style.css'), { kind: 'requisite', target: 'requisite' })]),
+        );
         await s.sink.commit(ended(await claimKey(s.frontier, at('/p2')), 'failed', { code: 'http_500', message: '500' }));
         await s.sink.commit(ended(await claimKey(s.frontier, at('/p3')), 'skipped', { code: 'robots', message: 'disallowed' }));
         await s.sink.commit(done(await claimKey(s.frontier, at('/style.css')), [], 'p {}'));
-        const robots = await s.frontier.claimOwn({ url: at('/robots.txt'), key: at('/robots.txt'), origin: SITE, kind: 'robots', depth: 0, redirectHops: 0 });
+        const robots = await s.frontier.claimOwn({
+          url: at('/robots.txt'),
+          key: at('/robots.txt'),
+          origin: SITE,
+          kind: 'robots',
+          depth: 0,
+          redirectHops: 0,
+        });
         await s.sink.commit(done(robots!, [], 'User-agent: *'));
         expect(await s.frontier.pagesFetched()).toBe(2);
       });
@@ -583,7 +658,11 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.frontier.storedResponse(robotsOf.key)).toBeUndefined();
         await s.sink.commit(done((await s.frontier.claimOwn(robotsOf))!, [], 'User-agent: *\nDisallow: /x'));
         const stored = await s.frontier.storedResponse(robotsOf.key);
-        expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({ status: 200, body: 'User-agent: *\nDisallow: /x', location: null });
+        expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({
+          status: 200,
+          body: 'User-agent: *\nDisallow: /x',
+          location: null,
+        });
       });
 
       rule('storedOwnOnly', ['storesPages'], async () => {
@@ -594,17 +673,28 @@ export function describeFrontierContract(name: string, impl: ContractImplementat
         expect(await s.frontier.storedResponse(at('/'))).toBeUndefined();
         // robots.txt redirects: its hop is claimed as the crawler's own and answered like robots.txt itself.
         const hop = { ...robotsOf, url: at('/rules.txt'), key: at('/rules.txt') };
-        const moved = { ...done((await s.frontier.claimOwn(hop))!, [], ''), response: { ...response('', 301), location: at('/elsewhere.txt') } };
+        const moved = {
+          ...done((await s.frontier.claimOwn(hop))!, [], ''),
+          response: { ...response('', 301), location: at('/elsewhere.txt') },
+        };
         await s.sink.commit(moved);
         const stored = await s.frontier.storedResponse(hop.key);
-        expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({ status: 301, body: '', location: at('/elsewhere.txt') });
+        expect(stored && { ...stored, body: Buffer.from(stored.body).toString() }).toEqual({
+          status: 301,
+          body: '',
+          location: at('/elsewhere.txt'),
+        });
       });
 
       rule('doneWithBody', ['storesPages'], async () => {
         const s = await subject();
         await s.seed([at('/')]);
         const [root] = await s.frontier.claimFrom(SITE, 1);
-        const found = [discovered(at('/a')), skipped('http://elsewhere.test/', 'out_of_scope'), discovered(at('/c'), { kind: 'canonical', linkOnly: true })];
+        const found = [
+          discovered(at('/a')),
+          skipped('http://elsewhere.test/', 'out_of_scope'),
+          discovered(at('/c'), { kind: 'canonical', linkOnly: true }),
+        ];
         expect(await s.sink.commit(done(root!, found, '<a href=/a>hello</a>'))).toEqual({ newUrls: 2 });
         expect(await s.row(at('/'))).toMatchObject({ state: 'done' });
         expect(await s.pages(at('/'))).toEqual([{ status: 200, body: '<a href=/a>hello</a>' }]);

@@ -12,7 +12,13 @@ export interface GatedSite {
  * also wait for `openGate()`, so a crawl of it is surely still running until the test says. The gate
  * opens by itself after `gateLimitMs`, so a failing test never leaves a crawl hanging.
  */
-export async function startGatedSite(options: { pages: number; gatedFrom: number; delayMs: number; gateLimitMs: number; linkHome?: boolean }): Promise<GatedSite> {
+export async function startGatedSite(options: {
+  pages: number;
+  gatedFrom: number;
+  delayMs: number;
+  gateLimitMs: number;
+  linkHome?: boolean;
+}): Promise<GatedSite> {
   let openGate: () => void = () => {};
   const gate = new Promise<void>((resolve) => {
     openGate = resolve;
@@ -26,7 +32,9 @@ export async function startGatedSite(options: { pages: number; gatedFrom: number
     }
     await sleep(options.delayMs);
     if (match && Number(match[1]) >= options.gatedFrom) await Promise.race([gate, sleep(options.gateLimitMs)]);
-    const page = match ? html(`<p>page ${match[1]}</p>${options.linkHome ? '<a href="/">home</a>' : ''}`, `page ${match[1]}`) : html(links, 'home');
+    const page = match
+      ? html(`<p>page ${match[1]}</p>${options.linkHome ? '<a href="/">home</a>' : ''}`, `page ${match[1]}`)
+      : html(links, 'home');
     res.writeHead(200, page.headers).end(page.body);
   });
   return { server, openGate: () => openGate() };

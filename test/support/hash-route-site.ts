@@ -52,12 +52,19 @@ export async function startHashRouteSite(): Promise<HashRouteSite> {
     const send = (type: string, body: string) => res.writeHead(200, { 'content-type': type }).end(body);
     if (path === '/') {
       const nav = ['#/', '#/a', '#/b', '#/b/c', '#top'].map((href) => `<a href="${href}">${href}</a>`).join(' ');
-      return send('text/html', html('Hash app', `<a id="top"></a><nav>${nav} <a href="/wiki.html">wiki</a> <a href="/plain.html">plain</a></nav><main id="app"></main><script src="/app.js"></script>`));
+      return send(
+        'text/html',
+        html(
+          'Hash app',
+          `<a id="top"></a><nav>${nav} <a href="/wiki.html">wiki</a> <a href="/plain.html">plain</a></nav><main id="app"></main><script src="/app.js"></script>`,
+        ),
+      );
     }
     if (path === '/app.js') return send('application/javascript', APP_JS);
     const content = /^\/content(\/.*)\.json$/.exec(path);
     const route = content && ROUTES[content[1] === '/home' ? '/' : content[1]!];
-    if (route) return send('application/json', JSON.stringify({ title: route.title, text: `This is ${route.title}, the ${route.word} page.` }));
+    if (route)
+      return send('application/json', JSON.stringify({ title: route.title, text: `This is ${route.title}, the ${route.word} page.` }));
     if (path === '/wiki.html') {
       const links = ['Alpha', 'Beta'].map((name) => `<a href="#${name}">${name}</a>`).join(' ');
       return send('text/html', html('Wiki', `<nav>${links}</nav><div id="story"></div><script src="/wiki.js"></script>`));
@@ -65,7 +72,13 @@ export async function startHashRouteSite(): Promise<HashRouteSite> {
     if (path === '/wiki.js') return send('application/javascript', WIKI_JS);
     if (path === '/plain.html') {
       const script = `<script>window.addEventListener('hashchange', () => document.querySelector('h2').classList.add('current'));</script>`;
-      return send('text/html', html('Plain', `<a href="#section-2">to section 2</a> <a href="#!">nothing</a><h2 id="section-2">Section 2</h2><p>Plain text here.</p>${script}`));
+      return send(
+        'text/html',
+        html(
+          'Plain',
+          `<a href="#section-2">to section 2</a> <a href="#!">nothing</a><h2 id="section-2">Section 2</h2><p>Plain text here.</p>${script}`,
+        ),
+      );
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });

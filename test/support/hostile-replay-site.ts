@@ -106,12 +106,26 @@ export const HOSTILE_PAGES = {
  */
 export async function crawlHostileReplaySite(db: string): Promise<string> {
   const routes: Record<string, { type: string; body: string; headers: Record<string, string> }> = {
-    '/': html(`<!doctype html><title>index</title>${Object.values(HOSTILE_PAGES).map((path) => `<a href="${path}">${path}</a> `).join('')}`),
+    '/': html(
+      `<!doctype html><title>index</title>${Object.values(HOSTILE_PAGES)
+        .map((path) => `<a href="${path}">${path}</a> `)
+        .join('')}`,
+    ),
     [HOSTILE_PAGES.private]: html(`<!doctype html><title>intranet</title><p id="secret">${SECRET}</p>`),
-    [HOSTILE_PAGES.attack]: html(`<!doctype html><title>attack</title><body><p id="done"></p><button id="leave">leave</button><script>${ATTACK_SCRIPT}</script></body>`),
-    [HOSTILE_PAGES.refresh]: html(`<!doctype html><title>refresh</title><meta http-equiv="refresh" content="0;url=http://${EVIL_HOST}/refresh"><p id="refreshing">leaving</p>`),
-    [HOSTILE_PAGES.serviceWorker]: html(`<!doctype html><title>worker</title><body><p id="sw-result"></p><a href="sw.js">worker</a><script>${SERVICE_WORKER_SCRIPT}</script></body>`),
-    [HOSTILE_PAGES.worker]: { type: 'text/javascript', body: WORKER, headers: { 'service-worker-allowed': '/', 'access-control-allow-origin': '*' } },
+    [HOSTILE_PAGES.attack]: html(
+      `<!doctype html><title>attack</title><body><p id="done"></p><button id="leave">leave</button><script>${ATTACK_SCRIPT}</script></body>`,
+    ),
+    [HOSTILE_PAGES.refresh]: html(
+      `<!doctype html><title>refresh</title><meta http-equiv="refresh" content="0;url=http://${EVIL_HOST}/refresh"><p id="refreshing">leaving</p>`,
+    ),
+    [HOSTILE_PAGES.serviceWorker]: html(
+      `<!doctype html><title>worker</title><body><p id="sw-result"></p><a href="sw.js">worker</a><script>${SERVICE_WORKER_SCRIPT}</script></body>`,
+    ),
+    [HOSTILE_PAGES.worker]: {
+      type: 'text/javascript',
+      body: WORKER,
+      headers: { 'service-worker-allowed': '/', 'access-control-allow-origin': '*' },
+    },
     [HOSTILE_PAGES.about]: html('<!doctype html><title>about</title><h1 id="about">About, as captured</h1>'),
     // A document that is no HTML page: replay does not rewrite it, and no shim runs in it.
     [HOSTILE_PAGES.svg]: {

@@ -166,7 +166,10 @@ export const GZIP_BOMB_INFLATED = 1024 * 1024 * 1024;
 const REASONS: Record<number, string> = { 200: 'OK', 301: 'Moved Permanently', 302: 'Found', 404: 'Not Found' };
 
 function head(status: number, headers: Record<string, string | number>): string {
-  const lines = [`HTTP/1.1 ${status} ${REASONS[status] ?? 'Status'}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Status'}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
@@ -251,7 +254,9 @@ export async function startHostileServer(): Promise<HostileServer> {
       ex.respond(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip', 'Content-Length': corrupt.length }, corrupt);
     },
     '/cl-shorter-than-body': (ex) => {
-      ex.write(Buffer.concat([Buffer.from(head(200, { 'Content-Type': 'text/plain', 'Content-Length': CL_SHORTER.declared })), CL_SHORTER.body]));
+      ex.write(
+        Buffer.concat([Buffer.from(head(200, { 'Content-Type': 'text/plain', 'Content-Length': CL_SHORTER.declared })), CL_SHORTER.body]),
+      );
       ex.ended();
       ex.socket.end();
     },
@@ -274,7 +279,11 @@ export async function startHostileServer(): Promise<HostileServer> {
       ex.socket.end();
     },
     '/redirect-no-location': (ex) => {
-      ex.respond(302, { 'Content-Type': 'text/html; charset=utf-8' }, htmlPage('moved, but where?', '<a href="/from-302-body">not a redirect target</a>'));
+      ex.respond(
+        302,
+        { 'Content-Type': 'text/html; charset=utf-8' },
+        htmlPage('moved, but where?', '<a href="/from-302-body">not a redirect target</a>'),
+      );
     },
     ...Object.fromEntries(
       Object.entries(BAD_REDIRECTS).map(([path, location]): [string, Scenario] => [
@@ -331,7 +340,11 @@ export async function startHostileServer(): Promise<HostileServer> {
       ex.respond(200, { 'Content-Type': 'text/html; charset=utf-8' }, BAD_UTF8_BODY);
     },
     '/bad-charset': (ex) => {
-      ex.respond(200, { 'Content-Type': 'text/html; charset=nonsense-9' }, htmlPage(BAD_CHARSET_TITLE, `<a href="${FOLLOW_UPS.badCharset}">next</a>`));
+      ex.respond(
+        200,
+        { 'Content-Type': 'text/html; charset=nonsense-9' },
+        htmlPage(BAD_CHARSET_TITLE, `<a href="${FOLLOW_UPS.badCharset}">next</a>`),
+      );
     },
     ...Object.fromEntries(
       Object.values(FOLLOW_UPS).map((path): [string, Scenario] => [
@@ -345,26 +358,36 @@ export async function startHostileServer(): Promise<HostileServer> {
   const firstWave = Object.keys(scenarios).filter((path) => !laterWaves.has(path));
   const indexLinks = [...firstWave, '/wait/2/0', LONG_URL_PATH, refusedUrl];
   scenarios['/'] = (ex) =>
-    ex.respond(200, { 'Content-Type': 'text/html; charset=utf-8' }, htmlPage('hostile index', indexLinks.map((href) => `<a href="${href}">scenario</a>`).join('\n')));
+    ex.respond(
+      200,
+      { 'Content-Type': 'text/html; charset=utf-8' },
+      htmlPage('hostile index', indexLinks.map((href) => `<a href="${href}">scenario</a>`).join('\n')),
+    );
 
   const waves: Record<string, { links: string[]; needs: string[] }> = {
     '2': { links: ['/nested', '/wait/3/0'], needs: [...firstWave, FOLLOW_UPS.badUtf8, FOLLOW_UPS.badCharset] },
     '3': { links: ['/many-links', STALL_PROBE], needs: ['/nested', FOLLOW_UPS.nested] },
   };
   const quiet = (needs: string[]) => needs.every((path) => count(path) > 0) && open === 0 && performance.now() - lastEnd >= QUIET_MS;
-  const wait = (wave: string, hop: number): Scenario => (ex) => {
-    const { links, needs } = waves[wave]!;
-    const answer = () => {
-      const next = quiet(needs) || hop >= WAIT_HOPS - 1 ? links : [`/wait/${wave}/${hop + 1}`];
-      ex.respond(200, { 'Content-Type': 'text/html; charset=utf-8' }, htmlPage(`wave ${wave}, hop ${hop}`, next.map((href) => `<a href="${href}">next</a>`).join(' ')));
+  const wait =
+    (wave: string, hop: number): Scenario =>
+    (ex) => {
+      const { links, needs } = waves[wave]!;
+      const answer = () => {
+        const next = quiet(needs) || hop >= WAIT_HOPS - 1 ? links : [`/wait/${wave}/${hop + 1}`];
+        ex.respond(
+          200,
+          { 'Content-Type': 'text/html; charset=utf-8' },
+          htmlPage(`wave ${wave}, hop ${hop}`, next.map((href) => `<a href="${href}">next</a>`).join(' ')),
+        );
+      };
+      const ticks = WAIT_HOLD_MS / 50;
+      ex.every(50, ticks, (tick) => {
+        if (!quiet(needs) && tick < ticks) return true;
+        answer();
+        return false;
+      });
     };
-    const ticks = WAIT_HOLD_MS / 50;
-    ex.every(50, ticks, (tick) => {
-      if (!quiet(needs) && tick < ticks) return true;
-      answer();
-      return false;
-    });
-  };
 
   const notFound: Scenario = (ex) => ex.respond(404, { 'Content-Type': 'text/plain' }, 'not found');
 
@@ -476,7 +499,8 @@ export async function startHostileServer(): Promise<HostileServer> {
         if (!isWait(target)) open += 1;
         const waitHop = /^\/wait\/(\d+)\/(\d+)$/.exec(target);
         const scenario =
-          scenarios[target] ?? (waitHop && waves[waitHop[1]!] && Number(waitHop[2]) < WAIT_HOPS ? wait(waitHop[1]!, Number(waitHop[2])) : notFound);
+          scenarios[target] ??
+          (waitHop && waves[waitHop[1]!] && Number(waitHop[2]) < WAIT_HOPS ? wait(waitHop[1]!, Number(waitHop[2])) : notFound);
         scenario(exchange(target, tried));
       }
     };

@@ -14,7 +14,9 @@ export function tableRows(page: string, id: string): string[][] {
   const table = new RegExp(`<table id="${id}"[^>]*>([\\s\\S]*?)</table>`).exec(page);
   if (!table) throw new Error(`no table#${id} in the page`);
   const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table[1]!)?.[1] ?? '';
-  return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map(([, row]) => [...row!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map(([, cell]) => htmlText(cell!)));
+  return [...body.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map(([, row]) =>
+    [...row!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map(([, cell]) => htmlText(cell!)),
+  );
 }
 
 /** The href of the element with this id, its entities undone. */

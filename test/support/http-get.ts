@@ -10,7 +10,11 @@ export interface RawResponse {
  * One HTTP request with the path sent exactly as given (fetch would resolve `..` and refuse some
  * targets), redirects not followed.
  */
-export function httpGet(origin: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+export function httpGet(
+  origin: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const req = request({ hostname, port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {

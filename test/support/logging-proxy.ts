@@ -56,10 +56,16 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
       res.writeHead(502, { 'content-type': 'text/plain' }).end('the logging proxy reaches 127.0.0.1 only');
       return;
     }
-    forward(req, target, withheld, (status, headers, body) => {
-      res.writeHead(status, headers);
-      body.pipe(res);
-    }, () => res.destroy());
+    forward(
+      req,
+      target,
+      withheld,
+      (status, headers, body) => {
+        res.writeHead(status, headers);
+        body.pipe(res);
+      },
+      () => res.destroy(),
+    );
   });
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const host = req.url ?? '';
@@ -74,7 +80,13 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
       withheld = names;
     },
     outside: (hosts, from = 0) =>
-      requests.slice(from).filter((logged) => !hosts.some((host) => (typeof host === 'string' ? host === logged.host : host.test(logged.host))) && !BROWSER_SERVICES.test(logged.host)),
+      requests
+        .slice(from)
+        .filter(
+          (logged) =>
+            !hosts.some((host) => (typeof host === 'string' ? host === logged.host : host.test(logged.host))) &&
+            !BROWSER_SERVICES.test(logged.host),
+        ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -83,11 +95,18 @@ export async function startLoggingProxy(): Promise<LoggingProxy> {
   };
 }
 
-function forward(req: IncomingMessage, target: URL, withheld: string[], reply: (status: number, headers: IncomingMessage['headers'], body: IncomingMessage) => void, fail: () => void): void {
+function forward(
+  req: IncomingMessage,
+  target: URL,
+  withheld: string[],
+  reply: (status: number, headers: IncomingMessage['headers'], body: IncomingMessage) => void,
+  fail: () => void,
+): void {
   const headers = { ...req.headers };
   for (const name of ['proxy-connection', ...withheld]) delete headers[name];
-  const upstream = request({ host: LOOPBACK, port: target.port, path: target.pathname + target.search, method: req.method, headers, agent: false }, (res) =>
-    reply(res.statusCode ?? 502, res.headers, res),
+  const upstream = request(
+    { host: LOOPBACK, port: target.port, path: target.pathname + target.search, method: req.method, headers, agent: false },
+    (res) => reply(res.statusCode ?? 502, res.headers, res),
   );
   upstream.on('error', fail);
   req.pipe(upstream);

@@ -69,7 +69,9 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
   }
 
   async claimFrom(origin: string, limit: number, only?: 'requisite'): Promise<ClaimedUrl[]> {
-    const queued = [...this.entries.values()].filter((entry) => this.claimable(entry) && entry.origin === origin && (!only || entry.kind === only));
+    const queued = [...this.entries.values()].filter(
+      (entry) => this.claimable(entry) && entry.origin === origin && (!only || entry.kind === only),
+    );
     return queued.slice(0, limit).map((entry) => this.claim(entry));
   }
 
@@ -106,7 +108,8 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
   }
 
   async pagesFetched(): Promise<number> {
-    return [...this.entries.values()].filter((entry) => entry.kind === 'page' && (entry.state === 'done' || entry.state === 'failed')).length;
+    return [...this.entries.values()].filter((entry) => entry.kind === 'page' && (entry.state === 'done' || entry.state === 'failed'))
+      .length;
   }
 
   async requeueRobotsUnavailable(): Promise<number> {
@@ -137,7 +140,14 @@ export class MemoryFrontier implements FrontierPort, PageSinkPort {
       let newUrls = 0;
       for (const found of outcome.discovered) {
         if (found.skip || found.linkOnly || this.entries.has(found.key)) continue;
-        this.add({ url: found.url, key: found.key, origin: found.origin, kind: found.target, depth: found.depth, redirectHops: found.redirectHops });
+        this.add({
+          url: found.url,
+          key: found.key,
+          origin: found.origin,
+          kind: found.target,
+          depth: found.depth,
+          redirectHops: found.redirectHops,
+        });
         newUrls += 1;
       }
       return { newUrls };

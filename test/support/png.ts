@@ -21,8 +21,12 @@ export function differingShare(a: Buffer, b: Buffer, tolerance = 8): number {
   if (x.width !== y.width || x.height !== y.height) return 1;
   let differing = 0;
   for (let i = 0; i < x.data.length; i += 4) {
-    if (Math.abs(x.data[i]! - y.data[i]!) > tolerance || Math.abs(x.data[i + 1]! - y.data[i + 1]!) > tolerance || Math.abs(x.data[i + 2]! - y.data[i + 2]!) > tolerance) differing++;
+    if (
+      Math.abs(x.data[i]! - y.data[i]!) > tolerance ||
+      Math.abs(x.data[i + 1]! - y.data[i + 1]!) > tolerance ||
+      Math.abs(x.data[i + 2]! - y.data[i + 2]!) > tolerance
+    )
+      differing++;
   }
   return differing / (x.width * x.height);
 }
-

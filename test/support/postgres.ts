@@ -11,7 +11,9 @@ export function noticeIfMissing(file: string): void {
 }
 
 /** The frontier schema version this crawlite migrates to: its newest numbered file in migrations/pg. */
-export const NEWEST_PG_SCHEMA = Math.max(...readdirSync(new URL('../../migrations/pg/', import.meta.url)).map((name) => Number(name.slice(0, 4))));
+export const NEWEST_PG_SCHEMA = Math.max(
+  ...readdirSync(new URL('../../migrations/pg/', import.meta.url)).map((name) => Number(name.slice(0, 4))),
+);
 
 const CLUSTER_HOOK_MS = 120_000;
 

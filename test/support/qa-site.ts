@@ -11,9 +11,13 @@ export interface QaSite extends TestServer {
   fragileWord: string;
 }
 
-const SWATCH_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const SWATCH_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
-const CSS = 'body { font: 18px/1.5 sans-serif; margin: 2em; background: #f4f1e8; } h1 { color: #1d4e89; } .box { width: 600px; height: 300px; background: #c0392b; color: #fff; padding: 1em; }';
+const CSS =
+  'body { font: 18px/1.5 sans-serif; margin: 2em; background: #f4f1e8; } h1 { color: #1d4e89; } .box { width: 600px; height: 300px; background: #c0392b; color: #fff; padding: 1em; }';
 
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="/site.css"></head><body>${body}</body></html>`;
@@ -38,7 +42,9 @@ export async function startQaSite(): Promise<QaSite> {
   const server = await startServer((_req, res, path) => {
     if (path === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(STEADY);
     if (path === '/fragile') {
-      return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('Fragile page', '<h1>Fragile</h1><div id="app"></div><script src="/fragile.js"></script>'));
+      return res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(page('Fragile page', '<h1>Fragile</h1><div id="app"></div><script src="/fragile.js"></script>'));
     }
     if (path === '/site.css') return res.writeHead(200, { 'content-type': 'text/css' }).end(CSS);
     if (path === '/fragile.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(FRAGILE_JS);

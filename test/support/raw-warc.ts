@@ -14,7 +14,9 @@ export function rawRecord(type: string, url: string, date: string, block: string
     ...extra,
     'Content-Length': String(body.byteLength),
   };
-  const head = `WARC/1.1\r\n${Object.entries(fields).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+  const head = `WARC/1.1\r\n${Object.entries(fields)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), body, Buffer.from('\r\n\r\n')]);
 }
 

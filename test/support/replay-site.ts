@@ -2,7 +2,10 @@ import { startServer, type TestServer } from './test-server.js';
 import { solidPng } from './png.js';
 
 /** The colours the replay tests look for on screen. */
-export const COLOURS = { logo: [220, 20, 20], background: [20, 20, 220], frame: [0, 160, 0] } as const satisfies Record<string, [number, number, number]>;
+export const COLOURS = { logo: [220, 20, 20], background: [20, 20, 220], frame: [0, 160, 0] } as const satisfies Record<
+  string,
+  [number, number, number]
+>;
 
 /** What the page's script writes once its fetch of /data.json answers. */
 export const FETCHED_MESSAGE = 'fetched from the archive';
@@ -46,8 +49,14 @@ export async function startReplaySite(): Promise<TestServer> {
 fetch('http://127.0.0.1:${port}/live-only.json').catch(() => {});`,
     },
     '/data.json': { type: 'application/json', body: JSON.stringify({ message: FETCHED_MESSAGE }) },
-    '/frame.html': { type: 'text/html', body: '<!doctype html><body style="margin:0;background:rgb(0,160,0)"><p>inside the frame</p></body>' },
-    '/about.html': { type: 'text/html', body: '<!doctype html><title>About</title><h1 id="about">About this archive</h1><a href="/">home</a>' },
+    '/frame.html': {
+      type: 'text/html',
+      body: '<!doctype html><body style="margin:0;background:rgb(0,160,0)"><p>inside the frame</p></body>',
+    },
+    '/about.html': {
+      type: 'text/html',
+      body: '<!doctype html><title>About</title><h1 id="about">About this archive</h1><a href="/">home</a>',
+    },
     '/gbk.html': {
       type: 'text/html; charset=gbk',
       body: Buffer.concat([Buffer.from('<!doctype html><title>GBK</title><p id="zh">'), GBK_BYTES, Buffer.from('</p>')]),

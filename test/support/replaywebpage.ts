@@ -21,7 +21,12 @@ export function noticeIfNoReplayWebPage(file: string): void {
   }
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wacz': 'application/zip' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.wacz': 'application/zip',
+};
 
 export interface ReplayWebPage {
   /** Opens `url` (at `ts`, 14 digits, when given) from the WACZ in ReplayWeb.page's embed, as a reader would; the replayed frame, loaded. */
@@ -85,7 +90,12 @@ export async function startReplayWebPage(waczPath: string): Promise<ReplayWebPag
         }
         await page.reload();
       }
-      throw new Error(`ReplayWeb.page showed no replay frame for ${url}; frames: ${page.frames().map((frame) => frame.url()).join(', ')}`);
+      throw new Error(
+        `ReplayWeb.page showed no replay frame for ${url}; frames: ${page
+          .frames()
+          .map((frame) => frame.url())
+          .join(', ')}`,
+      );
     },
     async close() {
       await browser?.close();

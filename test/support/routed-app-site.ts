@@ -11,7 +11,18 @@ import { startServer, type TestServer } from './test-server.js';
 export const ROUTES = ['/', '/index.html', '/pkgs/x.html', '/hash.html'];
 
 /** The elements /app.js fills, by id. */
-export const READS = ['route', 'search', 'hash', 'url', 'document-uri', 'base', 'referrer', 'fetch-root', 'fetch-relative', 'fetch-absolute'] as const;
+export const READS = [
+  'route',
+  'search',
+  'hash',
+  'url',
+  'document-uri',
+  'base',
+  'referrer',
+  'fetch-root',
+  'fetch-relative',
+  'fetch-absolute',
+] as const;
 
 const APP_JS = `(function () {
   function show(id, value) { var node = document.getElementById(id); if (node) node.textContent = value; }
@@ -57,7 +68,10 @@ export async function startRoutedApp(): Promise<TestServer> {
     const pathname = path.split('?')[0]!;
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     const json = (name: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name }));
-    if (pathname === '/' || pathname === '/index.html') return html(page(origin, 'home', '<a id="to-x" href="/pkgs/x.html?q=1#sec">x</a> <a id="to-push" href="/pkgs/x.html?push=1">push</a>'));
+    if (pathname === '/' || pathname === '/index.html')
+      return html(
+        page(origin, 'home', '<a id="to-x" href="/pkgs/x.html?q=1#sec">x</a> <a id="to-push" href="/pkgs/x.html?push=1">push</a>'),
+      );
     if (pathname === '/pkgs/x.html') return html(page(origin, 'x'));
     if (pathname === '/hash.html') return html(page(origin, 'hash routes'));
     if (pathname === '/app.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(APP_JS);

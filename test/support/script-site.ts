@@ -16,7 +16,10 @@ export interface ScriptSite extends TestServer {
 }
 
 /** A 1x1 PNG. */
-export const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+export const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const SHELL_JS = `
 fetch('/api/items.json').then((r) => r.json()).then((items) => {
@@ -46,7 +49,8 @@ fetch('/api/item/' + id + '.json').then((r) => r.json()).then((item) => {
 fetch('/api/view', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id }) });
 `;
 
-const page = (body: string) => `<!doctype html><html><head><title>Script site</title><link rel="stylesheet" href="/site.css"></head><body>${body}</body></html>`;
+const page = (body: string) =>
+  `<!doctype html><html><head><title>Script site</title><link rel="stylesheet" href="/site.css"></head><body>${body}</body></html>`;
 
 export async function startScriptSite(items = 3): Promise<ScriptSite> {
   const posts = new Map<string, string[]>();
@@ -65,7 +69,9 @@ export async function startScriptSite(items = 3): Promise<ScriptSite> {
     if (path === '/') {
       return send(
         'text/html',
-        page(`<div id="app"></div><button id="secret">more</button><div style="height:4000px"></div><img id="lazy" data-src="/lazy.png" alt=""><script src="/shell.js"></script>`),
+        page(
+          `<div id="app"></div><button id="secret">more</button><div style="height:4000px"></div><img id="lazy" data-src="/lazy.png" alt=""><script src="/shell.js"></script>`,
+        ),
       );
     }
     if (path === '/shell.js') return send('application/javascript', SHELL_JS);
@@ -78,7 +84,8 @@ export async function startScriptSite(items = 3): Promise<ScriptSite> {
     const item = /^\/item\/(\d+)$/.exec(path);
     if (item && Number(item[1]) <= items) return send('text/html', page(`<div id="app"></div><script src="/item.js"></script>`));
     const data = /^\/api\/item\/(\d+)\.json$/.exec(path);
-    if (data && Number(data[1]) <= items) return send('application/json', JSON.stringify({ description: `The ${itemWord(Number(data[1]))} item` }));
+    if (data && Number(data[1]) <= items)
+      return send('application/json', JSON.stringify({ description: `The ${itemWord(Number(data[1]))} item` }));
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   return Object.assign(server, { items, shellWord: 'Zanzibar', itemWord, posts });

@@ -40,11 +40,26 @@ export interface Fetched {
  * One request with node:http, the path sent exactly as given (fetch would resolve
  * `/assets/../x` before sending it) and any Host header.
  */
-export function get(base: string, path: string, options: { method?: string; host?: string; range?: string; headers?: Record<string, string> } = {}): Promise<Fetched> {
+export function get(
+  base: string,
+  path: string,
+  options: { method?: string; host?: string; range?: string; headers?: Record<string, string> } = {},
+): Promise<Fetched> {
   const origin = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: origin.hostname, port: origin.port, path, method: options.method ?? 'GET', headers: { ...options.headers, ...(options.host ? { host: options.host } : {}), ...(options.range ? { range: options.range } : {}) }, agent: false },
+      {
+        host: origin.hostname,
+        port: origin.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: {
+          ...options.headers,
+          ...(options.host ? { host: options.host } : {}),
+          ...(options.range ? { range: options.range } : {}),
+        },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -58,10 +73,18 @@ export function get(base: string, path: string, options: { method?: string; host
 }
 
 /** `crawlite serve <db> --port 0 [flags]` (flags may name a --port) with both its origins: the UI's (first line) and the replay origin's (the next). */
-export async function startServe(db: string, flags: string[] = []): Promise<{ ui: string; replay: string; pid: number; stop: () => Promise<CliRun> }> {
+export async function startServe(
+  db: string,
+  flags: string[] = [],
+): Promise<{ ui: string; replay: string; pid: number; stop: () => Promise<CliRun> }> {
   const { child, url } = await spawnServe([db, ...(flags.includes('--port') ? [] : ['--port', '0']), ...flags]);
   const replayLine = () => /replay origin: (http:\/\/[^\s/]+)/.exec(child.output().stdout)?.[1];
-  await waitFor('serve to print its replay origin', () => replayLine() !== undefined, 10_000, () => child.output().stdout);
+  await waitFor(
+    'serve to print its replay origin',
+    () => replayLine() !== undefined,
+    10_000,
+    () => child.output().stdout,
+  );
   return {
     ui: url,
     replay: replayLine()!,

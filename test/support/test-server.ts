@@ -104,7 +104,8 @@ export const html = (body: string, title = 'page'): Route => ({
 });
 
 /** The HTML of a page that only links to `hrefs`, for handlers that answer with a string. */
-export const linksPage = (hrefs: string[]): string => `<!doctype html><html><body>${hrefs.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</body></html>`;
+export const linksPage = (hrefs: string[]): string =>
+  `<!doctype html><html><body>${hrefs.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</body></html>`;
 
 /** An HTML page with markup of its own in the head (meta, link, script, base...). */
 export const doc = (head: string, body = ''): Route => ({

@@ -19,10 +19,14 @@ export function textArchive(path: string, pages: number): string {
   try {
     db.prepare('INSERT INTO run (started_at, options) VALUES (?, ?)').run(TEXT_FETCHED_AT, '{}');
     const bodyId = db.prepare("INSERT INTO body (hash, size, data) VALUES (randomblob(32), 0, x'')").run().lastInsertRowid;
-    db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-      INSERT INTO url (id, url, origin, kind, state, depth, redirect_hops) SELECT i, ? || 'p/' || i, ?, 'page', 'done', 1, 0 FROM n`).run(pages, TEXT_SITE, TEXT_SITE.slice(0, -1));
-    db.prepare(`INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
-      SELECT id, 1, 200, 'text/html', 'utf-8', '{}', ?, ?, 1, 0, 0 FROM url`).run(bodyId, TEXT_FETCHED_AT);
+    db.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+      INSERT INTO url (id, url, origin, kind, state, depth, redirect_hops) SELECT i, ? || 'p/' || i, ?, 'page', 'done', 1, 0 FROM n`,
+    ).run(pages, TEXT_SITE, TEXT_SITE.slice(0, -1));
+    db.prepare(
+      `INSERT INTO response (url_id, run_id, status, content_type, charset, headers, body_id, fetched_at, elapsed_ms, links_found, links_new)
+      SELECT id, 1, 200, 'text/html', 'utf-8', '{}', ?, ?, 1, 0, 0 FROM url`,
+    ).run(bodyId, TEXT_FETCHED_AT);
     const writer = new PageTextWriter(db);
     db.transaction(() => {
       for (let id = 1; id <= pages; id += 1) {

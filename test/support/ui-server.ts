@@ -16,7 +16,10 @@ export interface UiServer {
  * The UI's handler alone over an archive, on 127.0.0.1 port 0, with the SQL page's time
  * limits given (serve's own are seconds long): what serve runs, without a replay origin.
  */
-export async function startUiServer(path: string, limits: { sqlTimeoutMs?: number; downloadTimeoutMs?: number; diffTimeoutMs?: number } = {}): Promise<UiServer> {
+export async function startUiServer(
+  path: string,
+  limits: { sqlTimeoutMs?: number; downloadTimeoutMs?: number; diffTimeoutMs?: number } = {},
+): Promise<UiServer> {
   const archive = openArchive(path);
   const db = openDatabase(path, 'readonly');
   const sql = uiSql(path, limits.sqlTimeoutMs, limits.downloadTimeoutMs);

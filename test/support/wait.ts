@@ -32,7 +32,11 @@ export async function mostDuring<T>(run: () => Promise<T>, count: () => number):
 }
 
 /** Races `promise` against a timer whose `onTimeout` settles the race after `ms`; the timer is cleared either way. */
-function raceTimer<T, U>(promise: Promise<T>, ms: number, onTimeout: (resolve: (value: U) => void, reject: (error: Error) => void) => void): Promise<T | U> {
+function raceTimer<T, U>(
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: (resolve: (value: U) => void, reject: (error: Error) => void) => void,
+): Promise<T | U> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<U>((resolve, reject) => {
     timer = setTimeout(() => onTimeout(resolve, reject), ms);

@@ -22,7 +22,10 @@ export interface ReadRecord {
 const HTTP_TYPES = new Set(['request', 'response', 'revisit']);
 
 /** Reads every record of a (gzipped) WARC file, or `limit` records from `start`. */
-export async function readWarc(path: string, { start = 0, limit = Infinity }: { start?: number; limit?: number } = {}): Promise<ReadRecord[]> {
+export async function readWarc(
+  path: string,
+  { start = 0, limit = Infinity }: { start?: number; limit?: number } = {},
+): Promise<ReadRecord[]> {
   const raw = new WARCParser(createReadStream(path, { start }), { parseHttp: false, keepHeadersCase: true });
   const parsed = new WARCParser(createReadStream(path, { start }), { parseHttp: true });
   const records: ReadRecord[] = [];

@@ -23,7 +23,12 @@ export function crawlCommand(context: CommandContext): CommandModule {
     describe: 'crawl one or more sites into an archive (continues an existing one)',
     builder: (yargs) =>
       withSessionFlags(withCrawlFlags(yargs))
-        .positional('roots', { type: 'string', array: true, default: undefined, describe: 'start URLs; a root without a scheme gets http://' })
+        .positional('roots', {
+          type: 'string',
+          array: true,
+          default: undefined,
+          describe: 'start URLs; a root without a scheme gets http://',
+        })
         .option('db', { type: 'string', describe: 'archive file to write', defaultDescription: '<host>.sqlite, or <host>_<port>.sqlite' })
         .example('$0 crawl https://example.com --db example.sqlite', 'archive a site')
         .example('$0 crawl example.com -c 4 --exclude "\\?sort=" --db example.sqlite', 'politer, skipping sorted listings')
@@ -33,7 +38,18 @@ export function crawlCommand(context: CommandContext): CommandModule {
       const { runCrawl } = await import('../run-crawl.js');
       const roots = (args.roots as string[]).map(String);
       const dbPath = (args.db as string | undefined) ?? defaultDbPath(resolveRoots(roots)[0]!.url);
-      context.exitCode = await runCrawl({ dbPath, kind: 'crawl', roots, given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: sessionOptions(args) }, context.io);
+      context.exitCode = await runCrawl(
+        {
+          dbPath,
+          kind: 'crawl',
+          roots,
+          given: givenOptions(args),
+          verbosity: context.verbosity(args),
+          logFile: args.log as string | undefined,
+          session: sessionOptions(args),
+        },
+        context.io,
+      );
     },
   };
 }

@@ -16,7 +16,15 @@ export function demoCommand(context: CommandContext): CommandModule {
       const site = await startDemo(dbPath);
       try {
         context.exitCode = await runCrawl(
-          { dbPath, kind: 'crawl', roots: [site.url], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, marks: DEMO_MARKS },
+          {
+            dbPath,
+            kind: 'crawl',
+            roots: [site.url],
+            given: givenOptions(args),
+            verbosity: context.verbosity(args),
+            logFile: args.log as string | undefined,
+            marks: DEMO_MARKS,
+          },
           context.io,
         );
       } finally {

@@ -18,19 +18,30 @@ export function exportCommand(context: CommandContext): CommandModule {
         .option('cdxj', { type: 'string', describe: 'write a CDXJ index of the WARC (needs --warc, or indexes the WARC inside --wacz)' })
         .option('wacz', { type: 'string', describe: 'write a WACZ 1.1.1 package: WARC, index, pages list' })
         .option('force', { type: 'boolean', default: false, describe: 'overwrite output files that exist' })
-        .option('include-failed', { type: 'boolean', default: false, describe: 'add URLs that failed without a response, as metadata records with their error' })
+        .option('include-failed', {
+          type: 'boolean',
+          default: false,
+          describe: 'add URLs that failed without a response, as metadata records with their error',
+        })
         .option('operator', { type: 'string', describe: 'who made the crawl, for the warcinfo record' })
         .option('description', { type: 'string', describe: 'what the crawl is, for the warcinfo record and the WACZ' })
         .option('title', { type: 'string', defaultDescription: '"crawl of <first root>"', describe: "the WACZ's title" })
         .example('$0 export site.sqlite --warc site.warc.gz --cdxj site.cdxj', 'a WARC and its index, for pywb')
         .example('$0 export site.sqlite --wacz site.wacz', 'one file to open in ReplayWeb.page')
-        .example('$0 export site.sqlite --warc site.warc.gz --include-failed --operator "Jane Doe <jane@example.com>"', 'failures too, signed'),
+        .example(
+          '$0 export site.sqlite --warc site.warc.gz --include-failed --operator "Jane Doe <jane@example.com>"',
+          'failures too, signed',
+        ),
     handler: async (args) => {
       const warc = args.warc as string | undefined;
       const cdxj = args.cdxj as string | undefined;
       const wacz = args.wacz as string | undefined;
       if (warc === undefined && wacz === undefined) throw new UsageError('name an output: --warc FILE and/or --wacz FILE');
-      for (const [flag, value] of [['--warc', warc], ['--cdxj', cdxj], ['--wacz', wacz]] as const) {
+      for (const [flag, value] of [
+        ['--warc', warc],
+        ['--cdxj', cdxj],
+        ['--wacz', wacz],
+      ] as const) {
         if (value === '') throw new UsageError(`${flag} needs a file name`);
       }
       const [{ exportArchive }, { formatBytes }] = await Promise.all([import('../../library/export.js'), import('../format-report.js')]);
@@ -77,7 +88,9 @@ export function exportCommand(context: CommandContext): CommandModule {
       const failed = summary.failed ? `, ${summary.failed} failed URLs` : '';
       const screenshots = summary.screenshots ? `, ${summary.screenshots} screenshots` : '';
       const skipped = summary.screenshotsSkipped ? `, ${summary.screenshotsSkipped} screenshots left out (not an image type)` : '';
-      io.stdout(`exported ${summary.responses} responses (${summary.revisits} as revisits${failed}${screenshots}${skipped}), WARC ${formatBytes(summary.bytes)}: ${summary.written.join(', ')}\n`);
+      io.stdout(
+        `exported ${summary.responses} responses (${summary.revisits} as revisits${failed}${screenshots}${skipped}), WARC ${formatBytes(summary.bytes)}: ${summary.written.join(', ')}\n`,
+      );
     },
   };
 }

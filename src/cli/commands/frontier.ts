@@ -2,7 +2,10 @@ import type { CommandModule } from 'yargs';
 import { givenOptions, withCrawlFlags } from '../crawl-flags.js';
 import type { CommandContext } from './context.js';
 
-const CONNECTION = { type: 'string', describe: 'PostgreSQL connection string (postgres://user@host/db); PGHOST, PGDATABASE etc. when absent' } as const;
+const CONNECTION = {
+  type: 'string',
+  describe: 'PostgreSQL connection string (postgres://user@host/db); PGHOST, PGDATABASE etc. when absent',
+} as const;
 
 export function frontierCommand(context: CommandContext): CommandModule {
   return {
@@ -16,12 +19,25 @@ export function frontierCommand(context: CommandContext): CommandModule {
           builder: (sub) =>
             withCrawlFlags(sub)
               .positional('conn', CONNECTION)
-              .option('roots', { type: 'string', array: true, demandOption: true, describe: 'start URLs; a root without a scheme gets http://' })
-              .example('$0 frontier init postgres://crawl@db.lan/crawl --roots https://example.com --max-depth 5', 'a shared crawl of one site'),
+              .option('roots', {
+                type: 'string',
+                array: true,
+                demandOption: true,
+                describe: 'start URLs; a root without a scheme gets http://',
+              })
+              .example(
+                '$0 frontier init postgres://crawl@db.lan/crawl --roots https://example.com --max-depth 5',
+                'a shared crawl of one site',
+              ),
           handler: async (args) => {
             const { initFrontierCommand } = await import('../run-frontier.js');
             context.exitCode = await initFrontierCommand(
-              { connection: args.conn as string | undefined, roots: (args.roots as unknown[]).map(String), given: givenOptions(args), quiet: Boolean(args.quiet) },
+              {
+                connection: args.conn as string | undefined,
+                roots: (args.roots as unknown[]).map(String),
+                given: givenOptions(args),
+                quiet: Boolean(args.quiet),
+              },
               context.io,
             );
           },
@@ -35,14 +51,19 @@ export function frontierCommand(context: CommandContext): CommandModule {
               .option('hosts', { type: 'number', default: 20, describe: 'origins listed at most, most work left first; 0 lists every one' })
               .option('json', { type: 'boolean', default: false, describe: 'print JSON (every origin)' })
               .check((args) => {
-                if (!Number.isInteger(args.hosts) || args.hosts < 0) throw new Error(`--hosts must be a whole number, 0 or more, not ${String(args.hosts)}`);
+                if (!Number.isInteger(args.hosts) || args.hosts < 0)
+                  throw new Error(`--hosts must be a whole number, 0 or more, not ${String(args.hosts)}`);
                 return true;
               })
               .example('$0 frontier status postgres://crawl@db.lan/crawl', 'how far the crawl is')
               .example('$0 frontier status postgres://crawl@db.lan/crawl --json', 'the same, for scripts'),
           handler: async (args) => {
             const { frontierStatusCommand } = await import('../run-frontier.js');
-            context.exitCode = await frontierStatusCommand(args.conn as string | undefined, { hosts: args.hosts, json: Boolean(args.json) }, context.io);
+            context.exitCode = await frontierStatusCommand(
+              args.conn as string | undefined,
+              { hosts: args.hosts, json: Boolean(args.json) },
+              context.io,
+            );
           },
         })
         .demandCommand(1, 'name a frontier action: init or status'),

@@ -18,16 +18,24 @@ export function importCommand(context: CommandContext): CommandModule {
       yargs
         .positional('warcs', { type: 'string', array: true, describe: 'WARC files, .warc or .warc.gz' })
         .option('db', { type: 'string', demandOption: true, describe: 'archive file (created if missing)' })
-        .option('max-body', { type: 'number', default: 104857600, describe: 'largest body imported, after decompression; larger responses are skipped' })
+        .option('max-body', {
+          type: 'number',
+          default: 104857600,
+          describe: 'largest body imported, after decompression; larger responses are skipped',
+        })
         .example('$0 import site.warc.gz --db site.sqlite', 'one WARC into a new archive')
         .example('$0 import crawl-*.warc.gz --db site.sqlite', 'all the files of one crawl, so revisits find their originals'),
     handler: async (args) => {
       const db = String(args.db);
       if (db === '' || db === ':memory:') throw new UsageError('--db must name a file');
       const maxBody = Number(args['max-body']);
-      if (!Number.isInteger(maxBody) || maxBody < 1 || maxBody > 1_000_000_000) throw new UsageError('--max-body must be a whole number from 1 to 1000000000');
+      if (!Number.isInteger(maxBody) || maxBody < 1 || maxBody > 1_000_000_000)
+        throw new UsageError('--max-body must be a whole number from 1 to 1000000000');
       const files = (args.warcs as unknown[]).map(String);
-      const [{ importWarcs }, { formatImportProgress, formatImportReport }] = await Promise.all([import('../../library/import.js'), import('../format-import-report.js')]);
+      const [{ importWarcs }, { formatImportProgress, formatImportReport }] = await Promise.all([
+        import('../../library/import.js'),
+        import('../format-import-report.js'),
+      ]);
       const { io } = context;
       const verbosity = context.verbosity(args);
       let nextProgress = PROGRESS_EVERY_RECORDS;
@@ -60,7 +68,10 @@ export function importCommand(context: CommandContext): CommandModule {
       if (!tally) return;
       if (tally.runId === undefined) {
         // Not one WARC record: the archive is not created (or, if it existed, not touched).
-        if (verbosity !== 'quiet') io.stdout(`nothing imported: no WARC record in ${files.length === 1 ? 'the file' : `the ${files.length} files`}; ${db} ${existsSync(db) ? 'left as it was' : 'not created'}\n`);
+        if (verbosity !== 'quiet')
+          io.stdout(
+            `nothing imported: no WARC record in ${files.length === 1 ? 'the file' : `the ${files.length} files`}; ${db} ${existsSync(db) ? 'left as it was' : 'not created'}\n`,
+          );
       } else if (verbosity !== 'quiet') io.stdout(`${formatImportReport(db, tally)}\n`);
       if (!tally.stopped && tally.problems > 0) context.exitCode = EXIT_DAMAGED_INPUT;
     },

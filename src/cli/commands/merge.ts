@@ -16,7 +16,7 @@ export function mergeCommand(context: CommandContext): CommandModule {
         // Shard URLs per transaction; small values make tests of interruption practical.
         .option('batch', { type: 'number', hidden: true })
         .option('pause-ms', { type: 'number', hidden: true })
-        .example('$0 merge shard-*.sqlite --db site.sqlite', 'one archive from the workers\' shards; interrupted, run it again to go on'),
+        .example('$0 merge shard-*.sqlite --db site.sqlite', "one archive from the workers' shards; interrupted, run it again to go on"),
     handler: async (args) => {
       const [{ mergeShards }, { archiveReport }, { formatReport }, { UsageError }] = await Promise.all([
         import('../../library/merge.js'),
@@ -62,10 +62,14 @@ export function mergeCommand(context: CommandContext): CommandModule {
                 logged = event.urlsDone;
                 say(`merge: ${event.urlsDone} URLs, ${event.pages} pages merged\n`);
               }
-              if (event.type === 'shard-end') say(`${io.isTTY ? '\n' : ''}merge: ${event.path}: ${event.pages} pages merged in ${(event.ms / 1000).toFixed(1)} s\n`);
+              if (event.type === 'shard-end')
+                say(`${io.isTTY ? '\n' : ''}merge: ${event.path}: ${event.pages} pages merged in ${(event.ms / 1000).toFixed(1)} s\n`);
             },
           }),
-        { stopped: (result) => result.stopped, interrupted: () => `${io.isTTY ? '\n' : ''}crawlite: merge interrupted; run the same command again to go on\n` },
+        {
+          stopped: (result) => result.stopped,
+          interrupted: () => `${io.isTTY ? '\n' : ''}crawlite: merge interrupted; run the same command again to go on\n`,
+        },
       );
       if (end.interrupted || quiet) return;
       io.stdout(`${formatReport(output, archiveReport(output), 'archive')}\n`);

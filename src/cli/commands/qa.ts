@@ -7,7 +7,8 @@ import type { CommandContext } from './context.js';
 function wholeNumber(flag: string, min: number, max: number) {
   return (value: unknown): number => {
     const n = typeof value === 'number' ? value : Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got ${String(value)}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got ${String(value)}`);
     return n;
   };
 }
@@ -21,15 +22,36 @@ function share(value: unknown): number {
 export function qaCommand(context: CommandContext): CommandModule {
   return {
     command: 'qa <db>',
-    describe: 'replay every page in Chromium and score how faithfully it replays (screenshot, text, resources); scores go to the qa view and the UI',
+    describe:
+      'replay every page in Chromium and score how faithfully it replays (screenshot, text, resources); scores go to the qa view and the UI',
     builder: (yargs) =>
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
-        .option('concurrency', { alias: 'c', type: 'number', default: 2, coerce: wholeNumber('concurrency', 1, 16), describe: 'pages replayed at once' })
-        .option('page-timeout', { type: 'number', defaultDescription: '30000', coerce: milliseconds('page-timeout'), describe: 'time limit in ms of one page; past it the page is scored 0 with the reason' })
+        .option('concurrency', {
+          alias: 'c',
+          type: 'number',
+          default: 2,
+          coerce: wholeNumber('concurrency', 1, 16),
+          describe: 'pages replayed at once',
+        })
+        .option('page-timeout', {
+          type: 'number',
+          defaultDescription: '30000',
+          coerce: milliseconds('page-timeout'),
+          describe: 'time limit in ms of one page; past it the page is scored 0 with the reason',
+        })
         .option('threshold', { type: 'number', default: 0.8, coerce: share, describe: 'pages scoring below it are counted in the summary' })
-        .option('worst', { type: 'number', default: 5, coerce: wholeNumber('worst', 0, 1000), describe: 'how many of the worst pages the summary lists' })
-        .option('chromium', { type: 'string', describe: 'the Chromium to run', defaultDescription: '$CRAWLITE_CHROMIUM, else /usr/bin/chromium' })
+        .option('worst', {
+          type: 'number',
+          default: 5,
+          coerce: wholeNumber('worst', 0, 1000),
+          describe: 'how many of the worst pages the summary lists',
+        })
+        .option('chromium', {
+          type: 'string',
+          describe: 'the Chromium to run',
+          defaultDescription: '$CRAWLITE_CHROMIUM, else /usr/bin/chromium',
+        })
         .example('$0 qa site.sqlite', 'score every page, worst listed; see them in crawlite serve under QA')
         .example('$0 qa site.sqlite -c 4 --threshold 0.9', 'four pages at once, stricter'),
     handler: async (args) => {
@@ -65,7 +87,8 @@ export function qaCommand(context: CommandContext): CommandModule {
         {
           stopping: 'stopping: finishing the pages being replayed (Ctrl-C again to quit now)\n',
           stopped: (result) => result.stopped,
-          interrupted: (result) => `crawlite: qa interrupted after ${result?.checked ?? 0} of ${result?.total ?? 0} pages; the scores stored stay, run it again to check all\n`,
+          interrupted: (result) =>
+            `crawlite: qa interrupted after ${result?.checked ?? 0} of ${result?.total ?? 0} pages; the scores stored stay, run it again to check all\n`,
         },
       );
       if (end.result && !quiet) io.stdout(`${formatQaReport(end.result)}\n`);

@@ -13,11 +13,19 @@ export function queryCommand(context: CommandContext): CommandModule {
         .positional('db', { type: 'string', describe: 'archive file' })
         .positional('sql', { type: 'string', describe: 'one SQL statement that only reads' })
         .option('format', { alias: 'f', choices: ROW_FORMATS, default: 'table' as RowFormat, describe: 'output format' })
-        .option('timeout', { type: 'number', coerce: milliseconds('timeout'), defaultDescription: 'none', describe: 'time limit for the whole query in ms (like crawl --timeout); Ctrl-C stops it too' })
+        .option('timeout', {
+          type: 'number',
+          coerce: milliseconds('timeout'),
+          defaultDescription: 'none',
+          describe: 'time limit for the whole query in ms (like crawl --timeout); Ctrl-C stops it too',
+        })
         .example('$0 query site.sqlite "select url, status from pages where status >= 400"', 'broken pages')
         .example('$0 query site.sqlite "select to_url, count(*) n from links group by 1 order by n desc limit 10"', 'most linked URLs')
         .example('$0 query site.sqlite "select url, state, error from urls where state = \'failed\'" -f csv', 'failures as CSV')
-        .example('$0 query site.sqlite "select url, title from pages" -f ndjson --timeout 60000 | head', 'stream rows, give up after a minute'),
+        .example(
+          '$0 query site.sqlite "select url, title from pages" -f ndjson --timeout 60000 | head',
+          'stream rows, give up after a minute',
+        ),
     handler: async (args) => {
       const { queryArchive } = await import('../../library/query.js');
       const { io } = context;

@@ -6,11 +6,16 @@ import type { CommandContext } from './context.js';
 export function recrawlCommand(context: CommandContext): CommandModule {
   return {
     command: 'recrawl <db>',
-    describe: 'crawl a finished archive again (the next crawl), with its roots and stored options; every capture is kept, unchanged pages are asked for with If-None-Match / If-Modified-Since',
+    describe:
+      'crawl a finished archive again (the next crawl), with its roots and stored options; every capture is kept, unchanged pages are asked for with If-None-Match / If-Modified-Since',
     builder: (yargs) =>
       withSessionFlags(withCrawlFlags(yargs, 'resume'))
         .positional('db', { type: 'string', describe: 'archive file' })
-        .option('only-linked', { type: 'boolean', default: false, describe: 'queue only the roots; visit again only what this crawl finds linked (pages no longer linked are not fetched)' })
+        .option('only-linked', {
+          type: 'boolean',
+          default: false,
+          describe: 'queue only the roots; visit again only what this crawl finds linked (pages no longer linked are not fetched)',
+        })
         .example('$0 recrawl example.sqlite', 'fetch every URL of the archive again')
         .example('$0 recrawl example.sqlite --only-linked', 'follow the links from the roots again')
         .example('$0 query example.sqlite "SELECT change, count(*) FROM changes GROUP BY change"', 'what changed since the crawl before'),

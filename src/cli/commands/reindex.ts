@@ -8,7 +8,8 @@ const LOG_EVERY = 5000;
 export function reindexCommand(context: CommandContext): CommandModule {
   return {
     command: 'reindex <db>',
-    describe: 'build the search index for pages stored without text (archives from before search, or crawled with --no-text), and again for pages whose text an older crawlite extracted',
+    describe:
+      'build the search index for pages stored without text (archives from before search, or crawled with --no-text), and again for pages whose text an older crawlite extracted',
     builder: (yargs) =>
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
@@ -38,12 +39,15 @@ export function reindexCommand(context: CommandContext): CommandModule {
         },
         {
           stopped: (result) => result.stopped,
-          interrupted: (result) => `crawlite: reindex interrupted after ${result?.indexed} of ${result?.total} pages; run it again to go on\n`,
+          interrupted: (result) =>
+            `crawlite: reindex interrupted after ${result?.indexed} of ${result?.total} pages; run it again to go on\n`,
         },
       );
       if (end.interrupted || quiet) return;
       const { indexed, ms } = end.result;
-      io.stdout(`indexed ${indexed} page${indexed === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`);
+      io.stdout(
+        `indexed ${indexed} page${indexed === 1 ? '' : 's'} in ${(ms / 1000).toFixed(1)} s; every HTML page of ${path} is searchable\n`,
+      );
     },
   };
 }

@@ -6,7 +6,8 @@ import type { CommandContext } from './context.js';
 export function resumeCommand(context: CommandContext): CommandModule {
   return {
     command: 'resume <db>',
-    describe: 'continue a crawl after Ctrl-C, a crash or kill -9, with the roots and options stored in the archive (options given replace the stored ones)',
+    describe:
+      'continue a crawl after Ctrl-C, a crash or kill -9, with the roots and options stored in the archive (options given replace the stored ones)',
     builder: (yargs) =>
       withSessionFlags(withCrawlFlags(yargs, 'resume'))
         .positional('db', { type: 'string', describe: 'archive file' })
@@ -15,7 +16,15 @@ export function resumeCommand(context: CommandContext): CommandModule {
     handler: async (args) => {
       const { runCrawl } = await import('../run-crawl.js');
       context.exitCode = await runCrawl(
-        { dbPath: String(args.db), kind: 'resume', roots: [], given: givenOptions(args), verbosity: context.verbosity(args), logFile: args.log as string | undefined, session: sessionOptions(args) },
+        {
+          dbPath: String(args.db),
+          kind: 'resume',
+          roots: [],
+          given: givenOptions(args),
+          verbosity: context.verbosity(args),
+          logFile: args.log as string | undefined,
+          session: sessionOptions(args),
+        },
         context.io,
       );
     },

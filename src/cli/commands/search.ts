@@ -10,7 +10,8 @@ const MAX_LIMIT = 1_000_000;
 function count(flag: string, min: number) {
   return (value: unknown): number => {
     const n = typeof value === 'number' ? value : Number(value);
-    if (!Number.isSafeInteger(n) || n < min || n > MAX_LIMIT) throw new UsageError(`--${flag} must be a whole number from ${min} to ${MAX_LIMIT}, got ${String(value)}`);
+    if (!Number.isSafeInteger(n) || n < min || n > MAX_LIMIT)
+      throw new UsageError(`--${flag} must be a whole number from ${min} to ${MAX_LIMIT}, got ${String(value)}`);
     return n;
   };
 }
@@ -22,12 +23,25 @@ export function searchCommand(context: CommandContext): CommandModule {
     builder: (yargs) =>
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
-        .positional('query', { type: 'string', describe: 'words as typed (sys.path, C++; stemmed: crawling finds crawl) and "a phrase"; with --fts, FTS5 syntax' })
+        .positional('query', {
+          type: 'string',
+          describe: 'words as typed (sys.path, C++; stemmed: crawling finds crawl) and "a phrase"; with --fts, FTS5 syntax',
+        })
         .option('fts', { type: 'boolean', default: false, describe: 'read the query as FTS5 syntax: OR, NOT, NEAR, column:word, prefix*' })
         .option('limit', { alias: 'n', type: 'number', default: 20, coerce: count('limit', 1), describe: 'hits shown at most' })
-        .option('offset', { type: 'number', default: 0, coerce: count('offset', 0), describe: 'hits skipped first (the next page of results)' })
+        .option('offset', {
+          type: 'number',
+          default: 0,
+          coerce: count('offset', 0),
+          describe: 'hits skipped first (the next page of results)',
+        })
         .option('format', { alias: 'f', choices: ROW_FORMATS, default: 'table' as RowFormat, describe: 'output format' })
-        .option('timeout', { type: 'number', coerce: milliseconds('timeout'), defaultDescription: 'none', describe: 'time limit for the search in ms (like query --timeout); Ctrl-C stops it too' })
+        .option('timeout', {
+          type: 'number',
+          coerce: milliseconds('timeout'),
+          defaultDescription: 'none',
+          describe: 'time limit for the search in ms (like query --timeout); Ctrl-C stops it too',
+        })
         .example('$0 search site.sqlite "crawler"', 'pages about crawlers (or crawling)')
         .example('$0 search site.sqlite "sys.path f-string"', 'words as typed, punctuation and all')
         .example('$0 search site.sqlite --fts \'"full text" OR fts5 NOT sqlite\'', 'a phrase or a word, without another')
@@ -69,7 +83,10 @@ export function searchCommand(context: CommandContext): CommandModule {
       if (end.interrupted || end.result.end !== 'done') return;
       await write(output.end());
       const missing = end.result.unindexed;
-      if (missing > 0) io.stderr(`crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`);
+      if (missing > 0)
+        io.stderr(
+          `crawlite: ${missing} HTML page${missing === 1 ? ' has' : 's have'} no text in the search index; run crawlite reindex ${path}\n`,
+        );
     },
   };
 }

@@ -6,7 +6,8 @@ import type { CommandContext } from './context.js';
 function portNumber(flag: string) {
   return (value: unknown): number => {
     const port = typeof value === 'number' ? value : Number(value);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--${flag} must be a whole number from 0 to 65535, got ${String(value)}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--${flag} must be a whole number from 0 to 65535, got ${String(value)}`);
     return port;
   };
 }
@@ -18,11 +19,32 @@ export function serveCommand(context: CommandContext): CommandModule {
     builder: (yargs) =>
       yargs
         .positional('db', { type: 'string', describe: 'archive file' })
-        .option('port', { alias: 'p', type: 'number', default: 8080, coerce: portNumber('port'), describe: 'port of the UI (0 picks a free one)' })
-        .option('replay-port', { type: 'number', default: 0, coerce: portNumber('replay-port'), describe: 'port of the replay origin, where archived pages run (0 picks a free one)' })
-        .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on; anything but loopback exposes the archive to the network' })
+        .option('port', {
+          alias: 'p',
+          type: 'number',
+          default: 8080,
+          coerce: portNumber('port'),
+          describe: 'port of the UI (0 picks a free one)',
+        })
+        .option('replay-port', {
+          type: 'number',
+          default: 0,
+          coerce: portNumber('replay-port'),
+          describe: 'port of the replay origin, where archived pages run (0 picks a free one)',
+        })
+        .option('host', {
+          type: 'string',
+          default: '127.0.0.1',
+          describe: 'address to listen on; anything but loopback exposes the archive to the network',
+        })
         .option('open', { type: 'boolean', default: false, describe: 'open the UI in the desktop browser' })
-        .option('search-timeout', { type: 'number', defaultDescription: '5000', coerce: milliseconds('search-timeout'), describe: 'time limit in ms of one search, and of one SQL statement on the SQL page; past it the work is stopped and the page says so' })
+        .option('search-timeout', {
+          type: 'number',
+          defaultDescription: '5000',
+          coerce: milliseconds('search-timeout'),
+          describe:
+            'time limit in ms of one search, and of one SQL statement on the SQL page; past it the work is stopped and the page says so',
+        })
         .example('$0 serve site.sqlite', 'then open http://127.0.0.1:8080/')
         .example('$0 serve site.sqlite --port 0 --open', 'a free port, opened in the browser')
         .example('$0 serve site.sqlite --port 8080 --replay-port 8081', 'both ports fixed, for a firewall, a container or a reverse proxy'),
@@ -32,8 +54,15 @@ export function serveCommand(context: CommandContext): CommandModule {
       const host = String(args.host);
       if (!host) throw new UsageError('--host needs an address, e.g. 127.0.0.1');
       const [port, replayPort] = [args.port as number, args.replayPort as number];
-      if (port !== 0 && port === replayPort) throw new UsageError(`--replay-port must differ from --port (both ${port}): replay runs on an origin of its own`);
-      const serving = await serve({ db: String(args.db), host, port, replayPort, ...(args.searchTimeout !== undefined ? { searchTimeoutMs: args.searchTimeout as number } : {}) });
+      if (port !== 0 && port === replayPort)
+        throw new UsageError(`--replay-port must differ from --port (both ${port}): replay runs on an origin of its own`);
+      const serving = await serve({
+        db: String(args.db),
+        host,
+        port,
+        replayPort,
+        ...(args.searchTimeout !== undefined ? { searchTimeoutMs: args.searchTimeout as number } : {}),
+      });
       // The UI's URL first and alone on its line: scripts and tests read it.
       io.stdout(`${serving.uiUrl}\n`);
       io.stdout(`replay origin: ${serving.replayOrigin}/ (archived pages run there, apart from the UI); Ctrl-C to stop\n`);

@@ -12,7 +12,10 @@ export function statsCommand(context: CommandContext): CommandModule {
         .example('$0 stats site.sqlite', 'the end-of-run report, again')
         .example('$0 stats site.sqlite --json', 'the same, for scripts'),
     handler: async (args) => {
-      const [{ archiveReport }, { formatReport, reportJson }] = await Promise.all([import('../../library/stats.js'), import('../format-report.js')]);
+      const [{ archiveReport }, { formatReport, reportJson }] = await Promise.all([
+        import('../../library/stats.js'),
+        import('../format-report.js'),
+      ]);
       const path = String(args.db);
       const report = archiveReport(path);
       context.io.stdout(`${args.json ? reportJson(path, report) : formatReport(path, report, 'archive')}\n`);

@@ -59,11 +59,14 @@ export function claimFrontier<R>(
       if (timer !== undefined && timerAt <= at) return;
       clearTimeout(timer);
       timerAt = at;
-      timer = setTimeout(() => {
-        timer = undefined;
-        timerAt = Infinity;
-        fill();
-      }, Math.max(0, at - clock()));
+      timer = setTimeout(
+        () => {
+          timer = undefined;
+          timerAt = Infinity;
+          fill();
+        },
+        Math.max(0, at - clock()),
+      );
     };
 
     const fill = () => {

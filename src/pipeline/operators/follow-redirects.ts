@@ -26,7 +26,9 @@ export function redirectTarget(
     return { error: { code: 'bad_redirect', message: `HTTP ${response.status} to ${shown}, not an http(s) URL` } };
   }
   if (hops >= maxRedirects) {
-    return { error: { code: 'too_many_redirects', message: `redirect to ${target.url} after ${hops} redirects (--max-redirects ${maxRedirects})` } };
+    return {
+      error: { code: 'too_many_redirects', message: `redirect to ${target.url} after ${hops} redirects (--max-redirects ${maxRedirects})` },
+    };
   }
   // A Location without a fragment keeps the one asked for (RFC 9110 §10.2.2): a hash route
   // (crawl --browser) redirected to its document's new address is still that route.

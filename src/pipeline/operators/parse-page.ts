@@ -29,11 +29,18 @@ export function parsePage(settings: ParseSettings, pool?: ParsePool): OperatorFu
     if (!needsParse(claim, contentType)) return of({ ...item, page: { charset: charsetOf(contentType) } });
     // The rendered DOM (crawl --browser) is read with the bytes, then dropped: only its findings are kept.
     const rendered = item.rendered && { ...item.rendered, html: '' };
-    const job = { claim, contentType, body: response.body, ...(item.rendered ? { rendered: item.rendered.html, ...(item.rendered.fragmentRoutes ? { fragmentRoutes: true } : {}) } : {}) };
+    const job = {
+      claim,
+      contentType,
+      body: response.body,
+      ...(item.rendered ? { rendered: item.rendered.html, ...(item.rendered.fragmentRoutes ? { fragmentRoutes: true } : {}) } : {}),
+    };
     if (!pool) return of(withResult({ ...item, rendered }, parseResponse(job, settings)));
     return from(pool.parse(job, settings)).pipe(
       // The body went to the thread and came back: the item keeps the returned bytes.
-      map(({ result, body, sha256, sha1 }) => withResult({ ...item, rendered, response: { ...response, body }, bodySha256: sha256, bodySha1: sha1 }, result)),
+      map(({ result, body, sha256, sha1 }) =>
+        withResult({ ...item, rendered, response: { ...response, body }, bodySha256: sha256, bodySha1: sha1 }, result),
+      ),
     );
   });
 }

@@ -37,12 +37,16 @@ function stored(response: HttpResponse, { page, bodySha256, bodySha1, claim }: C
  */
 const UNEXPECTED_304 = {
   code: 'unexpected_304',
-  message: 'the server answered 304 Not Modified to a request without If-None-Match or If-Modified-Since; nothing was stored, an earlier capture is kept',
+  message:
+    'the server answered 304 Not Modified to a request without If-None-Match or If-Modified-Since; nothing was stored, an earlier capture is kept',
 };
 const isUnasked304 = (item: CrawlItem) => item.response?.status === 304 && !item.claim.validators;
 
 /** The frontier gave the URL to another claim while this one was in flight: its outcome is not this worker's to store. */
-const LEASE_LOST = { code: 'lease_lost', message: 'the claim on this URL expired and the frontier gave it out again; this fetch was not stored' };
+const LEASE_LOST = {
+  code: 'lease_lost',
+  message: 'the claim on this URL expired and the frontier gave it out again; this fetch was not stored',
+};
 
 function report(item: CrawlItem, tries: number, linksNew: number): FetchReport {
   const { response } = item;

@@ -14,7 +14,8 @@ export interface Limits {
 function refusal(found: DiscoveredUrl, limits: Limits): Reason | undefined {
   const trap = trapReason(found.url, limits.traps);
   if (trap) return trap;
-  if (found.target === 'requisite' && !limits.requisites) return { code: 'no_requisites', message: 'page requisites are off (--no-requisites)' };
+  if (found.target === 'requisite' && !limits.requisites)
+    return { code: 'no_requisites', message: 'page requisites are off (--no-requisites)' };
   if (found.nofollow && limits.obeyNofollow) return { code: 'nofollow', message: 'linked with nofollow' };
   // Requisites go with their page whatever its depth; only pages count depth.
   if (found.target === 'page' && limits.maxDepth !== undefined && found.depth > limits.maxDepth) {

@@ -24,7 +24,9 @@ export interface Parsed {
 
 // From sources (the tests' in-process CLI) the worker is the compiled one: a worker thread runs only JavaScript.
 const WORKER = fileURLToPath(
-  import.meta.url.endsWith('.ts') ? new URL('../../../dist/pipeline/parse/parse-worker.js', import.meta.url) : new URL('./parse-worker.js', import.meta.url),
+  import.meta.url.endsWith('.ts')
+    ? new URL('../../../dist/pipeline/parse/parse-worker.js', import.meta.url)
+    : new URL('./parse-worker.js', import.meta.url),
 );
 
 const YOUNG_GENERATION_MB = 6;
@@ -70,7 +72,14 @@ class ParseThread {
         if (!waiting) continue;
         this.forget(reply.id);
         if ('failure' in reply) waiting.reject(new Error(`parsing failed: ${reply.failure}`));
-        else waiting.resolve({ result: reply.result, body: asBuffer(reply.body), sha256: asBuffer(reply.sha256), sha1: asBuffer(reply.sha1), threadId: reply.threadId });
+        else
+          waiting.resolve({
+            result: reply.result,
+            body: asBuffer(reply.body),
+            sha256: asBuffer(reply.sha256),
+            sha1: asBuffer(reply.sha1),
+            threadId: reply.threadId,
+          });
       }
     });
     this.worker.on('error', (error) => onGone(this, new ParseThreadError(`failed: ${error.message}`)));
@@ -91,7 +100,10 @@ class ParseThread {
   private flush(): void {
     const batch = this.outbox;
     this.outbox = [];
-    this.worker.postMessage(batch, batch.map((request) => request.job.body.buffer as ArrayBuffer));
+    this.worker.postMessage(
+      batch,
+      batch.map((request) => request.job.body.buffer as ArrayBuffer),
+    );
   }
 
   private forget(id: number): void {

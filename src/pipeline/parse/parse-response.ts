@@ -2,7 +2,19 @@ import { gunzipSync } from 'node:zlib';
 import type { ClaimedUrl, DiscoveredUrl, PageText, Reason } from '../ports.js';
 import type { PageFacts } from '../crawl-item.js';
 import { discover } from '../discover.js';
-import { extractCssUrls, extractPage, findBase, mentionsBase, type FoundKind, charsetOf, decodeText, isCss, isHtml, decodeHtmlPieces, baseOf } from '../../html/index.js';
+import {
+  extractCssUrls,
+  extractPage,
+  findBase,
+  mentionsBase,
+  type FoundKind,
+  charsetOf,
+  decodeText,
+  isCss,
+  isHtml,
+  decodeHtmlPieces,
+  baseOf,
+} from '../../html/index.js';
 import { LinkBudget, smallestLimit } from '../link-budget.js';
 import { isRouteFragment, normalizeUrl, type NormalizedUrl } from '../../url/index.js';
 import { extractSitemap, isGzip } from '../sitemap/extract-sitemap.js';
@@ -42,7 +54,13 @@ export interface ParseResult {
 const HTML_VARIANT: Record<FoundKind, number> = { link: 0, requisite: 2, refresh: 4, canonical: 6 };
 
 /** What each kind of HTML link becomes: a page one level deeper, a requisite, a refresh (like a redirect), a canonical (recorded only). */
-function fromHtmlLink(kind: FoundKind, nofollow: boolean, target: NormalizedUrl, claim: ClaimedUrl, settings: ParseSettings): DiscoveredUrl {
+function fromHtmlLink(
+  kind: FoundKind,
+  nofollow: boolean,
+  target: NormalizedUrl,
+  claim: ClaimedUrl,
+  settings: ParseSettings,
+): DiscoveredUrl {
   const { depth, redirectHops } = claim;
   switch (kind) {
     case 'requisite':
@@ -77,7 +95,10 @@ function baseOfPage(body: Uint8Array, html: ReturnType<typeof decodeHtmlPieces>,
 function routeFragments(claim: ClaimedUrl, fragmentRoutes: boolean | undefined) {
   // A fragment starting with '/' or '!' is a route or the app's home whatever the page does.
   const inPage = (fragment: string, sameDocument: boolean) => sameDocument && fragmentRoutes === true && !/^[!/]/.test(fragment);
-  return { pageUrl: claim.url, keep: (fragment: string, sameDocument: boolean) => isRouteFragment(fragment) || inPage(fragment, sameDocument) };
+  return {
+    pageUrl: claim.url,
+    keep: (fragment: string, sameDocument: boolean) => isRouteFragment(fragment) || inPage(fragment, sameDocument),
+  };
 }
 
 function parseHtml({ claim, body, contentType, rendered, fragmentRoutes }: ParseJob, settings: ParseSettings): ParseResult {
@@ -86,7 +107,11 @@ function parseHtml({ claim, body, contentType, rendered, fragmentRoutes }: Parse
   const { encoding } = html;
   const base = baseOfPage(body, html, claim.url);
   // A page with a huge number of links is a trap or an attack; committing them all would stall the crawl.
-  const budget = new LinkBudget(base, settings.maxLinksPerPage ?? 0, rendered === undefined ? undefined : routeFragments(claim, fragmentRoutes));
+  const budget = new LinkBudget(
+    base,
+    settings.maxLinksPerPage ?? 0,
+    rendered === undefined ? undefined : routeFragments(claim, fragmentRoutes),
+  );
   const found: DiscoveredUrl[] = [];
   const links: { kind: FoundKind; nofollow: boolean; target: NormalizedUrl }[] = [];
   const onLink = (href: string, kind: FoundKind, nofollow: boolean) => {
@@ -102,7 +127,8 @@ function parseHtml({ claim, body, contentType, rendered, fragmentRoutes }: Parse
     for (const directive of ['noindex', 'nofollow', 'noarchive'] as const) facts.robots[directive] ||= dom.robots[directive];
   }
   // <meta name="robots" content="nofollow"> may come after the links it covers, so they are built at the end.
-  for (const { kind, nofollow, target } of links) found.push(fromHtmlLink(kind, facts.robots.nofollow || nofollow, target, claim, settings));
+  for (const { kind, nofollow, target } of links)
+    found.push(fromHtmlLink(kind, facts.robots.nofollow || nofollow, target, claim, settings));
   const page: PageFacts = { charset: encoding };
   if (facts.title !== undefined) page.title = facts.title;
   if (facts.text !== undefined) page.text = facts.text;
@@ -116,7 +142,12 @@ function parseHtml({ claim, body, contentType, rendered, fragmentRoutes }: Parse
 }
 
 /** What the rendered DOM says; its links go to `onLink`, resolved against the DOM's own <base> where a script set one. */
-function renderedFacts(rendered: string, base: string, onLink: (href: string, kind: FoundKind, nofollow: boolean) => void, settings: ParseSettings) {
+function renderedFacts(
+  rendered: string,
+  base: string,
+  onLink: (href: string, kind: FoundKind, nofollow: boolean) => void,
+  settings: ParseSettings,
+) {
   const bytes = new TextEncoder().encode(rendered);
   // The browser serialises the DOM as text: it is UTF-8 here whatever the page's own charset was.
   const dom = decodeHtmlPieces(bytes, 'text/html; charset=utf-8');

@@ -15,6 +15,9 @@ function answer({ id, job, settings }: ParseRequest): ParseReply {
 // One parse thread: a batch of responses is answered in one message, each body going back with its answer.
 parentPort!.on('message', (batch: ParseRequest[]) => {
   const replies = batch.map(answer);
-  parentPort!.postMessage(replies, replies.map((reply) => reply.body.buffer as ArrayBuffer));
+  parentPort!.postMessage(
+    replies,
+    replies.map((reply) => reply.body.buffer as ArrayBuffer),
+  );
 });
 parentPort!.postMessage(THREAD_READY);

@@ -35,7 +35,8 @@ const redirects = followRedirects(MAX_ROBOTS_REDIRECTS, 'caller');
 /** The hop a redirect leads to, from the discovered URL the redirects operator added. */
 const nextHop = (item: CrawlItem): DiscoveredUrl | undefined => item.discovered.find((found) => found.kind === 'redirect');
 
-const hopOf = ({ url, key, origin, pathKey }: DiscoveredUrl): NormalizedUrl => (pathKey === undefined ? { url, key, origin } : { url, key, origin, pathKey });
+const hopOf = ({ url, key, origin, pathKey }: DiscoveredUrl): NormalizedUrl =>
+  pathKey === undefined ? { url, key, origin } : { url, key, origin, pathKey };
 
 const isRedirect = (outcome: Outcome) => outcome.status !== undefined && outcome.status >= 300 && outcome.status <= 399;
 
@@ -86,7 +87,9 @@ export function fetchRobots(origin: string, deps: RobotsFetchDeps): Observable<F
     const confirmed = response?.status === 304 && item.claim.validators ? stored : undefined;
     const sitemaps = learn(
       confirmed ??
-        (response ? { status: response.status, body: response.body, location: response.location ?? null } : { error: item.error?.message ?? 'no answer' }),
+        (response
+          ? { status: response.status, body: response.body, location: response.location ?? null }
+          : { error: item.error?.message ?? 'no answer' }),
     );
     // Sitemap: lines are URLs a response adds like any other: the same cap, the same count of what was left.
     const budget = new LinkBudget(target.url, deps.maxUrls ?? 0);

@@ -23,7 +23,11 @@ const ALLOW_ALL: RobotsRules = { refuses: () => undefined, sitemaps: [] };
  * parsed; a 4xx (or too many redirects) means no rules; a 5xx or no answer
  * at all means the whole origin is disallowed (§2.3.1.3, §2.3.1.4).
  */
-export function robotsRules(robotsUrl: string, outcome: { status?: number; body?: Uint8Array; error?: string }, userAgent: string): RobotsRules {
+export function robotsRules(
+  robotsUrl: string,
+  outcome: { status?: number; body?: Uint8Array; error?: string },
+  userAgent: string,
+): RobotsRules {
   const { status } = outcome;
   if (status !== undefined && status >= 200 && status <= 299) {
     const parsed = robotsParser(robotsUrl, new TextDecoder('utf-8').decode(outcome.body ?? new Uint8Array()));
@@ -41,7 +45,10 @@ export function robotsRules(robotsUrl: string, outcome: { status?: number; body?
   if (status !== undefined && status < 500) return ALLOW_ALL;
   const why = status !== undefined ? `HTTP ${status}` : (outcome.error ?? 'no answer');
   return {
-    refuses: () => ({ code: 'robots_unavailable', message: `${robotsUrl} could not be fetched (${why}), so the origin is treated as disallowed` }),
+    refuses: () => ({
+      code: 'robots_unavailable',
+      message: `${robotsUrl} could not be fetched (${why}), so the origin is treated as disallowed`,
+    }),
     sitemaps: [],
     unavailable: true,
   };

@@ -42,7 +42,13 @@ export function captureOf(archive: ArchiveReader, key: string, time: CaptureTime
  * The capture that answers a replayed request of `method` (a POST) to `url` that sent `body`: one made
  * by a request of that method with exactly that body, the nearest `timestamp`; never a GET's capture.
  */
-export function findRequestCapture(archive: ArchiveReader, url: string, method: string, body: Buffer, timestamp: string): ArchivedPage | undefined {
+export function findRequestCapture(
+  archive: ArchiveReader,
+  url: string,
+  method: string,
+  body: Buffer,
+  timestamp: string,
+): ArchivedPage | undefined {
   const key = archiveKey(url);
   const wanted = timestampMs(timestamp);
   if (key === undefined || Number.isNaN(wanted)) return undefined;

@@ -9,10 +9,47 @@ import { archiveKey, captureOf, nearestCapture, timestampMs } from './find-captu
 // and names whose value is a number (a cache-buster), or any name with a jQuery JSONP callback.
 
 /** Tracking and session parameters: any value. */
-const ANY_VALUE = new Set(['fbclid', 'gclid', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'igshid', 'mc_cid', 'mc_eid', '_ga', '_gl', 'sid', 'sessionid', 'session_id', 'jsessionid', 'phpsessid', 'aspsessionid', 'cfid', 'cftoken']);
+const ANY_VALUE = new Set([
+  'fbclid',
+  'gclid',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'msclkid',
+  'yclid',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  'sid',
+  'sessionid',
+  'session_id',
+  'jsessionid',
+  'phpsessid',
+  'aspsessionid',
+  'cfid',
+  'cftoken',
+]);
 const ANY_VALUE_PREFIX = ['utm_'];
 /** Cache-busters: when the value is a number (digits, dots, dashes), as pywb's `[\d.-]+`. */
-const NUMERIC_VALUE = new Set(['_', 'cb', 't', '_t', 'ts', 'timestamp', 'time', 'rand', 'rnd', 'random', 'nocache', 'cachebuster', 'cachebust', 'cache_buster', 'cache']);
+const NUMERIC_VALUE = new Set([
+  '_',
+  'cb',
+  't',
+  '_t',
+  'ts',
+  'timestamp',
+  'time',
+  'rand',
+  'rnd',
+  'random',
+  'nocache',
+  'cachebuster',
+  'cachebust',
+  'cache_buster',
+  'cache',
+]);
 const NUMBER = /^[\d.-]+$/;
 /** jQuery's JSONP callback names (`callback=jQuery1830_1732665600123`), any parameter name. */
 const JQUERY_CALLBACK = /^jquery[\d_]+$/i;
@@ -73,7 +110,11 @@ export function fuzzyCapture(archive: ArchiveReader, url: string, timestamp: str
     .filter((variant) => variant !== key)
     .map((variant) => ({ variant, ...significantQuery(new URL(variant).search) }));
   const sameQuery = variants.filter((variant) => variant.query === wanted).sort((a, b) => a.ignored - b.ignored);
-  const found = nearestOf(archive, sameQuery.map(({ variant }) => variant), timestamp);
+  const found = nearestOf(
+    archive,
+    sameQuery.map(({ variant }) => variant),
+    timestamp,
+  );
   if (found || !queryIgnoredByPath(parsed.pathname)) return found;
   const anyQuery = variants.map(({ variant }) => variant).sort((a, b) => a.length - b.length);
   return nearestOf(archive, anyQuery, timestamp);

@@ -34,12 +34,18 @@ export function methodNotAllowedPage(uiOrigin: string): string {
 
 /** A Host header naming another site: a DNS-rebinding page, or an address crawlite serve did not print. */
 export function misdirectedPage(): string {
-  return page('Misdirected request', `<main id="misdirected"><h1>Unknown Host header</h1><p>Open the address crawlite serve printed.</p></main>`);
+  return page(
+    'Misdirected request',
+    `<main id="misdirected"><h1>Unknown Host header</h1><p>Open the address crawlite serve printed.</p></main>`,
+  );
 }
 
 /** A service worker's script: an archived one would answer for every capture on the replay origin. */
 export function serviceWorkerRefusedPage(): string {
-  return page('Service workers refused', `<main id="service-worker-refused"><h1>Service workers refused</h1><p>Replay registers no service worker.</p></main>`);
+  return page(
+    'Service workers refused',
+    `<main id="service-worker-refused"><h1>Service workers refused</h1><p>Replay registers no service worker.</p></main>`,
+  );
 }
 
 /** Replay itself failed (the archive could not be read): said plainly, without a stack. */

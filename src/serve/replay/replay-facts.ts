@@ -27,7 +27,11 @@ export interface ReplayFacts {
  * The capture replay shows for `url` near `timestamp`: the URL's own nearest capture, or, only when
  * the URL has none, a fuzzy match. Exact always wins: the fuzzy lookup runs only after that.
  */
-export function replayedCapture(archive: ArchiveReader, url: string, timestamp: string): { page: ArchivedPage; fuzzy: boolean } | undefined {
+export function replayedCapture(
+  archive: ArchiveReader,
+  url: string,
+  timestamp: string,
+): { page: ArchivedPage; fuzzy: boolean } | undefined {
   const key = archiveKey(url);
   if (key === undefined) return undefined;
   const time = nearestCapture(archive.captureTimes(key), timestamp);

@@ -6,7 +6,14 @@ import { RAW_SANDBOX, REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js
 import { captureTimestamp, parseReplayPath, replayPath, type ReplayTarget } from '../replay-url.js';
 import { findRequestCapture } from './find-capture.js';
 import { replayedCapture } from './replay-facts.js';
-import { methodNotAllowedPage, misdirectedPage, notArchivedPage, notFoundPage, replayFailedPage, serviceWorkerRefusedPage } from './not-archived-page.js';
+import {
+  methodNotAllowedPage,
+  misdirectedPage,
+  notArchivedPage,
+  notFoundPage,
+  replayFailedPage,
+  serviceWorkerRefusedPage,
+} from './not-archived-page.js';
 import { keptHeaders, replayPolicyHeaders } from './replay-headers.js';
 import { sendReply, type Reply } from '../send-reply.js';
 import { SHIM_PATH, SHIM_SOURCE } from './replay-shim.js';
@@ -71,7 +78,10 @@ type Routed = Reply & { shimmed?: boolean };
  * a request naming another Host (neither those nor a site's host of this port) is answered 421, as the UI does. Every response carries the
  * replay policy. See docs/serve.md, "How replay works".
  */
-export function createReplayHandler(given: ReplayContext, allowedHosts?: ReadonlySet<string>): (req: IncomingMessage, res: ServerResponse) => void {
+export function createReplayHandler(
+  given: ReplayContext,
+  allowedHosts?: ReadonlySet<string>,
+): (req: IncomingMessage, res: ServerResponse) => void {
   // Origins as URLs serialise them, so `http://127.0.0.1:5001/` works too.
   const context: Context = {
     archive: given.archive,
@@ -81,11 +91,18 @@ export function createReplayHandler(given: ReplayContext, allowedHosts?: Readonl
   const framers = [context.uiOrigin, ...(given.framingOrigins ?? []).map((origin) => new URL(origin).origin)].join(' ');
   const policy = replayPolicyHeaders(context.addresses.cspSources, framers, REPLAY_SANDBOX);
   const scriptless = replayPolicyHeaders(context.addresses.cspSources, framers, RAW_SANDBOX);
-  const failed: Reply = { status: 500, headers: { 'content-type': HTML_UTF8, ...scriptless }, body: Buffer.from(replayFailedPage(context.uiOrigin)) };
+  const failed: Reply = {
+    status: 500,
+    headers: { 'content-type': HTML_UTF8, ...scriptless },
+    body: Buffer.from(replayFailedPage(context.uiOrigin)),
+  };
   const answer = (req: IncomingMessage, res: ServerResponse, routed: () => Routed, cors: Record<string, string> = {}): void => {
     try {
       const reply = routed();
-      sendReply(res, req.method, req.headers.range, { ...reply, headers: { ...reply.headers, ...cors, ...(reply.shimmed ? policy : scriptless) } });
+      sendReply(res, req.method, req.headers.range, {
+        ...reply,
+        headers: { ...reply.headers, ...cors, ...(reply.shimmed ? policy : scriptless) },
+      });
     } catch {
       // The archive failed to read (damage, a closed file), or a capture holds what HTTP cannot send
       // (a status outside 100-999, say): a page that says so, never a stack.
@@ -100,11 +117,18 @@ export function createReplayHandler(given: ReplayContext, allowedHosts?: Readonl
     const site = named && { self: `http://${host}`, ...named };
     // Another archived site's page reading this one's captures (its own host, another origin).
     const cors = site ? corsHeaders(context.addresses, site.self, req.headers.origin) : {};
-    if (site && req.method === 'OPTIONS' && cors['access-control-allow-origin']) return answer(req, res, () => preflight(req.headers), cors);
+    if (site && req.method === 'OPTIONS' && cors['access-control-allow-origin'])
+      return answer(req, res, () => preflight(req.headers), cors);
     if (req.method !== 'POST') return answer(req, res, () => (site ? routeSite(context, site, req) : route(context, req)), cors);
     // A POST is matched by its body, so the body is read first (up to a limit).
     readBody(req, MAX_POST_BODY).then(
-      (body) => answer(req, res, () => (body ? (site ? routeSitePost(context, site, req, body) : routePost(context, req, body)) : tooLarge()), cors),
+      (body) =>
+        answer(
+          req,
+          res,
+          () => (body ? (site ? routeSitePost(context, site, req, body) : routePost(context, req, body)) : tooLarge()),
+          cors,
+        ),
       () => res.destroy(),
     );
   };
@@ -131,7 +155,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
 }
 
 function tooLarge(): Routed {
-  return { status: 413, headers: { 'content-type': HTML_UTF8, connection: 'close' }, body: Buffer.from(`<!doctype html><title>413</title><p>A POST body over ${MAX_POST_BODY} bytes is not looked up in the archive.</p>`) };
+  return {
+    status: 413,
+    headers: { 'content-type': HTML_UTF8, connection: 'close' },
+    body: Buffer.from(`<!doctype html><title>413</title><p>A POST body over ${MAX_POST_BODY} bytes is not looked up in the archive.</p>`),
+  };
 }
 
 /** A page elsewhere that rebinds its DNS name to this address reads nothing, the body as captured included. */
@@ -142,14 +170,22 @@ function misdirected(): Reply {
 /** What every replay origin answers before looking at the path: methods it reads, service workers refused, the shim. */
 function common(context: Context, req: IncomingMessage): Routed | undefined {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return { status: 405, headers: { allow: 'GET, HEAD, POST', 'content-type': HTML_UTF8 }, body: Buffer.from(methodNotAllowedPage(context.uiOrigin)) };
+    return {
+      status: 405,
+      headers: { allow: 'GET, HEAD, POST', 'content-type': HTML_UTF8 },
+      body: Buffer.from(methodNotAllowedPage(context.uiOrigin)),
+    };
   }
   // Browsers send this with a service worker's script (and its update checks), whatever scope it asks for.
   if (req.headers['service-worker'] !== undefined) {
     return { status: 403, headers: { 'content-type': HTML_UTF8 }, body: Buffer.from(serviceWorkerRefusedPage()) };
   }
   if (req.url === SHIM_PATH) {
-    return { status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }, body: Buffer.from(SHIM_SOURCE) };
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
+      body: Buffer.from(SHIM_SOURCE),
+    };
   }
   return undefined;
 }
@@ -160,7 +196,9 @@ const isTopLevel = (req: IncomingMessage) => req.headers['sec-fetch-dest'] === '
 /** A request to an archived site's own host: the captured path and query of its origin, near the label's timestamp. */
 function siteTarget(site: Site, req: IncomingMessage): ReplayTarget | undefined {
   const path = req.url ?? '/';
-  return site.origin !== undefined && path.startsWith('/') ? { timestamp: site.timestamp, modifier: '', url: site.origin + path } : undefined;
+  return site.origin !== undefined && path.startsWith('/')
+    ? { timestamp: site.timestamp, modifier: '', url: site.origin + path }
+    : undefined;
 }
 
 function routeSite(context: Context, site: Site, req: IncomingMessage): Routed {
@@ -302,7 +340,11 @@ function escapedPathTarget(context: Context, path: string, referer: string | und
 }
 
 function redirect(status: number, location: string): Reply {
-  return { status, headers: { location, 'content-type': HTML_UTF8 }, body: Buffer.from(`<!doctype html><a href="${escapeAttribute(location)}">Moved</a>`) };
+  return {
+    status,
+    headers: { location, 'content-type': HTML_UTF8 },
+    body: Buffer.from(`<!doctype html><a href="${escapeAttribute(location)}">Moved</a>`),
+  };
 }
 
 /** The captured media type with its charset set to UTF-8, which is what replay sends. */

@@ -59,12 +59,20 @@ export function urlRewriter(base: string, target: RewriteTarget): RewriteUrl {
  * on, so its own absolute URLs stay on its origin (replay still finds a capture nearer another time).
  */
 export function hostTarget(addresses: ReplayAddresses, timestamp: string): RewriteTarget {
-  return { address: (href) => addresses.replayUrl(href, timestamp), isReplay: (url) => addresses.isReplayOrigin(url.origin), leaveResolving: true };
+  return {
+    address: (href) => addresses.replayUrl(href, timestamp),
+    isReplay: (url) => addresses.isReplayOrigin(url.origin),
+    leaveResolving: true,
+  };
 }
 
 /** Rewriting onto the paths of one replay origin, pywb style: `/{timestamp}{modifier}/{url}`. */
 export function pathTarget(replayOrigin: string, timestamp: string, modifier: ReplayModifier = ''): RewriteTarget {
-  return { address: (href) => replayOrigin + replayPath(href, timestamp, modifier), isReplay: (url) => url.origin === replayOrigin, leaveResolving: false };
+  return {
+    address: (href) => replayOrigin + replayPath(href, timestamp, modifier),
+    isReplay: (url) => url.origin === replayOrigin,
+    leaveResolving: false,
+  };
 }
 
 /**

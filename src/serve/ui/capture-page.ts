@@ -27,7 +27,8 @@ function selectedCapture(context: UiContext, params: URLSearchParams): Selected 
   const url = params.get('url');
   if (!url) throw new UiHttpError(400, 'name the archived URL: /capture?url=https://example.com/');
   const ts = params.get('ts');
-  if (ts !== null && !TIMESTAMP.test(ts)) throw new UiHttpError(400, `ts must be a capture's timestamp (YYYYMMDDhhmmss), got ${ts.slice(0, 40)}`);
+  if (ts !== null && !TIMESTAMP.test(ts))
+    throw new UiHttpError(400, `ts must be a capture's timestamp (YYYYMMDDhhmmss), got ${ts.slice(0, 40)}`);
   const times = context.archive.captureTimes(url);
   const selected = ts === null ? times.find((time) => time.latest) : nearestCapture(times, ts.padEnd(14, '0'));
   const page = selected && captureOf(context.archive, url, selected);

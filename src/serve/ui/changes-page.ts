@@ -1,6 +1,13 @@
 import { CrawliteError } from '../../crawlite-error.js';
 import { isCutCell, type DiffSide } from '../../storage/query/index.js';
-import { CHANGE_KINDS, changeCountsQuery, changesPageQuery, crawlNumbers, resolveCrawls, type ChangeKind } from '../../storage/reader/index.js';
+import {
+  CHANGE_KINDS,
+  changeCountsQuery,
+  changesPageQuery,
+  crawlNumbers,
+  resolveCrawls,
+  type ChangeKind,
+} from '../../storage/reader/index.js';
 import type { UiDiff } from '../diff-mount.js';
 import type { UiSql } from '../sql-mount.js';
 import { html, type Html } from './html.js';
@@ -21,7 +28,8 @@ const changesHref = (params: Record<string, string | number>) =>
 function crawlParam(params: URLSearchParams, name: 'from' | 'to', crawls: readonly number[]): number | undefined {
   const text = params.get(name);
   if (text === null || text === '') return undefined;
-  if (!/^\d{1,9}$/.test(text)) throw new UiHttpError(400, `${name} must be a crawl number (1 is the first crawl), got "${text.slice(0, 40)}"`);
+  if (!/^\d{1,9}$/.test(text))
+    throw new UiHttpError(400, `${name} must be a crawl number (1 is the first crawl), got "${text.slice(0, 40)}"`);
   const crawl = Number(text);
   if (!crawls.includes(crawl)) throw new UiHttpError(404, `crawl ${crawl} is not in this archive: it holds crawls ${crawls.join(', ')}`);
   return crawl;
@@ -33,7 +41,12 @@ function crawlForm(crawls: readonly number[], from: number, to: number, url: str
   return html`<form class="filters" id="crawls" action="/changes" method="get">${select('from', from)} ${select('to', to)}${url ? html`<input type="hidden" name="url" value="${url}">` : ''}<button type="submit">Compare</button></form>`;
 }
 
-const page = (body: Html, status?: number): UiPage => ({ ...(status !== undefined ? { status } : {}), title: 'Changes', body, styles: ['/assets/sql.css'] });
+const page = (body: Html, status?: number): UiPage => ({
+  ...(status !== undefined ? { status } : {}),
+  title: 'Changes',
+  body,
+  styles: ['/assets/sql.css'],
+});
 
 /** A unified diff as lines, each escaped and classed by what it is. */
 function diffLines(patch: string): Html {
@@ -68,8 +81,10 @@ function bounds(diff: UiDiff, sides: readonly DiffSide[]): Html {
  * bounded (diff-mount.ts) and worked out in a process of its own, so serve answers everything else meanwhile.
  */
 async function pageDiff(context: UiContext, asked: string, from: number, to: number): Promise<{ body: Html; status?: number }> {
-  const heading = (url: string) => html`<h2 id="diff-of">How <a href="${captureHref(url)}" class="url">${url}</a> changed, crawl ${from} → crawl ${to}</h2>`;
-  if (!context.diff) return { status: 501, body: html`${heading(asked)}<p class="error" id="diff-error">Comparing texts is not available here.</p>` };
+  const heading = (url: string) =>
+    html`<h2 id="diff-of">How <a href="${captureHref(url)}" class="url">${url}</a> changed, crawl ${from} → crawl ${to}</h2>`;
+  if (!context.diff)
+    return { status: 501, body: html`${heading(asked)}<p class="error" id="diff-error">Comparing texts is not available here.</p>` };
   let diff;
   try {
     diff = await context.diff.diff({ url: asked, from, to });
@@ -83,8 +98,13 @@ async function pageDiff(context: UiContext, asked: string, from: number, to: num
           : error.message;
     return { status: 503, body: html`${heading(asked)}<p class="error" id="diff-error">${words}</p>` };
   }
-  if (diff.kind === 'not-archived') return { status: 404, body: html`${heading(asked)}<p class="error" id="diff-error">${asked} is not in the archive.</p>` };
-  if (diff.kind === 'not-captured') return { status: 404, body: html`${heading(diff.url)}<p class="error" id="diff-error">${diff.url} was not captured in crawl ${diff.crawl}.</p>` };
+  if (diff.kind === 'not-archived')
+    return { status: 404, body: html`${heading(asked)}<p class="error" id="diff-error">${asked} is not in the archive.</p>` };
+  if (diff.kind === 'not-captured')
+    return {
+      status: 404,
+      body: html`${heading(diff.url)}<p class="error" id="diff-error">${diff.url} was not captured in crawl ${diff.crawl}.</p>`,
+    };
   if (diff.kind === 'same') {
     return {
       body: html`${heading(diff.url)}${bounds(context.diff, diff.sides)}<p id="diff-same">The text is the same in crawl ${from} and crawl ${to}${diff.bodiesDiffer ? ' (the bodies differ)' : ''}.</p>`,
@@ -100,7 +120,8 @@ ${diff.patch === undefined ? html`<p class="error" id="diff-error">The two texts
 function changeKindParam(params: URLSearchParams): ChangeKind | undefined {
   const text = params.get('change');
   if (text === null || text === '') return undefined;
-  if (!(CHANGE_KINDS as readonly string[]).includes(text)) throw new UiHttpError(400, `change must be one of ${CHANGE_KINDS.join(', ')}, got "${text.slice(0, 40)}"`);
+  if (!(CHANGE_KINDS as readonly string[]).includes(text))
+    throw new UiHttpError(400, `change must be one of ${CHANGE_KINDS.join(', ')}, got "${text.slice(0, 40)}"`);
   return text as ChangeKind;
 }
 
@@ -125,7 +146,9 @@ async function readChanges(sql: UiSql, from: number, to: number, kind: ChangeKin
   for (const [change, n] of countRows.rows as Array<[ChangeKind, number]>) counts[change] = n;
   // A URL past LISTED_CELL_CHARS (only an import can store one) is listed cut.
   const cell = (value: unknown) => (isCutCell(value) ? `${value.head}…` : value);
-  const rows = pageRows.rows.map((row) => Object.fromEntries(pageRows.columns.map((name, i) => [name, cell(row[i])])) as unknown as ListedChange);
+  const rows = pageRows.rows.map(
+    (row) => Object.fromEntries(pageRows.columns.map((name, i) => [name, cell(row[i])])) as unknown as ListedChange,
+  );
   // One row more than shown says whether there is a next page.
   const next = rows.length > PAGE_SIZE ? rows[PAGE_SIZE - 1]!.url : undefined;
   return { counts, rows: rows.slice(0, PAGE_SIZE), next };
@@ -146,9 +169,12 @@ ${CHANGE_KINDS.map((each) => html`<tr data-change="${each}"><td><a href="${chang
 ${kind || after ? html`<p class="muted"><a href="${changesHref({ from, to })}">all changes</a></p>` : ''}
 <table id="changes"><thead><tr><th>URL</th><th>change</th><th class="num">status</th><th>crawl ${from}</th><th>crawl ${to}</th><th></th></tr></thead><tbody>
 ${listed.rows.map(
-  (row) => html`<tr data-change="${row.change}"><td class="url"><a href="${captureHref(row.url)}">${row.url}</a></td><td>${row.change}</td><td class="num">${row.from_status ?? '—'} → ${row.to_status ?? '—'}</td><td>${timeTag(row.from_fetched_at)}</td><td>${timeTag(row.to_fetched_at)}</td><td>${
-    row.from_status !== null && row.to_status !== null ? html`<a class="text-diff" href="${changesHref({ url: row.url, from, to })}">text diff</a>` : ''
-  }</td></tr>\n`,
+  (row) =>
+    html`<tr data-change="${row.change}"><td class="url"><a href="${captureHref(row.url)}">${row.url}</a></td><td>${row.change}</td><td class="num">${row.from_status ?? '—'} → ${row.to_status ?? '—'}</td><td>${timeTag(row.from_fetched_at)}</td><td>${timeTag(row.to_fetched_at)}</td><td>${
+      row.from_status !== null && row.to_status !== null
+        ? html`<a class="text-diff" href="${changesHref({ url: row.url, from, to })}">text diff</a>`
+        : ''
+    }</td></tr>\n`,
 )}</tbody></table>
 ${listed.rows.length === 0 ? html`<p class="muted" id="no-changes">No URLs${after ? ' after this one' : ''}.</p>` : ''}
 <p class="pager">${listed.next !== undefined ? html`<a id="next" rel="next" href="${changesHref({ ...base, after: listed.next })}">next ${PAGE_SIZE} →</a>` : html`<span class="muted">end of the list</span>`}</p>`;
@@ -164,13 +190,18 @@ export async function changesPage(context: UiContext, params: URLSearchParams): 
     throw error;
   }
   if (crawls.length < 2) {
-    return page(html`<h1>Changes</h1><p id="one-crawl">This archive holds ${crawls.length ? 'one crawl' : 'no crawl'}: run <code>crawlite recrawl</code> on it, then see here what changed.</p>`);
+    return page(
+      html`<h1>Changes</h1><p id="one-crawl">This archive holds ${crawls.length ? 'one crawl' : 'no crawl'}: run <code>crawlite recrawl</code> on it, then see here what changed.</p>`,
+    );
   }
   const asked = { from: crawlParam(params, 'from', crawls), to: crawlParam(params, 'to', crawls) };
   let from: number;
   let to: number;
   try {
-    ({ from, to } = resolveCrawls(context.db, 'this archive', { ...(asked.from !== undefined ? { from: asked.from } : {}), ...(asked.to !== undefined ? { to: asked.to } : {}) }));
+    ({ from, to } = resolveCrawls(context.db, 'this archive', {
+      ...(asked.from !== undefined ? { from: asked.from } : {}),
+      ...(asked.to !== undefined ? { to: asked.to } : {}),
+    }));
   } catch (error) {
     if (error instanceof CrawliteError) throw new UiHttpError(400, error.message.replace(/--(from|to) /g, '$1 '));
     throw error;
@@ -179,7 +210,13 @@ export async function changesPage(context: UiContext, params: URLSearchParams): 
   const heading = html`<h1>Changes</h1>${crawlForm(crawls, from, to, url)}`;
   if (url) {
     const diff = await pageDiff(context, url, from, to);
-    return { ...page(html`${heading}<p class="muted"><a href="${changesHref({ from, to })}">all changes, crawl ${from} → crawl ${to}</a></p>${diff.body}`, diff.status), title: `Changes: ${url}` };
+    return {
+      ...page(
+        html`${heading}<p class="muted"><a href="${changesHref({ from, to })}">all changes, crawl ${from} → crawl ${to}</a></p>${diff.body}`,
+        diff.status,
+      ),
+      title: `Changes: ${url}`,
+    };
   }
   try {
     return page(html`${heading}${await changeList(context, params, from, to)}`);

@@ -6,7 +6,12 @@ export const formatCount = (n: number): string => n.toLocaleString('en-US');
 /** At most `max` characters (code points, so no pair is split) of `text`, with … when cut. */
 export function truncate(text: string, max: number): string {
   const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 /** The UI's link to a capture's page. */

@@ -13,7 +13,10 @@ export function layout(page: UiPage, archiveName: string): Html {
 ${styles.map((href) => html`<link rel="stylesheet" href="${href}">\n`)}
 </head>
 <body${page.bare ? html` class="bare"` : ''}>
-${page.bare ? page.body : html`<nav>
+${
+  page.bare
+    ? page.body
+    : html`<nav>
   <a class="brand" href="/">crawlite</a>
   <span class="muted">${archiveName}</span>
   <a href="/">Overview</a>
@@ -25,7 +28,8 @@ ${page.bare ? page.body : html`<nav>
 </nav>
 <main>
 ${page.body}
-</main>`}
+</main>`
+}
 ${['/assets/local-time.js', ...(page.scripts ?? [])].map((src) => html`<script src="${src}"></script>\n`)}
 </body>
 </html>

@@ -34,7 +34,11 @@ ${countTable('url-states', 'state', [
 ])}
 </section>
 <section><h2>Responses by status</h2>
-${countTable('statuses', 'status', report.byStatus.map((row) => ({ label: String(row.status), count: row.count, href: `/urls?status=${String(row.status)[0]}xx` })))}
+${countTable(
+  'statuses',
+  'status',
+  report.byStatus.map((row) => ({ label: String(row.status), count: row.count, href: `/urls?status=${String(row.status)[0]}xx` })),
+)}
 </section>
 <section><h2>Bytes</h2>
 <table id="bytes"><tbody>
@@ -46,13 +50,33 @@ ${countTable('statuses', 'status', report.byStatus.map((row) => ({ label: String
 </tbody></table>
 </section>
 <section><h2>Content types</h2>
-${countTable('content-types', 'type', overview.contentTypes.map((row) => ({ label: row.type, count: row.count, href: `/urls?type=${encodeURIComponent(row.type)}` })))}
+${countTable(
+  'content-types',
+  'type',
+  overview.contentTypes.map((row) => ({ label: row.type, count: row.count, href: `/urls?type=${encodeURIComponent(row.type)}` })),
+)}
 </section>
 <section><h2>Errors</h2>
-${report.errors.length ? countTable('errors', 'error', report.errors.map((row) => ({ label: row.code, count: row.count, href: '/urls?state=failed' }))) : html`<p class="muted">None.</p>`}
+${
+  report.errors.length
+    ? countTable(
+        'errors',
+        'error',
+        report.errors.map((row) => ({ label: row.code, count: row.count, href: '/urls?state=failed' })),
+      )
+    : html`<p class="muted">None.</p>`
+}
 </section>
 <section><h2>Skipped</h2>
-${report.skips.length ? countTable('skips', 'reason', report.skips.map((row) => ({ label: row.code, count: row.count, href: '/urls?state=skipped' }))) : html`<p class="muted">None.</p>`}
+${
+  report.skips.length
+    ? countTable(
+        'skips',
+        'reason',
+        report.skips.map((row) => ({ label: row.code, count: row.count, href: '/urls?state=skipped' })),
+      )
+    : html`<p class="muted">None.</p>`
+}
 </section>
 </div>
 ${hostsSection(overview)}
@@ -67,9 +91,11 @@ ${hostsSection(overview)}
   };
 }
 
-const hostLink = (host: HostCount) => (host.origin ? html`<a href="/urls?host=${encodeURIComponent(host.origin)}">${host.origin}</a>` : '(unknown)');
+const hostLink = (host: HostCount) =>
+  host.origin ? html`<a href="/urls?host=${encodeURIComponent(host.origin)}">${host.origin}</a>` : '(unknown)';
 
-const moreHosts = (shown: number, total: number) => (total > shown ? html`<p class="muted">and ${formatCount(total - shown)} more hosts.</p>` : '');
+const moreHosts = (shown: number, total: number) =>
+  total > shown ? html`<p class="muted">and ${formatCount(total - shown)} more hosts.</p>` : '';
 
 /**
  * The hosts crawled, most pages fetched first; apart and folded, the hosts only found as link

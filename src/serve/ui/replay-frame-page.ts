@@ -22,7 +22,8 @@ const TIMESTAMP = /^\d{1,14}$/;
 export function replayFramePage(context: UiContext, params: URLSearchParams): UiPage {
   const url = params.get('url');
   if (!url) throw new UiHttpError(400, 'name the archived URL: /replay?url=https://example.com/');
-  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new UiHttpError(400, `url must be an http or https URL, got ${url.slice(0, 80)}`);
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw new UiHttpError(400, `url must be an http or https URL, got ${url.slice(0, 80)}`);
   const ts = params.get('ts') ?? captureTimestamp(new Date().toISOString());
   if (!TIMESTAMP.test(ts)) throw new UiHttpError(400, `ts must be a capture's timestamp (YYYYMMDDhhmmss), got ${ts.slice(0, 40)}`);
   const raw = params.get('raw') === '1';
@@ -38,13 +39,24 @@ export function replayFramePage(context: UiContext, params: URLSearchParams): Ui
 }
 
 /** The bar, drawn here so it reads without script; replay-bar-js.ts draws the same elements from /api/capture. */
-function replayBar(replayOrigin: string, hostsPort: number | undefined, url: string, ts: string, raw: boolean, facts: ReplayFacts | undefined): Html {
+function replayBar(
+  replayOrigin: string,
+  hostsPort: number | undefined,
+  url: string,
+  ts: string,
+  raw: boolean,
+  facts: ReplayFacts | undefined,
+): Html {
   const shown = facts?.url ?? url;
   const at = facts?.timestamp ?? ts;
   const details = `${captureHref(shown)}&ts=${at}`;
   const step = (id: string, label: string, to: string | null | undefined) =>
-    to ? html`<a id="${id}" href="${replayFramePath(shown, to, raw ? 'id_' : '')}">${label}</a>` : html`<a id="${id}" class="off">${label}</a>`;
-  const other = raw ? html`<a id="show-replay" href="${replayFramePath(shown, at)}">replay</a>` : html`<a id="show-raw" href="${replayFramePath(shown, at, 'id_')}" title="the body as captured, unrewritten, nothing run">raw</a>`;
+    to
+      ? html`<a id="${id}" href="${replayFramePath(shown, to, raw ? 'id_' : '')}">${label}</a>`
+      : html`<a id="${id}" class="off">${label}</a>`;
+  const other = raw
+    ? html`<a id="show-replay" href="${replayFramePath(shown, at)}">replay</a>`
+    : html`<a id="show-raw" href="${replayFramePath(shown, at, 'id_')}" title="the body as captured, unrewritten, nothing run">raw</a>`;
   return html`<header id="replay-bar" data-replay-origin="${replayOrigin}"${hostsPort !== undefined ? html` data-replay-hosts-port="${String(hostsPort)}"` : ''} data-url="${shown}" data-ts="${at}"${facts?.fuzzy ? html` data-requested="${url}"` : ''}${raw ? html` data-raw=""` : ''}>
 <a class="brand" id="replay-archive" href="/" title="back to the archive">crawlite</a>
 ${raw ? html`<span class="muted">body as captured of</span>` : ''}

@@ -24,10 +24,17 @@ export function shownScreenshot(stored: Screenshot): ShownScreenshot | { refused
 /** `/screenshot?url=[&ts=]`: the screenshot of the capture the capture page shows (`page`), as an image of its checked type. */
 export function screenshotImage(context: UiContext, page: ArchivedPage): ShownScreenshot {
   const stored = context.archive.screenshot(page.url, page.fetchedAt);
-  if (!stored) throw new UiHttpError(404, `no screenshot of ${page.url} at ${captureTimestamp(page.fetchedAt)}: the page was not rendered in a browser`);
+  if (!stored)
+    throw new UiHttpError(
+      404,
+      `no screenshot of ${page.url} at ${captureTimestamp(page.fetchedAt)}: the page was not rendered in a browser`,
+    );
   const shown = shownScreenshot(stored);
   if ('refused' in shown) {
-    throw new UiHttpError(404, `the screenshot of ${page.url} is stored as "${shown.refused}", not one of the image types crawlite serves (${SCREENSHOT_TYPES.join(', ')})`);
+    throw new UiHttpError(
+      404,
+      `the screenshot of ${page.url} is stored as "${shown.refused}", not one of the image types crawlite serves (${SCREENSHOT_TYPES.join(', ')})`,
+    );
   }
   return shown;
 }

@@ -48,7 +48,11 @@ export async function searchPage(context: UiContext, params: URLSearchParams): P
 <button type="submit">Search</button>
 </form>`;
   if (!context.search) {
-    return { status: 501, title: 'Search', body: html`${form}<p class="error" id="search-error">Full-text search is not available in this build of crawlite.</p>` };
+    return {
+      status: 501,
+      title: 'Search',
+      body: html`${form}<p class="error" id="search-error">Full-text search is not available in this build of crawlite.</p>`,
+    };
   }
   if (!query) return { title: 'Search', body: form };
   let hits;
@@ -56,7 +60,8 @@ export async function searchPage(context: UiContext, params: URLSearchParams): P
     hits = await context.search(query, { limit: PAGE_SIZE + 1, offset, mode, markStart: MARK_START, markEnd: MARK_END });
   } catch (error) {
     const status = error instanceof CrawliteError && Object.hasOwn(SEARCH_REFUSALS, error.code) ? SEARCH_REFUSALS[error.code] : undefined;
-    if (status !== undefined) return { status, title: 'Search', body: html`${form}<p class="error" id="search-error">${(error as Error).message}</p>` };
+    if (status !== undefined)
+      return { status, title: 'Search', body: html`${form}<p class="error" id="search-error">${(error as Error).message}</p>` };
     throw error;
   }
   const more = hits.length > PAGE_SIZE;
@@ -66,7 +71,9 @@ export async function searchPage(context: UiContext, params: URLSearchParams): P
 ${shown.length ? '' : html`<p class="muted">No pages match.</p>`}
 <ol class="hits" id="hits" start="${offset + 1}">
 ${shown.map(
-  (hit) => html`<li><a href="${captureHref(hit.url)}">${hit.title || hit.url}</a> <span class="muted">${hit.status} · ${timeTag(hit.fetchedAt)}</span>
+  (
+    hit,
+  ) => html`<li><a href="${captureHref(hit.url)}">${hit.title || hit.url}</a> <span class="muted">${hit.status} · ${timeTag(hit.fetchedAt)}</span>
 <div class="muted url">${hit.url}</div><div class="snippet">${trusted(markSnippet(hit.snippet))}</div></li>\n`,
 )}
 </ol>

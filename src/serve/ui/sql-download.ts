@@ -81,6 +81,10 @@ export async function sqlDownload(
     }
     const refusal = sqlRefusal(error, context.sql.downloadTimeoutMs);
     if (!refusal) throw error;
-    return { status: refusal.status, title: 'SQL', body: html`<h1>${refusal.status}</h1><p class="error" id="sql-error">${refusal.message}</p>` };
+    return {
+      status: refusal.status,
+      title: 'SQL',
+      body: html`<h1>${refusal.status}</h1><p class="error" id="sql-error">${refusal.message}</p>`,
+    };
   }
 }

@@ -17,7 +17,10 @@ export const EXAMPLE_QUERIES: ReadonlyArray<{ title: string; sql: string }> = [
   { title: 'pages by status', sql: 'select status, count(*) as pages from pages group by status order by status' },
   { title: 'most linked URLs', sql: 'select to_url, count(*) as links from links group by to_url order by links desc limit 50' },
   { title: 'largest bodies', sql: 'select url, size, content_type from pages order by size desc limit 50' },
-  { title: 'broken links and where they are', sql: 'select l.from_url, p.url, p.status from pages p join links l on l.to_url = p.url where p.status >= 400' },
+  {
+    title: 'broken links and where they are',
+    sql: 'select l.from_url, p.url, p.status from pages p join links l on l.to_url = p.url where p.status >= 400',
+  },
   { title: 'what was left out, and why', sql: "select url, error from urls where state = 'skipped'" },
   { title: 'failures by kind', sql: "select substr(error, 1, 60) as error, count(*) as urls from urls where state = 'failed' group by 1" },
   { title: 'pages by server', sql: "select json_extract(headers, '$.server') as server, count(*) as pages from pages group by 1" },
@@ -31,7 +34,8 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 function cell(value: unknown): Html {
   if (value === null || value === undefined) return html`<td class="null">NULL</td>`;
   if (isCutCell(value) && value.cut === 'blob') return html`<td class="blob">&lt;${formatCount(value.bytes)} bytes&gt;</td>`;
-  if (isCutCell(value)) return html`<td>${value.head}… <span class="cut">(cut: ${formatCount(value.bytes)} bytes in all; the downloads have it whole)</span></td>`;
+  if (isCutCell(value))
+    return html`<td>${value.head}… <span class="cut">(cut: ${formatCount(value.bytes)} bytes in all; the downloads have it whole)</span></td>`;
   if (typeof value === 'number' || typeof value === 'bigint') return html`<td class="num">${String(value)}</td>`;
   return html`<td>${String(value)}</td>`;
 }
@@ -50,7 +54,9 @@ function relationsList(relations: readonly ArchiveRelation[]): Html {
     html`<h3>${title}</h3><ul>${relations
       .filter((relation) => relation.type === type)
       .map(
-        (relation) => html`<li data-relation="${relation.name}"><a href="/sql?${new URLSearchParams({ view: relation.name }).toString()}">${relation.name}</a>
+        (
+          relation,
+        ) => html`<li data-relation="${relation.name}"><a href="/sql?${new URLSearchParams({ view: relation.name }).toString()}">${relation.name}</a>
 <button type="button" class="query" data-fill="${`select ${relation.columns.map(quotedIfNeeded).join(', ')}\nfrom ${quotedIfNeeded(relation.name)}\nlimit 100`}" title="put a query of ${relation.name} in the box">query</button>
 <div class="columns">${relation.columns.map((column) => html`<button type="button" data-insert="${quotedIfNeeded(column)}">${column}</button>`)}</div></li>\n`,
       )}</ul>`;
@@ -82,7 +88,8 @@ function pageOf(context: UiContext, main: Html, sql: string, status?: number): U
 
 function pageSize(params: URLSearchParams): number {
   const text = params.get('limit') ?? String(PAGE_SIZE);
-  if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > MAX_PAGE_SIZE) throw new UiHttpError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, got "${text.slice(0, 40)}"`);
+  if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > MAX_PAGE_SIZE)
+    throw new UiHttpError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, got "${text.slice(0, 40)}"`);
   return Number(text);
 }
 
@@ -90,7 +97,8 @@ function pageSize(params: URLSearchParams): number {
 function afterKey(params: URLSearchParams, relation: ArchiveRelation): Array<string | number> | undefined {
   const text = params.get('after');
   if (text === null || text === '') return undefined;
-  const bad = () => new UiHttpError(400, `after must be the key of a row of ${relation.name} (${relation.key.join(', ')}), as the next link gives it`);
+  const bad = () =>
+    new UiHttpError(400, `after must be the key of a row of ${relation.name} (${relation.key.join(', ')}), as the next link gives it`);
   if (text.length > MAX_AFTER_CHARS || relation.key.length === 0) throw bad();
   let key: unknown;
   try {
@@ -98,7 +106,10 @@ function afterKey(params: URLSearchParams, relation: ArchiveRelation): Array<str
   } catch {
     throw bad();
   }
-  const valid = Array.isArray(key) && key.length === relation.key.length && key.every((part) => (typeof part === 'string' && !part.includes('\0')) || Number.isSafeInteger(part));
+  const valid =
+    Array.isArray(key) &&
+    key.length === relation.key.length &&
+    key.every((part) => (typeof part === 'string' && !part.includes('\0')) || Number.isSafeInteger(part));
   if (!valid) throw bad();
   return key as Array<string | number>;
 }
@@ -122,7 +133,10 @@ async function browse(context: UiContext, params: URLSearchParams, name: string)
   const everything = `select * from ${quotedIfNeeded(relation.name)}${keys ? ` order by ${relation.key.map(quotedIfNeeded).join(', ')}` : ''}`;
   const main = html`<h2 id="browsing">${relation.type} ${relation.name}</h2>
 <p class="muted">${keys ? html`In order of ${relation.key.join(', ')}${after ? html` · <a href="/sql?${new URLSearchParams({ view: name }).toString()}">first page</a>` : ''}` : html`Its first ${limit} rows (${relation.name} has no key to page by: query it, or download it all)`} · download all as <a class="download" href="${downloadHref('csv', everything)}">CSV</a> · <a class="download" href="${downloadHref('json', everything)}">JSON</a></p>
-${resultsTable(relation.columns, rows.map((row) => row.slice(keys)))}
+${resultsTable(
+  relation.columns,
+  rows.map((row) => row.slice(keys)),
+)}
 ${rows.length === 0 ? html`<p class="muted">No rows${after ? ' after this one' : ''}.</p>` : ''}
 <p class="pager">${more ? html`<a id="next" rel="next" href="/sql?${next.toString()}">next ${limit} →</a>` : keys ? html`<span class="muted">end of ${relation.name}</span>` : ''}</p>`;
   return pageOf(context, main, everything);
@@ -138,7 +152,9 @@ export async function sqlPage(context: UiContext, params: URLSearchParams): Prom
     if (!sql.trim()) return pageOf(context, html``, '');
     const shown = await context.sql.firstRows(sql, { maxRows: SHOWN_ROWS });
     const main = html`<p class="muted" id="row-count">${
-      shown.cut ? html`<strong id="cut">The first ${formatCount(shown.rows.length)} rows</strong>, cut there: download them all` : html`${formatCount(shown.rows.length)} row${shown.rows.length === 1 ? '' : 's'} · download`
+      shown.cut
+        ? html`<strong id="cut">The first ${formatCount(shown.rows.length)} rows</strong>, cut there: download them all`
+        : html`${formatCount(shown.rows.length)} row${shown.rows.length === 1 ? '' : 's'} · download`
     } as <a class="download" id="csv" href="${downloadHref('csv', sql)}">CSV</a> · <a class="download" id="json" href="${downloadHref('json', sql)}">JSON</a></p>
 ${resultsTable(shown.columns, shown.rows)}`;
     return pageOf(context, main, sql);

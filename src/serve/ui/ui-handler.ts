@@ -33,7 +33,10 @@ const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiP
   '/qa': qaPage,
 };
 
-const jsonReply = ({ status, json }: { status: number; json: unknown }): { status: number; response: Body } => ({ status, response: { type: 'application/json', body: JSON.stringify(json) } });
+const jsonReply = ({ status, json }: { status: number; json: unknown }): { status: number; response: Body } => ({
+  status,
+  response: { type: 'application/json', body: JSON.stringify(json) },
+});
 
 /** The UI's security headers: archived pages are hostile, so no inline script runs and only the replay origin is framed. */
 function securityHeaders(replaySources: string): Record<string, string> {
@@ -60,11 +63,15 @@ function movedToReplayPageOrigin(context: UiContext, req: IncomingMessage, path:
  * files from a fixed map, a 404 page for anything else and a one-line 500 page for
  * any error (never a stack trace).
  */
-export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<string>): (req: IncomingMessage, res: ServerResponse) => void {
+export function createUiHandler(
+  context: UiContext,
+  allowedHosts?: ReadonlySet<string>,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const archiveName = basename(context.archive.path);
   const frameSources = addressesOf(context).cspSources;
   const pageBody = (page: UiPage): Body => ({ type: 'text/html; charset=utf-8', body: layout(page, archiveName).text });
-  const errorPage = (status: number, message: string) => pageBody({ status, title: String(status), body: html`<h1>${status}</h1><p class="error" id="error">${message}</p>` });
+  const errorPage = (status: number, message: string) =>
+    pageBody({ status, title: String(status), body: html`<h1>${status}</h1><p class="error" id="error">${message}</p>` });
 
   /** A short page; to a person who followed a link here from elsewhere, a link to open it from here. */
   const forbiddenPage = (who: string, url: URL, document: boolean): Body =>
@@ -84,13 +91,19 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
       return { status: shown.status ?? 200, response: pageBody(shown) };
     }
     if (path === '/api/capture') return jsonReply(captureFactsApi(context, params));
-    if (path === '/api/timeline') return { status: 200, response: { type: 'application/json', body: JSON.stringify(fetchTimeline(context.db)) } };
+    if (path === '/api/timeline')
+      return { status: 200, response: { type: 'application/json', body: JSON.stringify(fetchTimeline(context.db)) } };
     if (path === '/raw') {
       const capture = requestedCapture(context, params);
       const name = (new URL(capture.url).pathname.split('/').pop() || 'index').replace(/[^\w.-]/g, '_');
       return {
         status: 200,
-        response: { type: 'application/octet-stream', body: capture.body, ranged: true, headers: { 'content-disposition': `attachment; filename="${name}"` } },
+        response: {
+          type: 'application/octet-stream',
+          body: capture.body,
+          ranged: true,
+          headers: { 'content-disposition': `attachment; filename="${name}"` },
+        },
       };
     }
     if (path === '/screenshot') {
@@ -111,7 +124,10 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
         // A page elsewhere that rebinds its DNS name to this address reads nothing.
         ({ status, response } = { status: 421, response: errorPage(421, 'Unknown Host header: open the address crawlite serve printed.') });
       } else if (req.method !== 'GET' && req.method !== 'HEAD') {
-        ({ status, response } = { status: 405, response: { ...errorPage(405, `${req.method} is not supported: this archive is read-only`), headers: { allow: 'GET, HEAD' } } });
+        ({ status, response } = {
+          status: 405,
+          response: { ...errorPage(405, `${req.method} is not supported: this archive is read-only`), headers: { allow: 'GET, HEAD' } },
+        });
       } else {
         const url = new URL(req.url ?? '/', 'http://ui.invalid');
         const refused = refusedFromElsewhere(req.headers, url.pathname);
@@ -120,10 +136,23 @@ export function createUiHandler(context: UiContext, allowedHosts?: ReadonlySet<s
           ({ status, response } = { status: 403, response: forbiddenPage(refused, url, req.headers['sec-fetch-dest'] === 'document') });
         } else if (movedToReplayPageOrigin(context, req, url.pathname)) {
           const location = context.replayPageOrigin + url.pathname + url.search;
-          ({ status, response } = { status: 302, response: { ...pageBody({ title: 'Moved', body: html`<p><a href="${location}">Open the replay</a></p>` }), headers: { location } } });
+          ({ status, response } = {
+            status: 302,
+            response: {
+              ...pageBody({ title: 'Moved', body: html`<p><a href="${location}">Open the replay</a></p>` }),
+              headers: { location },
+            },
+          });
         } else if (url.pathname === '/sql.csv' || url.pathname === '/sql.json') {
           // Streamed as read, or a page saying why not.
-          const instead = await sqlDownload(context, url.pathname === '/sql.csv' ? 'csv' : 'json', url.searchParams, req, res, securityHeaders(frameSources));
+          const instead = await sqlDownload(
+            context,
+            url.pathname === '/sql.csv' ? 'csv' : 'json',
+            url.searchParams,
+            req,
+            res,
+            securityHeaders(frameSources),
+          );
           if (!instead) return;
           ({ status, response } = { status: instead.status ?? 400, response: pageBody(instead) });
         } else ({ status, response } = await route(url.pathname, url.searchParams));

@@ -25,7 +25,8 @@ const MAX_TYPE_LENGTH = 200;
 function oneOf<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
   const value = params.get(name);
   if (value === null || value === '') return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UiHttpError(400, `${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UiHttpError(400, `${name} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
 
@@ -37,7 +38,8 @@ function filterOf(params: URLSearchParams): UrlListingFilter {
   const host = params.get('host') || undefined;
   const text = params.get('text') || undefined;
   const contentType = params.get('type')?.trim().toLowerCase() || undefined;
-  if (contentType !== undefined && contentType.length > MAX_TYPE_LENGTH) throw new UiHttpError(400, `type must be a media type such as text/html, got "${contentType.slice(0, 40)}…"`);
+  if (contentType !== undefined && contentType.length > MAX_TYPE_LENGTH)
+    throw new UiHttpError(400, `type must be a media type such as text/html, got "${contentType.slice(0, 40)}…"`);
   if (statusClass) filter.statusClass = statusClass;
   if (state) filter.state = state;
   if (kind) filter.kind = kind;
@@ -55,9 +57,11 @@ const select = (name: string, values: readonly string[], chosen: string | undefi
 /** The archive's media types, most responses first, each with its count; a chosen type not among them is kept. */
 function typeSelect(context: UiContext, chosen: string | undefined) {
   const types = mediaTypeCounts(context.db);
-  const options = chosen !== undefined && !types.some((row) => row.type === chosen) ? [...types, { type: chosen, count: undefined }] : types;
+  const options =
+    chosen !== undefined && !types.some((row) => row.type === chosen) ? [...types, { type: chosen, count: undefined }] : types;
   return html`<label>type<select name="type"><option value="">any</option>${options.map(
-    (row) => html`<option value="${row.type}"${row.type === chosen ? html` selected` : ''}>${row.type}${row.count === undefined ? '' : ` (${formatCount(row.count)})`}</option>`,
+    (row) =>
+      html`<option value="${row.type}"${row.type === chosen ? html` selected` : ''}>${row.type}${row.count === undefined ? '' : ` (${formatCount(row.count)})`}</option>`,
   )}</select></label>`;
 }
 
@@ -77,7 +81,9 @@ const typeCell = (row: UrlListingRow) => {
 
 /** A mark on a URL whose latest capture has a screenshot of an image type, linking to the image; no image is read for the list. */
 const screenshotMark = (row: UrlListingRow) =>
-  screenshotType(row.screenshotType) ? html` <a class="screenshot-mark" href="${screenshotHref(row.url)}" title="screenshot of the latest capture" aria-label="screenshot">▣</a>` : '';
+  screenshotType(row.screenshotType)
+    ? html` <a class="screenshot-mark" href="${screenshotHref(row.url)}" title="screenshot of the latest capture" aria-label="screenshot">▣</a>`
+    : '';
 
 /** `/urls`: every URL seen, filtered by GET parameters, a page at a time after the last URL shown. */
 export function urlsPage(context: UiContext, params: URLSearchParams): UiPage {
@@ -105,16 +111,17 @@ ${typeSelect(context, filter.contentType)}
 ${after ? html`<p class="muted">After <span class="url">${after}</span> · <a href="/urls?${new URLSearchParams([...params].filter(([name]) => name !== 'after')).toString()}">first page</a></p>` : ''}
 <table id="urls"><thead><tr><th>URL</th><th>title</th><th>state</th><th class="num">status</th><th>type</th><th class="num">size</th><th>fetched</th><th class="num">depth</th><th>kind</th></tr></thead><tbody>
 ${page.rows.map(
-  (row) => html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${screenshotMark(row)}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td>${titleCell(row.title)}<td>${row.state}</td><td class="num">${row.status ?? ''}</td>${typeCell(row)}<td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="time">${row.fetchedAt ? timeTag(row.fetchedAt) : ''}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
+  (row) =>
+    html`<tr><td class="url">${row.status !== null ? html`<a href="${captureHref(row.url)}">${row.url}</a>` : row.url}${screenshotMark(row)}${row.error ? html`<div class="muted">${row.error}</div>` : ''}</td>${titleCell(row.title)}<td>${row.state}</td><td class="num">${row.status ?? ''}</td>${typeCell(row)}<td class="num">${row.size === null ? '' : formatBytes(row.size)}</td><td class="time">${row.fetchedAt ? timeTag(row.fetchedAt) : ''}</td><td class="num">${row.depth}</td><td>${row.kind}</td></tr>\n`,
 )}
 </tbody></table>
 ${page.rows.length === 0 ? html`<p class="muted">No URLs${after ? ' after this one' : ''} match.</p>` : ''}
 <p class="pager">${
-  page.next === undefined
-    ? html`<span class="muted">end of the list</span>`
-    : page.partial
-      ? html`<span class="muted">${page.rows.length} found among the next ${formatCount(SCAN_ROWS)} URLs, up to ${page.next}.</span> <a id="next" rel="next" href="/urls?${nextParams.toString()}">look further →</a>`
-      : html`<a id="next" rel="next" href="/urls?${nextParams.toString()}">next ${limit} →</a>`
-}</p>`;
+    page.next === undefined
+      ? html`<span class="muted">end of the list</span>`
+      : page.partial
+        ? html`<span class="muted">${page.rows.length} found among the next ${formatCount(SCAN_ROWS)} URLs, up to ${page.next}.</span> <a id="next" rel="next" href="/urls?${nextParams.toString()}">look further →</a>`
+        : html`<a id="next" rel="next" href="/urls?${nextParams.toString()}">next ${limit} →</a>`
+  }</p>`;
   return { title: 'URLs', body };
 }

@@ -36,7 +36,10 @@ export class ArchiveBusyError extends CrawliteError {
 
   /** Another crawl holds the archive's lock; `holder` names it when its row can be read. */
   static crawl(path: string, holder?: string): ArchiveBusyError {
-    return new ArchiveBusyError(path, `another crawl${holder ? ` (${holder})` : ''} is writing to it; wait for it to finish or stop it first`);
+    return new ArchiveBusyError(
+      path,
+      `another crawl${holder ? ` (${holder})` : ''} is writing to it; wait for it to finish or stop it first`,
+    );
   }
 }
 
@@ -69,7 +72,10 @@ export class NotAShardError extends CrawliteError {
 /** `worker --db` given a shard of another shared crawl: its pages would be merged with this crawl's. */
 export class ShardOfOtherCrawlError extends CrawliteError {
   constructor(path: string, theirs: string, ours: string) {
-    super('SHARD_OF_OTHER_CRAWL', `${path} is a shard of another shared crawl (${theirs}), not of ${ours}: give the worker a new file (--db shard-1.sqlite)`);
+    super(
+      'SHARD_OF_OTHER_CRAWL',
+      `${path} is a shard of another shared crawl (${theirs}), not of ${ours}: give the worker a new file (--db shard-1.sqlite)`,
+    );
   }
 }
 
@@ -83,7 +89,10 @@ export class NothingToRecrawlError extends CrawliteError {
 /** `recrawl` while the last crawl still has URLs to fetch: it must be finished first. */
 export class UnfinishedCrawlError extends CrawliteError {
   constructor(path: string, left: number) {
-    super('CRAWL_UNFINISHED', `${path}: the last crawl is not finished (${left} URL${left === 1 ? '' : 's'} left to fetch); run crawlite resume ${path} first`);
+    super(
+      'CRAWL_UNFINISHED',
+      `${path}: the last crawl is not finished (${left} URL${left === 1 ? '' : 's'} left to fetch); run crawlite resume ${path} first`,
+    );
   }
 }
 
@@ -97,7 +106,11 @@ export class QueryRefusedError extends CrawliteError {
 /** A query FTS5 cannot parse (`"unclosed`, `a AND`, `col:word` for a column that does not exist). */
 export class SearchQueryError extends CrawliteError {
   constructor(query: string, reason: string, options?: { cause?: unknown }) {
-    super('BAD_SEARCH_QUERY', `bad search query ${JSON.stringify(query)}: ${reason} (FTS5 syntax: words, "a phrase", OR, NOT, prefix*)`, options);
+    super(
+      'BAD_SEARCH_QUERY',
+      `bad search query ${JSON.stringify(query)}: ${reason} (FTS5 syntax: words, "a phrase", OR, NOT, prefix*)`,
+      options,
+    );
   }
 }
 

@@ -127,7 +127,11 @@ export class ArchiveLock {
       } catch (error) {
         db?.close();
         if (sqliteCode(error).startsWith('SQLITE_BUSY')) return undefined;
-        throw new ArchivePathError(archivePath, `cannot use the lock file ${lockPath}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new ArchivePathError(
+          archivePath,
+          `cannot use the lock file ${lockPath}: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
       }
       // A holder removes the file while it still holds it; a lock won on a removed file guards nothing: try again.
       if (before !== undefined && identity(lockPath) === before) return new ArchiveLock(lockPath, db);

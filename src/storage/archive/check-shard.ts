@@ -11,7 +11,8 @@ export interface ShardOf {
   options: Record<string, unknown>;
 }
 
-const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
+const hasTable = (db: Db, name: string) =>
+  db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
 
 /**
  * Refuses, before a worker writes anything, a file that is not a shard of
@@ -22,18 +23,25 @@ const hasTable = (db: Db, name: string) => db.prepare("SELECT 1 FROM sqlite_sche
 export function checkShardOf(db: Db, path: string, expected: ShardOf): void {
   if (metaValue(db, 'shardOf') === undefined) {
     if (metaValue(db, 'roots') !== undefined) throw new NotAShardError(path, 'a crawl of its own');
-    if (hasTable(db, 'url') && db.prepare('SELECT 1 FROM url LIMIT 1').get() !== undefined) throw new NotAShardError(path, 'pages of its own');
+    if (hasTable(db, 'url') && db.prepare('SELECT 1 FROM url LIMIT 1').get() !== undefined)
+      throw new NotAShardError(path, 'pages of its own');
     return;
   }
   const frontier = metaValue(db, 'frontier');
   if (frontier !== undefined) {
-    if (frontier !== expected.frontier) throw new ShardOfOtherCrawlError(path, `a frontier made ${String(frontier)}`, `this one, made ${expected.frontier}`);
+    if (frontier !== expected.frontier)
+      throw new ShardOfOtherCrawlError(path, `a frontier made ${String(frontier)}`, `this one, made ${expected.frontier}`);
     return;
   }
   // A shard from before shards named their frontier: its roots and options tell.
   const roots = metaValue(db, 'roots');
   if (!isDeepStrictEqual(roots, expected.roots)) {
-    throw new ShardOfOtherCrawlError(path, `roots ${Array.isArray(roots) ? roots.join(' ') : 'unknown'}`, `this frontier's, roots ${expected.roots.join(' ')}`);
+    throw new ShardOfOtherCrawlError(
+      path,
+      `roots ${Array.isArray(roots) ? roots.join(' ') : 'unknown'}`,
+      `this frontier's, roots ${expected.roots.join(' ')}`,
+    );
   }
-  if (!isDeepStrictEqual(metaValue(db, 'options'), expected.options)) throw new ShardOfOtherCrawlError(path, 'other options', "this frontier's");
+  if (!isDeepStrictEqual(metaValue(db, 'options'), expected.options))
+    throw new ShardOfOtherCrawlError(path, 'other options', "this frontier's");
 }

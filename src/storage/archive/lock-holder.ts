@@ -25,7 +25,9 @@ export function readHolder(db: Db): LockHolder | undefined {
 
 export function recordHolder(db: Db, owner: LockOwner, now: Date = new Date()): void {
   const holder: LockHolder = { pid: owner.pid, host: owner.host, since: now.toISOString() };
-  db.prepare("INSERT INTO meta (key, value) VALUES ('lock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(JSON.stringify(holder));
+  db.prepare("INSERT INTO meta (key, value) VALUES ('lock', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+    JSON.stringify(holder),
+  );
 }
 
 export function clearHolder(db: Db): void {

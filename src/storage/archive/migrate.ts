@@ -12,9 +12,9 @@ export interface Migration {
  * The package's migrations/: two folders up from a chunk of the bundle (dist/bundle/), three from this
  * module unbundled (src/storage/archive/, dist/storage/archive/).
  */
-const MIGRATIONS_DIR = ['../../migrations/', '../../../migrations/']
-  .map((up) => fileURLToPath(new URL(up, import.meta.url)))
-  .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('../../migrations/', import.meta.url));
+const MIGRATIONS_DIR =
+  ['../../migrations/', '../../../migrations/'].map((up) => fileURLToPath(new URL(up, import.meta.url))).find((dir) => existsSync(dir)) ??
+  fileURLToPath(new URL('../../migrations/', import.meta.url));
 const FILE_NAME = /^(\d{4})_[\w-]+\.sql$/;
 
 /** The numbered SQL files in migrations/, in order. */

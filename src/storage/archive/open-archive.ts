@@ -3,7 +3,15 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { CrawliteError } from '../../crawlite-error.js';
-import { ArchiveBusyError, ArchivePathError, CorruptArchiveError, NewerSchemaError, NotAnArchiveError, NothingToResumeError, ShardArchiveError } from './archive-errors.js';
+import {
+  ArchiveBusyError,
+  ArchivePathError,
+  CorruptArchiveError,
+  NewerSchemaError,
+  NotAnArchiveError,
+  NothingToResumeError,
+  ShardArchiveError,
+} from './archive-errors.js';
 import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
@@ -42,8 +50,10 @@ export function explainOpenError(path: string, error: unknown): never {
   const code = sqliteCode(error);
   if (code === 'SQLITE_NOTADB') throw new NotAnArchiveError(path, 'not a SQLite database', { cause: error });
   if (code.startsWith('SQLITE_CORRUPT')) throw new CorruptArchiveError(path, { cause: error });
-  if (code.startsWith('SQLITE_CANTOPEN')) throw new ArchivePathError(path, 'cannot open the file (check the path and permissions)', { cause: error });
-  if (code.startsWith('SQLITE_BUSY')) throw new ArchiveBusyError(path, 'another program holds a lock on it (a SQLite client writing?); try again when it is done');
+  if (code.startsWith('SQLITE_CANTOPEN'))
+    throw new ArchivePathError(path, 'cannot open the file (check the path and permissions)', { cause: error });
+  if (code.startsWith('SQLITE_BUSY'))
+    throw new ArchiveBusyError(path, 'another program holds a lock on it (a SQLite client writing?); try again when it is done');
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM')) {
     throw new ArchivePathError(path, 'the file or its directory is not writable', { cause: error });
   }
@@ -156,7 +166,11 @@ export interface UnwrittenArchive {
  * shard, or that it is one of the worker's crawl). A refused file keeps every byte, and the connection closes without
  * leaving -wal or -shm files it made.
  */
-export function openUnwritten(path: string, mode: 'create' | 'existing', checks: { refuseShard?: boolean; shardOf?: ShardOf } = {}): UnwrittenArchive {
+export function openUnwritten(
+  path: string,
+  mode: 'create' | 'existing',
+  checks: { refuseShard?: boolean; shardOf?: ShardOf } = {},
+): UnwrittenArchive {
   requireSqliteDriver();
   const migrations = loadMigrations();
   const exists = checkPath(path, mode);

@@ -3,7 +3,15 @@ import { ArchiveBusyError } from './archive-errors.js';
 import type { ShardOf } from './check-shard.js';
 import { ArchiveLock, refuseHardLinks, type LockOwner } from './archive-lock.js';
 import { clearHolder, describeHolder, recordHolder } from './lock-holder.js';
-import { checkPath, closeArchive, enterWal, explainOpenError, openUnwritten, prepareForWriting, type UnwrittenArchive } from './open-archive.js';
+import {
+  checkPath,
+  closeArchive,
+  enterWal,
+  explainOpenError,
+  openUnwritten,
+  prepareForWriting,
+  type UnwrittenArchive,
+} from './open-archive.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 /** An archive a crawl may write to, with its lock held until `close`. */
@@ -28,7 +36,8 @@ const READER_WAIT_MS = 10 * 60_000;
 const READER_POLL_MS = 200;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const isBusy = (error: unknown) => typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
+const isBusy = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
 
 /**
  * Switches a finished archive (rollback journal) back to WAL. A reader that
@@ -40,7 +49,7 @@ async function enterWalWhenReadersLeave(db: Db, path: string, options: OpenCrawl
   const limitMs = options.readerWaitMs ?? READER_WAIT_MS;
   const started = Date.now();
   db.pragma('busy_timeout = 0');
-  for (let told = false; ; ) {
+  for (let told = false; ;) {
     try {
       enterWal(db);
       break;
@@ -48,7 +57,10 @@ async function enterWalWhenReadersLeave(db: Db, path: string, options: OpenCrawl
       if (!isBusy(error)) throw error;
       const waited = Date.now() - started;
       if (waited >= limitMs) {
-        throw new ArchiveBusyError(path, `a reader (query, stats or another program) kept it open for ${Math.round(waited / 1000)} s; close it and run again`);
+        throw new ArchiveBusyError(
+          path,
+          `a reader (query, stats or another program) kept it open for ${Math.round(waited / 1000)} s; close it and run again`,
+        );
       }
       if (!told) options.onWait?.(`waiting for a reader (query, stats or another program) to close ${path}...`);
       told = true;
@@ -63,7 +75,12 @@ async function enterWalWhenReadersLeave(db: Db, path: string, options: OpenCrawl
  * new archive included, so two crawls started at once never both create it:
  * the second is told "busy"), then opens, checks and migrates the archive.
  */
-export async function openCrawlArchive(path: string, mode: 'create' | 'existing', owner: LockOwner, options: OpenCrawlOptions = {}): Promise<CrawlArchive> {
+export async function openCrawlArchive(
+  path: string,
+  mode: 'create' | 'existing',
+  owner: LockOwner,
+  options: OpenCrawlOptions = {},
+): Promise<CrawlArchive> {
   checkPath(path, mode);
   refuseHardLinks(path);
   const lock = ArchiveLock.tryAcquire(path);

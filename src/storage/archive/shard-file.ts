@@ -39,7 +39,11 @@ export interface ShardDefinition {
 export function readShardDefinition(db: Db): ShardDefinition {
   const roots = readMetaValue(db, 'roots');
   const options = readMetaValue(db, 'options');
-  return { ...(roots === undefined ? {} : { roots }), ...(options === undefined ? {} : { options }), workerShard: readMetaValue(db, 'shardOf') !== undefined };
+  return {
+    ...(roots === undefined ? {} : { roots }),
+    ...(options === undefined ? {} : { options }),
+    workerShard: readMetaValue(db, 'shardOf') !== undefined,
+  };
 }
 
 /** The shard's schema version (PRAGMA user_version). */

@@ -22,7 +22,11 @@ export function unlockArchive(path: string): UnlockResult {
   refuseHardLinks(path);
   const hadLockFile = existsSync(lockPathOf(path));
   const lock = ArchiveLock.tryAcquire(path);
-  if (!lock) throw new ArchiveBusyError(path, `a running crawl${describe(describeHolder(path))} holds its lock; stop that crawl first (unlock clears only what a crawl that is gone left behind)`);
+  if (!lock)
+    throw new ArchiveBusyError(
+      path,
+      `a running crawl${describe(describeHolder(path))} holds its lock; stop that crawl first (unlock clears only what a crawl that is gone left behind)`,
+    );
   try {
     let staleHolder: LockHolder | undefined;
     if (!blank) {

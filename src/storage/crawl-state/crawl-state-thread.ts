@@ -8,7 +8,17 @@ import { ArchiveWriteError, asWriteError } from '../archive/archive-errors.js';
 import { answerCalls, type AnswerCall } from './crawl-state-calls.js';
 import { SqliteFrontier } from './sqlite-frontier.js';
 import { SqlitePageSink } from './sqlite-page-sink.js';
-import { CLOSE, CLOSED, type CrawlStateCall, type CrawlStateMethod, type CrawlStateOpen, type CrawlStateReady, type CrawlStateReply, type CrawlStateSetup, type CrossedError } from './crawl-state-protocol.js';
+import {
+  CLOSE,
+  CLOSED,
+  type CrawlStateCall,
+  type CrawlStateMethod,
+  type CrawlStateOpen,
+  type CrawlStateReady,
+  type CrawlStateReply,
+  type CrawlStateSetup,
+  type CrossedError,
+} from './crawl-state-protocol.js';
 
 /** The thread that writes the crawl's pages ended while the crawl needed it (out of memory, killed from outside). */
 export class CrawlStateThreadError extends CrawliteError {
@@ -19,7 +29,9 @@ export class CrawlStateThreadError extends CrawliteError {
 
 // From sources (the tests' in-process runs) the worker is the compiled one: a worker thread runs only JavaScript.
 const WORKER = fileURLToPath(
-  import.meta.url.endsWith('.ts') ? new URL('../../../dist/storage/crawl-state/crawl-state-worker.js', import.meta.url) : new URL('./crawl-state-worker.js', import.meta.url),
+  import.meta.url.endsWith('.ts')
+    ? new URL('../../../dist/storage/crawl-state/crawl-state-worker.js', import.meta.url)
+    : new URL('./crawl-state-worker.js', import.meta.url),
 );
 
 /**
@@ -36,7 +48,11 @@ function crossable(outcome: PageOutcome, transfer: Set<ArrayBuffer>): PageOutcom
   if (!response && !exchanges && !screenshot) return outcome;
   const moved: PageOutcome = { ...outcome };
   if (response) moved.response = { ...response, body: move(response.body) };
-  if (exchanges) moved.exchanges = exchanges.map((exchange) => ({ ...exchange, response: { ...exchange.response, body: move(exchange.response.body) } }));
+  if (exchanges)
+    moved.exchanges = exchanges.map((exchange) => ({
+      ...exchange,
+      response: { ...exchange.response, body: move(exchange.response.body) },
+    }));
   if (screenshot) moved.screenshot = { ...screenshot, data: move(screenshot.data) };
   return moved;
 }

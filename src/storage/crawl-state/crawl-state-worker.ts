@@ -1,7 +1,16 @@
 import { parentPort } from 'node:worker_threads';
 import { ArchiveWriteError } from '../archive/archive-errors.js';
 import { openWriterConnection } from '../archive/open-archive.js';
-import { CLOSE, CLOSED, type CrawlStateCall, type CrawlStateOpen, type CrawlStateReady, type CrawlStateReply, type CrawlStateSetup, type CrossedError } from './crawl-state-protocol.js';
+import {
+  CLOSE,
+  CLOSED,
+  type CrawlStateCall,
+  type CrawlStateOpen,
+  type CrawlStateReady,
+  type CrawlStateReply,
+  type CrawlStateSetup,
+  type CrossedError,
+} from './crawl-state-protocol.js';
 import { answerCalls } from './crawl-state-calls.js';
 import { SqliteFrontier } from './sqlite-frontier.js';
 import { SqlitePageSink } from './sqlite-page-sink.js';

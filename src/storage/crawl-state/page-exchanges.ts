@@ -51,9 +51,11 @@ export class PageExchanges {
       };
       const { id } = (get ? this.fetched : this.otherMethod).get(row)!;
       const bodyId = this.writer.body(exchange.response.body, exchange.response);
-      const capture = { ...fetchedCapture(exchange.response), requestBody: exchange.requestBody ? Buffer.from(exchange.requestBody) : null };
+      const capture = {
+        ...fetchedCapture(exchange.response),
+        requestBody: exchange.requestBody ? Buffer.from(exchange.requestBody) : null,
+      };
       this.writer.capture(id, page.runId, bodyId, capture, { found: 0, new: 0 });
     }
   }
 }
-

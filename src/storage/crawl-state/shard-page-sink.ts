@@ -25,7 +25,11 @@ export class ShardPageSink implements PageSinkPort {
       ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind, depth = min(url.depth, excluded.depth)
       RETURNING id`);
     this.rowsFor = db.transaction((claims: ClaimedUrl[]) =>
-      claims.map((claim) => this.upsert.get(claim.key, claim.url === claim.key ? null : claim.url, claim.origin, claim.kind, claim.depth, claim.redirectHops)!.id),
+      claims.map(
+        (claim) =>
+          this.upsert.get(claim.key, claim.url === claim.key ? null : claim.url, claim.origin, claim.kind, claim.depth, claim.redirectHops)!
+            .id,
+      ),
     );
     this.takingBack = new TakeBackPages(db);
   }

@@ -1,5 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { countedPageSql, ownClaimTakesSql, requeueRefusedSql, STORED_KIND, takenOverAsOwn, upgradableSql } from '../../pipeline/frontier-rules.js';
+import {
+  countedPageSql,
+  ownClaimTakesSql,
+  requeueRefusedSql,
+  STORED_KIND,
+  takenOverAsOwn,
+  upgradableSql,
+} from '../../pipeline/frontier-rules.js';
 import type { ClaimedUrl, FrontierPort, Lease, StoredSummary, UrlKind } from '../../pipeline/ports.js';
 
 interface ClaimRow {
@@ -126,7 +133,15 @@ export class SqliteFrontier implements FrontierPort {
 
   async claimOwn(url: Pick<ClaimedUrl, 'url' | 'key' | 'origin' | 'kind' | 'depth' | 'redirectHops'>): Promise<ClaimedUrl | undefined> {
     const takeOver = takenOverAsOwn(url.key) ? 1 : 0;
-    const row = this.claimOwnStmt.get(url.key, url.url === url.key ? null : url.url, url.origin, url.kind, url.depth, url.redirectHops, takeOver);
+    const row = this.claimOwnStmt.get(
+      url.key,
+      url.url === url.key ? null : url.url,
+      url.origin,
+      url.kind,
+      url.depth,
+      url.redirectHops,
+      takeOver,
+    );
     return row ? toClaim(row) : undefined;
   }
 
@@ -165,7 +180,8 @@ export class SqliteFrontier implements FrontierPort {
   /** Queues roots not yet in the archive; returns how many were new. */
   addRoots(roots: Root[]): number {
     return roots.reduce(
-      (added, root) => added + this.addRootStmt.run(root.key, root.url === root.key ? null : root.url, root.origin, root.kind ?? 'page').changes,
+      (added, root) =>
+        added + this.addRootStmt.run(root.key, root.url === root.key ? null : root.url, root.origin, root.kind ?? 'page').changes,
       0,
     );
   }

@@ -62,7 +62,9 @@ export class SqlitePageSink implements PageSinkPort {
       WHERE ${REVISION.changes}`);
     // A URL with a query is inserted alone first, so that only a new one counts as a variant of its path.
     this.insertNewUrl = db.prepare(`${insert} ON CONFLICT (url) DO NOTHING`);
-    this.countVariant = db.prepare('INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1');
+    this.countVariant = db.prepare(
+      'INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1',
+    );
     this.finish = db.prepare('UPDATE url SET state = ?, tries = ?, error_code = ?, error = ? WHERE id = ?');
     this.writer = new CaptureWriter(db);
     this.exchanges = new PageExchanges(db, this.writer);
@@ -91,7 +93,10 @@ export class SqlitePageSink implements PageSinkPort {
     }
     // What the page fetched as it rendered comes first: those URLs are done, not new ones to fetch.
     if (outcome.exchanges?.length) {
-      this.exchanges.write({ urlId: from, runId: this.runId, depth: outcome.claim.depth, crawl: this.limits.crawl ?? 1 }, outcome.exchanges);
+      this.exchanges.write(
+        { urlId: from, runId: this.runId, depth: outcome.claim.depth, crawl: this.limits.crawl ?? 1 },
+        outcome.exchanges,
+      );
     }
     let newUrls = 0;
     for (const found of outcome.discovered) {
@@ -100,7 +105,10 @@ export class SqlitePageSink implements PageSinkPort {
     const { response } = outcome;
     if (response) {
       const bodyId = this.writer.body(response.body, response);
-      const fate = this.writer.capture(from, this.runId, bodyId, fetchedCapture(response), { found: outcome.discovered.length, new: newUrls });
+      const fate = this.writer.capture(from, this.runId, bodyId, fetchedCapture(response), {
+        found: outcome.discovered.length,
+        new: newUrls,
+      });
       // A capture older than the page (a clock set back) leaves the page its links and text.
       if (fate === 'page') {
         this.writer.replaceLinks(from, outcome.discovered);

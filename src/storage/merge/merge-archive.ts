@@ -115,11 +115,15 @@ export class ArchiveMerger {
   begin(): void {
     this.db.transaction(() => {
       this.db.exec('DELETE FROM temp.merge_run');
-      const find = this.db.prepare<[string, string, number], { id: number }>('SELECT id FROM main.run WHERE started_at = ? AND options = ? AND crawl = ?');
+      const find = this.db.prepare<[string, string, number], { id: number }>(
+        'SELECT id FROM main.run WHERE started_at = ? AND options = ? AND crawl = ?',
+      );
       const insert = this.db.prepare('INSERT INTO main.run (started_at, ended_at, ended_by, options, crawl) VALUES (?, ?, ?, ?, ?)');
       const end = this.db.prepare('UPDATE main.run SET ended_at = ?, ended_by = ? WHERE id = ? AND ended_at IS NULL');
       const map = this.db.prepare('INSERT INTO temp.merge_run (shard_id, out_id) VALUES (?, ?)');
-      for (const run of this.db.prepare<[], RunRow>('SELECT id, started_at, ended_at, ended_by, options, crawl FROM shard.run ORDER BY id').all()) {
+      for (const run of this.db
+        .prepare<[], RunRow>('SELECT id, started_at, ended_at, ended_by, options, crawl FROM shard.run ORDER BY id')
+        .all()) {
         const found = find.get(run.started_at, run.options, run.crawl);
         let outId: number;
         if (found) {
@@ -139,7 +143,8 @@ export class ArchiveMerger {
 
   private mergeDefinition(): void {
     const output = new CrawlRecord(this.db);
-    const read = (key: string) => this.db.prepare<[string], { value: string }>('SELECT value FROM shard.meta WHERE key = ?').get(key)?.value;
+    const read = (key: string) =>
+      this.db.prepare<[string], { value: string }>('SELECT value FROM shard.meta WHERE key = ?').get(key)?.value;
     const shardRoots = read('roots');
     if (shardRoots === undefined) return;
     const roots = [...new Set([...(output.roots() ?? []), ...(JSON.parse(shardRoots) as string[])])];
@@ -151,15 +156,17 @@ export class ArchiveMerger {
   mergeBatch(lo: number, hi: number, alsoInside: () => void): BatchResult {
     const statements = this.batch;
     if (!statements) throw new Error('no shard attached');
-    return this.db.transaction(() => {
-      for (const { statement, bound } of statements) {
-        if (bound) statement.run({ lo, hi });
-        else statement.run();
-      }
-      alsoInside();
-      const urls = (this.db.prepare('SELECT count(*) AS n FROM temp.merge_url').get() as { n: number }).n;
-      const pages = (this.db.prepare('SELECT count(*) AS n FROM temp.merge_win').get() as { n: number }).n;
-      return { urls, pages };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        for (const { statement, bound } of statements) {
+          if (bound) statement.run({ lo, hi });
+          else statement.run();
+        }
+        alsoInside();
+        const urls = (this.db.prepare('SELECT count(*) AS n FROM temp.merge_url').get() as { n: number }).n;
+        const pages = (this.db.prepare('SELECT count(*) AS n FROM temp.merge_win').get() as { n: number }).n;
+        return { urls, pages };
+      })
+      .immediate();
   }
 }

@@ -39,7 +39,9 @@ export class ShardBodyCheck {
   constructor(db: Db) {
     // One read of each row: sha1 is stored after the data, so reading it walks the blob's pages anyway.
     // SQLite refuses a value over its limit (1e9 bytes), and a blob is never larger than the file holding it.
-    this.rows = db.prepare(`SELECT id, hash, size, typeof(data) AS type, length(data) AS length, sha1, data FROM body WHERE id > ? ORDER BY id`);
+    this.rows = db.prepare(
+      `SELECT id, hash, size, typeof(data) AS type, length(data) AS length, sha1, data FROM body WHERE id > ? ORDER BY id`,
+    );
     this.user = db.prepare(
       `SELECT u.url FROM url u WHERE u.id IN (SELECT url_id FROM response WHERE body_id = ? UNION ALL SELECT url_id FROM capture WHERE body_id = ?) LIMIT 1`,
     );
@@ -73,12 +75,15 @@ export class ShardBodyCheck {
   private problemOf(head: BodyRow): string | undefined {
     if (head.type !== 'blob') return `holds ${head.type} where a body's bytes belong`;
     if (!(head.hash instanceof Buffer) || head.hash.length !== 32) return 'has a hash that is no SHA-256';
-    if (typeof head.size !== 'number' || head.size !== head.length) return `says it holds ${String(head.size)} bytes but holds ${head.length}`;
+    if (typeof head.size !== 'number' || head.size !== head.length)
+      return `says it holds ${String(head.size)} bytes but holds ${head.length}`;
     if (head.length > MAX_BODY_BYTES) return `holds ${head.length} bytes, more than a body can (${MAX_BODY_BYTES})`;
     const data = head.data as Buffer;
     const sha256 = createHash('sha256').update(data).digest();
-    if (!sha256.equals(head.hash)) return `does not hold what its hash says: its data's SHA-256 is ${sha256.toString('hex')}, the row says ${head.hash.toString('hex')}`;
-    if (head.sha1 !== null && head.sha1 !== payloadDigest(data)) return `has a SHA-1 (${String(head.sha1)}) that is not its data's (${payloadDigest(data)})`;
+    if (!sha256.equals(head.hash))
+      return `does not hold what its hash says: its data's SHA-256 is ${sha256.toString('hex')}, the row says ${head.hash.toString('hex')}`;
+    if (head.sha1 !== null && head.sha1 !== payloadDigest(data))
+      return `has a SHA-1 (${String(head.sha1)}) that is not its data's (${payloadDigest(data)})`;
     return undefined;
   }
 

@@ -32,14 +32,20 @@ function expectedSchema(): Map<string, SchemaObject> {
   const db = new Database(':memory:');
   try {
     migrate(db, loadMigrations());
-    expected = new Map(db.prepare<[], SchemaObject>(READ).all().map((row) => [keyOf(row), row]));
+    expected = new Map(
+      db
+        .prepare<[], SchemaObject>(READ)
+        .all()
+        .map((row) => [keyOf(row), row]),
+    );
     return expected;
   } finally {
     db.close();
   }
 }
 
-const kind = (object: SchemaObject) => (object.type === 'table' && object.sql?.startsWith('CREATE VIRTUAL TABLE') ? 'virtual table' : object.type);
+const kind = (object: SchemaObject) =>
+  object.type === 'table' && object.sql?.startsWith('CREATE VIRTUAL TABLE') ? 'virtual table' : object.type;
 
 /**
  * The first object of a shard's schema that is not exactly the one crawlite makes at the current schema
@@ -58,8 +64,10 @@ export function schemaDifference(db: Db): string | undefined {
       if (object.type === 'table' && SQLITE_STATISTICS[object.name] === object.sql) continue;
       return `it has a ${kind(object)} "${object.name}" that crawlite never makes`;
     }
-    if (mine.type !== object.type || kind(mine) !== kind(object)) return `"${object.name}" is a ${kind(object)} where crawlite has a ${kind(mine)}`;
-    if (mine.tbl_name !== object.tbl_name) return `${kind(object)} "${object.name}" belongs to "${object.tbl_name}", crawlite's to "${mine.tbl_name}"`;
+    if (mine.type !== object.type || kind(mine) !== kind(object))
+      return `"${object.name}" is a ${kind(object)} where crawlite has a ${kind(mine)}`;
+    if (mine.tbl_name !== object.tbl_name)
+      return `${kind(object)} "${object.name}" belongs to "${object.tbl_name}", crawlite's to "${mine.tbl_name}"`;
     if (mine.sql !== object.sql) return `${kind(object)} "${object.name}" is not defined as crawlite defines it`;
   }
   for (const [key, object] of want) {

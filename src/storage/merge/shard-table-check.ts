@@ -73,7 +73,8 @@ export function startShardTableCheck(path: string): ShardTableCheck {
       if (stopped) return resolve('stopped');
       try {
         const line = stdout.trim();
-        if (code !== 0 || line === '') throw new Error(`the check of ${path} ended with ${signal ?? `exit ${String(code)}`}: ${stderr.trim()}`);
+        if (code !== 0 || line === '')
+          throw new Error(`the check of ${path} ended with ${signal ?? `exit ${String(code)}`}: ${stderr.trim()}`);
         const parsed = JSON.parse(line) as { problem?: string; error?: { code: string; message: string } };
         if (parsed.error) explainOpenError(path, Object.assign(new Error(parsed.error.message), { code: parsed.error.code }));
         resolve(parsed.problem);

@@ -20,13 +20,21 @@ function shownColumn(name: string): string {
  * first page). The key's columns come first, as stored, so the next page can start after them.
  * A relation without a key is read in its own order, first page only.
  */
-export function browseRelationSql(relation: ArchiveRelation, after: readonly (string | number)[] | undefined, limit: number): { sql: string; params: unknown[] } {
+export function browseRelationSql(
+  relation: ArchiveRelation,
+  after: readonly (string | number)[] | undefined,
+  limit: number,
+): { sql: string; params: unknown[] } {
   const { key } = relation;
-  if (after !== undefined && after.length !== key.length) throw new RangeError(`${relation.name} is paged by ${key.length} key value(s), got ${after.length}`);
+  if (after !== undefined && after.length !== key.length)
+    throw new RangeError(`${relation.name} is paged by ${key.length} key value(s), got ${after.length}`);
   const keyColumns = key.map((name) => `${quoted(name)} AS ${quoted(`key:${name}`)}`);
   const columns = [...keyColumns, ...relation.columns.map(shownColumn)].join(', ');
   const keyList = key.map(quoted).join(', ');
   const where = after === undefined || key.length === 0 ? '' : `WHERE (${keyList}) > (${key.map(() => '?').join(', ')})`;
   const order = key.length ? `ORDER BY ${keyList}` : '';
-  return { sql: `SELECT ${columns} FROM ${quoted(relation.name)} ${where} ${order} LIMIT ${Math.floor(limit)}`, params: after ? [...after] : [] };
+  return {
+    sql: `SELECT ${columns} FROM ${quoted(relation.name)} ${where} ${order} LIMIT ${Math.floor(limit)}`,
+    params: after ? [...after] : [],
+  };
 }

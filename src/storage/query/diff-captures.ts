@@ -52,22 +52,45 @@ function firstRow(archive: ArchiveReader, sql: string, params: unknown[]): unkno
 export function diffCaptures(archive: ArchiveReader, asked: DiffAsked, limits: DiffLimits): CapturesDiff {
   const normalized = normalizeUrl(asked.url);
   const keys = [asked.url, 'error' in normalized ? undefined : normalized.key];
-  const url = keys.find((key): key is string => key !== undefined && firstRow(archive, 'SELECT 1 FROM pages WHERE url = ?', [key]) !== undefined);
+  const url = keys.find(
+    (key): key is string => key !== undefined && firstRow(archive, 'SELECT 1 FROM pages WHERE url = ?', [key]) !== undefined,
+  );
   if (url === undefined) return { kind: 'not-archived' };
   const read = [asked.from, asked.to].map((crawl) => firstRow(archive, CAPTURE_SQL, [limits.bodyBytes, url, crawl]));
   const missing = [asked.from, asked.to].find((_, i) => !read[i]);
   if (missing !== undefined) return { kind: 'not-captured', url, crawl: missing };
   const sides = read.map((row) => {
-    const [crawl, fetchedAt, status, revalidated, contentType, charset, size, sha256, head] = row as [number, string, number, number, string | null, string | null, number, string, Uint8Array | null];
+    const [crawl, fetchedAt, status, revalidated, contentType, charset, size, sha256, head] = row as [
+      number,
+      string,
+      number,
+      number,
+      string | null,
+      string | null,
+      number,
+      string,
+      Uint8Array | null,
+    ];
     const body = head ? Buffer.from(head.buffer, head.byteOffset, head.byteLength) : Buffer.alloc(0);
     const text = captureText({ content_type: contentType, charset, body });
-    const side: DiffSide = { crawl, fetchedAt, status, revalidated: revalidated === 1, bytes: size, bodyCut: body.length < size, textCut: text.length > limits.textChars };
+    const side: DiffSide = {
+      crawl,
+      fetchedAt,
+      status,
+      revalidated: revalidated === 1,
+      bytes: size,
+      bodyCut: body.length < size,
+      textCut: text.length > limits.textChars,
+    };
     return { side, sha256, text: text.slice(0, limits.textChars) };
   }) as [{ side: DiffSide; sha256: string; text: string }, { side: DiffSide; sha256: string; text: string }];
   const [before, after] = sides;
   const both: [DiffSide, DiffSide] = [before.side, after.side];
   if (before.text === after.text) return { kind: 'same', url, sides: both, bodiesDiffer: before.sha256 !== after.sha256 };
-  const label = (side: DiffSide) => `crawl ${side.crawl}, ${side.fetchedAt}, status ${side.status}${side.revalidated ? ' (304 not modified)' : ''}`;
-  const patch = createTwoFilesPatch(url, url, before.text, after.text, label(before.side), label(after.side), { timeout: limits.compareMs });
+  const label = (side: DiffSide) =>
+    `crawl ${side.crawl}, ${side.fetchedAt}, status ${side.status}${side.revalidated ? ' (304 not modified)' : ''}`;
+  const patch = createTwoFilesPatch(url, url, before.text, after.text, label(before.side), label(after.side), {
+    timeout: limits.compareMs,
+  });
   return { kind: 'patch', url, sides: both, patch };
 }

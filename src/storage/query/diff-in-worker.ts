@@ -23,7 +23,13 @@ export class DiffFailedError extends CrawliteError {
  * Compares two captures' text (diffCaptures) in a child process, which the deadline and stop() kill
  * wherever it is: parsing a capture is seconds of JavaScript on a page of tens of megabytes.
  */
-export function startDiff(path: string, asked: DiffAsked, limits: DiffLimits, onDiff: (diff: CapturesDiff) => void, deadline: { timeoutMs?: number } = {}): RunningQuery {
+export function startDiff(
+  path: string,
+  asked: DiffAsked,
+  limits: DiffLimits,
+  onDiff: (diff: CapturesDiff) => void,
+  deadline: { timeoutMs?: number } = {},
+): RunningQuery {
   const { timeoutMs } = deadline;
   return startWorker(
     { type: 'diff', path, asked, limits },

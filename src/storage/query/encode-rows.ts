@@ -13,7 +13,7 @@ const BLOB_PIECE = (PIECE_CHARS / 4) * 3;
 
 /** `text` in slices of at most PIECE_CHARS characters, never splitting a surrogate pair. */
 function* slices(text: string): Generator<string> {
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = Math.min(at + PIECE_CHARS, text.length);
     if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
     yield text.slice(at, end);
@@ -49,7 +49,8 @@ function* jsonCell(value: unknown): Generator<string> {
     for (const slice of slices(value)) yield JSON.stringify(slice).slice(1, -1);
     return yield '"';
   }
-  if (typeof value === 'bigint') return yield Number.isSafeInteger(Number(value)) ? String(Number(value)) : JSON.stringify(value.toString());
+  if (typeof value === 'bigint')
+    return yield Number.isSafeInteger(Number(value)) ? String(Number(value)) : JSON.stringify(value.toString());
   yield JSON.stringify(value ?? null) ?? 'null';
 }
 

@@ -40,7 +40,9 @@ export interface RunningQuery {
 
 // From sources (the tests' in-process CLI) the worker is the compiled one: Node runs only JavaScript in a child.
 const WORKER = fileURLToPath(
-  import.meta.url.endsWith('.ts') ? new URL('../../../dist/storage/query/query-worker.js', import.meta.url) : new URL('./query-worker.js', import.meta.url),
+  import.meta.url.endsWith('.ts')
+    ? new URL('../../../dist/storage/query/query-worker.js', import.meta.url)
+    : new URL('./query-worker.js', import.meta.url),
 );
 
 /**
@@ -49,7 +51,12 @@ const WORKER = fileURLToPath(
  * write, ATTACH, a file that is not an archive) are thrown here, before any
  * process starts; `timeoutMs` bounds the whole run; `params` are bound in the worker.
  */
-export function startQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number; params?: QueryParams } & RunShape = {}): RunningQuery {
+export function startQuery(
+  path: string,
+  sql: string,
+  sink: RowSink,
+  options: { timeoutMs?: number; params?: QueryParams } & RunShape = {},
+): RunningQuery {
   const archive = openArchive(path);
   try {
     archive.query(sql);
@@ -57,7 +64,14 @@ export function startQuery(path: string, sql: string, sink: RowSink, options: { 
     archive.close();
   }
   const { timeoutMs, params, cellChars, encode } = options;
-  const task: WorkerTask = { type: 'run', path, sql, ...(params !== undefined ? { params } : {}), ...(cellChars !== undefined ? { cellChars } : {}), ...(encode ? { encode } : {}) };
+  const task: WorkerTask = {
+    type: 'run',
+    path,
+    sql,
+    ...(params !== undefined ? { params } : {}),
+    ...(cellChars !== undefined ? { cellChars } : {}),
+    ...(encode ? { encode } : {}),
+  };
   return startWorker(task, sink, {
     ...(timeoutMs !== undefined ? { timeout: { ms: timeoutMs, error: () => new QueryTimeoutError(timeoutMs) } } : {}),
     failed: (message) => new QueryRefusedError(message),
@@ -77,7 +91,11 @@ export interface WorkerLimits {
  */
 export function startWorker(task: WorkerTask, sink: RowSink, limits: WorkerLimits): RunningQuery {
   // The worker is told who its parent is: if this process dies before the worker starts, its ppid is already another.
-  const child = fork(WORKER, [String(process.pid)], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced', execArgv: [] });
+  const child = fork(WORKER, [String(process.pid)], {
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    serialization: 'advanced',
+    execArgv: [],
+  });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
@@ -131,7 +149,11 @@ export function startWorker(task: WorkerTask, sink: RowSink, limits: WorkerLimit
     }),
   );
   child.on('error', fail);
-  child.on('close', (code, signal) => then(() => fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`, task.type === 'run' ? 'query' : task.type))));
+  child.on('close', (code, signal) =>
+    then(() =>
+      fail(new QueryWorkerError(signal ? `was killed (${signal})` : `exited with code ${code}`, task.type === 'run' ? 'query' : task.type)),
+    ),
+  );
   send(task);
 
   return {

@@ -24,7 +24,9 @@ const hitsSql = (index: Index) => `
   LIMIT @limit OFFSET @offset`;
 
 function hasSearchTables(db: Database): boolean {
-  const row = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name IN ('page_text', 'page_text_fts', 'page_text_trigram')").get() as { n: number };
+  const row = db
+    .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name IN ('page_text', 'page_text_fts', 'page_text_trigram')")
+    .get() as { n: number };
   return row.n === 3;
 }
 
@@ -96,7 +98,10 @@ export function pagesWithoutText(db: Database): number {
 export function unindexedPagesFrom(version?: number): string {
   // Written into the SQL: a CTE prefix takes no parameters of its own; an integer cannot inject anything.
   if (version !== undefined && !Number.isSafeInteger(version)) throw new TypeError(`text version must be an integer, got ${version}`);
-  const missing = version === undefined ? 'NOT EXISTS (SELECT 1 FROM page_text t WHERE t.url_id = r.url_id)' : `NOT EXISTS (SELECT 1 FROM page_text t WHERE t.url_id = r.url_id AND t.text_version >= ${version})`;
+  const missing =
+    version === undefined
+      ? 'NOT EXISTS (SELECT 1 FROM page_text t WHERE t.url_id = r.url_id)'
+      : `NOT EXISTS (SELECT 1 FROM page_text t WHERE t.url_id = r.url_id AND t.text_version >= ${version})`;
   return `
   WITH unindexed AS (
     SELECT r.url_id, u.url, r.content_type, r.body_id

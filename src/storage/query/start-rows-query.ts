@@ -17,7 +17,10 @@ const PRAGMA_SET = /^(?:\s|;|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*pragma\b[^=]*=/i
 
 /** Refuses what the SQL page does not run, in one line, before any process starts. */
 export function checkRowsQuery(path: string, sql: string): void {
-  if (sql.length > MAX_SQL_CHARS) throw new QueryRefusedError(`query too long: ${sql.length.toLocaleString('en-US')} characters, at most ${MAX_SQL_CHARS.toLocaleString('en-US')}`);
+  if (sql.length > MAX_SQL_CHARS)
+    throw new QueryRefusedError(
+      `query too long: ${sql.length.toLocaleString('en-US')} characters, at most ${MAX_SQL_CHARS.toLocaleString('en-US')}`,
+    );
   if (!sql.trim()) throw new QueryRefusedError('type a SELECT statement');
   const archive = openArchive(path);
   try {
@@ -25,14 +28,20 @@ export function checkRowsQuery(path: string, sql: string): void {
     if (PRAGMA_SET.test(sql)) {
       throw new QueryRefusedError('query only reads: a PRAGMA that sets a value is refused');
     }
-    if (columns.length === 0) throw new QueryRefusedError('query only reads: this statement returns no rows (SELECT, WITH, VALUES or a PRAGMA that reports do)');
+    if (columns.length === 0)
+      throw new QueryRefusedError('query only reads: this statement returns no rows (SELECT, WITH, VALUES or a PRAGMA that reports do)');
   } finally {
     archive.close();
   }
 }
 
 /** `startQuery` behind checkRowsQuery. */
-export function startRowsQuery(path: string, sql: string, sink: RowSink, options: { timeoutMs?: number; params?: QueryParams } & RunShape = {}): RunningQuery {
+export function startRowsQuery(
+  path: string,
+  sql: string,
+  sink: RowSink,
+  options: { timeoutMs?: number; params?: QueryParams } & RunShape = {},
+): RunningQuery {
   checkRowsQuery(path, sql);
   return startQuery(path, sql, sink, options);
 }

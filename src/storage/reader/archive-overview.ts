@@ -27,7 +27,9 @@ export interface ArchiveOverview {
 
 export function archiveOverview(db: Database, topHosts = 30): ArchiveOverview {
   const runs = db
-    .prepare<[], { first: string | null; last: string | null }>('SELECT min(started_at) AS first, max(coalesce(ended_at, started_at)) AS last FROM run')
+    .prepare<[], { first: string | null; last: string | null }>(
+      'SELECT min(started_at) AS first, max(coalesce(ended_at, started_at)) AS last FROM run',
+    )
     .get()!;
   // The media type alone: `text/html; charset=utf-8` and `text/html` are one type.
   const contentTypes = mediaTypeCounts(db).slice(0, 30);
@@ -45,7 +47,10 @@ export function archiveOverview(db: Database, topHosts = 30): ArchiveOverview {
        WHERE place <= ? ORDER BY crawled DESC, place`,
     )
     .all(topHosts);
-  const listed = (crawled: boolean) => hosts.filter((host) => host.crawled === (crawled ? 1 : 0)).map(({ origin, fetched, failed, seen }) => ({ origin, fetched, failed, seen }));
+  const listed = (crawled: boolean) =>
+    hosts
+      .filter((host) => host.crawled === (crawled ? 1 : 0))
+      .map(({ origin, fetched, failed, seen }) => ({ origin, fetched, failed, seen }));
   const total = (crawled: boolean) => hosts.find((host) => host.crawled === (crawled ? 1 : 0))?.total ?? 0;
   return {
     runs,

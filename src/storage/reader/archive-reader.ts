@@ -176,9 +176,13 @@ class SqliteArchiveReader implements ArchiveReader {
   captureTimes(url: string): CaptureTime[] {
     if (!this.pageViewColumns().has('revalidated')) {
       const page = this.page(url);
-      return page ? [{ crawl: 1, fetchedAt: page.fetchedAt, status: page.status, revalidated: false, sha256: page.sha256, latest: true }] : [];
+      return page
+        ? [{ crawl: 1, fetchedAt: page.fetchedAt, status: page.status, revalidated: false, sha256: page.sha256, latest: true }]
+        : [];
     }
-    return this.explained(() => this.db.prepare<[string], Parameters<typeof toCaptureTime>[0]>(CAPTURE_TIMES_SQL).all(url).map(toCaptureTime));
+    return this.explained(() =>
+      this.db.prepare<[string], Parameters<typeof toCaptureTime>[0]>(CAPTURE_TIMES_SQL).all(url).map(toCaptureTime),
+    );
   }
 
   captureAt(url: string, fetchedAt: string): ArchivedPage | undefined {
@@ -199,11 +203,21 @@ class SqliteArchiveReader implements ArchiveReader {
 
   queryVariants(bare: string): string[] {
     const params = queryVariantsParams(bare);
-    return this.explained(() => this.db.prepare<[typeof params], { url: string }>(QUERY_VARIANTS_SQL).all(params).map((row) => row.url));
+    return this.explained(() =>
+      this.db
+        .prepare<[typeof params], { url: string }>(QUERY_VARIANTS_SQL)
+        .all(params)
+        .map((row) => row.url),
+    );
   }
 
   origins(): string[] {
-    return this.explained(() => this.db.prepare<[], { origin: string }>(ORIGINS_SQL).all().map((row) => row.origin));
+    return this.explained(() =>
+      this.db
+        .prepare<[], { origin: string }>(ORIGINS_SQL)
+        .all()
+        .map((row) => row.origin),
+    );
   }
 
   screenshot(url: string, fetchedAt: string): Screenshot | undefined {
@@ -279,7 +293,9 @@ class SqliteArchiveReader implements ArchiveReader {
   }
 
   private pageViewColumns(): Set<string> {
-    this.viewColumns ??= new Set(this.explained(() => this.db.pragma('table_info(pages)') as Array<{ name: string }>).map((column) => column.name));
+    this.viewColumns ??= new Set(
+      this.explained(() => this.db.pragma('table_info(pages)') as Array<{ name: string }>).map((column) => column.name),
+    );
     return this.viewColumns;
   }
 

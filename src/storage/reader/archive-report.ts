@@ -43,7 +43,11 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
     .get()!;
   // An archive older than schema 15 has no render notes.
   const renderNotes = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'render_note'").get()
-    ? db.prepare<[], { code: string; count: number }>('SELECT note AS code, count(*) AS count FROM render_note GROUP BY note ORDER BY 2 DESC, 1').all()
+    ? db
+        .prepare<[], { code: string; count: number }>(
+          'SELECT note AS code, count(*) AS count FROM render_note GROUP BY note ORDER BY 2 DESC, 1',
+        )
+        .all()
     : [];
   const runs = db
     .prepare<
@@ -101,7 +105,9 @@ export function archiveReport(db: Database, runId?: number, now: Date = new Date
 /** URLs by state, for the live progress line; an index count, cheap enough to run every second. */
 export function urlStateCounts(db: Database): Record<'queued' | 'fetching' | 'done' | 'failed' | 'skipped', number> {
   const counts = { queued: 0, fetching: 0, done: 0, failed: 0, skipped: 0 };
-  for (const row of db.prepare<[], { state: keyof typeof counts; n: number }>('SELECT state, count(*) AS n FROM url GROUP BY state').all()) {
+  for (const row of db
+    .prepare<[], { state: keyof typeof counts; n: number }>('SELECT state, count(*) AS n FROM url GROUP BY state')
+    .all()) {
     counts[row.state] = row.n;
   }
   return counts;

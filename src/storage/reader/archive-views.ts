@@ -172,7 +172,8 @@ const captureColumns = (schema11: boolean) => `c.status, c.content_type, c.chars
   c.headers, c.body, c.size, c.sha256, c.fetched_at, c.elapsed_ms, c.title, NULL AS canonical, NULL AS robots,
   0 AS links_dropped, c.http_version, c.reason, c.raw_headers, c.request_method, c.request_target, c.request_headers,
   c.remote_ip, c.started_at, c.sha1, c.revalidated, ${schema11 ? 'c.truncated, c.request_body' : 'NULL AS truncated, NULL AS request_body'}`;
-const captureRows = (schema11: boolean) => `SELECT c.url, p.fetch_url, c.kind, p.depth, ${captureColumns(schema11)} FROM captures c JOIN pages p ON p.url = c.url`;
+const captureRows = (schema11: boolean) =>
+  `SELECT c.url, p.fetch_url, c.kind, p.depth, ${captureColumns(schema11)} FROM captures c JOIN pages p ON p.url = c.url`;
 
 /** A capture a replay may show for a URL: one of a GET (or of an archive that did not record the method), never a POST's answer. */
 const REPLAYABLE = "coalesce(c.request_method, 'GET') = 'GET'";

@@ -19,7 +19,11 @@ export function changeCountsQuery(from: number, to: number): BoundQuery {
 export const CHANGE_PAGE_COLUMNS = ['url', 'change', 'from_status', 'to_status', 'from_fetched_at', 'to_fetched_at'] as const;
 
 /** Up to `limit` changes of the kinds asked for (at least one), after the URL `after` ('' for the first page). */
-export function changesPageQuery(from: number, to: number, options: { kinds: readonly ChangeKind[]; after: string; limit: number }): BoundQuery {
+export function changesPageQuery(
+  from: number,
+  to: number,
+  options: { kinds: readonly ChangeKind[]; after: string; limit: number },
+): BoundQuery {
   const { kinds, after, limit } = options;
   const params: Record<string, unknown> = { from, to, after, limit };
   kinds.forEach((kind, i) => (params[`kind${i}`] = kind));

@@ -8,7 +8,6 @@ export { CHANGE_KINDS, type ChangeKind, type CrawlChange };
 // (migrations/0007_captures.sql) with the two crawls as parameters. Keep the
 // two in step; a test checks they agree for the view's crawls.
 
-
 /** A crawl number the archive does not have, or an archive from before captures were kept. */
 export class CrawlNumberError extends CrawliteError {
   constructor(message: string) {
@@ -54,8 +53,12 @@ ORDER BY 1`;
 /** The crawl numbers the archive holds, in order; refuses an archive without the captures view. */
 export function crawlNumbers(db: Database, path: string): number[] {
   const hasCaptures = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = 'captures'").get() !== undefined;
-  if (!hasCaptures) throw new CrawlNumberError(`${path} keeps one capture per URL (made by an older crawlite); run crawlite resume or recrawl on it first`);
-  return db.prepare<[], { crawl: number }>('SELECT DISTINCT crawl FROM run ORDER BY crawl').all().map((row) => row.crawl);
+  if (!hasCaptures)
+    throw new CrawlNumberError(`${path} keeps one capture per URL (made by an older crawlite); run crawlite resume or recrawl on it first`);
+  return db
+    .prepare<[], { crawl: number }>('SELECT DISTINCT crawl FROM run ORDER BY crawl')
+    .all()
+    .map((row) => row.crawl);
 }
 
 /**

@@ -31,7 +31,9 @@ export function mediaTypeCounts(db: Database, limit = 50): MediaTypeCount[] {
   const kept = counted.get(db);
   if (kept && kept.version === version && kept.limit === limit) return kept.rows;
   const rows = db
-    .prepare<[number], MediaTypeCount>(`SELECT ${mediaTypeSql('content_type')} AS type, count(*) AS count FROM response GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?`)
+    .prepare<[number], MediaTypeCount>(
+      `SELECT ${mediaTypeSql('content_type')} AS type, count(*) AS count FROM response GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ?`,
+    )
     .all(limit);
   counted.set(db, { version, limit, rows });
   return rows;

@@ -61,7 +61,9 @@ const QA_COLUMNS = `u.url, q.fetched_at AS fetchedAt, q.pixel_diff AS pixelDiff,
 export function worstQaRows(db: Database, limit: number, offset = 0, since = ''): QaRow[] {
   if (!hasQaChecks(db)) return [];
   return db
-    .prepare<[string, number, number], QaRow>(`SELECT ${QA_COLUMNS} FROM qa_check q JOIN url u ON u.id = q.url_id WHERE q.checked_at >= ? ORDER BY q.score, q.url_id LIMIT ? OFFSET ?`)
+    .prepare<[string, number, number], QaRow>(
+      `SELECT ${QA_COLUMNS} FROM qa_check q JOIN url u ON u.id = q.url_id WHERE q.checked_at >= ? ORDER BY q.score, q.url_id LIMIT ? OFFSET ?`,
+    )
     .all(since, limit, offset);
 }
 
@@ -75,7 +77,9 @@ export function qaTotals(db: Database, threshold: number, since = ''): QaTotals 
     .get(threshold, since)!;
   // The middle row (or the mean of the two middle rows), in score order.
   const middle = db
-    .prepare<[string, number, number], { score: number }>('SELECT score FROM qa_check WHERE checked_at >= ? ORDER BY score LIMIT ? OFFSET ?')
+    .prepare<[string, number, number], { score: number }>(
+      'SELECT score FROM qa_check WHERE checked_at >= ? ORDER BY score LIMIT ? OFFSET ?',
+    )
     .all(since, checked % 2 === 0 ? 2 : 1, Math.max(0, Math.floor((checked - 1) / 2)));
   const median = middle.length === 0 ? null : middle.reduce((sum, row) => sum + row.score, 0) / middle.length;
   return { checked, mean, median, below };

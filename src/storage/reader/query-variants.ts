@@ -11,4 +11,9 @@ export const QUERY_VARIANTS_LIMIT = 100;
 export const QUERY_VARIANTS_SQL = `SELECT url FROM pages WHERE url = :bare OR (url >= :prefix AND url < :prefixEnd) LIMIT :limit`;
 
 /** The parameters of QUERY_VARIANTS_SQL for a URL `bare` that has no query (and no fragment). */
-export const queryVariantsParams = (bare: string) => ({ bare, prefix: `${bare}?`, prefixEnd: `${bare}?\u{10FFFF}`, limit: QUERY_VARIANTS_LIMIT });
+export const queryVariantsParams = (bare: string) => ({
+  bare,
+  prefix: `${bare}?`,
+  prefixEnd: `${bare}?\u{10FFFF}`,
+  limit: QUERY_VARIANTS_LIMIT,
+});

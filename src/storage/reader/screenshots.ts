@@ -21,7 +21,8 @@ export function hasScreenshots(db: Database): boolean {
 }
 
 /** On the url index, then the screenshot table's primary key: one row's lookup. */
-export const SCREENSHOT_AT_SQL = 'SELECT s.type, s.data FROM url u JOIN screenshot s ON s.url_id = u.id AND s.fetched_at = ? WHERE u.url = ?';
+export const SCREENSHOT_AT_SQL =
+  'SELECT s.type, s.data FROM url u JOIN screenshot s ON s.url_id = u.id AND s.fetched_at = ? WHERE u.url = ?';
 
 /**
  * Looks up the screenshot of the capture of `url` (its archive key) made at `fetchedAt`; an export asks

@@ -135,12 +135,21 @@ export function urlListingQuery(
 function scanEnd(db: Database, range: Range, scan: number): string | undefined {
   const bound = range.from !== undefined ? 'url >= :from' : 'url > :after';
   const sql = `SELECT max(url) AS url FROM (SELECT url FROM url WHERE ${bound}${range.to !== undefined ? ' AND url < :to' : ''} ORDER BY url LIMIT :scan)`;
-  const params = { after: range.after, scan, ...(range.from !== undefined ? { from: range.from } : {}), ...(range.to !== undefined ? { to: range.to } : {}) };
+  const params = {
+    after: range.after,
+    scan,
+    ...(range.from !== undefined ? { from: range.from } : {}),
+    ...(range.to !== undefined ? { to: range.to } : {}),
+  };
   return db.prepare<[Record<string, unknown>], { url: string | null }>(sql).get(params)?.url ?? undefined;
 }
 
 /** Up to `limit` URLs after `after` (exclusive; '' for the first page) that pass `filter`. */
-export function listUrls(db: Database, filter: UrlListingFilter, { after = '', limit, scan = SCAN_ROWS }: { after?: string; limit: number; scan?: number }): UrlListingPage {
+export function listUrls(
+  db: Database,
+  filter: UrlListingFilter,
+  { after = '', limit, scan = SCAN_ROWS }: { after?: string; limit: number; scan?: number },
+): UrlListingPage {
   const ranges: Range[] = hostRanges(filter.host)?.flatMap(({ from, to }) => {
     if (after >= to) return [];
     return [after >= from ? { after, to } : { after, from, to }];

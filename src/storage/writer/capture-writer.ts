@@ -40,9 +40,27 @@ const LINKS_PER_INSERT = 32;
 
 /** The columns of a capture row that CaptureRow fills (besides url_id, run_id, body_id and the link counts). */
 export const CAPTURE_ROW_COLUMNS = [
-  'status', 'content_type', 'charset', 'location', 'headers', 'fetched_at', 'elapsed_ms', 'title', 'canonical', 'robots',
-  'links_dropped', 'http_version', 'reason', 'raw_headers', 'request_method', 'request_target', 'request_headers',
-  'remote_ip', 'started_at', 'truncated', 'request_body',
+  'status',
+  'content_type',
+  'charset',
+  'location',
+  'headers',
+  'fetched_at',
+  'elapsed_ms',
+  'title',
+  'canonical',
+  'robots',
+  'links_dropped',
+  'http_version',
+  'reason',
+  'raw_headers',
+  'request_method',
+  'request_target',
+  'request_headers',
+  'remote_ip',
+  'started_at',
+  'truncated',
+  'request_body',
 ] as const;
 const COLUMNS = CAPTURE_ROW_COLUMNS;
 /** url_id, run_id, body_id, links_found, links_new, then COLUMNS. */
@@ -120,10 +138,32 @@ export class CaptureWriter {
   /** Records a capture of a URL (its body stored first, see `body`). */
   capture(urlId: number, runId: number, bodyId: number, row: CaptureRow, links: { found: number; new: number }): CaptureFate {
     const values = [
-      urlId, runId, bodyId, links.found, links.new,
-      row.status, row.contentType, row.charset, row.location, row.headers, row.fetchedAt, Math.round(row.elapsedMs), row.title,
-      row.canonical, row.robots, row.linksDropped, row.httpVersion, row.reason, row.rawHeaders, row.requestMethod,
-      row.requestTarget, row.requestHeaders, row.remoteIp, row.startedAt, row.truncated, row.requestBody,
+      urlId,
+      runId,
+      bodyId,
+      links.found,
+      links.new,
+      row.status,
+      row.contentType,
+      row.charset,
+      row.location,
+      row.headers,
+      row.fetchedAt,
+      Math.round(row.elapsedMs),
+      row.title,
+      row.canonical,
+      row.robots,
+      row.linksDropped,
+      row.httpVersion,
+      row.reason,
+      row.rawHeaders,
+      row.requestMethod,
+      row.requestTarget,
+      row.requestHeaders,
+      row.remoteIp,
+      row.startedAt,
+      row.truncated,
+      row.requestBody,
     ];
     if (isPageRequest(row.requestMethod) && this.upsertPage.run(values).changes > 0) return 'page';
     // The identity of the capture, for the two checks that it is not kept already.

@@ -52,7 +52,10 @@ export interface ImportedPage {
 const FOUND_DEPTHS_KEPT = 50_000;
 
 /** A URL whose only records are answers to requests other than GET: kept in `captures`, never its page. */
-export const NOT_GET: Reason = { code: 'not_get', message: 'the WARC files imported hold only answers to requests other than GET for it (in captures)' };
+export const NOT_GET: Reason = {
+  code: 'not_get',
+  message: 'the WARC files imported hold only answers to requests other than GET for it (in captures)',
+};
 
 /** Where an imported payload went, so a revisit record can point at it. */
 export interface StoredPayload {
@@ -61,7 +64,10 @@ export interface StoredPayload {
 }
 
 /** A discovered URL that no imported record answered: it was never fetched into this archive. */
-export const NOT_IN_WARC: Reason = { code: 'not_in_warc', message: 'found on an imported page; the WARC files imported hold no response for it' };
+export const NOT_IN_WARC: Reason = {
+  code: 'not_in_warc',
+  message: 'found on an imported page; the WARC files imported hold no response for it',
+};
 
 /**
  * Writes imported responses like the page sink writes a crawl's: a page, its
@@ -116,7 +122,9 @@ export class ImportSink {
       VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, @code, @message, @from, @pathKey)
       ON CONFLICT (url) DO NOTHING`);
     this.lowerDepth = db.prepare('UPDATE url SET depth = @depth WHERE url = @url AND depth > @depth');
-    this.countVariant = db.prepare('INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1');
+    this.countVariant = db.prepare(
+      'INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1',
+    );
     this.insertOtherMethodUrl = db.prepare(`
       INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, tries, error_code, error, path_key)
       VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, 1, @code, @message, @pathKey)
@@ -124,7 +132,9 @@ export class ImportSink {
     this.latestAt = db.prepare('SELECT fetched_at FROM response WHERE url_id = ?');
     this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id) VALUES (?, ?, ?, ?, ?)');
     this.byRecordId = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE record_id = ? LIMIT 1');
-    this.byDigest = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE digest = ? ORDER BY rowid DESC LIMIT 1');
+    this.byDigest = db.prepare(
+      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE digest = ? ORDER BY rowid DESC LIMIT 1',
+    );
     this.byUri = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE uri = ? ORDER BY rowid DESC LIMIT 1');
     this.bodyData = db.prepare('SELECT data FROM body WHERE id = ?');
     this.responseStmt = db.prepare(`SELECT status, headers, http_version AS httpVersion, reason, raw_headers AS rawHeaders

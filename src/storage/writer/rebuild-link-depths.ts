@@ -30,9 +30,11 @@ export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[
       CREATE TEMP TABLE imported (id INTEGER PRIMARY KEY);
       CREATE TEMP TABLE reach (id INTEGER PRIMARY KEY, depth INTEGER NOT NULL, kind TEXT NOT NULL);
       CREATE INDEX temp.reach_depth ON reach (depth);`);
-    db.prepare(`INSERT OR IGNORE INTO temp.imported (id)
+    db.prepare(
+      `INSERT OR IGNORE INTO temp.imported (id)
       SELECT url_id FROM response WHERE run_id = :run UNION SELECT url_id FROM capture WHERE run_id = :run
-      UNION SELECT id FROM url WHERE state = 'skipped' AND error_code = 'not_in_warc'`).run({ run: runId });
+      UNION SELECT id FROM url WHERE state = 'skipped' AND error_code = 'not_in_warc'`,
+    ).run({ run: runId });
     const roots = pickRoots(db, runId, rootKeys);
     const addRoot = db.prepare("INSERT OR IGNORE INTO temp.reach (id, depth, kind) SELECT id, 0, 'page' FROM url WHERE url = ?");
     for (const root of roots) addRoot.run(root);
@@ -52,9 +54,13 @@ export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[
       for (let step = 0; step < MAX_SAME_LEVEL_STEPS && sameLevel.run(depth).changes > 0; step++);
       if (nextLevel.run(depth).changes === 0) break;
     }
-    const changed = db.prepare(`UPDATE url SET depth = r.depth, kind = r.kind
+    const changed = db
+      .prepare(
+        `UPDATE url SET depth = r.depth, kind = r.kind
       FROM temp.reach r JOIN temp.imported i ON i.id = r.id
-      WHERE url.id = r.id AND url.kind IN ('page', 'requisite') AND (url.depth <> r.depth OR url.kind <> r.kind)`).run().changes;
+      WHERE url.id = r.id AND url.kind IN ('page', 'requisite') AND (url.depth <> r.depth OR url.kind <> r.kind)`,
+      )
+      .run().changes;
     db.exec('DROP TABLE temp.imported; DROP TABLE temp.reach;');
     return { changed, roots };
   })();
