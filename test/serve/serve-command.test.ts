@@ -37,6 +37,9 @@ describe('crawlite serve', () => {
       const replayOrigin = /replay origin: (http:\/\/127\.0\.0\.1:\d+)\//.exec(child.output().stdout)?.[1];
       expect(replayOrigin).toBeDefined();
       expect(replayOrigin).not.toBe(url.replace(/\/$/, ''));
+      // On loopback, where each archived site actually runs: its own host under crawlite.localhost, on the replay port.
+      const port = new URL(replayOrigin!).port;
+      expect(child.output().stdout).toContain(`http://<time>-<site>.crawlite.localhost:${port}/`);
       expect((await get(`${replayOrigin}/`, '/20260101000000/http://x.example/')).status).toBe(404);
     } finally {
       child.kill('SIGINT');

@@ -65,7 +65,11 @@ export function serveCommand(context: CommandContext): CommandModule {
       });
       // The UI's URL first and alone on its line: scripts and tests read it.
       io.stdout(`${serving.uiUrl}\n`);
-      io.stdout(`replay origin: ${serving.replayOrigin}/ (archived pages run there, apart from the UI); Ctrl-C to stop\n`);
+      // On loopback each archived site replays on a host of its own under crawlite.localhost, at its captured path.
+      const where = serving.loopback
+        ? `each archived site runs on a host of its own, http://<time>-<site>.crawlite.localhost:${new URL(serving.replayOrigin).port}/, apart from the UI`
+        : 'archived pages run there, apart from the UI';
+      io.stdout(`replay origin: ${serving.replayOrigin}/ (${where}); Ctrl-C to stop\n`);
       if (!serving.loopback) {
         io.stderr(`crawlite: warning: listening on ${host}, not loopback: anyone who can reach this machine can read the archive\n`);
       }
