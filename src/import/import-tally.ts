@@ -22,3 +22,8 @@ export interface ImportTally {
   /** The crawl's roots, as a warcinfo record names them (crawlite's `crawlite-roots`), as archive keys. */
   roots: string[];
 }
+
+/** A tally of nothing read yet. */
+export function emptyTally(): ImportTally {
+  return { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
+}

@@ -16,7 +16,7 @@ import {
   type ReadExchange,
 } from './exchange-page.js';
 import { pairExchanges, type Exchange, type PairedEntry } from './pair-exchanges.js';
-import type { ImportTally } from './import-tally.js';
+import { emptyTally, type ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
 
 export type { ImportTally };
@@ -121,17 +121,7 @@ async function pageAtTurn(reading: Reading, sink: ImportSink, settings: ParseSet
  * HTML parsed on a parse thread meanwhile; each is written in its turn.
  */
 export async function importWarcs(files: string[], sink: ImportSink, settings: ImportSettings, hooks: ImportHooks): Promise<ImportTally> {
-  const tally: ImportTally = {
-    files: 0,
-    records: 0,
-    pages: 0,
-    revisits: 0,
-    skipped: {},
-    otherRecords: {},
-    problems: 0,
-    stopped: false,
-    roots: [],
-  };
+  const tally = emptyTally();
   const batchRecords = settings.batchRecords ?? BATCH_RECORDS;
   const parser = new ParsePool(availableParallelism() - 1);
   let inBatch = 0;

@@ -7,6 +7,7 @@ import { ImportSink } from '../storage/writer/index.js';
 import { openCrawlArchive } from '../storage/archive/index.js';
 import { WarcFileError } from './import-errors.js';
 import { importWarcs, type ImportHooks, type ImportTally } from './import-warcs.js';
+import { emptyTally } from './import-tally.js';
 import { readWarc } from './warc-reader.js';
 
 export interface ImportRequest {
@@ -37,17 +38,7 @@ function checkFiles(files: string[]): void {
  * reported here: the import reads the files again and reports as it goes.
  */
 async function withoutRecords(files: string[], maxContentBytes: number, hooks: ImportHooks): Promise<ImportTally | undefined> {
-  const tally: ImportTally = {
-    files: 0,
-    records: 0,
-    pages: 0,
-    revisits: 0,
-    skipped: {},
-    otherRecords: {},
-    problems: 0,
-    stopped: false,
-    roots: [],
-  };
+  const tally = emptyTally();
   const problems: [string, number, string][] = [];
   for (const file of files) {
     tally.files++;
