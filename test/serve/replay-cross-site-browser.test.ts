@@ -1,9 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveArchive, type ServingArchive } from '../../src/serve/serve-archive.js';
-import { tempDir } from '../support/archive.js';
-import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
-import { runCli } from '../support/cli.js';
+import type { ServingArchive } from '../../src/serve/serve-archive.js';
+import { HAS_CHROMIUM, noticeIfNoBrowser } from '../support/browser.js';
+import { crawlAndServe, type ServedCrawl } from '../support/served-crawl.js';
 import { startServer, type TestServer } from '../support/test-server.js';
 
 // Two archived sites, each replayed on its own host: a page of A reads JSON captured from B as it
@@ -52,9 +51,8 @@ async function startSiteA(b: string): Promise<TestServer> {
 }
 
 describe.skipIf(!HAS_CHROMIUM)('two archived sites in replay', () => {
-  const tmp = tempDir();
-  const db = tmp.path('two-sites.sqlite');
   let a: string;
+  let served: ServedCrawl;
   let serving: ServingArchive;
   let browser: Browser;
 
@@ -63,17 +61,13 @@ describe.skipIf(!HAS_CHROMIUM)('two archived sites in replay', () => {
     const b = siteB.url.replace(/\/$/, '');
     const siteA = await startSiteA(b);
     a = siteA.url.replace(/\/$/, '');
-    const crawl = await runCli(['crawl', `${a}/a.html`, `${b}/frame.html`, `${b}/data.json`, '--db', db, '-q']);
-    expect(crawl.code, crawl.stderr).toBe(0);
+    served = await crawlAndServe('two-sites.sqlite', [`${a}/a.html`, `${b}/frame.html`, `${b}/data.json`]);
+    ({ serving, browser } = served);
     await Promise.all([siteA.close(), siteB.close()]);
-    serving = await serveArchive({ path: db, host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await serving?.close();
-    tmp.cleanup();
+    await served?.close();
   });
 
   it("a page of A reads JSON captured from B, and can read neither B's DOM nor B's storage", async () => {

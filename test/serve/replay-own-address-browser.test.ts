@@ -1,9 +1,8 @@
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveArchive, type ServingArchive } from '../../src/serve/serve-archive.js';
-import { tempDir } from '../support/archive.js';
-import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
-import { runCli } from '../support/cli.js';
+import type { ServingArchive } from '../../src/serve/serve-archive.js';
+import { HAS_CHROMIUM, noticeIfNoBrowser } from '../support/browser.js';
+import { crawlAndServe, type ServedCrawl } from '../support/served-crawl.js';
 import { READS, startRoutedApp } from '../support/routed-app-site.js';
 
 // An app that routes on its address, crawled, its site stopped, then replayed in Chromium as a reader
@@ -14,9 +13,8 @@ import { READS, startRoutedApp } from '../support/routed-app-site.js';
 noticeIfNoBrowser('serve/replay-own-address-browser');
 
 describe.skipIf(!HAS_CHROMIUM)('a replayed page sees its own address', () => {
-  const tmp = tempDir();
-  const db = tmp.path('routed.sqlite');
   let origin: string;
+  let served: ServedCrawl;
   let serving: ServingArchive;
   let browser: Browser;
   let context: BrowserContext;
@@ -27,17 +25,13 @@ describe.skipIf(!HAS_CHROMIUM)('a replayed page sees its own address', () => {
     const roots = ['/index.html', '/hash.html', '/api/data.json', '/pkgs/data.json', '/data.json', '/api/x.json'].map(
       (path) => origin + path,
     );
-    const crawl = await runCli(['crawl', ...roots, '--db', db, '-q']);
-    expect(crawl.code, crawl.stderr).toBe(0);
+    served = await crawlAndServe('routed.sqlite', roots);
+    ({ serving, browser } = served);
     await site.close();
-    serving = await serveArchive({ path: db, host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await serving?.close();
-    tmp.cleanup();
+    await served?.close();
   });
 
   /** The UI's replay page of `url`, and the frame holding the capture. */

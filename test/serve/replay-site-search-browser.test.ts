@@ -1,9 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveArchive, type ServingArchive } from '../../src/serve/serve-archive.js';
-import { tempDir } from '../support/archive.js';
-import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
-import { runCli } from '../support/cli.js';
+import type { ServingArchive } from '../../src/serve/serve-archive.js';
+import { HAS_CHROMIUM, noticeIfNoBrowser } from '../support/browser.js';
+import { crawlAndServe, type ServedCrawl } from '../support/served-crawl.js';
 import { startServer } from '../support/test-server.js';
 
 // A site's own search, as Sphinx builds it: a form that GETs `search.html?q=...&check_keywords=yes&area=default`,
@@ -30,9 +29,8 @@ const HOME = `<!doctype html><html><head><meta charset="utf-8"><title>docs</titl
 </body></html>`;
 
 describe.skipIf(!HAS_CHROMIUM)("replay of a site's own search form", () => {
-  const tmp = tempDir();
-  const db = tmp.path('site-search.sqlite');
   let origin: string;
+  let served: ServedCrawl;
   let serving: ServingArchive;
   let browser: Browser;
 
@@ -45,17 +43,13 @@ describe.skipIf(!HAS_CHROMIUM)("replay of a site's own search form", () => {
       return res.writeHead(404).end();
     });
     origin = site.url.replace(/\/$/, '');
-    const crawl = await runCli(['crawl', `${origin}/index.html`, `${origin}/search.html`, `${origin}/searchindex.json`, '--db', db, '-q']);
-    expect(crawl.code, crawl.stderr).toBe(0);
+    served = await crawlAndServe('site-search.sqlite', [`${origin}/index.html`, `${origin}/search.html`, `${origin}/searchindex.json`]);
+    ({ serving, browser } = served);
     await site.close();
-    serving = await serveArchive({ path: db, host: '127.0.0.1', port: 0 });
-    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await serving?.close();
-    tmp.cleanup();
+    await served?.close();
   });
 
   it('the search form lands on the archived search page, which finds the word; the bar says it is a fuzzy match', async () => {
