@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/archive.js';
 import { execCli, runCli } from '../support/cli.js';
 import { html, routes, startServer, type TestServer } from '../support/test-server.js';
+import { cdxjKeysByUrl } from '../support/cdxj-read.js';
 
 // An exported CDXJ is keyed as pywb looks captures up (Python's surt): a directory-style page's key has
 // no trailing slash, escapes of `:` and `()` are decoded, query parameters sorted. Keyed otherwise, pywb
@@ -34,12 +34,7 @@ beforeAll(async () => {
     stdout: '',
     stderr: '',
   });
-  keys = new Map(
-    readFileSync(cdxj, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => [(JSON.parse(line.slice(line.indexOf('{'))) as { url: string }).url, line.split(' ')[0]!]),
-  );
+  keys = cdxjKeysByUrl(cdxj);
 });
 
 afterAll(async () => {

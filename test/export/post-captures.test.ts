@@ -6,6 +6,7 @@ import { execCli, runCli } from '../support/cli.js';
 import { httpResponse, rawRecord } from '../support/raw-warc.js';
 import { startReplayServer } from '../support/replay-server.js';
 import { readWarc } from '../support/warc-read.js';
+import { readCdxj } from '../support/cdxj-read.js';
 
 // Answers to POSTs, imported from a WARC, exported with the keys pywb computes for them (the expected
 // keys are rows of test/fixtures/post-keys.json, computed by pywb's own code), each line's method and
@@ -65,10 +66,7 @@ beforeAll(async () => {
   const imported = await runCli(['import', input, '--db', db]);
   expect(imported.code, imported.stderr).toBe(0);
   expect(await execCli(['export', db, '--warc', warc, '--cdxj', cdxj, '-q'])).toEqual({ code: 0, stdout: '', stderr: '' });
-  lines = readFileSync(cdxj, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => ({ key: line.split(' ')[0]!, json: JSON.parse(line.slice(line.indexOf('{'))) as Record<string, string> }));
+  lines = readCdxj(cdxj);
 });
 
 afterAll(() => tmp.cleanup());

@@ -1,9 +1,10 @@
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { WARCParser, type WARCRecord } from 'warcio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/archive.js';
 import { execCli } from '../support/cli.js';
 import { CRAWL_2_AT, makeHistoryArchive, PAGE_B, type HistoryArchive } from '../support/history-site.js';
+import { readCdxj } from '../support/cdxj-read.js';
 
 // A page a re-crawl revalidated (the server answered 304) is exported so that pywb and ReplayWeb.page
 // replay it with its payload: both take a revisit's status and headers from the revisit's own block and
@@ -64,10 +65,8 @@ describe('a revalidated capture in an export', () => {
   });
 
   it('is indexed with status 200 and the payload digest', () => {
-    const lines = readFileSync(cdxj, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, string>)
+    const lines = readCdxj(cdxj)
+      .map((line) => line.json)
       .filter((fields) => fields.url === `${site.origin}/b`);
     const [original, revalidated] = captures;
     const line = lines.find((fields) => Number(fields.offset) === revalidated!.offset)!;

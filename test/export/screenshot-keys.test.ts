@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/archive.js';
 import { execCli, runCli } from '../support/cli.js';
 import { solidPng } from '../support/png.js';
 import { addScreenshot } from '../support/screenshot-row.js';
 import { html, routes, startServer, type TestServer } from '../support/test-server.js';
+import { cdxjKeysByUrl } from '../support/cdxj-read.js';
 
 // A screenshot's CDXJ line is keyed as cdxj-indexer keys a resource record: Python's surt of its
 // `urn:view:` URI, which keeps a URI without a host as it is but lower-cased and without a path's
@@ -22,12 +22,7 @@ beforeAll(async () => {
   addScreenshot(db, site.url, solidPng(4, 4, [1, 2, 3]));
   addScreenshot(db, `${site.url}Docs/Guide/`, solidPng(4, 4, [3, 2, 1]));
   expect(await execCli(['export', db, '--warc', tmp.path('site.warc.gz'), '--cdxj', cdxj, '-q'])).toMatchObject({ code: 0, stderr: '' });
-  keys = new Map(
-    readFileSync(cdxj, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => [(JSON.parse(line.slice(line.indexOf('{'))) as { url: string }).url, line.split(' ')[0]!]),
-  );
+  keys = cdxjKeysByUrl(cdxj);
 });
 
 afterAll(async () => {
