@@ -14,9 +14,10 @@ export interface KnownUrl {
 
 /** A response as a WARC holds it: the stored response with the wire it came over. */
 export interface ImportedResponse extends StoredResponse {
-  httpVersion: string;
-  reason: string;
-  rawHeaders: Buffer;
+  /** Null for a resource record, which holds no HTTP message. */
+  httpVersion: string | null;
+  reason: string | null;
+  rawHeaders: Buffer | null;
   requestMethod: string | null;
   requestTarget: string | null;
   requestHeaders: Buffer | null;
@@ -26,6 +27,8 @@ export interface ImportedResponse extends StoredResponse {
   truncated: string | null;
   /** The request's body, for a request other than GET; null when left out (see REQUEST_BODY_LEFT_OUT). */
   requestBody: Buffer | null;
+  /** What the record said of the capture that its columns cannot (the view capture_notes). */
+  notes?: readonly string[];
 }
 
 /**
@@ -304,6 +307,7 @@ function importedCapture(response: ImportedResponse): CaptureRow {
     startedAt: response.startedAt,
     truncated: response.truncated,
     requestBody: response.requestBody,
+    ...(response.notes?.length ? { notes: response.notes } : {}),
   };
 }
 
