@@ -219,6 +219,19 @@ export class ImportSink {
     return { urlId, bodyId, newUrls: 0 };
   }
 
+  /** Stores the screenshot of the page `key` captured at `fetchedAt`; false when the archive holds no such URL. */
+  screenshot(key: string, fetchedAt: string, shot: { type: string; data: Uint8Array }): boolean {
+    try {
+      const known = this.knownStmt.get(key);
+      if (!known) return false;
+      if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+      this.writer.screenshot(known.id, fetchedAt, shot);
+      return true;
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
+  }
+
   /** Notes which record stored which payload, for the revisits that come later. */
   rememberPayload(recordId: string | null, digest: string | null, uri: string, stored: StoredPayload): void {
     this.remember.run(recordId, digest, uri, stored.urlId, stored.bodyId);
