@@ -92,7 +92,12 @@ async function decodedAnswer(message: HttpMessage, maxBodyBytes: number): Promis
   // The body was read with the headers as the record declares them; the archive keeps the headers as received.
   const received = originalHeaderBlock(message.rawHeaders);
   if (received === message.rawHeaders) return { message, headers, body, ...(notes ? { notes } : {}) };
-  return { message: { ...message, rawHeaders: received }, headers: headersObject(headerLines(received)), body, ...(notes ? { notes } : {}) };
+  return {
+    message: { ...message, rawHeaders: received },
+    headers: headersObject(headerLines(received)),
+    body,
+    ...(notes ? { notes } : {}),
+  };
 }
 
 /**

@@ -27,5 +27,16 @@ export interface ImportTally {
 
 /** A tally of nothing read yet. */
 export function emptyTally(): ImportTally {
-  return { files: 0, records: 0, pages: 0, revisits: 0, screenshots: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
+  return {
+    files: 0,
+    records: 0,
+    pages: 0,
+    revisits: 0,
+    screenshots: 0,
+    skipped: {},
+    otherRecords: {},
+    problems: 0,
+    stopped: false,
+    roots: [],
+  };
 }

@@ -31,7 +31,10 @@ const encodedResponse = (encoding: string, body: Buffer) =>
 
 const bodyOf = (db: string, url: string) => readArchive<{ body: Buffer }>(db, 'SELECT body FROM pages WHERE url = ?', url)[0]?.body;
 const notesOf = (db: string) =>
-  readArchive<{ url: string; note: string }>(db, 'SELECT url, note FROM capture_notes ORDER BY url, note').map((row) => [row.url, row.note]);
+  readArchive<{ url: string; note: string }>(db, 'SELECT url, note FROM capture_notes ORDER BY url, note').map((row) => [
+    row.url,
+    row.note,
+  ]);
 
 async function importInto(db: string, file: string): Promise<void> {
   const result = await runCli(['import', file, '--db', db]);
@@ -59,9 +62,9 @@ describe("py-wacz's example-warcinfo-metadata.warc", () => {
   });
 
   it('marks the capture: its body is not encoded as its headers say', () => {
-    expect(
-      readArchive(db, "SELECT n.note FROM capture_notes n JOIN pages p ON p.url = n.url AND p.fetched_at = n.fetched_at"),
-    ).toEqual([{ note: 'not-encoded' }]);
+    expect(readArchive(db, 'SELECT n.note FROM capture_notes n JOIN pages p ON p.url = n.url AND p.fetched_at = n.fetched_at')).toEqual([
+      { note: 'not-encoded' },
+    ]);
   });
 });
 

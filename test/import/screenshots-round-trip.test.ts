@@ -43,7 +43,9 @@ beforeAll(async () => {
   addScreenshot(crawled, new URL('/a', site.url).href, png);
   // A screenshot of /c's first capture, which a later crawl (without a browser) replaced.
   addScreenshot(crawled, new URL('/c', site.url).href, earlierPng);
-  addCrawl(crawled, [{ url: new URL('/c', site.url).href, fetchedAt: new Date(Date.now() + 60_000).toISOString(), body: '<p>c again</p>' }]);
+  addCrawl(crawled, [
+    { url: new URL('/c', site.url).href, fetchedAt: new Date(Date.now() + 60_000).toISOString(), body: '<p>c again</p>' },
+  ]);
   const exported = await runCli(['export', crawled, '--warc', warc]);
   expect(exported.code, exported.stderr).toBe(0);
   const result = await runCli(['import', warc, '--db', imported]);

@@ -53,7 +53,9 @@ describe('lines ending CRCRLF', () => {
       'content-length': '0',
     });
     // The block is kept as HTTP writes it, so an export writes lines a client reads.
-    expect(page!.raw_headers.toString()).toMatch(/^Location: http:\/\/www\.iana\.example\/badst\r\nServer: BigIP\r\nConnection: close\r\nContent-Length: 0/);
+    expect(page!.raw_headers.toString()).toMatch(
+      /^Location: http:\/\/www\.iana\.example\/badst\r\nServer: BigIP\r\nConnection: close\r\nContent-Length: 0/,
+    );
     expect(page!.raw_headers.toString()).not.toContain('\r\r');
   });
 });
@@ -68,7 +70,10 @@ describe('a record whose Content-Length counts the CRLFs after it', () => {
     const file = tmp.path('counted.warc');
     writeFileSync(
       file,
-      Buffer.concat([counted, rawRecord('response', 'http://site.example/', '2024-05-01T10:00:01Z', httpResponse('text/html', '<p>home</p>'))]),
+      Buffer.concat([
+        counted,
+        rawRecord('response', 'http://site.example/', '2024-05-01T10:00:01Z', httpResponse('text/html', '<p>home</p>')),
+      ]),
     );
     const db = tmp.path('counted.sqlite');
     const { stdout } = await importFile(file, db);
@@ -86,14 +91,24 @@ describe('a record whose Content-Length counts the CRLFs after it', () => {
     // python warcio 1.8.1: these three (poor_html5's Content-Length counts the CRLFs after it), then it stops at the record after.
     expect(pages).toEqual(
       expect.arrayContaining([
-        { url: 'http://www.example.com/html4.html', status: 200, size: 1128, sha256: '23cac498233117d9b45fbac1908090f43f1f0df9cc6df7790dc239b0cb470533' },
+        {
+          url: 'http://www.example.com/html4.html',
+          status: 200,
+          size: 1128,
+          sha256: '23cac498233117d9b45fbac1908090f43f1f0df9cc6df7790dc239b0cb470533',
+        },
         {
           url: 'http://www.example.com/link-extraction-test-html5-video.html',
           status: 200,
           size: 788,
           sha256: 'db174fd57f597cbbd0d60c1249f7d4e5720c911774ce355e294b0a9d327fa2a5',
         },
-        { url: 'http://www.example.com/poor_html5.html', status: 200, size: 492, sha256: '074b73229015965205933972df6df920f7fa323e576c0d3324c19452ed2b2e6f' },
+        {
+          url: 'http://www.example.com/poor_html5.html',
+          status: 200,
+          size: 492,
+          sha256: '074b73229015965205933972df6df920f7fa323e576c0d3324c19452ed2b2e6f',
+        },
       ]),
     );
     expect(pages).toHaveLength(6);
