@@ -20,6 +20,7 @@ export function formatImportReport(dbPath: string, tally: ImportTally): string {
   ];
   const skipped = Object.values(tally.skipped).reduce((a, b) => a + b, 0);
   if (skipped) lines.push(`  responses not imported: ${skipped} (${listed(tally.skipped)})`);
+  if (tally.screenshots) lines.push(`  screenshots: ${tally.screenshots}, each with the page capture it shows`);
   if (Object.keys(tally.otherRecords).length) lines.push(`  other records passed over: ${listed(tally.otherRecords)}`);
   if (tally.problems)
     lines.push(

@@ -1,4 +1,4 @@
-import { decodeContent, DecodedTooLargeError } from '../http/decode-content.js';
+import { DecodedTooLargeError } from '../http/decode-content.js';
 import { discover } from '../pipeline/discover.js';
 import { charsetOf } from '../html/index.js';
 import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
@@ -10,6 +10,7 @@ import type { PageFacts } from '../pipeline/crawl-item.js';
 import { REQUEST_BODY_LEFT_OUT, type ImportedPage, type ImportedResponse, type ImportSink } from '../storage/writer/index.js';
 import { dechunk, headerLines, headersObject, parseHttpMessage, type HeadTooLarge, type HttpMessage } from './http-message.js';
 import { originalHeaderBlock } from './original-headers.js';
+import { storedBody } from './stored-body.js';
 import { targetUri, type Exchange } from './pair-exchanges.js';
 
 /** Why a record was not imported: a code for the report and a sentence. */
@@ -37,7 +38,7 @@ const HEAD_TOO_LARGE: ImportSkip = {
 /** A WARC-Date as WARC writers spell it: UTC, seconds, an optional fraction of up to 9 digits. */
 const WARC_DATE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
 
-function isoDate(value: string | undefined): string | null {
+export function isoDate(value: string | undefined): string | null {
   // WARC 1.1 dates may carry any fraction of a second: it is kept, so two records a microsecond apart stay
   // apart and an export writes the date back as read. Fewer than 3 digits are padded to the crawl's ms.
   const exact = value === undefined ? null : WARC_DATE.exec(value.trim());
@@ -51,6 +52,25 @@ interface Answer {
   message: Pick<HttpMessage, 'rawHeaders'> & { startLine: [string, string, string] };
   headers: Record<string, string>;
   body: Buffer;
+  /** What the capture's columns cannot say (see migrations/0016). */
+  notes?: string[];
+  /** No status line and header block were recorded (a resource record's payload): `message` is made up. */
+  unrecorded?: true;
+}
+
+/**
+ * A resource record holds no HTTP message: its block is the payload and its Content-Type the payload's
+ * type, and pywb and warcio serve it as a 200. So is it stored, said so (the note `resource`).
+ */
+function resourceAnswer(record: Exchange['response']): Answer {
+  const contentType = record.fields.get('content-type');
+  return {
+    message: { startLine: ['', '200', ''], rawHeaders: Buffer.alloc(0) },
+    headers: contentType ? { 'content-type': contentType } : {},
+    body: record.content,
+    notes: ['resource'],
+    unrecorded: true,
+  };
 }
 
 async function decodedAnswer(message: HttpMessage, maxBodyBytes: number): Promise<Answer | ImportSkip> {
@@ -58,8 +78,11 @@ async function decodedAnswer(message: HttpMessage, maxBodyBytes: number): Promis
   let body = message.body;
   // wget keeps the chunked framing as it came over the wire; other writers remove it and some keep the header.
   if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body) ?? body;
+  let notes: string[] | undefined;
   try {
-    body = await decodeContent(body, headers['content-encoding'], maxBodyBytes);
+    const stored = await storedBody(body, headers['content-encoding'], maxBodyBytes);
+    body = stored.body;
+    if (stored.note) notes = [stored.note];
   } catch (error) {
     if (error instanceof DecodedTooLargeError) return { code: 'body_too_large', message: `${error.message} (--max-body)` };
     return { code: 'undecodable_body', message: error instanceof Error ? error.message : String(error) };
@@ -68,8 +91,13 @@ async function decodedAnswer(message: HttpMessage, maxBodyBytes: number): Promis
     return { code: 'body_too_large', message: `body of ${body.byteLength} bytes (--max-body ${maxBodyBytes})` };
   // The body was read with the headers as the record declares them; the archive keeps the headers as received.
   const received = originalHeaderBlock(message.rawHeaders);
-  if (received === message.rawHeaders) return { message, headers, body };
-  return { message: { ...message, rawHeaders: received }, headers: headersObject(headerLines(received)), body };
+  if (received === message.rawHeaders) return { message, headers, body, ...(notes ? { notes } : {}) };
+  return {
+    message: { ...message, rawHeaders: received },
+    headers: headersObject(headerLines(received)),
+    body,
+    ...(notes ? { notes } : {}),
+  };
 }
 
 /**
@@ -110,6 +138,7 @@ function revisitAnswer(exchange: Exchange, uri: string, sink: ImportSink): Answe
     },
     headers: JSON.parse(stored.headers) as Record<string, string>,
     body,
+    ...(stored.rawHeaders === null ? { unrecorded: true as const } : {}),
   };
 }
 
@@ -166,6 +195,8 @@ export async function readExchange(exchange: Exchange, sink: ImportSink, setting
   let answer: Answer | ImportSkip;
   if (revisit) {
     answer = revisitAnswer(exchange, normalized.url, sink);
+  } else if (record.type === 'resource') {
+    answer = resourceAnswer(record);
   } else {
     const message = parseHttpMessage(record.content);
     if (isTooLarge(message)) return HEAD_TOO_LARGE;
@@ -219,9 +250,11 @@ export function exchangePage(
   } else if (status >= 200 && status <= 299) {
     facts = { charset: charsetOf(contentType) };
   }
-  // A request too large to read is kept as if the WARC held none.
+  // A request too large to read is kept as if the WARC held none; so is one whose start line is a status line
+  // (a recorder's mistake: py-wacz's example-warcinfo-metadata.warc), which warcio and pywb take for a GET.
   const parsedRequest = request ? parseHttpMessage(request.content) : undefined;
-  const requestMessage = isTooLarge(parsedRequest) ? undefined : sentRequest(parsedRequest);
+  const noRequest = isTooLarge(parsedRequest) || /^HTTP\//i.test(parsedRequest?.startLine[0] ?? '');
+  const requestMessage = noRequest ? undefined : sentRequest(parsedRequest);
   const otherThanGet = requestMessage !== undefined && requestMessage.startLine[0].toUpperCase() !== 'GET';
   // A request record too large to hold was read as far as its headers: its body is left out, and the capture says so.
   // One that says it is cut (WARC-Truncated, as an export writes it for such a request) keeps what it holds, said so too.
@@ -231,6 +264,7 @@ export function exchangePage(
   const requestCut = bodyLeftOut || (otherThanGet && request?.fields.has('warc-truncated') === true);
   const responseCut = record.fields.get('warc-truncated')?.trim().slice(0, MAX_TRUNCATED_CHARS) || null;
   const fetchedAt = isoDate(record.fields.get('warc-date')) ?? new Date().toISOString();
+  const unrecorded = answer.unrecorded === true;
   const response: ImportedResponse = {
     status,
     headers: answer.headers,
@@ -246,9 +280,9 @@ export function exchangePage(
     robots: facts?.robots?.join(',') ?? null,
     linksDropped: facts?.linksDropped ?? 0,
     ...(facts?.text ? { text: facts.text } : {}),
-    httpVersion: answer.message.startLine[0],
-    reason: answer.message.startLine[2],
-    rawHeaders: answer.message.rawHeaders,
+    httpVersion: unrecorded ? null : answer.message.startLine[0],
+    reason: unrecorded ? null : answer.message.startLine[2],
+    rawHeaders: unrecorded ? null : answer.message.rawHeaders,
     requestMethod: requestMessage?.startLine[0] ?? null,
     requestTarget: requestMessage?.startLine[1] ?? null,
     requestHeaders: requestMessage?.rawHeaders ?? null,
@@ -257,6 +291,7 @@ export function exchangePage(
     truncated: requestCut ? [responseCut, REQUEST_BODY_LEFT_OUT].filter(Boolean).join(' ') : responseCut,
     // A GET's body is nothing a replay or an export needs; another method's is what it sent.
     requestBody: otherThanGet && !bodyLeftOut && requestMessage.body.byteLength > 0 ? requestMessage.body : null,
+    ...(answer.notes ? { notes: answer.notes } : {}),
   };
   const page: ImportedPage = {
     url: normalized.url,

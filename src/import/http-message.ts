@@ -11,8 +11,18 @@ export interface HttpMessage {
   body: Buffer;
 }
 
-const CRLFCRLF = Buffer.from('\r\n\r\n');
-const LFLF = Buffer.from('\n\n');
+/** Longest line end: CRLF, LF, or CRCRLF (some writers', as warcio reads them). */
+const MAX_LINE_END = 3;
+
+/** The first blank line: where the line before it ends (after its LF) and where the body starts; undefined when none. */
+function blankLine(searched: Buffer): { headEnd: number; bodyStart: number } | undefined {
+  for (let lf = searched.indexOf(0x0a); lf >= 0; lf = searched.indexOf(0x0a, lf + 1)) {
+    let at = lf + 1;
+    while (at < searched.length && at - lf < MAX_LINE_END && searched[at] === 0x0d) at++;
+    if (searched[at] === 0x0a) return { headEnd: lf + 1, bodyStart: at + 1 };
+  }
+  return undefined;
+}
 
 /** A message whose start line and headers are longer than a crawl reads (MAX_RESPONSE_HEAD_BYTES): not read. */
 export interface HeadTooLarge {
@@ -25,18 +35,13 @@ export interface HeadTooLarge {
  * not read at all, as a crawl would not read it.
  */
 export function parseHttpMessage(block: Buffer): HttpMessage | HeadTooLarge | undefined {
-  const searched = block.subarray(0, MAX_RESPONSE_HEAD_BYTES + CRLFCRLF.length);
-  let end = searched.indexOf(CRLFCRLF);
-  let blankLength = 4;
-  const lf = searched.indexOf(LFLF);
-  if (lf >= 0 && (end < 0 || lf < end)) {
-    end = lf;
-    blankLength = 2;
-  }
+  const blank = blankLine(block.subarray(0, MAX_RESPONSE_HEAD_BYTES + 2 * MAX_LINE_END));
   // A message without a blank line is all header (a HEAD response, a cut record).
-  const head = end < 0 ? block : block.subarray(0, end + blankLength / 2);
+  let head = blank ? block.subarray(0, blank.headEnd) : block;
   if (head.byteLength > MAX_RESPONSE_HEAD_BYTES) return { headTooLarge: true };
-  const body = end < 0 ? Buffer.alloc(0) : block.subarray(end + blankLength);
+  const body = blank ? block.subarray(blank.bodyStart) : Buffer.alloc(0);
+  // Lines ending CRCRLF are read as warcio reads them: as CRLF, so the block as kept is one HTTP reads.
+  if (head.includes('\r\r\n')) head = Buffer.from(head.toString('latin1').replace(/\r+\n/g, '\r\n'), 'latin1');
   const firstEnd = head.indexOf(0x0a);
   const startText = head
     .subarray(0, firstEnd < 0 ? head.length : firstEnd)

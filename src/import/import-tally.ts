@@ -13,6 +13,8 @@ export interface ImportTally {
   revisits: number;
   /** Responses and revisits not imported, by reason code. */
   skipped: Record<string, number>;
+  /** Screenshot records (resource, `urn:view:`) stored with the page capture they show. */
+  screenshots: number;
   /** Records of other types (warcinfo, metadata, resource...) passed over, by type. */
   otherRecords: Record<string, number>;
   /** Damaged stretches of input reported (a truncated file, a wrong Content-Length, a file that is no WARC). */
@@ -25,5 +27,16 @@ export interface ImportTally {
 
 /** A tally of nothing read yet. */
 export function emptyTally(): ImportTally {
-  return { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
+  return {
+    files: 0,
+    records: 0,
+    pages: 0,
+    revisits: 0,
+    screenshots: 0,
+    skipped: {},
+    otherRecords: {},
+    problems: 0,
+    stopped: false,
+    roots: [],
+  };
 }

@@ -18,6 +18,7 @@ import {
 import { pairExchanges, type Exchange, type PairedEntry } from './pair-exchanges.js';
 import { emptyTally, type ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
+import { screenshotOf } from './import-screenshot.js';
 
 export type { ImportTally };
 
@@ -156,7 +157,9 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
         `a ${entry.skipped.type} record of ${entry.skipped.length} bytes (--max-body)`,
       );
     } else if ('other' in entry) {
-      bump(tally.otherRecords, entry.other.type || 'untyped');
+      const shot = screenshotOf(entry.other);
+      if (shot && sink.screenshot(shot.key, shot.fetchedAt, shot.shot)) tally.screenshots++;
+      else bump(tally.otherRecords, entry.other.type || 'untyped');
       if (entry.other.type === 'warcinfo') tally.roots.push(...warcinfoRoots(entry.other.content));
     } else {
       // A revisit's payload is a record written before it: it is read at its turn.

@@ -14,6 +14,10 @@ const WAITING_REQUESTS = 32;
 const ids = (value: string | undefined) => (value ? value.split(/[\s,]+/).filter(Boolean) : []);
 export const targetUri = (record: WarcRecord) => record.fields.get('warc-target-uri')?.replace(/^<(.*)>$/, '$1');
 
+/** A record that answers a URL: a response, a revisit, or a resource of an http(s) URL (a payload stored without its HTTP message). */
+const isAnswer = (record: WarcRecord) =>
+  record.type === 'response' || record.type === 'revisit' || (record.type === 'resource' && /^https?:/i.test(targetUri(record) ?? ''));
+
 /**
  * Pairs each response with its request. wget and Heritrix write the request
  * first, warcio and Browsertrix the response first; either links them by
@@ -50,7 +54,7 @@ export async function* pairExchanges(entries: AsyncIterable<WarcEntry>): AsyncGe
     }
     if (waiting) yield { exchange: { response: waiting } };
     waiting = undefined;
-    if (record.type !== 'response' && record.type !== 'revisit') {
+    if (!isAnswer(record)) {
       yield { other: record };
       continue;
     }

@@ -34,10 +34,11 @@ const MAX_FIELDS_BYTES = 1024 * 1024;
 /** What is kept of a request record too large to hold: room for its request line, headers and blank line. */
 const REQUEST_HEAD_BYTES = MAX_RESPONSE_HEAD_BYTES + 4;
 
-const VERSION_LINE = /^WARC\/\d+\.\d+\r?\n$/;
+// Lines end with CRLF, LF, or (from some writers, as warcio reads them) CRCRLF.
+const VERSION_LINE = /^WARC\/\d+\.\d+\r{0,2}\n$/;
 const isVersionLine = (line: Uint8Array) => line.byteLength < 16 && VERSION_LINE.test(Buffer.from(line).toString('latin1'));
 const isBlank = (line: Uint8Array) =>
-  (line.byteLength === 2 && line[0] === 13 && line[1] === 10) || (line.byteLength === 1 && line[0] === 10);
+  line.byteLength <= 3 && line[line.byteLength - 1] === 10 && line.subarray(0, -1).every((byte) => byte === 13);
 
 function shown(line: Uint8Array): string {
   const text = Buffer.from(line.subarray(0, 40))
@@ -160,7 +161,8 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
           return;
         }
       }
-      // A record is followed by two CRLFs, then the next record or the end: anything else means its Content-Length is wrong.
+      // A record is followed by two CRLFs, then the next record or the end: anything else (but the next record at once)
+      // means its Content-Length is wrong.
       const after = await recordEnd(bytes);
       if ('junk' in after && after.blanks < 2) {
         yield {
@@ -208,7 +210,7 @@ async function readFields(reader: WarcBytes): Promise<{ map: Map<string, string>
     if (size > MAX_FIELDS_BYTES) return { problem: `record header longer than ${MAX_FIELDS_BYTES} bytes` };
     const line = Buffer.from(raw)
       .toString('utf8')
-      .replace(/\r?\n$/, '');
+      .replace(/\r{0,2}\n$/, '');
     if (line === '') return { map };
     if ((line.startsWith(' ') || line.startsWith('\t')) && last) {
       map.set(last, `${map.get(last)} ${line.trim()}`);
@@ -236,14 +238,15 @@ async function recordEnd(
       blanks++;
       continue;
     }
-    if (isVersionLine(line))
-      return blanks >= 1 ? { blanks, next: { line, offset } } : { blanks, junk: line, offset, next: { line, offset } };
+    // No blank line before the next record: its Content-Length counted them (some writers' warcinfo). warcio reads
+    // on, and so does this: the record ended where it said, on a line that starts the next one.
+    if (isVersionLine(line)) return { blanks, next: { line, offset } };
     return { blanks, junk: line, offset };
   }
 }
 
 /** A version line at the end of a line of junk: bytes with no line break of their own before a record. */
-const GLUED_VERSION = /WARC\/1\.[01]\r?\n$/;
+const GLUED_VERSION = /WARC\/1\.[01]\r{0,2}\n$/;
 
 /** The record start at the end of a junk line, if there is one. */
 function gluedStart(bytes: WarcBytes, line: Uint8Array, offset: number): Start | undefined {

@@ -59,8 +59,13 @@ const VIEWS_OF_7 = ['pages', 'captures', 'changes']
   .join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 14: no render notes. */
-export const UNDO_SCHEMA_15 = `DROP VIEW render_notes; DROP TABLE render_note;
+/** Takes a current archive back to schema 15: no capture notes. */
+export const UNDO_SCHEMA_16 = `DROP VIEW capture_notes; DROP TABLE capture_note;
+  PRAGMA user_version = 15;`;
+
+/** ... schema 14: no render notes. */
+export const UNDO_SCHEMA_15 = `${UNDO_SCHEMA_16}
+  DROP VIEW render_notes; DROP TABLE render_note;
   PRAGMA user_version = 14;`;
 
 /** ... schema 13: no replay QA scores. */

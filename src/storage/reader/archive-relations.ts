@@ -23,6 +23,7 @@ const VIEW_KEYS: Record<string, string[]> = {
   changes: ['url'],
   screenshots: ['url', 'fetched_at'],
   render_notes: ['url', 'fetched_at', 'note'],
+  capture_notes: ['url', 'fetched_at', 'note'],
 };
 
 interface ListedRelation {

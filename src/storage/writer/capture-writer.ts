@@ -30,6 +30,8 @@ export interface CaptureRow {
   truncated: string | null;
   /** What a request other than GET sent. */
   requestBody: Buffer | null;
+  /** What an imported record said of the capture that its columns cannot (the view capture_notes). */
+  notes?: readonly string[];
 }
 
 /** Where a capture went: the URL's page (its latest GET), or among its earlier captures. */
@@ -90,6 +92,7 @@ export class CaptureWriter {
   private readonly deleteLinks: Statement<[number]>;
   private readonly insertScreenshot: Statement<[number, string, string, Uint8Array]>;
   private readonly insertRenderNote: Statement<[number, string, string]>;
+  private readonly insertCaptureNote: Statement<[number, string, string]>;
   /** Multi-row link inserts, by row count, prepared once each when first needed. */
   private readonly insertLinks = new Map<number, Statement<unknown[]>>();
   private readonly text: PageTextWriter;
@@ -123,6 +126,7 @@ export class CaptureWriter {
     this.insertScreenshot = db.prepare(`INSERT INTO screenshot (url_id, fetched_at, type, data) VALUES (?, ?, ?, ?)
       ON CONFLICT (url_id, fetched_at) DO UPDATE SET type = excluded.type, data = excluded.data`);
     this.insertRenderNote = db.prepare('INSERT INTO render_note (url_id, fetched_at, note) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    this.insertCaptureNote = db.prepare('INSERT INTO capture_note (url_id, fetched_at, note) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.text = new PageTextWriter(db);
   }
 
@@ -165,6 +169,7 @@ export class CaptureWriter {
       row.truncated,
       row.requestBody,
     ];
+    for (const note of row.notes ?? []) this.insertCaptureNote.run(urlId, row.fetchedAt, note);
     if (isPageRequest(row.requestMethod) && this.upsertPage.run(values).changes > 0) return 'page';
     // The identity of the capture, for the two checks that it is not kept already.
     const identity = [urlId, row.fetchedAt, row.status, bodyId, row.requestMethod];
@@ -220,8 +225,8 @@ export class CaptureWriter {
     this.text.write(urlId, url, response);
   }
 
-  /** What the page captured at `fetchedAt` looked like, rendered. */
-  screenshot(urlId: number, fetchedAt: string, shot: Screenshot): void {
+  /** What the page captured at `fetchedAt` looked like, rendered (an imported one may be of any image type). */
+  screenshot(urlId: number, fetchedAt: string, shot: Screenshot | { type: string; data: Uint8Array }): void {
     this.insertScreenshot.run(urlId, fetchedAt, shot.type, shot.data);
   }
 

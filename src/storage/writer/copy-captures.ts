@@ -94,4 +94,9 @@ export const COPY_CAPTURES_SQL = [
    SELECT m.out_id, n.fetched_at, n.note FROM shard.render_note n JOIN temp.merge_url m ON m.shard_id = n.url_id
    WHERE n.url_id BETWEEN :lo AND :hi
    ON CONFLICT DO NOTHING`,
+  // What an imported record said of each capture, with the capture it belongs to.
+  `INSERT INTO main.capture_note (url_id, fetched_at, note)
+   SELECT m.out_id, n.fetched_at, n.note FROM shard.capture_note n JOIN temp.merge_url m ON m.shard_id = n.url_id
+   WHERE n.url_id BETWEEN :lo AND :hi
+   ON CONFLICT DO NOTHING`,
 ];

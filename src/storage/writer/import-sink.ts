@@ -14,9 +14,10 @@ export interface KnownUrl {
 
 /** A response as a WARC holds it: the stored response with the wire it came over. */
 export interface ImportedResponse extends StoredResponse {
-  httpVersion: string;
-  reason: string;
-  rawHeaders: Buffer;
+  /** Null for a resource record, which holds no HTTP message. */
+  httpVersion: string | null;
+  reason: string | null;
+  rawHeaders: Buffer | null;
   requestMethod: string | null;
   requestTarget: string | null;
   requestHeaders: Buffer | null;
@@ -26,6 +27,8 @@ export interface ImportedResponse extends StoredResponse {
   truncated: string | null;
   /** The request's body, for a request other than GET; null when left out (see REQUEST_BODY_LEFT_OUT). */
   requestBody: Buffer | null;
+  /** What the record said of the capture that its columns cannot (the view capture_notes). */
+  notes?: readonly string[];
 }
 
 /**
@@ -216,6 +219,19 @@ export class ImportSink {
     return { urlId, bodyId, newUrls: 0 };
   }
 
+  /** Stores the screenshot of the page `key` captured at `fetchedAt`; false when the archive holds no such URL. */
+  screenshot(key: string, fetchedAt: string, shot: { type: string; data: Uint8Array }): boolean {
+    try {
+      const known = this.knownStmt.get(key);
+      if (!known) return false;
+      if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+      this.writer.screenshot(known.id, fetchedAt, shot);
+      return true;
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
+  }
+
   /** Notes which record stored which payload, for the revisits that come later. */
   rememberPayload(recordId: string | null, digest: string | null, uri: string, stored: StoredPayload): void {
     this.remember.run(recordId, digest, uri, stored.urlId, stored.bodyId);
@@ -304,6 +320,7 @@ function importedCapture(response: ImportedResponse): CaptureRow {
     startedAt: response.startedAt,
     truncated: response.truncated,
     requestBody: response.requestBody,
+    ...(response.notes?.length ? { notes: response.notes } : {}),
   };
 }
 
