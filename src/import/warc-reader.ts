@@ -33,6 +33,8 @@ const MAX_LINE = 64 * 1024;
 const MAX_FIELDS_BYTES = 1024 * 1024;
 /** What is kept of a request record too large to hold: room for its request line, headers and blank line. */
 const REQUEST_HEAD_BYTES = MAX_RESPONSE_HEAD_BYTES + 4;
+/** Stray bytes (with their line end) after a record's content that still let it be read as its Content-Length says. */
+const MAX_STRAY_LINE = 16;
 
 // Lines end with CRLF, LF, or (from some writers, as warcio reads them) CRCRLF.
 const VERSION_LINE = /^WARC\/\d+\.\d+\r{0,2}\n$/;
@@ -164,13 +166,31 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
       // A record is followed by two CRLFs, then the next record or the end: anything else (but the next record at once)
       // means its Content-Length is wrong.
       const after = await recordEnd(bytes);
+      if ('junk' in after && after.blanks === 0 && after.junk.byteLength <= MAX_STRAY_LINE) {
+        // A few bytes left on the record's last line, then blank lines and the next record (or the end): its
+        // Content-Length is short by those bytes. warcio reads the record as long as it says and goes on; so does this.
+        const rest = await recordEnd(bytes);
+        if (!('junk' in rest) && (rest.blanks >= 1 || !rest.next)) {
+          if (bytes.lastBytesDamaged) continue;
+          // What the stray bytes were is unknown (the block's end, or junk): the capture says it may be cut.
+          if (!fields.map.has('warc-truncated')) fields.map.set('warc-truncated', 'length');
+          if (content)
+            yield { record: { offset: start.offset, fields: fields.map, type, content, ...(cutFrom !== undefined ? { cutFrom } : {}) } };
+          yield {
+            problem: {
+              offset: start.offset,
+              message: `the record's Content-Length (${length}) is ${strayBytes(after.junk)} bytes short of the blank line after it (${shown(after.junk)}); read as long as it says, as warcio does`,
+            },
+          };
+          pending = rest.next;
+          continue;
+        }
+        yield { problem: { offset: start.offset, message: notWhereSaid(length, after.junk) } };
+        pending = ('junk' in rest ? gluedStart(bytes, rest.junk, rest.offset) : rest.next) ?? (await resync(bytes));
+        continue;
+      }
       if ('junk' in after && after.blanks < 2) {
-        yield {
-          problem: {
-            offset: start.offset,
-            message: `the record does not end where its Content-Length (${length}) says (found ${shown(after.junk)}); skipped to the next record`,
-          },
-        };
+        yield { problem: { offset: start.offset, message: notWhereSaid(length, after.junk) } };
         pending = after.next ?? (await resync(bytes));
         continue;
       }
@@ -193,6 +213,15 @@ export async function* readWarc(path: string, maxContentBytes: number): AsyncGen
     await bytes.close();
   }
 }
+
+/** The bytes of a line without its line end. */
+const strayBytes = (line: Uint8Array) =>
+  Buffer.from(line)
+    .toString('latin1')
+    .replace(/\r*\n$/, '').length;
+
+const notWhereSaid = (length: number, junk: Uint8Array) =>
+  `the record does not end where its Content-Length (${length}) says (found ${shown(junk)}); skipped to the next record`;
 
 function truncated(bytes: WarcBytes, length: number, got: number): string {
   const where = bytes.cutShort ? ' (the file ends inside a gzip member: a truncated .warc.gz)' : '';

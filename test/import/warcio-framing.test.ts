@@ -114,3 +114,40 @@ describe('a record whose Content-Length counts the CRLFs after it', () => {
     expect(pages).toHaveLength(6);
   });
 });
+
+describe('a record whose Content-Length is a few bytes short of the blank line after it', () => {
+  it("is read as long as it says, as warcio reads it (warcio's example-trunc.warc), and the stray bytes are reported", async () => {
+    const db = tmp.path('trunc.sqlite');
+    const result = await runCli([
+      'import',
+      fileURLToPath(new URL('../fixtures/warc/warcio-example-trunc.warc', import.meta.url)),
+      '--db',
+      db,
+    ]);
+    // Damaged input is said, on one line, and the record is still imported.
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /offset 1197: the record's Content-Length \(973\) is 2 bytes short of the blank line after it .*read as long as it says/,
+      ),
+    ]);
+    const pages = readArchive<{ url: string; status: number; sha256: string }>(db, 'SELECT url, status, sha256 FROM pages');
+    // python warcio reads this payload (the gzip body cut before its trailer still inflates whole).
+    expect(pages).toEqual([
+      { url: 'http://example.com/', status: 200, sha256: '3587cb776ce0e4e8237f215800b7dffba0f25865cb84550e87ea8bbac838c423' },
+    ]);
+  });
+
+  it('is still skipped when what follows is more than a few stray bytes', async () => {
+    const http = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello, a body of some length to cut';
+    const file = tmp.path('short-by-much.warc');
+    const cut = rawRecord('response', 'http://short.example/', '2024-01-01T00:00:00Z', http).toString('latin1');
+    // The Content-Length says 20 bytes fewer than the block holds: those 20 bytes are no stray line end.
+    const lied = cut.replace(/Content-Length: (\d+)/, (_m, n: string) => `Content-Length: ${Number(n) - 20}`);
+    writeFileSync(file, lied);
+    const db = tmp.path('short-by-much.sqlite');
+    const result = await runCli(['import', file, '--db', db]);
+    expect(result.stderr).toMatch(/does not end where its Content-Length/);
+    expect(result.code).not.toBe(0);
+  });
+});
