@@ -3,14 +3,17 @@ import { DEFAULT_OPTIONS } from '../pipeline/crawl-options.js';
 import { asWriteError } from '../storage/archive/index.js';
 import type { LockOwner } from '../storage/archive/index.js';
 import { CrawlRecord, type RunEnd } from '../storage/crawl-state/index.js';
-import { ImportSink } from '../storage/writer/index.js';
+import { ImportSink, ListedPages, type ListedPageRow } from '../storage/writer/index.js';
 import { openCrawlArchive } from '../storage/archive/index.js';
 import { WarcFileError } from './import-errors.js';
 import { importWarcs, type ImportHooks, type ImportTally } from './import-warcs.js';
 import { emptyTally } from './import-tally.js';
 import { readWarc } from './warc-reader.js';
+import { inputName, type WarcInput } from './warc-source.js';
+import { isZip, openWacz, type Wacz } from './wacz/open-wacz.js';
 
 export interface ImportRequest {
+  /** WARC files, and WACZ files whose WARCs are imported in their place. */
   files: string[];
   dbPath: string;
   owner: LockOwner;
@@ -33,18 +36,74 @@ function checkFiles(files: string[]): void {
 }
 
 /**
+ * The WARCs to read: each WARC file, and in place of each WACZ its WARCs. Every WACZ is opened and
+ * checked here, so a hostile or damaged one is refused before the archive is touched.
+ */
+async function expandWaczs(files: string[]): Promise<{ inputs: WarcInput[]; waczs: Wacz[] }> {
+  const inputs: WarcInput[] = [];
+  const waczs: Wacz[] = [];
+  for (const file of files) {
+    if (!(await isZip(file))) {
+      inputs.push(file);
+      continue;
+    }
+    const wacz = await openWacz(file);
+    waczs.push(wacz);
+    inputs.push(...wacz.warcs);
+  }
+  return { inputs, waczs };
+}
+
+/** Listed pages taken in at a time. */
+const LISTED_BATCH = 1000;
+
+/**
+ * The WACZs' page lists, applied after their WARCs are imported: the walk that gives kinds and depths
+ * starts at the roots a crawlite warcinfo names, else at the seeds the lists mark (or the pages they
+ * list), and a URL listed as a page is one whatever the walk found. Returns how many responses the
+ * import stored are listed pages.
+ */
+async function applyListedPages(
+  waczs: Wacz[],
+  db: ConstructorParameters<typeof ListedPages>[0],
+  dbPath: string,
+  runId: number,
+  sink: ImportSink,
+  warcinfoRoots: string[],
+): Promise<number> {
+  const listed = new ListedPages(db, dbPath);
+  try {
+    for (const wacz of waczs) {
+      let batch: ListedPageRow[] = [];
+      for await (const page of wacz.pages()) {
+        batch.push(page);
+        if (batch.length >= LISTED_BATCH) {
+          listed.add(batch);
+          batch = [];
+        }
+      }
+      listed.add(batch);
+    }
+    sink.rebuildKindsAndDepths(warcinfoRoots.length > 0 ? warcinfoRoots : listed.roots());
+    return listed.apply(runId);
+  } finally {
+    listed.drop();
+  }
+}
+
+/**
  * Reads the files up to their first WARC record. Without one in any file (none is a WARC), the problems
  * found are reported and the tally returned, so the import touches no archive; with one, nothing is
  * reported here: the import reads the files again and reports as it goes.
  */
-async function withoutRecords(files: string[], maxContentBytes: number, hooks: ImportHooks): Promise<ImportTally | undefined> {
+async function withoutRecords(files: WarcInput[], maxContentBytes: number, hooks: ImportHooks): Promise<ImportTally | undefined> {
   const tally = emptyTally();
   const problems: [string, number, string][] = [];
   for (const file of files) {
     tally.files++;
     for await (const entry of readWarc(file, maxContentBytes)) {
       if (!('problem' in entry)) return undefined;
-      problems.push([file, entry.problem.offset, entry.problem.message]);
+      problems.push([inputName(file), entry.problem.offset, entry.problem.message]);
       if (hooks.stopRequested?.()) {
         tally.stopped = true;
         break;
@@ -65,9 +124,10 @@ async function withoutRecords(files: string[], maxContentBytes: number, hooks: I
  */
 export async function runImport(request: ImportRequest, hooks: ImportHooks): Promise<ImportTally & { runId?: number }> {
   checkFiles(request.files);
+  const { inputs, waczs } = await expandWaczs(request.files);
   const maxBodyBytes = request.maxBodyBytes ?? DEFAULT_OPTIONS.maxBodyBytes;
   // A record over the size limit is still a record.
-  const nothing = await withoutRecords(request.files, maxBodyBytes, hooks);
+  const nothing = await withoutRecords(inputs, maxBodyBytes, hooks);
   if (nothing) return nothing;
   const archive = await openCrawlArchive(request.dbPath, 'create', request.owner, request.onWait ? { onWait: request.onWait } : {});
   try {
@@ -81,8 +141,9 @@ export async function runImport(request: ImportRequest, hooks: ImportHooks): Pro
         maxBodyBytes,
         maxLinksPerPage: DEFAULT_OPTIONS.maxLinksPerPage,
       };
-      const tally = await importWarcs(request.files, sink, settings, hooks);
-      sink.rebuildKindsAndDepths(tally.roots);
+      const tally = await importWarcs(inputs, sink, settings, hooks);
+      if (waczs.length === 0) sink.rebuildKindsAndDepths(tally.roots);
+      else tally.listedPages = await applyListedPages(waczs, archive.db, request.dbPath, runId, sink, tally.roots);
       endedBy = tally.stopped ? 'interrupted' : 'finished';
       return { ...tally, runId };
     } finally {
