@@ -121,7 +121,12 @@ async function pageAtTurn(reading: Reading, sink: ImportSink, settings: ParseSet
  * Responses are read a few records ahead of the one being written, and their
  * HTML parsed on a parse thread meanwhile; each is written in its turn.
  */
-export async function importWarcs(files: WarcInput[], sink: ImportSink, settings: ImportSettings, hooks: ImportHooks): Promise<ImportTally> {
+export async function importWarcs(
+  files: WarcInput[],
+  sink: ImportSink,
+  settings: ImportSettings,
+  hooks: ImportHooks,
+): Promise<ImportTally> {
   const tally = emptyTally();
   const batchRecords = settings.batchRecords ?? BATCH_RECORDS;
   const parser = new ParsePool(availableParallelism() - 1);

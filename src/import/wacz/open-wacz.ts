@@ -47,7 +47,9 @@ export async function openWacz(path: string): Promise<Wacz> {
   } finally {
     await file.close();
   }
-  const warcEntries = entries.filter((entry) => WARC_ENTRY.test(entry.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const warcEntries = entries
+    .filter((entry) => WARC_ENTRY.test(entry.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (warcEntries.length === 0) throw new WaczFileError(path, 'no WARC in its archive/ folder (archive/*.warc.gz or archive/*.warc)');
   const lists = PAGE_LISTS.flatMap(({ name, main }) => {
     const entry = entries.find((candidate) => candidate.name === name);

@@ -83,7 +83,12 @@ async function findDirectory(file: FileHandle, size: number, refuse: (reason: st
   const eocd = tail.subarray(at, at + EOCD_BYTES);
   const eocdOffset = tailStart + at;
   if (eocd.readUInt16LE(4) !== 0 || eocd.readUInt16LE(6) !== 0) refuse('a ZIP split over several disks');
-  let directory: Directory = { entries: eocd.readUInt16LE(10), size: eocd.readUInt32LE(12), offset: eocd.readUInt32LE(16), end: eocdOffset };
+  let directory: Directory = {
+    entries: eocd.readUInt16LE(10),
+    size: eocd.readUInt32LE(12),
+    offset: eocd.readUInt32LE(16),
+    end: eocdOffset,
+  };
   if (eocd.readUInt16LE(8) !== directory.entries) refuse('a ZIP split over several disks');
   const locatorOffset = eocdOffset - ZIP64_LOCATOR_BYTES;
   const locator = locatorOffset >= 0 ? await readAt(file, locatorOffset, ZIP64_LOCATOR_BYTES) : undefined;
@@ -99,7 +104,11 @@ async function findDirectory(file: FileHandle, size: number, refuse: (reason: st
     // The zip64 record counts only where the 16- and 32-bit fields are full; elsewhere both must agree.
     const agrees = (short: number, full: number, long: number) => short === full || short === long;
     const zip64 = { entries, size: readU64(record, 40), offset: readU64(record, 48), end: recordOffset };
-    if (!agrees(directory.entries, U16, zip64.entries) || !agrees(directory.size, U32, zip64.size) || !agrees(directory.offset, U32, zip64.offset))
+    if (
+      !agrees(directory.entries, U16, zip64.entries) ||
+      !agrees(directory.size, U32, zip64.size) ||
+      !agrees(directory.offset, U32, zip64.offset)
+    )
       refuse('its zip64 end record and its end record disagree (lying zip64 fields)');
     directory = zip64;
   }
@@ -124,7 +133,7 @@ const shown = (name: string) => JSON.stringify(name.replace(/\0/g, '\\0').slice(
 
 /** The zip64 extra field's values for the fields that are full (in the order the format gives them), or undefined. */
 function zip64Values(extra: Buffer, wanted: number): number[] | undefined {
-  for (let at = 0; at + 4 <= extra.byteLength; ) {
+  for (let at = 0; at + 4 <= extra.byteLength;) {
     const id = extra.readUInt16LE(at);
     const length = extra.readUInt16LE(at + 2);
     if (at + 4 + length > extra.byteLength) return undefined;
@@ -213,7 +222,8 @@ async function checkLocalHeader(
   const name = shown(entry.name);
   if (entry.headerOffset + LOCAL_HEADER_BYTES > directory.offset) refuse(`entry ${name} starts past the entries' end (lying sizes)`);
   const head = await readAt(file, entry.headerOffset, LOCAL_HEADER_BYTES);
-  if (head.byteLength < LOCAL_HEADER_BYTES || head.readUInt32LE(0) !== SIG_LOCAL) refuse(`entry ${name} has no local header where the directory says`);
+  if (head.byteLength < LOCAL_HEADER_BYTES || head.readUInt32LE(0) !== SIG_LOCAL)
+    refuse(`entry ${name} has no local header where the directory says`);
   const nameLength = head.readUInt16LE(26);
   const extraLength = head.readUInt16LE(28);
   const dataOffset = entry.headerOffset + LOCAL_HEADER_BYTES + nameLength + extraLength;
@@ -224,13 +234,24 @@ async function checkLocalHeader(
   if (head.readUInt16LE(8) !== entry.method) refuse(`entry ${name} has another compression method in its local header`);
   if (localFlags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) refuse(`entry ${name} is encrypted`);
   // With a data descriptor, the local header may leave the sizes at zero; otherwise they must be the directory's.
-  if (!(localFlags & FLAG_DATA_DESCRIPTOR) || !(flags & FLAG_DATA_DESCRIPTOR) || head.readUInt32LE(18) !== 0 || head.readUInt32LE(22) !== 0) {
-    const local = withZip64({ compressedSize: head.readUInt32LE(18), size: head.readUInt32LE(22) }, rest.subarray(nameLength), refuse, entry.name);
+  if (
+    !(localFlags & FLAG_DATA_DESCRIPTOR) ||
+    !(flags & FLAG_DATA_DESCRIPTOR) ||
+    head.readUInt32LE(18) !== 0 ||
+    head.readUInt32LE(22) !== 0
+  ) {
+    const local = withZip64(
+      { compressedSize: head.readUInt32LE(18), size: head.readUInt32LE(22) },
+      rest.subarray(nameLength),
+      refuse,
+      entry.name,
+    );
     if (local.compressedSize !== entry.compressedSize || local.size !== entry.size)
       refuse(
         `entry ${name} says ${local.compressedSize} bytes (${local.size} inflated) in its local header and ${entry.compressedSize} (${entry.size}) in the directory (lying sizes)`,
       );
-    if (!(localFlags & FLAG_DATA_DESCRIPTOR) && head.readUInt32LE(14) !== entry.crc32) refuse(`entry ${name} has another CRC-32 in its local header`);
+    if (!(localFlags & FLAG_DATA_DESCRIPTOR) && head.readUInt32LE(14) !== entry.crc32)
+      refuse(`entry ${name} has another CRC-32 in its local header`);
   }
   if (dataOffset + entry.compressedSize > directory.offset)
     refuse(`entry ${name} says ${entry.compressedSize} bytes, past the end of the entries (lying sizes)`);

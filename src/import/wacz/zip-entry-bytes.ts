@@ -22,7 +22,10 @@ const shown = (name: string) => JSON.stringify(name);
 /** Refuses an entry that cannot be read: a method other than stored or deflated, or an inflation ratio only a bomb has. */
 export function checkReadable(path: string, entry: ZipEntry): void {
   if (entry.method !== STORED && entry.method !== DEFLATED)
-    throw new WaczFileError(path, `entry ${shown(entry.name)} is compressed with method ${entry.method} (only stored and deflated are read)`);
+    throw new WaczFileError(
+      path,
+      `entry ${shown(entry.name)} is compressed with method ${entry.method} (only stored and deflated are read)`,
+    );
   if (entry.method === DEFLATED && entry.size > RATIO_FREE_BYTES && entry.size > entry.compressedSize * MAX_RATIO)
     throw new WaczFileError(
       path,
@@ -58,7 +61,8 @@ export async function* entryChunks(path: string, entry: ZipEntry): AsyncGenerato
     stream.destroy();
     raw.destroy();
   }
-  if (length !== entry.size) throw new WaczFileError(path, `entry ${shown(entry.name)} holds ${length} of the ${entry.size} bytes it declares`);
+  if (length !== entry.size)
+    throw new WaczFileError(path, `entry ${shown(entry.name)} holds ${length} of the ${entry.size} bytes it declares`);
   if (crc !== entry.crc32) throw new WaczFileError(path, `entry ${shown(entry.name)} fails its CRC-32 check`);
 }
 

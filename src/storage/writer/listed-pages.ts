@@ -25,7 +25,9 @@ export class ListedPages {
     private readonly db: Database,
     private readonly path: string,
   ) {
-    db.exec(`CREATE TEMP TABLE IF NOT EXISTS import_listed_page (url TEXT PRIMARY KEY, title TEXT, seed INTEGER NOT NULL, main INTEGER NOT NULL)`);
+    db.exec(
+      `CREATE TEMP TABLE IF NOT EXISTS import_listed_page (url TEXT PRIMARY KEY, title TEXT, seed INTEGER NOT NULL, main INTEGER NOT NULL)`,
+    );
     this.insert = db.prepare(`INSERT INTO temp.import_listed_page (url, title, seed, main) VALUES (@url, @title, @seed, @main)
       ON CONFLICT (url) DO UPDATE SET title = coalesce(title, excluded.title), seed = max(seed, excluded.seed), main = max(main, excluded.main)`);
   }
@@ -38,9 +40,15 @@ export class ListedPages {
 
   /** The crawl's seeds where the lists mark them, else the pages of pages.jsonl (a recorder's user visited each). */
   roots(): string[] {
-    const seeds = this.db.prepare('SELECT url FROM temp.import_listed_page WHERE seed = 1 ORDER BY rowid LIMIT ?').pluck().all(MAX_ROOTS) as string[];
+    const seeds = this.db
+      .prepare('SELECT url FROM temp.import_listed_page WHERE seed = 1 ORDER BY rowid LIMIT ?')
+      .pluck()
+      .all(MAX_ROOTS) as string[];
     if (seeds.length > 0) return seeds;
-    return this.db.prepare('SELECT url FROM temp.import_listed_page WHERE main = 1 ORDER BY rowid LIMIT ?').pluck().all(MAX_ROOTS) as string[];
+    return this.db
+      .prepare('SELECT url FROM temp.import_listed_page WHERE main = 1 ORDER BY rowid LIMIT ?')
+      .pluck()
+      .all(MAX_ROOTS) as string[];
   }
 
   /** Applies the lists to the responses the run stored; returns how many of them were listed. */
@@ -61,7 +69,9 @@ export class ListedPages {
           )
           .run(runId);
         return this.db
-          .prepare('SELECT count(*) FROM temp.import_listed_page l JOIN url u ON u.url = l.url JOIN response r ON r.url_id = u.id WHERE r.run_id = ?')
+          .prepare(
+            'SELECT count(*) FROM temp.import_listed_page l JOIN url u ON u.url = l.url JOIN response r ON r.url_id = u.id WHERE r.run_id = ?',
+          )
           .pluck()
           .get(runId) as number;
       })();
