@@ -60,7 +60,8 @@ const LISTED_BATCH = 1000;
 /**
  * The WACZs' page lists, applied after their WARCs are imported: the walk that gives kinds and depths
  * starts at the roots a crawlite warcinfo names, else at the seeds the lists mark (or the pages they
- * list), and a URL listed as a page is one whatever the walk found. Returns how many responses the
+ * list), a URL listed as a page is one whatever the walk found, and one unlisted that nothing links to
+ * is a requisite. Returns how many responses the
  * import stored are listed pages.
  */
 async function applyListedPages(
@@ -84,8 +85,9 @@ async function applyListedPages(
       }
       listed.add(batch);
     }
-    sink.rebuildKindsAndDepths(warcinfoRoots.length > 0 ? warcinfoRoots : listed.roots());
-    return listed.apply(runId);
+    const roots = warcinfoRoots.length > 0 ? warcinfoRoots : listed.roots();
+    sink.rebuildKindsAndDepths(roots);
+    return listed.apply(runId, roots);
   } finally {
     listed.drop();
   }

@@ -9,7 +9,8 @@ import { buildZip, type ZipItem } from '../support/zip-build.js';
 
 // A WACZ's WARCs are imported as WARC files, and its page lists say which URLs are pages: the seeds they
 // mark are where the walk that gives depths starts, a URL they list is a page however it was linked,
-// and a page without a title of its own takes the one listed.
+// a page without a title of its own takes the one listed, and what no list names and nothing links to is a
+// requisite.
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -33,6 +34,8 @@ const WARC = Buffer.concat([
   ),
   rawRecord('response', 'http://site.example/photo', DATE, httpResponse('image/png', PNG)),
   rawRecord('response', 'http://site.example/script.js', DATE, httpResponse('text/javascript', 'let x = 1;')),
+  // Fetched by the browser on its own: nothing links to it.
+  rawRecord('response', 'http://site.example/favicon.ico', DATE, httpResponse('image/x-icon', PNG)),
 ]);
 const pagesJsonl = (...lines: object[]) =>
   [{ format: 'json-pages-1.0', id: 'pages', title: 'All Pages' }, ...lines].map((line) => JSON.stringify(line)).join('\n');
@@ -40,7 +43,8 @@ const PAGES = pagesJsonl(
   { id: '1', url: 'http://site.example/b', ts: DATE, title: 'a title the page does not have', seed: true },
   { id: '2', url: 'http://site.example/photo', ts: DATE, title: 'A photo' },
 );
-const EXTRA = pagesJsonl({ id: '3', url: 'http://site.example/script.js', ts: DATE });
+// Titled by its URL, as recorders title a page that has no title: no title.
+const EXTRA = pagesJsonl({ id: '3', url: 'http://site.example/script.js', ts: DATE, title: 'http://site.example/script.js' });
 
 function wacz(name: string, items: ZipItem[]): string {
   const path = tmp.path(name);
@@ -71,6 +75,7 @@ describe("a WACZ's page lists", () => {
     expect(rows(db)).toEqual([
       { url: 'http://site.example/a', kind: 'page', depth: 1, title: 'page a' },
       { url: 'http://site.example/b', kind: 'page', depth: 0, title: 'page b' },
+      { url: 'http://site.example/favicon.ico', kind: 'requisite', depth: 0, title: null },
       { url: 'http://site.example/photo', kind: 'page', depth: 2, title: 'A photo' },
       { url: 'http://site.example/script.js', kind: 'page', depth: 1, title: null },
     ]);
@@ -82,6 +87,7 @@ describe("a WACZ's page lists", () => {
     writeFileSync(warc, WARC);
     const alone = rows((await imported('alone', warc)).db);
     expect(alone).toContainEqual({ url: 'http://site.example/photo', kind: 'requisite', depth: 1, title: null });
+    expect(alone).toContainEqual({ url: 'http://site.example/favicon.ico', kind: 'page', depth: 0, title: null });
     expect(rows((await imported('unlisted', wacz('unlisted.wacz', [items[0]!]))).db)).toEqual(alone);
   });
 
@@ -101,11 +107,12 @@ it('imports WACZ and WARC files named together, the WACZ holding several WARCs r
     { name: 'pages/pages.jsonl', data: PAGES },
   ]);
   const { db, stdout } = await imported('mixed', other, two);
-  expect(stdout).toContain('from 3 WARC files: 5 records read, 5 responses imported');
+  expect(stdout).toContain('from 3 WARC files: 6 records read, 6 responses imported');
   expect(readArchive(db, 'SELECT url FROM pages ORDER BY url').map((row) => row.url)).toEqual([
     'http://other.example/',
     'http://site.example/a',
     'http://site.example/b',
+    'http://site.example/favicon.ico',
     'http://site.example/photo',
     'http://site.example/script.js',
   ]);

@@ -60,7 +60,8 @@ export async function* readListedPages(path: string, entry: ZipEntry, main: bool
     if ('error' in normalized) continue;
     yield {
       key: normalized.key,
-      title: typeof title === 'string' && title.trim() !== '' ? title.trim().slice(0, MAX_TITLE) : null,
+      // Recorders title a page by its URL when it has no title: that is no title.
+      title: typeof title === 'string' && title.trim() !== '' && title.trim() !== url ? title.trim().slice(0, MAX_TITLE) : null,
       seed: seed === true,
       main,
     };

@@ -16,7 +16,8 @@ const MAX_ROOTS = 10_000;
  * The pages a WACZ's page lists name, held in a TEMP table (outside the archive, gone with the
  * connection) while its WARCs are imported, then applied to what the import stored: a URL listed is a
  * page, not a requisite, and keeps the title listed when its response has none (a PDF, or a page
- * whose title a script set).
+ * whose title a script set). A URL neither listed, nor a root, nor linked from anything stored is
+ * what a browser fetched on its own (a favicon, a script's request): a requisite, not a page.
  */
 export class ListedPages {
   private readonly insert: Statement<[{ url: string; title: string | null; seed: number; main: number }]>;
@@ -51,10 +52,21 @@ export class ListedPages {
       .all(MAX_ROOTS) as string[];
   }
 
-  /** Applies the lists to the responses the run stored; returns how many of them were listed. */
-  apply(runId: number): number {
+  /** Applies the lists to the responses the run stored, the walk having started at `roots`; returns how many of them were listed. */
+  apply(runId: number, roots: string[]): number {
     try {
       return this.db.transaction(() => {
+        const listed = this.db.prepare('SELECT count(*) FROM temp.import_listed_page').pluck().get() as number;
+        if (listed > 0)
+          this.db
+            .prepare(
+              `UPDATE url SET kind = 'requisite' WHERE kind = 'page'
+               AND id IN (SELECT url_id FROM response WHERE run_id = ?)
+               AND url NOT IN (SELECT url FROM temp.import_listed_page)
+               AND url NOT IN (SELECT value FROM json_each(?))
+               AND url NOT IN (SELECT to_url FROM link)`,
+            )
+            .run(runId, JSON.stringify(roots));
         this.db
           .prepare(
             `UPDATE url SET kind = 'page' WHERE kind = 'requisite'
