@@ -3,14 +3,15 @@ import { DEFAULT_OPTIONS } from '../pipeline/crawl-options.js';
 import { asWriteError } from '../storage/archive/index.js';
 import type { LockOwner } from '../storage/archive/index.js';
 import { CrawlRecord, type RunEnd } from '../storage/crawl-state/index.js';
-import { ImportSink, ListedPages, type ListedPageRow } from '../storage/writer/index.js';
+import { ImportSink } from '../storage/writer/index.js';
 import { openCrawlArchive } from '../storage/archive/index.js';
 import { WarcFileError } from './import-errors.js';
 import { importWarcs, type ImportHooks, type ImportTally } from './import-warcs.js';
 import { emptyTally } from './import-tally.js';
 import { readWarc } from './warc-reader.js';
 import { inputName, type WarcInput } from './warc-source.js';
-import { isZip, openWacz, type Wacz } from './wacz/open-wacz.js';
+import { applyListedPages } from './wacz/apply-listed-pages.js';
+import { expandWaczs } from './wacz/expand-waczs.js';
 
 export interface ImportRequest {
   /** WARC files, and WACZ files whose WARCs are imported in their place. */
@@ -32,64 +33,6 @@ function checkFiles(files: string[]): void {
     } catch {
       throw new WarcFileError(file, 'not readable');
     }
-  }
-}
-
-/**
- * The WARCs to read: each WARC file, and in place of each WACZ its WARCs. Every WACZ is opened and
- * checked here, so a hostile or damaged one is refused before the archive is touched.
- */
-async function expandWaczs(files: string[]): Promise<{ inputs: WarcInput[]; waczs: Wacz[] }> {
-  const inputs: WarcInput[] = [];
-  const waczs: Wacz[] = [];
-  for (const file of files) {
-    if (!(await isZip(file))) {
-      inputs.push(file);
-      continue;
-    }
-    const wacz = await openWacz(file);
-    waczs.push(wacz);
-    inputs.push(...wacz.warcs);
-  }
-  return { inputs, waczs };
-}
-
-/** Listed pages taken in at a time. */
-const LISTED_BATCH = 1000;
-
-/**
- * The WACZs' page lists, applied after their WARCs are imported: the walk that gives kinds and depths
- * starts at the roots a crawlite warcinfo names, else at the seeds the lists mark (or the pages they
- * list), a URL listed as a page is one whatever the walk found, and one unlisted that nothing links to
- * is a requisite. Returns how many responses the
- * import stored are listed pages.
- */
-async function applyListedPages(
-  waczs: Wacz[],
-  db: ConstructorParameters<typeof ListedPages>[0],
-  dbPath: string,
-  runId: number,
-  sink: ImportSink,
-  warcinfoRoots: string[],
-): Promise<number> {
-  const listed = new ListedPages(db, dbPath);
-  try {
-    for (const wacz of waczs) {
-      let batch: ListedPageRow[] = [];
-      for await (const page of wacz.pages()) {
-        batch.push(page);
-        if (batch.length >= LISTED_BATCH) {
-          listed.add(batch);
-          batch = [];
-        }
-      }
-      listed.add(batch);
-    }
-    const roots = warcinfoRoots.length > 0 ? warcinfoRoots : listed.roots();
-    sink.rebuildKindsAndDepths(roots);
-    return listed.apply(runId, roots);
-  } finally {
-    listed.drop();
   }
 }
 
