@@ -18,6 +18,7 @@ export function formatImportReport(dbPath: string, tally: ImportTally): string {
     `imported into ${dbPath} from ${plural(tally.files, 'WARC file')}: ${plural(tally.records, 'record')} read, ${plural(tally.pages, 'response')} imported` +
       (tally.revisits ? ` (${tally.revisits} of them revisit records resolved to their original payload)` : ''),
   ];
+  if (tally.listedPages !== undefined) lines.push(`  listed as pages by the WACZ (pages.jsonl): ${plural(tally.listedPages, 'response')}`);
   const skipped = Object.values(tally.skipped).reduce((a, b) => a + b, 0);
   if (skipped) lines.push(`  responses not imported: ${skipped} (${listed(tally.skipped)})`);
   if (tally.screenshots) lines.push(`  screenshots: ${tally.screenshots}, each with the page capture it shows`);

@@ -21,6 +21,8 @@ export interface ImportTally {
   problems: number;
   /** Ended early by a stop. */
   stopped: boolean;
+  /** Responses imported whose URL a WACZ lists as a page (pages/pages.jsonl, pages/extraPages.jsonl). */
+  listedPages?: number;
   /** The crawl's roots, as a warcinfo record names them (crawlite's `crawlite-roots`), as archive keys. */
   roots: string[];
 }

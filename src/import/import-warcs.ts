@@ -19,6 +19,7 @@ import { pairExchanges, type Exchange, type PairedEntry } from './pair-exchanges
 import { emptyTally, type ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
 import { screenshotOf } from './import-screenshot.js';
+import { inputName, type WarcInput } from './warc-source.js';
 
 export type { ImportTally };
 
@@ -121,7 +122,12 @@ async function pageAtTurn(reading: Reading, sink: ImportSink, settings: ParseSet
  * Responses are read a few records ahead of the one being written, and their
  * HTML parsed on a parse thread meanwhile; each is written in its turn.
  */
-export async function importWarcs(files: string[], sink: ImportSink, settings: ImportSettings, hooks: ImportHooks): Promise<ImportTally> {
+export async function importWarcs(
+  files: WarcInput[],
+  sink: ImportSink,
+  settings: ImportSettings,
+  hooks: ImportHooks,
+): Promise<ImportTally> {
   const tally = emptyTally();
   const batchRecords = settings.batchRecords ?? BATCH_RECORDS;
   const parser = new ParsePool(availableParallelism() - 1);
@@ -187,7 +193,8 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
   };
 
   try {
-    for (const file of files) {
+    for (const input of files) {
+      const file = inputName(input);
       tally.files++;
       // A record too large to hold is passed over unread: bodies over --max-body are not stored by a crawl either.
       const maxContent = settings.maxBodyBytes + 1024 * 1024;
@@ -198,7 +205,7 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
         aheadBytes -= next.bytes;
         await write(file, next);
       };
-      for await (const entry of pairExchanges(counted(readWarc(file, maxContent), tally))) {
+      for await (const entry of pairExchanges(counted(readWarc(input, maxContent), tally))) {
         const item: Ahead = { entry, bytes: 0 };
         if ('exchange' in entry && entry.exchange.response.type !== 'revisit') {
           item.bytes = entry.exchange.response.content.byteLength;

@@ -9,8 +9,12 @@ import { WarcFileError } from './import-errors.js';
 import { importWarcs, type ImportHooks, type ImportTally } from './import-warcs.js';
 import { emptyTally } from './import-tally.js';
 import { readWarc } from './warc-reader.js';
+import { inputName, type WarcInput } from './warc-source.js';
+import { applyListedPages } from './wacz/apply-listed-pages.js';
+import { expandWaczs } from './wacz/expand-waczs.js';
 
 export interface ImportRequest {
+  /** WARC files, and WACZ files whose WARCs are imported in their place. */
   files: string[];
   dbPath: string;
   owner: LockOwner;
@@ -37,14 +41,14 @@ function checkFiles(files: string[]): void {
  * found are reported and the tally returned, so the import touches no archive; with one, nothing is
  * reported here: the import reads the files again and reports as it goes.
  */
-async function withoutRecords(files: string[], maxContentBytes: number, hooks: ImportHooks): Promise<ImportTally | undefined> {
+async function withoutRecords(files: WarcInput[], maxContentBytes: number, hooks: ImportHooks): Promise<ImportTally | undefined> {
   const tally = emptyTally();
   const problems: [string, number, string][] = [];
   for (const file of files) {
     tally.files++;
     for await (const entry of readWarc(file, maxContentBytes)) {
       if (!('problem' in entry)) return undefined;
-      problems.push([file, entry.problem.offset, entry.problem.message]);
+      problems.push([inputName(file), entry.problem.offset, entry.problem.message]);
       if (hooks.stopRequested?.()) {
         tally.stopped = true;
         break;
@@ -65,9 +69,10 @@ async function withoutRecords(files: string[], maxContentBytes: number, hooks: I
  */
 export async function runImport(request: ImportRequest, hooks: ImportHooks): Promise<ImportTally & { runId?: number }> {
   checkFiles(request.files);
+  const { inputs, waczs } = await expandWaczs(request.files);
   const maxBodyBytes = request.maxBodyBytes ?? DEFAULT_OPTIONS.maxBodyBytes;
   // A record over the size limit is still a record.
-  const nothing = await withoutRecords(request.files, maxBodyBytes, hooks);
+  const nothing = await withoutRecords(inputs, maxBodyBytes, hooks);
   if (nothing) return nothing;
   const archive = await openCrawlArchive(request.dbPath, 'create', request.owner, request.onWait ? { onWait: request.onWait } : {});
   try {
@@ -81,8 +86,9 @@ export async function runImport(request: ImportRequest, hooks: ImportHooks): Pro
         maxBodyBytes,
         maxLinksPerPage: DEFAULT_OPTIONS.maxLinksPerPage,
       };
-      const tally = await importWarcs(request.files, sink, settings, hooks);
-      sink.rebuildKindsAndDepths(tally.roots);
+      const tally = await importWarcs(inputs, sink, settings, hooks);
+      if (waczs.length === 0) sink.rebuildKindsAndDepths(tally.roots);
+      else tally.listedPages = await applyListedPages(waczs, archive.db, request.dbPath, runId, sink, tally.roots);
       endedBy = tally.stopped ? 'interrupted' : 'finished';
       return { ...tally, runId };
     } finally {

@@ -1,7 +1,7 @@
-import { open, type FileHandle } from 'node:fs/promises';
 import { inflateWholeMember } from './inflate-whole-member.js';
 import { MemberInflator, PUSH_BYTES } from './member-inflator.js';
 import { nextWarcMember } from './next-warc-member.js';
+import { openInput, type RandomAccess, type WarcInput } from './warc-source.js';
 
 /** Raw bytes read from the file at a time. */
 const READ_BYTES = 256 * 1024;
@@ -42,17 +42,16 @@ export class WarcBytes {
   private damage: DamagedMember | undefined;
 
   private constructor(
-    private readonly file: FileHandle,
+    private readonly file: RandomAccess,
     readonly gzip: boolean,
     private readonly size: number,
   ) {}
 
-  static async open(path: string): Promise<WarcBytes> {
-    const file = await open(path, 'r');
+  static async open(input: WarcInput): Promise<WarcBytes> {
+    const { bytes: file, size } = await openInput(input);
     try {
       const head = Buffer.alloc(2);
       const { bytesRead } = await file.read(head, 0, 2, 0);
-      const { size } = await file.stat();
       return new WarcBytes(file, bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b, size);
     } catch (error) {
       await file.close();

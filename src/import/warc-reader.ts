@@ -1,5 +1,6 @@
 import { MAX_RESPONSE_HEAD_BYTES } from '../pipeline/crawl-limits.js';
 import { WarcBytes } from './warc-bytes.js';
+import type { WarcInput } from './warc-source.js';
 
 /** One WARC record: its named fields (names lower-cased, first value kept) and its whole content block. */
 export interface WarcRecord {
@@ -75,8 +76,8 @@ async function passDamaged(bytes: WarcBytes): Promise<WarcEntry> {
  * reading goes on at the next member that does; a file cut short ends with a
  * problem at the record cut.
  */
-export async function* readWarc(path: string, maxContentBytes: number): AsyncGenerator<WarcEntry> {
-  const bytes = await WarcBytes.open(path);
+export async function* readWarc(input: WarcInput, maxContentBytes: number): AsyncGenerator<WarcEntry> {
+  const bytes = await WarcBytes.open(input);
   /** The version line of the next record, when it was met while checking the end of the previous one. */
   let pending: { line: Uint8Array; offset: number } | undefined;
   let sawRecord = false;

@@ -2,9 +2,12 @@ import { hostname } from 'node:os';
 import type { ImportTally } from '../import/import-tally.js';
 import type { LockOwner } from '../storage/public.js';
 
-/** WARC files (wget, Heritrix, grab-site, Browsertrix, crawlite export) read into an archive, as `crawlite import`. */
+/** WARC and WACZ files (wget, Heritrix, grab-site, Browsertrix, ReplayWeb.page, crawlite export) read into an archive, as `crawlite import`. */
 export interface ImportInput {
-  /** WARC files, `.warc` or `.warc.gz`; read in order, so revisits find their originals in earlier files. */
+  /**
+   * WARC files, `.warc` or `.warc.gz`, and WACZ files (their `archive/` WARCs in name order, their page lists for
+   * page kinds); read in order, so revisits find their originals in earlier files.
+   */
   files: string[];
   /** The archive file, created if missing. */
   db: string;
@@ -42,7 +45,7 @@ export interface ImportReport extends ImportProgress {
   runId?: number;
 }
 
-/** Imports WARC files into an archive, new or existing, under the archive's lock like a crawl, as a run of its own. */
+/** Imports WARC and WACZ files into an archive, new or existing, under the archive's lock like a crawl, as a run of its own. */
 export async function importWarcs(input: ImportInput): Promise<ImportReport> {
   const { runImport } = await import('../import/run-import.js');
   const { signal } = input;

@@ -13,10 +13,10 @@ const PROGRESS_EVERY_RECORDS = 1000;
 export function importCommand(context: CommandContext): CommandModule {
   return {
     command: 'import <warcs..>',
-    describe: 'import WARC files (wget, Heritrix, grab-site, Browsertrix, crawlite export) into an archive',
+    describe: 'import WARC and WACZ files (wget, Heritrix, grab-site, Browsertrix, ReplayWeb.page, crawlite export) into an archive',
     builder: (yargs) =>
       yargs
-        .positional('warcs', { type: 'string', array: true, describe: 'WARC files, .warc or .warc.gz' })
+        .positional('warcs', { type: 'string', array: true, describe: 'WARC files (.warc, .warc.gz) and WACZ files (.wacz)' })
         .option('db', { type: 'string', demandOption: true, describe: 'archive file (created if missing)' })
         .option('max-body', {
           type: 'number',
@@ -24,7 +24,8 @@ export function importCommand(context: CommandContext): CommandModule {
           describe: 'largest body imported, after decompression; larger responses are skipped',
         })
         .example('$0 import site.warc.gz --db site.sqlite', 'one WARC into a new archive')
-        .example('$0 import crawl-*.warc.gz --db site.sqlite', 'all the files of one crawl, so revisits find their originals'),
+        .example('$0 import crawl-*.warc.gz --db site.sqlite', 'all the files of one crawl, so revisits find their originals')
+        .example('$0 import browsertrix-crawl.wacz --db site.sqlite', "a WACZ's WARCs, with its pages.jsonl saying which URLs are pages"),
     handler: async (args) => {
       const db = String(args.db);
       if (db === '' || db === ':memory:') throw new UsageError('--db must name a file');

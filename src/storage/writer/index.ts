@@ -4,3 +4,4 @@ export * from './payload-digest.js';
 export * from './reindex-text.js';
 export * from './copy-captures.js';
 export * from './qa-writer.js';
+export * from './listed-pages.js';
