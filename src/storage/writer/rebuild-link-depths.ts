@@ -68,6 +68,8 @@ export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[
 
 const HTML_RESPONSE = `(lower(trim(r.content_type)) LIKE 'text/html%' OR lower(trim(r.content_type)) LIKE 'application/xhtml+xml%')`;
 
+// The URLs other pages link to are gathered once (link has no index on to_url: one would grow every archive),
+// not looked for per page, which took the whole link table once per HTML page.
 function pickRoots(db: Database, runId: number, rootKeys: string[]): string[] {
   const known = db.prepare('SELECT url FROM url WHERE url = ?').pluck();
   const named = rootKeys.filter((key) => known.get(key) !== undefined);
@@ -76,7 +78,7 @@ function pickRoots(db: Database, runId: number, rootKeys: string[]): string[] {
     .prepare(
       `SELECT u.url FROM response r JOIN url u ON u.id = r.url_id
        WHERE r.run_id = ? AND ${HTML_RESPONSE} AND u.kind = 'page'
-         AND NOT EXISTS (SELECT 1 FROM link l WHERE l.to_url = u.url AND l.from_id <> u.id)
+         AND u.url NOT IN (SELECT l.to_url FROM link l JOIN url f ON f.id = l.from_id WHERE f.url <> l.to_url)
        ORDER BY u.id`,
     )
     .pluck()
