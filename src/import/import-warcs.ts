@@ -11,13 +11,16 @@ import {
   parseJobOf,
   readAlike,
   readExchange,
+  refersToOf,
+  REVISIT_UNRESOLVED,
   type ExchangePage,
   type ImportSkip,
   type ReadExchange,
 } from './exchange-page.js';
-import { pairExchanges, type Exchange, type PairedEntry } from './pair-exchanges.js';
+import { pairExchanges, targetUri, type Exchange, type PairedEntry } from './pair-exchanges.js';
 import { emptyTally, type ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
+import { exchangeOf, setAsideOf } from './set-aside-exchange.js';
 
 export type { ImportTally };
 
@@ -42,6 +45,8 @@ const BATCH_RECORDS = 200;
 const READ_AHEAD = 32;
 const READ_AHEAD_BYTES = 16 * 1024 * 1024;
 const YIELD_EVERY = 8;
+/** Revisits set aside read back at a time, after the last file. */
+const SET_ASIDE_READ = 64;
 /** Roots read from warcinfo records at most: a hostile WARC cannot make the walk start everywhere. */
 const MAX_ROOTS = 10_000;
 
@@ -143,7 +148,19 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
     return job ? { read, claim, parsing: parser.parse(job, settings) } : { read, claim };
   };
 
-  const write = async (file: string, { entry, reading }: Ahead): Promise<void> => {
+  /**
+   * Why a revisit is not imported after the last file: its original was read and not imported, or the
+   * import was stopped before reading on, or it is in no file imported (nor in the archive).
+   */
+  const unresolved = (exchange: Exchange, uri: string): string => {
+    const skipped = sink.skippedOriginal(refersToOf(exchange.response, uri));
+    if (skipped) return `a revisit record whose original was not imported (${skipped})`;
+    if (tally.stopped) return 'a revisit record whose original was not among the records read before the import was stopped';
+    return `${REVISIT_UNRESOLVED.message} nor in the archive`;
+  };
+
+  /** Writes an entry at its turn; a revisit whose original is not known yet is set aside, unless this is its last chance (`final`). */
+  const write = async (file: string, { entry, reading }: Ahead, final = false): Promise<void> => {
     if ('problem' in entry) {
       tally.problems++;
       hooks.onProblem(file, entry.problem.offset, entry.problem.message);
@@ -165,12 +182,28 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
         sink,
         settings,
       );
-      if ('code' in result) {
-        bump(tally.skipped, result.code);
-        hooks.onSkip?.(file, entry.exchange.response.offset, result.code, result.message);
+      if (result === REVISIT_UNRESOLVED && !final) {
+        // Its original may come later in this file or another: it is read again after the last file.
+        sink.setAside(setAsideOf(file, entry.exchange));
         return;
       }
-      const { fields } = entry.exchange.response;
+      const { response } = entry.exchange;
+      if ('code' in result) {
+        const uri = targetUri(response);
+        const message = result === REVISIT_UNRESOLVED && uri ? unresolved(entry.exchange, uri) : result.message;
+        // A response not imported is noted, so that a revisit of it says why.
+        if (response.type !== 'revisit' && uri)
+          sink.rememberSkipped(
+            response.fields.get('warc-record-id') ?? null,
+            response.fields.get('warc-payload-digest') ?? null,
+            uri,
+            result.code,
+          );
+        bump(tally.skipped, result.code);
+        hooks.onSkip?.(file, response.offset, result.code, message);
+        return;
+      }
+      const { fields } = response;
       const stored = sink.write(result.page);
       // A revisit's own digest names the same payload; only originals are remembered.
       if (!result.revisit)
@@ -217,6 +250,14 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
       // What was read is written, a stop included.
       while (ahead.length) await writeNext();
       if (tally.stopped) break;
+    }
+    // The revisits whose original was not known at their turn, in the order they were read, against everything imported.
+    for (let seq = 0, kept = sink.setAsideAfter(seq, SET_ASIDE_READ); kept.length; kept = sink.setAsideAfter(seq, SET_ASIDE_READ)) {
+      for (const revisit of kept) {
+        await write(revisit.file, { entry: { exchange: exchangeOf(revisit) }, bytes: 0 }, true);
+        sink.dropSetAside(revisit.seq);
+        seq = revisit.seq;
+      }
     }
     commit();
   } catch (error) {

@@ -2,6 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from '../archive/archive-errors.js';
 import { CaptureWriter, fetchedCapture, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
+import { ArchivedPayloads, type ArchivedOriginal, type StoredPayload } from './archived-payload.js';
+import { SetAsideRevisits, type SetAsideRevisit } from './set-aside-revisits.js';
 import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../../pipeline/ports.js';
 
 /** What the archive knows of a URL before a response for it is imported. */
@@ -57,10 +59,12 @@ export const NOT_GET: Reason = {
   message: 'the WARC files imported hold only answers to requests other than GET for it (in captures)',
 };
 
-/** Where an imported payload went, so a revisit record can point at it. */
-export interface StoredPayload {
-  urlId: number;
-  bodyId: number;
+export type { StoredPayload, SetAsideRevisit };
+
+/** What a revisit record says of its original: the record's id, its payload digest, its URL (as given and as a key), its time. */
+export interface RefersTo extends ArchivedOriginal {
+  recordId?: string | undefined;
+  uri?: string | undefined;
 }
 
 /** A discovered URL that no imported record answered: it was never fetched into this archive. */
@@ -86,10 +90,15 @@ export class ImportSink {
   private readonly countVariant: Statement<[string]>;
   private readonly insertOtherMethodUrl: Statement<[Record<string, unknown>]>;
   private readonly latestAt: Statement<[number], { fetched_at: string }>;
-  private readonly remember: Statement<[string | null, string | null, string, number, number]>;
+  private readonly remember: Statement<[string | null, string | null, string, number | null, number | null, string | null]>;
   private readonly byRecordId: Statement<[string], StoredPayload>;
   private readonly byDigest: Statement<[string], StoredPayload>;
   private readonly byUri: Statement<[string], StoredPayload>;
+  private readonly skippedBy: Statement<[string | null, string | null, string | null, string | null], { skipped: string }>;
+  private readonly archived: ArchivedPayloads;
+  private readonly waiting: SetAsideRevisits;
+  /** After the last file: a revisit may then take a payload by its URL alone, whatever digest it names. */
+  private lastChance = false;
   private readonly bodyData: Statement<[number], { data: Buffer }>;
   private readonly responseStmt: Statement<[number], StoredResponseRow>;
   private readonly writer: CaptureWriter;
@@ -105,8 +114,9 @@ export class ImportSink {
     private readonly path: string,
     private readonly runId: number,
   ) {
+    // A response not imported is noted too (url_id and body_id null, `skipped` its reason), so a revisit of it says why it is not.
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS import_payload (
-      record_id TEXT, digest TEXT, uri TEXT NOT NULL, url_id INTEGER NOT NULL, body_id INTEGER NOT NULL)`);
+      record_id TEXT, digest TEXT, uri TEXT NOT NULL, url_id INTEGER, body_id INTEGER, skipped TEXT)`);
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_record ON import_payload (record_id)');
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_digest ON import_payload (digest)');
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_uri ON import_payload (uri)');
@@ -130,12 +140,20 @@ export class ImportSink {
       VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, 1, @code, @message, @pathKey)
       ON CONFLICT (url) DO NOTHING`);
     this.latestAt = db.prepare('SELECT fetched_at FROM response WHERE url_id = ?');
-    this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id) VALUES (?, ?, ?, ?, ?)');
-    this.byRecordId = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE record_id = ? LIMIT 1');
-    this.byDigest = db.prepare(
-      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE digest = ? ORDER BY rowid DESC LIMIT 1',
+    this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id, skipped) VALUES (?, ?, ?, ?, ?, ?)');
+    this.byRecordId = db.prepare(
+      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE record_id = ? AND skipped IS NULL LIMIT 1',
     );
-    this.byUri = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE uri = ? ORDER BY rowid DESC LIMIT 1');
+    this.byDigest = db.prepare(
+      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE digest = ? AND skipped IS NULL ORDER BY rowid DESC LIMIT 1',
+    );
+    this.byUri = db.prepare(
+      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE uri = ? AND skipped IS NULL ORDER BY rowid DESC LIMIT 1',
+    );
+    this.skippedBy = db.prepare(`SELECT skipped FROM import_payload WHERE skipped IS NOT NULL
+      AND (record_id = ? OR digest = ? OR (? IS NULL AND uri = ?)) LIMIT 1`);
+    this.archived = new ArchivedPayloads(db);
+    this.waiting = new SetAsideRevisits(db);
     this.bodyData = db.prepare('SELECT data FROM body WHERE id = ?');
     this.responseStmt = db.prepare(`SELECT status, headers, http_version AS httpVersion, reason, raw_headers AS rawHeaders
                                   FROM response WHERE url_id = ?`);
@@ -218,16 +236,55 @@ export class ImportSink {
 
   /** Notes which record stored which payload, for the revisits that come later. */
   rememberPayload(recordId: string | null, digest: string | null, uri: string, stored: StoredPayload): void {
-    this.remember.run(recordId, digest, uri, stored.urlId, stored.bodyId);
+    this.remember.run(recordId, digest, uri, stored.urlId, stored.bodyId, null);
   }
 
-  /** The payload an earlier record stored: by its record id, else its payload digest, else its URI. */
-  findPayload(refersTo: { recordId?: string; digest?: string; uri?: string }): StoredPayload | undefined {
+  /** Notes a response not imported, and why, for a revisit of it to say so. */
+  rememberSkipped(recordId: string | null, digest: string | null, uri: string, code: string): void {
+    this.remember.run(recordId, digest, uri, null, null, code);
+  }
+
+  /**
+   * The payload a record of this import stored: by the revisit's record id, else its payload digest, else
+   * (naming neither) its URI; else a capture already in the archive with that digest or time (see
+   * ArchivedPayloads). After the last file, a payload of the URI is taken whatever the digest named.
+   */
+  findPayload(refersTo: RefersTo): StoredPayload | undefined {
+    const named = refersTo.recordId !== undefined || refersTo.digest !== undefined;
     return (
       (refersTo.recordId ? this.byRecordId.get(refersTo.recordId) : undefined) ??
       (refersTo.digest ? this.byDigest.get(refersTo.digest) : undefined) ??
-      (refersTo.uri ? this.byUri.get(refersTo.uri) : undefined)
+      (refersTo.uri && !named ? this.byUri.get(refersTo.uri) : undefined) ??
+      this.archived.find(refersTo) ??
+      (refersTo.uri && named && this.lastChance ? this.byUri.get(refersTo.uri) : undefined)
     );
+  }
+
+  /** Why the original a revisit names was not imported, if a record of this import was it. */
+  skippedOriginal(refersTo: RefersTo): string | undefined {
+    const recordId = refersTo.recordId ?? null;
+    const digest = refersTo.digest ?? null;
+    return this.skippedBy.get(recordId, digest, recordId ?? digest, refersTo.uri ?? null)?.skipped;
+  }
+
+  /** Keeps a revisit whose original is not known yet, to be read again after the last file (see SetAsideRevisits). */
+  setAside(revisit: Omit<SetAsideRevisit, 'seq'>): void {
+    try {
+      this.waiting.add(revisit);
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
+  }
+
+  /** The revisits set aside after `seq`, a few at a time; from the first call on, a revisit may take a payload by its URL alone. */
+  setAsideAfter(seq: number, count: number): SetAsideRevisit[] {
+    this.lastChance = true;
+    return this.waiting.next(seq, count);
+  }
+
+  /** A revisit set aside, now resolved or reported. */
+  dropSetAside(seq: number): void {
+    this.waiting.drop(seq);
   }
 
   bodyOf(bodyId: number): Buffer {
