@@ -21,6 +21,7 @@ import { pairExchanges, targetUri, type Exchange, type PairedEntry } from './pai
 import { emptyTally, type ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
 import { exchangeOf, setAsideOf } from './set-aside-exchange.js';
+import { warcinfoCrawls } from './exported-crawls.js';
 
 export type { ImportTally };
 
@@ -129,6 +130,9 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
   const tally = emptyTally();
   const batchRecords = settings.batchRecords ?? BATCH_RECORDS;
   const parser = new ParsePool(availableParallelism() - 1);
+  /** The run of each crawl a file's warcinfo names, by file and crawl number: what a record's Crawlite-Crawl points at. */
+  const crawlRuns = new Map<string, number>();
+  const crawlKey = (file: string, crawl: string | number) => `${crawl}\n${file}`;
   let inBatch = 0;
   let batchBytes = 0;
   let readCount = 0;
@@ -174,7 +178,10 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
       );
     } else if ('other' in entry) {
       bump(tally.otherRecords, entry.other.type || 'untyped');
-      if (entry.other.type === 'warcinfo') tally.roots.push(...warcinfoRoots(entry.other.content));
+      if (entry.other.type === 'warcinfo') {
+        tally.roots.push(...warcinfoRoots(entry.other.content));
+        for (const crawl of warcinfoCrawls(entry.other.content)) crawlRuns.set(crawlKey(file, crawl.crawl), sink.crawlRun(crawl, files));
+      }
     } else {
       // A revisit's payload is a record written before it: it is read at its turn.
       const result = await pageAtTurn(
@@ -204,6 +211,10 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
         return;
       }
       const { fields } = response;
+      // A crawlite export of several crawls says which crawl each capture is of, and which were 304s.
+      const run = crawlRuns.get(crawlKey(file, fields.get('crawlite-crawl')?.trim() ?? ''));
+      if (run !== undefined) result.page.runId = run;
+      if (result.revisit && fields.has('crawlite-revalidated')) result.page.revalidated = true;
       const stored = sink.write(result.page);
       // A revisit's own digest names the same payload; only originals are remembered.
       if (!result.revisit)

@@ -48,6 +48,18 @@ export interface ImportedPage {
   error?: Reason;
   response: ImportedResponse;
   discovered: DiscoveredUrl[];
+  /** The run it is a capture of, when not the import's own (see ImportSink.crawlRun). */
+  runId?: number;
+  /** A 304 exported as a revisit (crawlite's Crawlite-Revalidated): a revalidation of the capture it confirms. */
+  revalidated?: boolean;
+}
+
+/** One crawl of the archive a crawlite WARC was exported from, as its warcinfo names it. */
+export interface ExportedCrawl {
+  crawl: number;
+  startedAt: string;
+  endedAt: string | null;
+  endedBy: string | null;
 }
 
 /** Found URLs whose depth is remembered at most (see ImportSink.foundDepths). */
@@ -97,6 +109,14 @@ export class ImportSink {
   private readonly skippedBy: Statement<[string | null, string | null, string | null, string | null], { skipped: string }>;
   private readonly archived: ArchivedPayloads;
   private readonly waiting: SetAsideRevisits;
+  private readonly findCrawlRun: Statement<[string, number], { id: number }>;
+  private readonly insertCrawlRun: Statement<[string, string | null, string | null, string, number], { id: number }>;
+  private readonly markPageRevalidated: Statement<[number, string]>;
+  private readonly markEarlierRevalidated: Statement<[number, string, number]>;
+  /** The runs this import stored captures in: its own, and one per crawl of a crawlite WARC of several. */
+  private readonly runIds: Set<number>;
+  /** Crawls in the archive before this import: an exported crawl n becomes crawl n after them. */
+  private crawlsBefore: number | undefined;
   /** After the last file: a revisit may then take a payload by its URL alone, whatever digest it names. */
   private lastChance = false;
   private readonly bodyData: Statement<[number], { data: Buffer }>;
@@ -158,6 +178,39 @@ export class ImportSink {
     this.responseStmt = db.prepare(`SELECT status, headers, http_version AS httpVersion, reason, raw_headers AS rawHeaders
                                   FROM response WHERE url_id = ?`);
     this.writer = new CaptureWriter(db);
+    this.runIds = new Set([runId]);
+    // A crawl imported again is the run imported before, so a WARC imported twice adds no crawl.
+    this.findCrawlRun = db.prepare(`SELECT id FROM run WHERE started_at = ? AND json_valid(options)
+      AND json_extract(options, '$.import.crawl') = ? ORDER BY id LIMIT 1`);
+    this.insertCrawlRun = db.prepare(
+      'INSERT INTO run (started_at, ended_at, ended_by, options, crawl) VALUES (?, ?, ?, ?, ?) RETURNING id',
+    );
+    this.markPageRevalidated = db.prepare('UPDATE response SET revalidated = 1 WHERE url_id = ? AND fetched_at = ?');
+    this.markEarlierRevalidated = db.prepare('UPDATE capture SET revalidated = 1 WHERE url_id = ? AND fetched_at = ? AND body_id = ?');
+  }
+
+  /**
+   * The run that stands for one crawl of the archive a crawlite WARC was exported from: its times, and
+   * the next crawl number after those the archive held before the import, so `diff` compares the crawls
+   * as it did in that archive. Its options say `import` (so `stats` counts it as imported) and the crawl.
+   */
+  crawlRun(crawl: ExportedCrawl, files: string[]): number {
+    try {
+      if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+      const found = this.findCrawlRun.get(crawl.startedAt, crawl.crawl);
+      let id = found?.id;
+      if (id === undefined) {
+        this.crawlsBefore ??= (
+          this.db.prepare('SELECT coalesce(max(crawl), 0) AS n FROM run WHERE id <> ?').get(this.runId) as { n: number }
+        ).n;
+        const options = JSON.stringify({ import: { files, crawl: crawl.crawl } });
+        id = this.insertCrawlRun.get(crawl.startedAt, crawl.endedAt, crawl.endedBy, options, this.crawlsBefore + crawl.crawl)!.id;
+      }
+      this.runIds.add(id);
+      return id;
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
   }
 
   known(key: string): KnownUrl | undefined {
@@ -187,9 +240,13 @@ export class ImportSink {
       let newUrls = 0;
       for (const found of page.discovered) if (!found.linkOnly) newUrls += this.addFound(found, urlId);
       const bodyId = this.writer.body(page.response.body, page.response);
-      this.writer.capture(urlId, this.runId, bodyId, importedCapture(page.response), { found: page.discovered.length, new: newUrls });
+      this.writer.capture(urlId, page.runId ?? this.runId, bodyId, importedCapture(page.response), {
+        found: page.discovered.length,
+        new: newUrls,
+      });
       this.writer.replaceLinks(urlId, page.discovered);
       this.writer.pageText(urlId, page.key, page.response);
+      if (page.revalidated) this.revalidated(urlId, bodyId, page.response.fetchedAt);
       return { urlId, bodyId, newUrls };
     } catch (error) {
       throw asWriteError(this.path, error);
@@ -207,7 +264,11 @@ export class ImportSink {
     const latest = this.latestAt.get(known.id);
     if (latest === undefined || latest.fetched_at <= page.response.fetchedAt) return undefined;
     const bodyId = this.writer.body(page.response.body, page.response);
-    this.writer.capture(known.id, this.runId, bodyId, importedCapture(page.response), { found: page.discovered.length, new: 0 });
+    this.writer.capture(known.id, page.runId ?? this.runId, bodyId, importedCapture(page.response), {
+      found: page.discovered.length,
+      new: 0,
+    });
+    if (page.revalidated) this.revalidated(known.id, bodyId, page.response.fetchedAt);
     return { urlId: known.id, bodyId, newUrls: 0 };
   }
 
@@ -230,8 +291,13 @@ export class ImportSink {
     });
     const urlId = this.knownStmt.get(page.key)!.id;
     const bodyId = this.writer.body(page.response.body, page.response);
-    this.writer.capture(urlId, this.runId, bodyId, importedCapture(page.response), { found: 0, new: 0 });
+    this.writer.capture(urlId, page.runId ?? this.runId, bodyId, importedCapture(page.response), { found: 0, new: 0 });
     return { urlId, bodyId, newUrls: 0 };
+  }
+
+  /** Marks the capture just written a revalidation, wherever it went (the page, or an earlier capture). */
+  private revalidated(urlId: number, bodyId: number, fetchedAt: string): void {
+    if (this.markPageRevalidated.run(urlId, fetchedAt).changes === 0) this.markEarlierRevalidated.run(urlId, fetchedAt, bodyId);
   }
 
   /** Notes which record stored which payload, for the revisits that come later. */
@@ -308,7 +374,7 @@ export class ImportSink {
   /** After the last record: kinds and depths from the link graph, as a crawl would have them (see rebuildLinkDepths). */
   rebuildKindsAndDepths(rootKeys: string[]): void {
     try {
-      rebuildLinkDepths(this.db, this.runId, rootKeys);
+      rebuildLinkDepths(this.db, [...this.runIds], rootKeys);
     } catch (error) {
       throw asWriteError(this.path, error);
     }

@@ -24,7 +24,9 @@ const MAX_SAME_LEVEL_STEPS = 101;
  * import that no other page links to, else its first HTML page. URLs the walk does not reach keep what
  * they had; robots.txt and sitemaps keep their kinds.
  */
-export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[]): RebuiltDepths {
+export function rebuildLinkDepths(db: Database, runIds: readonly number[], rootKeys: string[]): RebuiltDepths {
+  // The import's runs: its own, and one per crawl a crawlite WARC of several crawls names.
+  const runs = JSON.stringify(runIds);
   return db.transaction((): RebuiltDepths => {
     db.exec(`DROP TABLE IF EXISTS temp.imported; DROP TABLE IF EXISTS temp.reach;
       CREATE TEMP TABLE imported (id INTEGER PRIMARY KEY);
@@ -32,10 +34,11 @@ export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[
       CREATE INDEX temp.reach_depth ON reach (depth);`);
     db.prepare(
       `INSERT OR IGNORE INTO temp.imported (id)
-      SELECT url_id FROM response WHERE run_id = :run UNION SELECT url_id FROM capture WHERE run_id = :run
+      SELECT url_id FROM response WHERE run_id IN (SELECT value FROM json_each(:runs))
+      UNION SELECT url_id FROM capture WHERE run_id IN (SELECT value FROM json_each(:runs))
       UNION SELECT id FROM url WHERE state = 'skipped' AND error_code = 'not_in_warc'`,
-    ).run({ run: runId });
-    const roots = pickRoots(db, runId, rootKeys);
+    ).run({ runs });
+    const roots = pickRoots(db, runs, rootKeys);
     const addRoot = db.prepare("INSERT OR IGNORE INTO temp.reach (id, depth, kind) SELECT id, 0, 'page' FROM url WHERE url = ?");
     for (const root of roots) addRoot.run(root);
     // Redirects and refreshes keep the level: followed until nothing new comes at this level.
@@ -68,23 +71,25 @@ export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[
 
 const HTML_RESPONSE = `(lower(trim(r.content_type)) LIKE 'text/html%' OR lower(trim(r.content_type)) LIKE 'application/xhtml+xml%')`;
 
-function pickRoots(db: Database, runId: number, rootKeys: string[]): string[] {
+function pickRoots(db: Database, runs: string, rootKeys: string[]): string[] {
   const known = db.prepare('SELECT url FROM url WHERE url = ?').pluck();
   const named = rootKeys.filter((key) => known.get(key) !== undefined);
   if (named.length > 0) return named;
   const unlinked = db
     .prepare(
       `SELECT u.url FROM response r JOIN url u ON u.id = r.url_id
-       WHERE r.run_id = ? AND ${HTML_RESPONSE} AND u.kind = 'page'
+       WHERE r.run_id IN (SELECT value FROM json_each(?)) AND ${HTML_RESPONSE} AND u.kind = 'page'
          AND NOT EXISTS (SELECT 1 FROM link l WHERE l.to_url = u.url AND l.from_id <> u.id)
        ORDER BY u.id`,
     )
     .pluck()
-    .all(runId) as string[];
+    .all(runs) as string[];
   if (unlinked.length > 0) return unlinked;
   const first = db
-    .prepare(`SELECT u.url FROM response r JOIN url u ON u.id = r.url_id WHERE r.run_id = ? AND ${HTML_RESPONSE} ORDER BY u.id LIMIT 1`)
+    .prepare(
+      `SELECT u.url FROM response r JOIN url u ON u.id = r.url_id WHERE r.run_id IN (SELECT value FROM json_each(?)) AND ${HTML_RESPONSE} ORDER BY u.id LIMIT 1`,
+    )
     .pluck()
-    .get(runId) as string | undefined;
+    .get(runs) as string | undefined;
   return first === undefined ? [] : [first];
 }
