@@ -18,6 +18,10 @@ export function formatImportReport(dbPath: string, tally: ImportTally): string {
     `imported into ${dbPath} from ${plural(tally.files, 'WARC file')}: ${plural(tally.records, 'record')} read, ${plural(tally.pages, 'response')} imported` +
       (tally.revisits ? ` (${tally.revisits} of them revisit records resolved to their original payload)` : ''),
   ];
+  if (tally.merged)
+    lines.push(
+      `  merged: ${tally.merged} the same as a capture already stored (URL, time, status, headers and payload; only the WARC-Record-ID differs)`,
+    );
   const skipped = Object.values(tally.skipped).reduce((a, b) => a + b, 0);
   if (skipped) lines.push(`  responses not imported: ${skipped} (${listed(tally.skipped)})`);
   if (Object.keys(tally.otherRecords).length) lines.push(`  other records passed over: ${listed(tally.otherRecords)}`);

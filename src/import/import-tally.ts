@@ -11,6 +11,11 @@ export interface ImportTally {
   pages: number;
   /** Revisit records resolved to their original payload. */
   revisits: number;
+  /**
+   * Responses (of `pages`) the same as a capture stored already, in all but their WARC-Record-ID (same URL, time,
+   * status, payload and header blocks): merged into it, nothing written. A WARC imported again merges all its records.
+   */
+  merged: number;
   /** Responses and revisits not imported, by reason code. */
   skipped: Record<string, number>;
   /** Records of other types (warcinfo, metadata, resource...) passed over, by type. */
@@ -25,5 +30,5 @@ export interface ImportTally {
 
 /** A tally of nothing read yet. */
 export function emptyTally(): ImportTally {
-  return { files: 0, records: 0, pages: 0, revisits: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
+  return { files: 0, records: 0, pages: 0, revisits: 0, merged: 0, skipped: {}, otherRecords: {}, problems: 0, stopped: false, roots: [] };
 }

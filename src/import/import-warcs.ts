@@ -221,6 +221,7 @@ export async function importWarcs(files: string[], sink: ImportSink, settings: I
         sink.rememberPayload(fields.get('warc-record-id') ?? null, fields.get('warc-payload-digest') ?? null, result.page.url, stored);
       tally.pages++;
       if (result.revisit) tally.revisits++;
+      if (stored.merged) tally.merged++;
       inBatch++;
       batchBytes += result.page.response.body.byteLength;
       if (inBatch >= batchRecords || batchBytes >= BATCH_BYTES) commit();

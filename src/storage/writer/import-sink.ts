@@ -219,9 +219,11 @@ export class ImportSink {
   }
 
   /** Stores a page in the open batch (opening one if none is); returns where its payload went and how many URLs were new. */
-  write(page: ImportedPage): StoredPayload & { newUrls: number } {
+  write(page: ImportedPage): StoredPayload & { newUrls: number; merged?: true } {
     try {
       if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+      const merged = this.storedAlready(page);
+      if (merged) return merged;
       if (!isPageRequest(page.response.requestMethod)) return this.otherMethod(page);
       const earlier = this.earlierThanPage(page);
       if (earlier !== undefined) return earlier;
@@ -251,6 +253,19 @@ export class ImportSink {
     } catch (error) {
       throw asWriteError(this.path, error);
     }
+  }
+
+  /**
+   * The capture as the archive keeps it already, if it does: the same in all but its WARC-Record-ID (a WARC
+   * imported again, or two records of one exchange). It is merged: nothing is written, and the import counts it.
+   */
+  private storedAlready(page: ImportedPage): (StoredPayload & { newUrls: number; merged: true }) | undefined {
+    const known = this.knownStmt.get(page.key);
+    if (known === undefined) return undefined;
+    const bodyId = this.writer.body(page.response.body, page.response);
+    if (!this.writer.stored(known.id, bodyId, importedCapture(page.response))) return undefined;
+    if (page.revalidated) this.revalidated(known.id, bodyId, page.response.fetchedAt);
+    return { urlId: known.id, bodyId, newUrls: 0, merged: true };
   }
 
   /**
