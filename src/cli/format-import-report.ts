@@ -19,6 +19,10 @@ export function formatImportReport(dbPath: string, tally: ImportTally): string {
       (tally.revisits ? ` (${tally.revisits} of them revisit records resolved to their original payload)` : ''),
   ];
   if (tally.listedPages !== undefined) lines.push(`  listed as pages by the WACZ (pages.jsonl): ${plural(tally.listedPages, 'response')}`);
+  if (tally.merged)
+    lines.push(
+      `  merged: ${tally.merged} the same as a capture already stored (URL, time, status, headers and payload; only the WARC-Record-ID differs)`,
+    );
   const skipped = Object.values(tally.skipped).reduce((a, b) => a + b, 0);
   if (skipped) lines.push(`  responses not imported: ${skipped} (${listed(tally.skipped)})`);
   if (tally.screenshots) lines.push(`  screenshots: ${tally.screenshots}, each with the page capture it shows`);

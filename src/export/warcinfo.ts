@@ -1,4 +1,4 @@
-import type { ArchiveReader } from '../storage/reader/index.js';
+import type { ArchivedCrawl, ArchiveReader } from '../storage/reader/index.js';
 import { newRecordId, warcFields, warcRecordBytes } from './warc-record.js';
 
 export interface WarcinfoOptions {
@@ -10,11 +10,16 @@ export interface WarcinfoOptions {
   description?: string;
 }
 
-/** The first record, uncompressed: who wrote the WARC, from which crawl, and how its records differ from the wire. */
+/**
+ * The first record, uncompressed: who wrote the WARC, from which crawl, and how its records differ from the wire.
+ * An archive of several crawls (re-crawls) names each (`crawlite-crawl`, JSON), and its response and revisit
+ * records say which they are of (`Crawlite-Crawl`), so an import keeps the crawls `diff` compares.
+ */
 export function warcinfoRecord(
   archive: ArchiveReader,
   crawl: { roots: string[]; options: Record<string, unknown> } | undefined,
   options: WarcinfoOptions,
+  crawls: ArchivedCrawl[] = [],
 ): Buffer {
   const wire = archive.wireRecorded();
   const rebuilt = wire.responses - wire.rawHeaders;
@@ -29,6 +34,7 @@ export function warcinfoRecord(
     ['http-header-user-agent', typeof options_.userAgent === 'string' ? options_.userAgent : undefined],
     ['crawlite-roots', crawl?.roots.join(' ')],
     ['crawlite-options', crawl ? JSON.stringify(crawl.options) : undefined],
+    ...crawls.map((one): [string, string] => ['crawlite-crawl', JSON.stringify(one)]),
     [
       'crawlite-payload',
       'the body as stored, Content-Encoding undone; in the HTTP header block Content-Encoding and Transfer-Encoding are renamed in place, X-Crawlite-Original- before their names as received, and Content-Length is the payload length, followed by X-Crawlite-Original-Content-Length with the one received when it differed (none when there was none)',

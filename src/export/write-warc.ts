@@ -107,7 +107,10 @@ async function writeRecords(
 ): Promise<WarcSummary> {
   const crawl = archive.crawlDefinition();
   const userAgent = typeof crawl?.options.userAgent === 'string' ? crawl.options.userAgent : undefined;
-  await records.write(warcinfoRecord(archive, crawl, options));
+  // One crawl: its records need not say so (an import makes them its own run, as a WARC of any other tool).
+  const crawls = archive.crawls();
+  const several = crawls.length > 1;
+  await records.write(warcinfoRecord(archive, crawl, options, several ? crawls : []));
 
   // Only bodies stored more than once need remembering: memory grows with duplicates, not with the archive.
   const shared = archive.sharedBodies();
@@ -180,6 +183,9 @@ async function writeRecords(
       ['WARC-Truncated', cut.response],
       ['Content-Type', 'application/http; msgtype=response'],
       ['Crawlite-Headers', head.rebuilt ? 'rebuilt' : undefined],
+      ['Crawlite-Crawl', several ? String(page.crawl ?? 1) : undefined],
+      // A 304 written as a revisit of what it confirmed: an import makes it a revalidation again.
+      ['Crawlite-Revalidated', page.revalidated ? '304' : undefined],
     );
     const captured: Omit<WrittenCapture, 'offset' | 'length'> = {
       type: revisit ? 'revisit' : 'response',

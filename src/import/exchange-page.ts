@@ -7,11 +7,18 @@ import { redirectTarget } from '../pipeline/operators/follow-redirects.js';
 import { needsParse, type ParseJob, type ParseResult, type ParseSettings } from '../pipeline/parse/parse-response.js';
 import type { ClaimedUrl, DiscoveredUrl, Reason } from '../pipeline/ports.js';
 import type { PageFacts } from '../pipeline/crawl-item.js';
-import { REQUEST_BODY_LEFT_OUT, type ImportedPage, type ImportedResponse, type ImportSink } from '../storage/writer/index.js';
+import {
+  REQUEST_BODY_LEFT_OUT,
+  type ImportedPage,
+  type ImportedResponse,
+  type ImportSink,
+  type RefersTo,
+} from '../storage/writer/index.js';
 import { dechunk, headerLines, headersObject, parseHttpMessage, type HeadTooLarge, type HttpMessage } from './http-message.js';
 import { originalHeaderBlock } from './original-headers.js';
 import { storedBody } from './stored-body.js';
 import { targetUri, type Exchange } from './pair-exchanges.js';
+import type { WarcRecord } from './warc-reader.js';
 
 /** Why a record was not imported: a code for the report and a sentence. */
 export type ImportSkip = Reason;
@@ -113,16 +120,30 @@ function sentRequest(message: HttpMessage | undefined): HttpMessage | undefined 
   return body === message.body && rawHeaders === message.rawHeaders ? message : { ...message, body, rawHeaders };
 }
 
-/** A revisit's answer: the payload of the record it refers to, with its own status and headers when it has any (not for a 304). */
-function revisitAnswer(exchange: Exchange, uri: string, sink: ImportSink): Answer | ImportSkip {
-  const { fields, content } = exchange.response;
+/** A revisit whose original is not found: set aside at its turn, reported only if still not found after the last file. */
+export const REVISIT_UNRESOLVED: ImportSkip = {
+  code: 'revisit_unresolved',
+  message: 'a revisit record whose original is in none of the WARC files imported',
+};
+
+/** What a revisit record says of its original (`uri` is the record's own URL, normalized). */
+export function refersToOf(record: WarcRecord, uri: string): RefersTo {
+  const { fields } = record;
   const refersTo = normalizeUrl(fields.get('warc-refers-to-target-uri')?.replace(/^<(.*)>$/, '$1') ?? uri);
-  const original = sink.findPayload({
+  return {
     recordId: fields.get('warc-refers-to'),
     digest: fields.get('warc-payload-digest'),
     uri: 'error' in refersTo ? uri : refersTo.url,
-  });
-  if (!original) return { code: 'revisit_unresolved', message: 'a revisit record whose original is in none of the WARC files imported' };
+    key: 'error' in refersTo ? undefined : refersTo.key,
+    date: isoDate(fields.get('warc-refers-to-date')) ?? undefined,
+  };
+}
+
+/** A revisit's answer: the payload of the record it refers to, with its own status and headers when it has any (not for a 304). */
+function revisitAnswer(exchange: Exchange, uri: string, sink: ImportSink): Answer | ImportSkip {
+  const { content } = exchange.response;
+  const original = sink.findPayload(refersToOf(exchange.response, uri));
+  if (!original) return REVISIT_UNRESOLVED;
   const body = sink.bodyOf(original.bodyId);
   const own = content.byteLength ? parseHttpMessage(content) : undefined;
   if (isTooLarge(own)) return HEAD_TOO_LARGE;

@@ -11,6 +11,11 @@ export interface ImportTally {
   pages: number;
   /** Revisit records resolved to their original payload. */
   revisits: number;
+  /**
+   * Responses (of `pages`) the same as a capture stored already, in all but their WARC-Record-ID (same URL, time,
+   * status, payload and header blocks): merged into it, nothing written. A WARC imported again merges all its records.
+   */
+  merged: number;
   /** Responses and revisits not imported, by reason code. */
   skipped: Record<string, number>;
   /** Screenshot records (resource, `urn:view:`) stored with the page capture they show. */
@@ -34,6 +39,7 @@ export function emptyTally(): ImportTally {
     records: 0,
     pages: 0,
     revisits: 0,
+    merged: 0,
     screenshots: 0,
     skipped: {},
     otherRecords: {},

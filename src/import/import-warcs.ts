@@ -11,15 +11,19 @@ import {
   parseJobOf,
   readAlike,
   readExchange,
+  refersToOf,
+  REVISIT_UNRESOLVED,
   type ExchangePage,
   type ImportSkip,
   type ReadExchange,
 } from './exchange-page.js';
-import { pairExchanges, type Exchange, type PairedEntry } from './pair-exchanges.js';
+import { pairExchanges, targetUri, type Exchange, type PairedEntry } from './pair-exchanges.js';
 import { emptyTally, type ImportTally } from './import-tally.js';
 import { readWarc, type WarcEntry } from './warc-reader.js';
 import { screenshotOf } from './import-screenshot.js';
 import { inputName, type WarcInput } from './warc-source.js';
+import { exchangeOf, setAsideOf } from './set-aside-exchange.js';
+import { warcinfoCrawls } from './exported-crawls.js';
 
 export type { ImportTally };
 
@@ -44,6 +48,8 @@ const BATCH_RECORDS = 200;
 const READ_AHEAD = 32;
 const READ_AHEAD_BYTES = 16 * 1024 * 1024;
 const YIELD_EVERY = 8;
+/** Revisits set aside read back at a time, after the last file. */
+const SET_ASIDE_READ = 64;
 /** Roots read from warcinfo records at most: a hostile WARC cannot make the walk start everywhere. */
 const MAX_ROOTS = 10_000;
 
@@ -131,6 +137,9 @@ export async function importWarcs(
   const tally = emptyTally();
   const batchRecords = settings.batchRecords ?? BATCH_RECORDS;
   const parser = new ParsePool(availableParallelism() - 1);
+  /** The run of each crawl a file's warcinfo names, by file and crawl number: what a record's Crawlite-Crawl points at. */
+  const crawlRuns = new Map<string, number>();
+  const crawlKey = (file: string, crawl: string | number) => `${crawl}\n${file}`;
   let inBatch = 0;
   let batchBytes = 0;
   let readCount = 0;
@@ -150,7 +159,19 @@ export async function importWarcs(
     return job ? { read, claim, parsing: parser.parse(job, settings) } : { read, claim };
   };
 
-  const write = async (file: string, { entry, reading }: Ahead): Promise<void> => {
+  /**
+   * Why a revisit is not imported after the last file: its original was read and not imported, or the
+   * import was stopped before reading on, or it is in no file imported (nor in the archive).
+   */
+  const unresolved = (exchange: Exchange, uri: string): string => {
+    const skipped = sink.skippedOriginal(refersToOf(exchange.response, uri));
+    if (skipped) return `a revisit record whose original was not imported (${skipped})`;
+    if (tally.stopped) return 'a revisit record whose original was not among the records read before the import was stopped';
+    return `${REVISIT_UNRESOLVED.message} nor in the archive`;
+  };
+
+  /** Writes an entry at its turn; a revisit whose original is not known yet is set aside, unless this is its last chance (`final`). */
+  const write = async (file: string, { entry, reading }: Ahead, final = false): Promise<void> => {
     if ('problem' in entry) {
       tally.problems++;
       hooks.onProblem(file, entry.problem.offset, entry.problem.message);
@@ -166,7 +187,11 @@ export async function importWarcs(
       const shot = screenshotOf(entry.other);
       if (shot && sink.screenshot(shot.key, shot.fetchedAt, shot.shot)) tally.screenshots++;
       else bump(tally.otherRecords, entry.other.type || 'untyped');
-      if (entry.other.type === 'warcinfo') tally.roots.push(...warcinfoRoots(entry.other.content));
+      if (entry.other.type === 'warcinfo') {
+        tally.roots.push(...warcinfoRoots(entry.other.content));
+        for (const crawl of warcinfoCrawls(entry.other.content))
+          crawlRuns.set(crawlKey(file, crawl.crawl), sink.crawlRun(crawl, files.map(inputName)));
+      }
     } else {
       // A revisit's payload is a record written before it: it is read at its turn.
       const result = await pageAtTurn(
@@ -174,18 +199,39 @@ export async function importWarcs(
         sink,
         settings,
       );
-      if ('code' in result) {
-        bump(tally.skipped, result.code);
-        hooks.onSkip?.(file, entry.exchange.response.offset, result.code, result.message);
+      if (result === REVISIT_UNRESOLVED && !final) {
+        // Its original may come later in this file or another: it is read again after the last file.
+        sink.setAside(setAsideOf(file, entry.exchange));
         return;
       }
-      const { fields } = entry.exchange.response;
+      const { response } = entry.exchange;
+      if ('code' in result) {
+        const uri = targetUri(response);
+        const message = result === REVISIT_UNRESOLVED && uri ? unresolved(entry.exchange, uri) : result.message;
+        // A response not imported is noted, so that a revisit of it says why.
+        if (response.type !== 'revisit' && uri)
+          sink.rememberSkipped(
+            response.fields.get('warc-record-id') ?? null,
+            response.fields.get('warc-payload-digest') ?? null,
+            uri,
+            result.code,
+          );
+        bump(tally.skipped, result.code);
+        hooks.onSkip?.(file, response.offset, result.code, message);
+        return;
+      }
+      const { fields } = response;
+      // A crawlite export of several crawls says which crawl each capture is of, and which were 304s.
+      const run = crawlRuns.get(crawlKey(file, fields.get('crawlite-crawl')?.trim() ?? ''));
+      if (run !== undefined) result.page.runId = run;
+      if (result.revisit && fields.has('crawlite-revalidated')) result.page.revalidated = true;
       const stored = sink.write(result.page);
       // A revisit's own digest names the same payload; only originals are remembered.
       if (!result.revisit)
         sink.rememberPayload(fields.get('warc-record-id') ?? null, fields.get('warc-payload-digest') ?? null, result.page.url, stored);
       tally.pages++;
       if (result.revisit) tally.revisits++;
+      if (stored.merged) tally.merged++;
       inBatch++;
       batchBytes += result.page.response.body.byteLength;
       if (inBatch >= batchRecords || batchBytes >= BATCH_BYTES) commit();
@@ -227,6 +273,14 @@ export async function importWarcs(
       // What was read is written, a stop included.
       while (ahead.length) await writeNext();
       if (tally.stopped) break;
+    }
+    // The revisits whose original was not known at their turn, in the order they were read, against everything imported.
+    for (let seq = 0, kept = sink.setAsideAfter(seq, SET_ASIDE_READ); kept.length; kept = sink.setAsideAfter(seq, SET_ASIDE_READ)) {
+      for (const revisit of kept) {
+        await write(revisit.file, { entry: { exchange: exchangeOf(revisit) }, bytes: 0 }, true);
+        sink.dropSetAside(revisit.seq);
+        seq = revisit.seq;
+      }
     }
     commit();
   } catch (error) {

@@ -27,6 +27,19 @@ import {
   type UrlState,
 } from './archive-views.js';
 import { CrawlRecord } from '../crawl-state/crawl-record.js';
+
+/** One crawl: its number, when its first run started and its last one ended, and how that one ended (null: it did not). */
+export interface ArchivedCrawl {
+  crawl: number;
+  startedAt: string;
+  endedAt: string | null;
+  endedBy: string | null;
+}
+
+const CRAWLS_SQL = `SELECT crawl, min(started_at) AS startedAt,
+    (SELECT l.ended_at FROM run l WHERE l.crawl = run.crawl ORDER BY l.started_at DESC, l.id DESC LIMIT 1) AS endedAt,
+    (SELECT l.ended_by FROM run l WHERE l.crawl = run.crawl ORDER BY l.started_at DESC, l.id DESC LIMIT 1) AS endedBy
+  FROM run GROUP BY crawl ORDER BY crawl`;
 import { explainOpenError, openArchive as openArchiveFile } from '../archive/open-archive.js';
 import { prepareReadOnlyQuery } from '../query/read-only-query.js';
 // Types from reader-types.ts, not from the modules above: the published declarations must not reach the driver's.
@@ -101,6 +114,8 @@ export interface ArchiveReader {
   wireRecorded(): { responses: number; rawHeaders: number; requestHeaders: number };
   /** SHA-256 (hex) of each body stored for more than one response. */
   sharedBodies(): Set<string>;
+  /** The archive's crawls in order, each from its first run's start to its last run's end (how that run ended). */
+  crawls(): ArchivedCrawl[];
   /** The crawl's roots and options as saved in the archive, if a crawl was ever started in it. */
   crawlDefinition(): { roots: string[]; options: Record<string, unknown> } | undefined;
   /**
@@ -244,6 +259,10 @@ class SqliteArchiveReader implements ArchiveReader {
   sharedBodies(): Set<string> {
     const rows = this.explained(() => this.db.prepare<[], { sha256: string }>(SHARED_BODIES_SQL).all());
     return new Set(rows.map((row) => row.sha256));
+  }
+
+  crawls(): ArchivedCrawl[] {
+    return this.explained(() => this.db.prepare<[], ArchivedCrawl>(CRAWLS_SQL).all());
   }
 
   crawlDefinition(): { roots: string[]; options: Record<string, unknown> } | undefined {

@@ -64,6 +64,8 @@ export interface ArchivedPage {
   truncated: string | null;
   /** What a request other than GET sent (an imported POST's body); only captures have one (schema 11 on). */
   requestBody: Buffer | null;
+  /** The crawl it was captured in (1: the first; a re-crawl's next); 1 in an archive of a schema before 7. */
+  crawl?: number;
   /** The page's links, in order of target; only when asked for (`pages(filter, { outlinks: true })`). */
   outlinks?: Array<{ url: string; kind: LinkKind }>;
 }
@@ -121,7 +123,7 @@ export function pageColumns(viewColumns: ReadonlySet<string>): string {
   // A URL's page is never a request other than GET: its request body is always NULL.
   return `${PAGE_COLUMNS}, ${wire.join(', ')}, ${viewColumns.has('revalidated') ? 'revalidated' : '0 AS revalidated'}, ${
     viewColumns.has('truncated') ? 'truncated' : 'NULL AS truncated'
-  }, NULL AS request_body`;
+  }, NULL AS request_body, ${viewColumns.has('crawl') ? 'crawl' : '1 AS crawl'}`;
 }
 
 /** A page's links as a JSON array of [to_url, kind], in order of target (one statement: a read streams pages and links together). */
@@ -171,7 +173,7 @@ export const pageSql = (viewColumns: ReadonlySet<string> = ALL_COLUMNS) => `SELE
 const captureColumns = (schema11: boolean) => `c.status, c.content_type, c.charset, c.location,
   c.headers, c.body, c.size, c.sha256, c.fetched_at, c.elapsed_ms, c.title, NULL AS canonical, NULL AS robots,
   0 AS links_dropped, c.http_version, c.reason, c.raw_headers, c.request_method, c.request_target, c.request_headers,
-  c.remote_ip, c.started_at, c.sha1, c.revalidated, ${schema11 ? 'c.truncated, c.request_body' : 'NULL AS truncated, NULL AS request_body'}`;
+  c.remote_ip, c.started_at, c.sha1, c.revalidated, ${schema11 ? 'c.truncated, c.request_body' : 'NULL AS truncated, NULL AS request_body'}, c.crawl`;
 const captureRows = (schema11: boolean) =>
   `SELECT c.url, p.fetch_url, c.kind, p.depth, ${captureColumns(schema11)} FROM captures c JOIN pages p ON p.url = c.url`;
 
@@ -269,6 +271,7 @@ export interface PageRow {
   revalidated: number;
   truncated: string | null;
   request_body: Buffer | null;
+  crawl?: number;
   outlinks?: string;
 }
 
@@ -304,6 +307,7 @@ export function toPage(row: PageRow): ArchivedPage {
     revalidated: row.revalidated === 1,
     truncated: row.truncated,
     requestBody: row.request_body,
+    crawl: row.crawl ?? 1,
   };
   if (row.outlinks !== undefined) {
     const pairs = JSON.parse(row.outlinks) as Array<[string, LinkKind]>;

@@ -37,6 +37,22 @@ export interface CaptureRow {
 /** Where a capture went: the URL's page (its latest GET), or among its earlier captures. */
 export type CaptureFate = 'page' | 'earlier';
 
+/**
+ * Two captures are the same when they agree on URL, time, status, payload, method and both header blocks (the
+ * response's as received, the request's as sent): two records of one second that differ in a header are two.
+ */
+const SAME_CAPTURE = `url_id = ? AND fetched_at = ? AND status = ? AND body_id = ? AND request_method IS ?
+  AND raw_headers IS ? AND request_headers IS ?`;
+const sameCapture = (urlId: number, bodyId: number, row: CaptureRow): unknown[] => [
+  urlId,
+  row.fetchedAt,
+  row.status,
+  bodyId,
+  row.requestMethod,
+  row.rawHeaders,
+  row.requestHeaders,
+];
+
 /** Links written per statement: one call into SQLite for many rows, since a page has dozens. */
 const LINKS_PER_INSERT = 32;
 
@@ -78,8 +94,11 @@ export const isPageRequest = (method: string | null): boolean => method === null
  * - a capture of a request other than GET (a POST's answer) is only ever an earlier capture;
  * - a capture older than the page (by fetched_at) is an earlier capture; the page stays;
  * - otherwise it becomes the page, and the trigger on `response` keeps the one it replaces, unless it
- *   is the same capture (same time, status and payload: a WARC imported twice);
- * - an earlier capture already kept (same time, status, payload, method and request body) is not kept twice.
+ *   is the same capture (same time, status and payload: a WARC imported twice); one of the same time,
+ *   status and payload whose header blocks differ (two records of one second) is kept here, the trigger
+ *   not seeing it;
+ * - an earlier capture already kept (same time, status, payload, header blocks, method and request body)
+ *   is not kept twice. `stored` tells whether a capture is kept already, so an import can count merges.
  * Every statement runs in the caller's transaction.
  */
 export class CaptureWriter {
@@ -89,6 +108,8 @@ export class CaptureWriter {
   private readonly upsertPage: Statement<unknown[]>;
   private readonly insertEarlier: Statement<unknown[]>;
   private readonly revalidate: Statement<unknown[]>;
+  private readonly keepPageVariant: Statement<unknown[]>;
+  private readonly storedStmt: Statement<unknown[]>;
   private readonly deleteLinks: Statement<[number]>;
   private readonly insertScreenshot: Statement<[number, string, string, Uint8Array]>;
   private readonly insertRenderNote: Statement<[number, string, string]>;
@@ -112,10 +133,17 @@ export class CaptureWriter {
     this.insertEarlier = db.prepare(`
       INSERT INTO capture (url_id, run_id, body_id, links_found, links_new, ${COLUMNS.join(', ')})
       SELECT ${PLACEHOLDERS}
-      WHERE NOT EXISTS (SELECT 1 FROM capture WHERE url_id = ? AND fetched_at = ? AND status = ? AND body_id = ?
-                          AND request_method IS ? AND request_body IS ?)
-        AND NOT EXISTS (SELECT 1 FROM response WHERE url_id = ? AND fetched_at = ? AND status = ? AND body_id = ?
-                          AND request_method IS ?)`);
+      WHERE NOT EXISTS (SELECT 1 FROM capture WHERE ${SAME_CAPTURE} AND request_body IS ?)
+        AND NOT EXISTS (SELECT 1 FROM response WHERE ${SAME_CAPTURE})`);
+    this.storedStmt = db.prepare(`SELECT EXISTS (SELECT 1 FROM capture WHERE ${SAME_CAPTURE} AND request_body IS ?)
+      OR EXISTS (SELECT 1 FROM response WHERE ${SAME_CAPTURE}) AS stored`);
+    // The page a capture of the same time, status and payload replaces, when their header blocks differ: the trigger
+    // on response keeps only a page whose time, status or payload changes.
+    this.keepPageVariant = db.prepare(`
+      INSERT INTO capture (url_id, run_id, body_id, links_found, links_new, ${COLUMNS.join(', ')}, revalidated)
+      SELECT url_id, run_id, body_id, links_found, links_new, ${COLUMNS.join(', ')}, revalidated FROM response
+      WHERE url_id = ? AND fetched_at = ? AND status = ? AND body_id = ? AND request_method IS ?
+        AND (raw_headers IS NOT ? OR request_headers IS NOT ?)`);
     // A 304 confirms the stored capture: it keeps its status, headers, body and what its page said; the
     // exchange's time and wire columns are the 304's (the trigger moves the confirmed capture into capture).
     this.revalidate = db.prepare(`
@@ -170,11 +198,20 @@ export class CaptureWriter {
       row.requestBody,
     ];
     for (const note of row.notes ?? []) this.insertCaptureNote.run(urlId, row.fetchedAt, note);
-    if (isPageRequest(row.requestMethod) && this.upsertPage.run(values).changes > 0) return 'page';
+    if (isPageRequest(row.requestMethod)) {
+      this.keepPageVariant.run(urlId, row.fetchedAt, row.status, bodyId, row.requestMethod, row.rawHeaders, row.requestHeaders);
+      if (this.upsertPage.run(values).changes > 0) return 'page';
+    }
     // The identity of the capture, for the two checks that it is not kept already.
-    const identity = [urlId, row.fetchedAt, row.status, bodyId, row.requestMethod];
+    const identity = sameCapture(urlId, bodyId, row);
     this.insertEarlier.run([...values, ...identity, row.requestBody, ...identity]);
     return 'earlier';
+  }
+
+  /** Whether the archive keeps this capture already (see SAME_CAPTURE): a WARC imported again. */
+  stored(urlId: number, bodyId: number, row: CaptureRow): boolean {
+    const identity = sameCapture(urlId, bodyId, row);
+    return (this.storedStmt.get([...identity, row.requestBody, ...identity]) as { stored: number }).stored === 1;
   }
 
   /** Records a 304 as a new capture of the stored page; false when there is none to confirm. */

@@ -2,6 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from '../archive/archive-errors.js';
 import { CaptureWriter, fetchedCapture, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
+import { ArchivedPayloads, type ArchivedOriginal, type StoredPayload } from './archived-payload.js';
+import { SetAsideRevisits, type SetAsideRevisit } from './set-aside-revisits.js';
 import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../../pipeline/ports.js';
 
 /** What the archive knows of a URL before a response for it is imported. */
@@ -49,6 +51,18 @@ export interface ImportedPage {
   error?: Reason;
   response: ImportedResponse;
   discovered: DiscoveredUrl[];
+  /** The run it is a capture of, when not the import's own (see ImportSink.crawlRun). */
+  runId?: number;
+  /** A 304 exported as a revisit (crawlite's Crawlite-Revalidated): a revalidation of the capture it confirms. */
+  revalidated?: boolean;
+}
+
+/** One crawl of the archive a crawlite WARC was exported from, as its warcinfo names it. */
+export interface ExportedCrawl {
+  crawl: number;
+  startedAt: string;
+  endedAt: string | null;
+  endedBy: string | null;
 }
 
 /** Found URLs whose depth is remembered at most (see ImportSink.foundDepths). */
@@ -60,10 +74,12 @@ export const NOT_GET: Reason = {
   message: 'the WARC files imported hold only answers to requests other than GET for it (in captures)',
 };
 
-/** Where an imported payload went, so a revisit record can point at it. */
-export interface StoredPayload {
-  urlId: number;
-  bodyId: number;
+export type { StoredPayload, SetAsideRevisit };
+
+/** What a revisit record says of its original: the record's id, its payload digest, its URL (as given and as a key), its time. */
+export interface RefersTo extends ArchivedOriginal {
+  recordId?: string | undefined;
+  uri?: string | undefined;
 }
 
 /** A discovered URL that no imported record answered: it was never fetched into this archive. */
@@ -89,10 +105,23 @@ export class ImportSink {
   private readonly countVariant: Statement<[string]>;
   private readonly insertOtherMethodUrl: Statement<[Record<string, unknown>]>;
   private readonly latestAt: Statement<[number], { fetched_at: string }>;
-  private readonly remember: Statement<[string | null, string | null, string, number, number]>;
+  private readonly remember: Statement<[string | null, string | null, string, number | null, number | null, string | null]>;
   private readonly byRecordId: Statement<[string], StoredPayload>;
   private readonly byDigest: Statement<[string], StoredPayload>;
   private readonly byUri: Statement<[string], StoredPayload>;
+  private readonly skippedBy: Statement<[string | null, string | null, string | null, string | null], { skipped: string }>;
+  private readonly archived: ArchivedPayloads;
+  private readonly waiting: SetAsideRevisits;
+  private readonly findCrawlRun: Statement<[string, number], { id: number }>;
+  private readonly insertCrawlRun: Statement<[string, string | null, string | null, string, number], { id: number }>;
+  private readonly markPageRevalidated: Statement<[number, string]>;
+  private readonly markEarlierRevalidated: Statement<[number, string, number]>;
+  /** The runs this import stored captures in: its own, and one per crawl of a crawlite WARC of several. */
+  private readonly runIds: Set<number>;
+  /** Crawls in the archive before this import: an exported crawl n becomes crawl n after them. */
+  private crawlsBefore: number | undefined;
+  /** After the last file: a revisit may then take a payload by its URL alone, whatever digest it names. */
+  private lastChance = false;
   private readonly bodyData: Statement<[number], { data: Buffer }>;
   private readonly responseStmt: Statement<[number], StoredResponseRow>;
   private readonly writer: CaptureWriter;
@@ -108,8 +137,9 @@ export class ImportSink {
     private readonly path: string,
     private readonly runId: number,
   ) {
+    // A response not imported is noted too (url_id and body_id null, `skipped` its reason), so a revisit of it says why it is not.
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS import_payload (
-      record_id TEXT, digest TEXT, uri TEXT NOT NULL, url_id INTEGER NOT NULL, body_id INTEGER NOT NULL)`);
+      record_id TEXT, digest TEXT, uri TEXT NOT NULL, url_id INTEGER, body_id INTEGER, skipped TEXT)`);
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_record ON import_payload (record_id)');
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_digest ON import_payload (digest)');
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_uri ON import_payload (uri)');
@@ -133,16 +163,57 @@ export class ImportSink {
       VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, 1, @code, @message, @pathKey)
       ON CONFLICT (url) DO NOTHING`);
     this.latestAt = db.prepare('SELECT fetched_at FROM response WHERE url_id = ?');
-    this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id) VALUES (?, ?, ?, ?, ?)');
-    this.byRecordId = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE record_id = ? LIMIT 1');
-    this.byDigest = db.prepare(
-      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE digest = ? ORDER BY rowid DESC LIMIT 1',
+    this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id, skipped) VALUES (?, ?, ?, ?, ?, ?)');
+    this.byRecordId = db.prepare(
+      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE record_id = ? AND skipped IS NULL LIMIT 1',
     );
-    this.byUri = db.prepare('SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE uri = ? ORDER BY rowid DESC LIMIT 1');
+    this.byDigest = db.prepare(
+      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE digest = ? AND skipped IS NULL ORDER BY rowid DESC LIMIT 1',
+    );
+    this.byUri = db.prepare(
+      'SELECT url_id AS urlId, body_id AS bodyId FROM import_payload WHERE uri = ? AND skipped IS NULL ORDER BY rowid DESC LIMIT 1',
+    );
+    this.skippedBy = db.prepare(`SELECT skipped FROM import_payload WHERE skipped IS NOT NULL
+      AND (record_id = ? OR digest = ? OR (? IS NULL AND uri = ?)) LIMIT 1`);
+    this.archived = new ArchivedPayloads(db);
+    this.waiting = new SetAsideRevisits(db);
     this.bodyData = db.prepare('SELECT data FROM body WHERE id = ?');
     this.responseStmt = db.prepare(`SELECT status, headers, http_version AS httpVersion, reason, raw_headers AS rawHeaders
                                   FROM response WHERE url_id = ?`);
     this.writer = new CaptureWriter(db);
+    this.runIds = new Set([runId]);
+    // A crawl imported again is the run imported before, so a WARC imported twice adds no crawl.
+    this.findCrawlRun = db.prepare(`SELECT id FROM run WHERE started_at = ? AND json_valid(options)
+      AND json_extract(options, '$.import.crawl') = ? ORDER BY id LIMIT 1`);
+    this.insertCrawlRun = db.prepare(
+      'INSERT INTO run (started_at, ended_at, ended_by, options, crawl) VALUES (?, ?, ?, ?, ?) RETURNING id',
+    );
+    this.markPageRevalidated = db.prepare('UPDATE response SET revalidated = 1 WHERE url_id = ? AND fetched_at = ?');
+    this.markEarlierRevalidated = db.prepare('UPDATE capture SET revalidated = 1 WHERE url_id = ? AND fetched_at = ? AND body_id = ?');
+  }
+
+  /**
+   * The run that stands for one crawl of the archive a crawlite WARC was exported from: its times, and
+   * the next crawl number after those the archive held before the import, so `diff` compares the crawls
+   * as it did in that archive. Its options say `import` (so `stats` counts it as imported) and the crawl.
+   */
+  crawlRun(crawl: ExportedCrawl, files: string[]): number {
+    try {
+      if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+      const found = this.findCrawlRun.get(crawl.startedAt, crawl.crawl);
+      let id = found?.id;
+      if (id === undefined) {
+        this.crawlsBefore ??= (
+          this.db.prepare('SELECT coalesce(max(crawl), 0) AS n FROM run WHERE id <> ?').get(this.runId) as { n: number }
+        ).n;
+        const options = JSON.stringify({ import: { files, crawl: crawl.crawl } });
+        id = this.insertCrawlRun.get(crawl.startedAt, crawl.endedAt, crawl.endedBy, options, this.crawlsBefore + crawl.crawl)!.id;
+      }
+      this.runIds.add(id);
+      return id;
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
   }
 
   known(key: string): KnownUrl | undefined {
@@ -151,9 +222,11 @@ export class ImportSink {
   }
 
   /** Stores a page in the open batch (opening one if none is); returns where its payload went and how many URLs were new. */
-  write(page: ImportedPage): StoredPayload & { newUrls: number } {
+  write(page: ImportedPage): StoredPayload & { newUrls: number; merged?: true } {
     try {
       if (!this.db.inTransaction) this.db.exec('BEGIN IMMEDIATE');
+      const merged = this.storedAlready(page);
+      if (merged) return merged;
       if (!isPageRequest(page.response.requestMethod)) return this.otherMethod(page);
       const earlier = this.earlierThanPage(page);
       if (earlier !== undefined) return earlier;
@@ -172,13 +245,30 @@ export class ImportSink {
       let newUrls = 0;
       for (const found of page.discovered) if (!found.linkOnly) newUrls += this.addFound(found, urlId);
       const bodyId = this.writer.body(page.response.body, page.response);
-      this.writer.capture(urlId, this.runId, bodyId, importedCapture(page.response), { found: page.discovered.length, new: newUrls });
+      this.writer.capture(urlId, page.runId ?? this.runId, bodyId, importedCapture(page.response), {
+        found: page.discovered.length,
+        new: newUrls,
+      });
       this.writer.replaceLinks(urlId, page.discovered);
       this.writer.pageText(urlId, page.key, page.response);
+      if (page.revalidated) this.revalidated(urlId, bodyId, page.response.fetchedAt);
       return { urlId, bodyId, newUrls };
     } catch (error) {
       throw asWriteError(this.path, error);
     }
+  }
+
+  /**
+   * The capture as the archive keeps it already, if it does: the same in all but its WARC-Record-ID (a WARC
+   * imported again, or two records of one exchange). It is merged: nothing is written, and the import counts it.
+   */
+  private storedAlready(page: ImportedPage): (StoredPayload & { newUrls: number; merged: true }) | undefined {
+    const known = this.knownStmt.get(page.key);
+    if (known === undefined) return undefined;
+    const bodyId = this.writer.body(page.response.body, page.response);
+    if (!this.writer.stored(known.id, bodyId, importedCapture(page.response))) return undefined;
+    if (page.revalidated) this.revalidated(known.id, bodyId, page.response.fetchedAt);
+    return { urlId: known.id, bodyId, newUrls: 0, merged: true };
   }
 
   /**
@@ -192,7 +282,11 @@ export class ImportSink {
     const latest = this.latestAt.get(known.id);
     if (latest === undefined || latest.fetched_at <= page.response.fetchedAt) return undefined;
     const bodyId = this.writer.body(page.response.body, page.response);
-    this.writer.capture(known.id, this.runId, bodyId, importedCapture(page.response), { found: page.discovered.length, new: 0 });
+    this.writer.capture(known.id, page.runId ?? this.runId, bodyId, importedCapture(page.response), {
+      found: page.discovered.length,
+      new: 0,
+    });
+    if (page.revalidated) this.revalidated(known.id, bodyId, page.response.fetchedAt);
     return { urlId: known.id, bodyId, newUrls: 0 };
   }
 
@@ -215,7 +309,7 @@ export class ImportSink {
     });
     const urlId = this.knownStmt.get(page.key)!.id;
     const bodyId = this.writer.body(page.response.body, page.response);
-    this.writer.capture(urlId, this.runId, bodyId, importedCapture(page.response), { found: 0, new: 0 });
+    this.writer.capture(urlId, page.runId ?? this.runId, bodyId, importedCapture(page.response), { found: 0, new: 0 });
     return { urlId, bodyId, newUrls: 0 };
   }
 
@@ -232,18 +326,62 @@ export class ImportSink {
     }
   }
 
-  /** Notes which record stored which payload, for the revisits that come later. */
-  rememberPayload(recordId: string | null, digest: string | null, uri: string, stored: StoredPayload): void {
-    this.remember.run(recordId, digest, uri, stored.urlId, stored.bodyId);
+  /** Marks the capture just written a revalidation, wherever it went (the page, or an earlier capture). */
+  private revalidated(urlId: number, bodyId: number, fetchedAt: string): void {
+    if (this.markPageRevalidated.run(urlId, fetchedAt).changes === 0) this.markEarlierRevalidated.run(urlId, fetchedAt, bodyId);
   }
 
-  /** The payload an earlier record stored: by its record id, else its payload digest, else its URI. */
-  findPayload(refersTo: { recordId?: string; digest?: string; uri?: string }): StoredPayload | undefined {
+  /** Notes which record stored which payload, for the revisits that come later. */
+  rememberPayload(recordId: string | null, digest: string | null, uri: string, stored: StoredPayload): void {
+    this.remember.run(recordId, digest, uri, stored.urlId, stored.bodyId, null);
+  }
+
+  /** Notes a response not imported, and why, for a revisit of it to say so. */
+  rememberSkipped(recordId: string | null, digest: string | null, uri: string, code: string): void {
+    this.remember.run(recordId, digest, uri, null, null, code);
+  }
+
+  /**
+   * The payload a record of this import stored: by the revisit's record id, else its payload digest, else
+   * (naming neither) its URI; else a capture already in the archive with that digest or time (see
+   * ArchivedPayloads). After the last file, a payload of the URI is taken whatever the digest named.
+   */
+  findPayload(refersTo: RefersTo): StoredPayload | undefined {
+    const named = refersTo.recordId !== undefined || refersTo.digest !== undefined;
     return (
       (refersTo.recordId ? this.byRecordId.get(refersTo.recordId) : undefined) ??
       (refersTo.digest ? this.byDigest.get(refersTo.digest) : undefined) ??
-      (refersTo.uri ? this.byUri.get(refersTo.uri) : undefined)
+      (refersTo.uri && !named ? this.byUri.get(refersTo.uri) : undefined) ??
+      this.archived.find(refersTo) ??
+      (refersTo.uri && named && this.lastChance ? this.byUri.get(refersTo.uri) : undefined)
     );
+  }
+
+  /** Why the original a revisit names was not imported, if a record of this import was it. */
+  skippedOriginal(refersTo: RefersTo): string | undefined {
+    const recordId = refersTo.recordId ?? null;
+    const digest = refersTo.digest ?? null;
+    return this.skippedBy.get(recordId, digest, recordId ?? digest, refersTo.uri ?? null)?.skipped;
+  }
+
+  /** Keeps a revisit whose original is not known yet, to be read again after the last file (see SetAsideRevisits). */
+  setAside(revisit: Omit<SetAsideRevisit, 'seq'>): void {
+    try {
+      this.waiting.add(revisit);
+    } catch (error) {
+      throw asWriteError(this.path, error);
+    }
+  }
+
+  /** The revisits set aside after `seq`, a few at a time; from the first call on, a revisit may take a payload by its URL alone. */
+  setAsideAfter(seq: number, count: number): SetAsideRevisit[] {
+    this.lastChance = true;
+    return this.waiting.next(seq, count);
+  }
+
+  /** A revisit set aside, now resolved or reported. */
+  dropSetAside(seq: number): void {
+    this.waiting.drop(seq);
   }
 
   bodyOf(bodyId: number): Buffer {
@@ -267,7 +405,7 @@ export class ImportSink {
   /** After the last record: kinds and depths from the link graph, as a crawl would have them (see rebuildLinkDepths). */
   rebuildKindsAndDepths(rootKeys: string[]): void {
     try {
-      rebuildLinkDepths(this.db, this.runId, rootKeys);
+      rebuildLinkDepths(this.db, [...this.runIds], rootKeys);
     } catch (error) {
       throw asWriteError(this.path, error);
     }

@@ -24,7 +24,9 @@ const MAX_SAME_LEVEL_STEPS = 101;
  * import that no other page links to, else its first HTML page. URLs the walk does not reach keep what
  * they had; robots.txt and sitemaps keep their kinds.
  */
-export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[]): RebuiltDepths {
+export function rebuildLinkDepths(db: Database, runIds: readonly number[], rootKeys: string[]): RebuiltDepths {
+  // The import's runs: its own, and one per crawl a crawlite WARC of several crawls names.
+  const runs = JSON.stringify(runIds);
   return db.transaction((): RebuiltDepths => {
     db.exec(`DROP TABLE IF EXISTS temp.imported; DROP TABLE IF EXISTS temp.reach;
       CREATE TEMP TABLE imported (id INTEGER PRIMARY KEY);
@@ -32,10 +34,11 @@ export function rebuildLinkDepths(db: Database, runId: number, rootKeys: string[
       CREATE INDEX temp.reach_depth ON reach (depth);`);
     db.prepare(
       `INSERT OR IGNORE INTO temp.imported (id)
-      SELECT url_id FROM response WHERE run_id = :run UNION SELECT url_id FROM capture WHERE run_id = :run
+      SELECT url_id FROM response WHERE run_id IN (SELECT value FROM json_each(:runs))
+      UNION SELECT url_id FROM capture WHERE run_id IN (SELECT value FROM json_each(:runs))
       UNION SELECT id FROM url WHERE state = 'skipped' AND error_code = 'not_in_warc'`,
-    ).run({ run: runId });
-    const roots = pickRoots(db, runId, rootKeys);
+    ).run({ runs });
+    const roots = pickRoots(db, runs, rootKeys);
     const addRoot = db.prepare("INSERT OR IGNORE INTO temp.reach (id, depth, kind) SELECT id, 0, 'page' FROM url WHERE url = ?");
     for (const root of roots) addRoot.run(root);
     // Redirects and refreshes keep the level: followed until nothing new comes at this level.
@@ -70,23 +73,25 @@ const HTML_RESPONSE = `(lower(trim(r.content_type)) LIKE 'text/html%' OR lower(t
 
 // The URLs other pages link to are gathered once (link has no index on to_url: one would grow every archive),
 // not looked for per page, which took the whole link table once per HTML page.
-function pickRoots(db: Database, runId: number, rootKeys: string[]): string[] {
+function pickRoots(db: Database, runs: string, rootKeys: string[]): string[] {
   const known = db.prepare('SELECT url FROM url WHERE url = ?').pluck();
   const named = rootKeys.filter((key) => known.get(key) !== undefined);
   if (named.length > 0) return named;
   const unlinked = db
     .prepare(
       `SELECT u.url FROM response r JOIN url u ON u.id = r.url_id
-       WHERE r.run_id = ? AND ${HTML_RESPONSE} AND u.kind = 'page'
+       WHERE r.run_id IN (SELECT value FROM json_each(?)) AND ${HTML_RESPONSE} AND u.kind = 'page'
          AND u.url NOT IN (SELECT l.to_url FROM link l JOIN url f ON f.id = l.from_id WHERE f.url <> l.to_url)
        ORDER BY u.id`,
     )
     .pluck()
-    .all(runId) as string[];
+    .all(runs) as string[];
   if (unlinked.length > 0) return unlinked;
   const first = db
-    .prepare(`SELECT u.url FROM response r JOIN url u ON u.id = r.url_id WHERE r.run_id = ? AND ${HTML_RESPONSE} ORDER BY u.id LIMIT 1`)
+    .prepare(
+      `SELECT u.url FROM response r JOIN url u ON u.id = r.url_id WHERE r.run_id IN (SELECT value FROM json_each(?)) AND ${HTML_RESPONSE} ORDER BY u.id LIMIT 1`,
+    )
     .pluck()
-    .get(runId) as string | undefined;
+    .get(runs) as string | undefined;
   return first === undefined ? [] : [first];
 }
