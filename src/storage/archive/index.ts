@@ -9,3 +9,4 @@ export * from './open-crawl-archive.js';
 export * from './shard-file.js';
 export * from './sqlite-driver.js';
 export * from './unlock-archive.js';
+export * from './body-bytes.js';
