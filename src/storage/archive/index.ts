@@ -10,3 +10,4 @@ export * from './shard-file.js';
 export * from './sqlite-driver.js';
 export * from './unlock-archive.js';
 export * from './body-bytes.js';
+export * from './compact-archive.js';
