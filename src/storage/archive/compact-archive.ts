@@ -7,6 +7,7 @@ import { ArchiveBusyError } from './archive-errors.js';
 import { ArchiveLock, realArchivePath, refuseHardLinks } from './archive-lock.js';
 import { bodyBytes } from './body-bytes.js';
 import { describeHolder } from './lock-holder.js';
+import { migrate, loadMigrations } from './migrate.js';
 import { checkPath, closeArchive, openArchive } from './open-archive.js';
 
 export interface CompactReport {
@@ -91,17 +92,20 @@ export function compactArchive(path: string, { undo = false } = {}): CompactRepo
     const leftoverRemoved = removeIfThere(temp);
     removeIfThere(`${temp}-journal`);
     const bytesBefore = sizeOf(real) + sizeOf(`${real}-wal`);
-    // Opened for writing: migrated to this version's schema, so the copy is too.
-    const source = openArchive(path, 'existing');
+    // A crawl that crashed left the archive in WAL mode: back to one file first (SQLite's own checkpoint, safe to
+    // kill), so no -wal file stays beside the path to be read with the new file. Otherwise it is only read.
+    if (existsSync(`${real}-wal`)) closeArchive(openArchive(path, 'existing'));
+    const source = openArchive(path, 'readonly');
     try {
       source.prepare('VACUUM INTO ?').run(temp);
     } finally {
-      // Leaves WAL mode, so no -wal file stays beside the path to be read with the new file.
-      closeArchive(source);
+      source.close();
     }
     const copy = new Database(temp);
     let bodies: number;
     try {
+      // The copy has this version's schema, whatever the archive's was.
+      migrate(copy, loadMigrations());
       // The copy is nobody's archive until the rename: a crash only loses it, so it needs no journal.
       copy.pragma('journal_mode = OFF');
       copy.pragma('synchronous = OFF');
