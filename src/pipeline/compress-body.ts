@@ -1,11 +1,14 @@
 import { deflateSync } from 'node:zlib';
 
 /**
- * zlib level for stored bodies. Measured on the Python docs archive's 52.8 MB of bodies: level 1 gives
- * 10.5 MB for 0.34 s of CPU, level 6 8.41 MB for 1.2 s, level 9 8.30 MB for 2.4 s. Level 6 saves a fifth
- * more than level 1 and runs on the parse thread, not the crawl's event loop; level 9 doubles the CPU for 1%.
+ * zlib levels for stored bodies. On the Python docs archive's 52.8 MB of bodies: level 1 gives 10.5 MB for
+ * 0.34 s of CPU, level 6 8.41 MB for 1.2 s, level 9 8.30 MB for 2.4 s. A crawl compresses on its parse
+ * thread, which bounds its pages/s on 2 cores: 5,000 synthetic pages at -c 16 ran at 0.71 of a plain crawl's
+ * pages/s with level 6 and 0.92 with level 1 (the archive 115 MB vs 118 MB: text and its index dominate).
+ * `crawlite compact` runs offline and takes level 6 (the docs archive in 2 s); level 9 doubles the CPU for 1%.
  */
-export const BODY_ZLIB_LEVEL = 6;
+export const CRAWL_ZLIB_LEVEL = 1;
+export const COMPACT_ZLIB_LEVEL = 6;
 
 /** Compression that saves less than this share of the bytes is not worth a decompression on every read. */
 const LEAST_SAVING = 0.1;
@@ -43,8 +46,8 @@ export function looksCompressed(bytes: Uint8Array): boolean {
  * smaller than the body by at least a tenth, else the body itself. A reader tells them apart by
  * length(data) < size, so a stored stream is always shorter than the body.
  */
-export function compressBody(body: Uint8Array): Uint8Array {
+export function compressBody(body: Uint8Array, level = CRAWL_ZLIB_LEVEL): Uint8Array {
   if (body.byteLength === 0 || looksCompressed(body)) return body;
-  const packed = deflateSync(body, { level: BODY_ZLIB_LEVEL });
+  const packed = deflateSync(body, { level });
   return packed.byteLength <= body.byteLength * (1 - LEAST_SAVING) ? packed : body;
 }

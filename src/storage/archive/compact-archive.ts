@@ -2,7 +2,7 @@ import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, unlin
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { compressBody } from '../../pipeline/compress-body.js';
+import { COMPACT_ZLIB_LEVEL, compressBody } from '../../pipeline/compress-body.js';
 import { ArchiveBusyError } from './archive-errors.js';
 import { ArchiveLock, realArchivePath, refuseHardLinks } from './archive-lock.js';
 import { bodyBytes } from './body-bytes.js';
@@ -52,7 +52,7 @@ function convertBodies(db: Db, undo: boolean): number {
   let converted = 0;
   const batch = db.transaction((rows: Array<{ id: number; data: Buffer; size: number }>) => {
     for (const row of rows) {
-      const data = undo ? bodyBytes(row.data, row.size) : compressBody(row.data);
+      const data = undo ? bodyBytes(row.data, row.size) : compressBody(row.data, COMPACT_ZLIB_LEVEL);
       if (data === row.data) continue;
       update.run(data, row.id);
       converted += 1;
