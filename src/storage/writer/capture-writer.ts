@@ -120,7 +120,7 @@ export class CaptureWriter {
   private readonly insertLinks = new Map<number, Statement<unknown[]>>();
   private readonly text: PageTextWriter;
   /** The archive stores bodies compressed (meta 'compact', set by --compact or `crawlite compact`). */
-  private readonly compact: boolean;
+  readonly compact: boolean;
 
   constructor(private readonly db: Database) {
     this.bodyByHash = db.prepare('SELECT id, sha1 FROM body WHERE hash = ?');

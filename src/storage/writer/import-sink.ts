@@ -385,6 +385,11 @@ export class ImportSink {
     this.waiting.drop(seq);
   }
 
+  /** The archive stores bodies compressed: the import's parse threads compress the bodies they read. */
+  get compact(): boolean {
+    return this.writer.compact;
+  }
+
   bodyOf(bodyId: number): Buffer {
     const row = this.bodyData.get(bodyId)!;
     return bodyBytes(row.data, row.size);
