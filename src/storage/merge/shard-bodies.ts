@@ -83,8 +83,8 @@ export class ShardBodyCheck {
     let data: Buffer;
     try {
       data = bodyBytes(head.data as Buffer, head.size);
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+    } catch {
+      return `says it holds ${head.size} bytes but holds ${head.length}, which are no zlib stream of that many`;
     }
     const sha256 = createHash('sha256').update(data).digest();
     if (!sha256.equals(head.hash))
