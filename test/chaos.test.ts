@@ -238,7 +238,10 @@ it.each(VARIANTS)(
     expect(robots).toEqual([{ kind: 'robots' }]);
     if (flags.includes('--compact')) {
       // Every page was stored compressed, by whichever run fetched it, and reads back as served.
-      const stored = readArchive<{ url: string; body: Buffer; size: number }>(db, "SELECT url, body, size FROM pages WHERE url LIKE '%/p/%'");
+      const stored = readArchive<{ url: string; body: Buffer; size: number }>(
+        db,
+        "SELECT url, body, size FROM pages WHERE url LIKE '%/p/%'",
+      );
       expect(stored).toHaveLength(N);
       for (const page of stored) {
         expect(page.body.length, page.url).toBeLessThan(page.size);

@@ -34,7 +34,8 @@ const startsWith = (bytes: Uint8Array, magic: readonly number[]) =>
   bytes.byteLength >= magic.length && magic.every((byte, i) => bytes[i] === byte);
 
 /** ISO media (MP4, AVIF, HEIC, MOV): 'ftyp' at offset 4. */
-const isIsoMedia = (bytes: Uint8Array) => bytes.byteLength >= 8 && bytes[4] === 0x66 && bytes[5] === 0x74 && bytes[6] === 0x79 && bytes[7] === 0x70;
+const isIsoMedia = (bytes: Uint8Array) =>
+  bytes.byteLength >= 8 && bytes[4] === 0x66 && bytes[5] === 0x74 && bytes[6] === 0x79 && bytes[7] === 0x70;
 
 /** Whether the bytes look like a format that is compressed already (by their first bytes, not by what a server calls them). */
 export function looksCompressed(bytes: Uint8Array): boolean {

@@ -36,7 +36,10 @@ const rows = (db: string) =>
   readArchive<{ url: string; size: number; sha256: string; sha1: string }>(db, 'SELECT url, size, sha256, sha1 FROM pages ORDER BY url');
 const packed = (db: string) => readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM body WHERE length(data) < size')[0]!.n;
 const rawBodies = (db: string) =>
-  readArchive<{ url: string; body: Buffer }>(db, 'SELECT url, body FROM pages ORDER BY url').map((row) => [row.url, row.body.toString('hex')]);
+  readArchive<{ url: string; body: Buffer }>(db, 'SELECT url, body FROM pages ORDER BY url').map((row) => [
+    row.url,
+    row.body.toString('hex'),
+  ]);
 
 async function payloads(db: string): Promise<string[][]> {
   const warc = `${db}.warc.gz`;
@@ -84,7 +87,11 @@ describe('crawlite compact', () => {
     }
     // The new page and the home page's new body, both written by the re-crawl.
     for (const path of ['/c', '/']) {
-      const [row] = readArchive<{ length: number; size: number }>(db, 'SELECT length(body) AS length, size FROM pages WHERE url = ?', abs(server, path));
+      const [row] = readArchive<{ length: number; size: number }>(
+        db,
+        'SELECT length(body) AS length, size FROM pages WHERE url = ?',
+        abs(server, path),
+      );
       expect(row!.length, path).toBeLessThan(row!.size);
     }
   });

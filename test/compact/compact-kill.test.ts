@@ -63,44 +63,42 @@ function checkWhole(db: string, expected: Body[], label: string, compressible: n
   return packed === 0 ? 'old' : 'new';
 }
 
-it(
-  'leaves the old file or the new one when killed at any moment, and the next run cleans up and finishes',
-  async () => {
-    console.log(`compact-kill: seed ${SEED} (set COMPACT_KILL_SEED=${SEED} to reproduce)`);
-    const expected = bodies(original);
-    // The pages, the index and robots.txt (a 404).
-    expect(expected).toHaveLength(PAGES + 2);
-    // Every page and the index shrink; robots.txt's short 404 may not.
-    const compressible = PAGES + 1;
-    // How long a whole run takes here, start-up included: kills are drawn across it.
-    const timing = tmp.path('timing.sqlite');
-    copyFileSync(original, timing);
-    const started = Date.now();
-    const whole = await spawnCli(['compact', timing]).exited;
-    const runMs = Date.now() - started;
-    expect(whole.code, whole.stderr).toBe(0);
-    expect(checkWhole(timing, expected, 'a whole run', compressible)).toBe('new');
+it('leaves the old file or the new one when killed at any moment, and the next run cleans up and finishes', async () => {
+  console.log(`compact-kill: seed ${SEED} (set COMPACT_KILL_SEED=${SEED} to reproduce)`);
+  const expected = bodies(original);
+  // The pages, the index and robots.txt (a 404).
+  expect(expected).toHaveLength(PAGES + 2);
+  // Every page and the index shrink; robots.txt's short 404 may not.
+  const compressible = PAGES + 1;
+  // How long a whole run takes here, start-up included: kills are drawn across it.
+  const timing = tmp.path('timing.sqlite');
+  copyFileSync(original, timing);
+  const started = Date.now();
+  const whole = await spawnCli(['compact', timing]).exited;
+  const runMs = Date.now() - started;
+  expect(whole.code, whole.stderr).toBe(0);
+  expect(checkWhole(timing, expected, 'a whole run', compressible)).toBe('new');
 
-    const random = mulberry32(SEED);
-    const outcomes: string[] = [];
-    for (let k = 0; k < KILLS; k++) {
-      const db = tmp.path(`killed-${k}.sqlite`);
-      copyFileSync(original, db);
-      // One moment per stratum of the run, so kills land throughout it (the last may find it exited already).
-      const delayMs = Math.floor(((k + random()) / KILLS) * runMs);
-      const child = spawnCli(['compact', db]);
-      await sleep(delayMs);
-      child.kill('SIGKILL');
-      const run = await child.exited;
-      const state = checkWhole(db, expected, `kill ${k + 1} at ${delayMs} ms`, compressible);
-      outcomes.push(`${delayMs} ms: ${child.signalCode === 'SIGKILL' ? 'killed' : `exited ${run.code}`}, ${state} file${existsSync(`${db}-compacting`) ? ', copy left' : ''}`);
+  const random = mulberry32(SEED);
+  const outcomes: string[] = [];
+  for (let k = 0; k < KILLS; k++) {
+    const db = tmp.path(`killed-${k}.sqlite`);
+    copyFileSync(original, db);
+    // One moment per stratum of the run, so kills land throughout it (the last may find it exited already).
+    const delayMs = Math.floor(((k + random()) / KILLS) * runMs);
+    const child = spawnCli(['compact', db]);
+    await sleep(delayMs);
+    child.kill('SIGKILL');
+    const run = await child.exited;
+    const state = checkWhole(db, expected, `kill ${k + 1} at ${delayMs} ms`, compressible);
+    outcomes.push(
+      `${delayMs} ms: ${child.signalCode === 'SIGKILL' ? 'killed' : `exited ${run.code}`}, ${state} file${existsSync(`${db}-compacting`) ? ', copy left' : ''}`,
+    );
 
-      const again = await runCli(['compact', db]);
-      expect(again.code, again.stderr).toBe(0);
-      expect(existsSync(`${db}-compacting`)).toBe(false);
-      expect(checkWhole(db, expected, `compact after kill ${k + 1}`, compressible)).toBe('new');
-    }
-    console.log(`compact-kill: a whole run ${runMs} ms; ${outcomes.join('; ')}`);
-  },
-  180_000,
-);
+    const again = await runCli(['compact', db]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(`${db}-compacting`)).toBe(false);
+    expect(checkWhole(db, expected, `compact after kill ${k + 1}`, compressible)).toBe('new');
+  }
+  console.log(`compact-kill: a whole run ${runMs} ms; ${outcomes.join('; ')}`);
+}, 180_000);

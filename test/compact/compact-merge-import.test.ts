@@ -17,7 +17,8 @@ beforeAll(async () => {
     const links = Array.from({ length: N }, (_, i) => `<a href="${pagePath(i)}">${i}</a>`).join(' ');
     if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>index</title>${links}`);
     const match = /^\/p\/(\d+)$/.exec(path);
-    if (match && Number(match[1]) < N) return res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(Number(match[1]), N, pagePath));
+    if (match && Number(match[1]) < N)
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(linkedPage(Number(match[1]), N, pagePath));
     return res.writeHead(404).end('not found');
   });
   await crawl(plain);

@@ -57,7 +57,8 @@ const stored = (db: string, path: string) =>
 describe('a compact archive', () => {
   it('stores text bodies compressed and already-compressed, random or tiny ones raw, with the hashes and sizes of the raw bodies', () => {
     expect(pageRows(compact)).toEqual(pageRows(plain));
-    for (const path of ['/', '/a', '/b', '/style.css', '/app.js']) expect(stored(compact, path).length, path).toBeLessThan(stored(compact, path).size);
+    for (const path of ['/', '/a', '/b', '/style.css', '/app.js'])
+      expect(stored(compact, path).length, path).toBeLessThan(stored(compact, path).size);
     for (const path of ['/img.png', '/noise.bin', '/tiny.txt']) expect(stored(compact, path).length, path).toBe(stored(compact, path).size);
     for (const path of PATHS) expect(stored(plain, path).length).toBe(stored(plain, path).size);
     expect(readArchive(compact, "SELECT value FROM meta WHERE key = 'compact'")).toEqual([{ value: 'true' }]);
@@ -103,7 +104,11 @@ describe('a compact archive', () => {
     const serving = await serveArchive({ path: compact, host: '127.0.0.1', port: 0 });
     try {
       for (const path of ['/b', '/style.css']) {
-        const [row] = readArchive<{ fetched_at: string; body: Buffer }>(plain, 'SELECT fetched_at, body FROM pages WHERE url = ?', abs(server, path));
+        const [row] = readArchive<{ fetched_at: string; body: Buffer }>(
+          plain,
+          'SELECT fetched_at, body FROM pages WHERE url = ?',
+          abs(server, path),
+        );
         const [at] = readArchive<{ fetched_at: string }>(compact, 'SELECT fetched_at FROM pages WHERE url = ?', abs(server, path));
         const replayed = await get(serving.replayOrigin, replayPath(abs(server, path), captureTimestamp(at!.fetched_at), 'id_'));
         expect(replayed.status).toBe(200);

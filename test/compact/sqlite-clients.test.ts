@@ -17,7 +17,8 @@ const run = promisify(execFile);
 const tool = (name: string) => [`/usr/bin/${name}`, `/usr/local/bin/${name}`].find((path) => existsSync(path));
 const SQLITE3 = tool('sqlite3');
 const PYTHON = tool('python3');
-if (!SQLITE3) console.warn('compact sqlite-clients: skipping the sqlite3 example: the sqlite3 CLI is not installed (apt-get install sqlite3)');
+if (!SQLITE3)
+  console.warn('compact sqlite-clients: skipping the sqlite3 example: the sqlite3 CLI is not installed (apt-get install sqlite3)');
 if (!PYTHON) console.warn('compact sqlite-clients: skipping the Python examples: python3 is not installed');
 
 const PAGE_TEXT = `<p>${'the same sentence, again and again. '.repeat(200)}</p>`;
@@ -64,10 +65,20 @@ describe('reading a compressed body', () => {
     const line = shellLines().find((words) => words[0] === 'crawlite')!;
     const result = await execCli(line.slice(1));
     expect(result.code, result.stderr).toBe(0);
-    const bodyRow = readArchive<{ length: number; size: number }>(db, 'SELECT length(body) AS length, size FROM pages WHERE url = ?', home)[0]!;
+    const bodyRow = readArchive<{ length: number; size: number }>(
+      db,
+      'SELECT length(body) AS length, size FROM pages WHERE url = ?',
+      home,
+    )[0]!;
     expect(result.stdout).toContain(String(bodyRow.size));
     expect(result.stdout).toContain(String(bodyRow.length));
-    const text = await execCli(['query', db, `select cast(sqlar_uncompress(body, size) as text) as t from pages where url = '${home}'`, '-f', 'json']);
+    const text = await execCli([
+      'query',
+      db,
+      `select cast(sqlar_uncompress(body, size) as text) as t from pages where url = '${home}'`,
+      '-f',
+      'json',
+    ]);
     expect(JSON.parse(text.stdout)).toEqual([{ t: expect.stringContaining(PAGE_TEXT) }]);
   });
 

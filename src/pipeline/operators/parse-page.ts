@@ -40,7 +40,14 @@ export function parsePage(settings: ParseSettings, pool?: ParsePool): OperatorFu
       // The body went to the thread and came back: the item keeps the returned bytes.
       map(({ result, body, sha256, sha1, stored }) =>
         withResult(
-          { ...item, rendered, response: { ...response, body }, bodySha256: sha256, bodySha1: sha1, ...(stored ? { bodyStored: stored } : {}) },
+          {
+            ...item,
+            rendered,
+            response: { ...response, body },
+            bodySha256: sha256,
+            bodySha1: sha1,
+            ...(stored ? { bodyStored: stored } : {}),
+          },
           result,
         ),
       ),

@@ -20,7 +20,10 @@ parentPort!.on('message', (batch: ParseRequest[]) => {
   const replies = batch.map(answer);
   parentPort!.postMessage(
     replies,
-    replies.flatMap((reply) => [reply.body.buffer as ArrayBuffer, ...('stored' in reply && reply.stored ? [reply.stored.buffer as ArrayBuffer] : [])]),
+    replies.flatMap((reply) => [
+      reply.body.buffer as ArrayBuffer,
+      ...('stored' in reply && reply.stored ? [reply.stored.buffer as ArrayBuffer] : []),
+    ]),
   );
 });
 parentPort!.postMessage(THREAD_READY);

@@ -4,7 +4,10 @@ import { CrawliteError } from '../../crawlite-error.js';
 /** A stored body that does not unpack to its recorded size: the file was damaged or written by something else. */
 export class DamagedBodyError extends CrawliteError {
   constructor(detail: string) {
-    super('DAMAGED_BODY', `a stored body cannot be read (${detail}): the archive is damaged; restore it from a copy or export what is readable`);
+    super(
+      'DAMAGED_BODY',
+      `a stored body cannot be read (${detail}): the archive is damaged; restore it from a copy or export what is readable`,
+    );
   }
 }
 

@@ -71,7 +71,9 @@ function convertBodies(db: Db, undo: boolean): number {
 function markCompact(db: Db, compact: boolean): void {
   if (compact) db.prepare("INSERT INTO meta (key, value) VALUES ('compact', 'true') ON CONFLICT (key) DO UPDATE SET value = 'true'").run();
   else db.prepare("DELETE FROM meta WHERE key = 'compact'").run();
-  db.prepare(`UPDATE meta SET value = json_set(value, '$.compact', json(?)) WHERE key = 'options' AND json_valid(value)`).run(String(compact));
+  db.prepare(`UPDATE meta SET value = json_set(value, '$.compact', json(?)) WHERE key = 'options' AND json_valid(value)`).run(
+    String(compact),
+  );
 }
 
 /**
