@@ -1,4 +1,4 @@
-import { compactArchive, type CompactReport } from '../storage/archive/index.js';
+import { compactArchive, type CompactReport } from '../storage/public.js';
 
 export type { CompactReport };
 
