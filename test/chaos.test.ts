@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { inflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { integrity, readArchive, tempDir } from './support/archive.js';
 import { execCli, spawnCli } from './support/cli.js';
@@ -11,7 +12,7 @@ import { abs, pathOf } from './support/urls.js';
 import { exitWithin, sleep, waitForHits } from './support/wait.js';
 
 // Crash-exact resume under chaos: a crawl of a ~500-page site with the real
-// CLI at -c 8 is killed with SIGKILL ten times at moments drawn from a seeded
+// CLI at -c 8 (plain, then --compact) is killed with SIGKILL ten times at moments drawn from a seeded
 // PRNG, resumed after each kill, and finally resumed to the end. Whatever the
 // moment, the archive must stay intact, keep nothing `done` without its page,
 // and fetch again only what was in flight at a kill.
@@ -20,7 +21,11 @@ import { exitWithin, sleep, waitForHits } from './support/wait.js';
 
 const N = 500;
 const CONCURRENCY = 8;
-const KILLS = 10;
+/** The same crawl into a plain archive and into a --compact one (bodies compressed on the parse threads). */
+const VARIANTS = [
+  { name: 'plain', kills: 10, flags: [] as string[] },
+  { name: 'compact', kills: 10, flags: ['--compact'] },
+];
 const ALL_PATHS = sitePaths(N);
 const TOTAL = ALL_PATHS.length;
 
@@ -77,9 +82,9 @@ afterAll(async () => {
 });
 
 /** Cumulative server-hit counts at which to kill: one per stratum of [FIRST_KILL, LAST_KILL], so kills land throughout the crawl. */
-function drawKillMoments(random: () => number): { hits: number; jitterMs: number }[] {
-  const width = (LAST_KILL - FIRST_KILL) / KILLS;
-  return Array.from({ length: KILLS }, (_, k) => ({
+function drawKillMoments(random: () => number, kills: number): { hits: number; jitterMs: number }[] {
+  const width = (LAST_KILL - FIRST_KILL) / kills;
+  return Array.from({ length: kills }, (_, k) => ({
     hits: Math.floor(FIRST_KILL + k * width + random() * width),
     jitterMs: Math.floor(random() * (MAX_JITTER_MS + 1)),
   }));
@@ -161,21 +166,21 @@ function refetchedAfter(snapshot: Snapshot, hitsAfterNextRun: Map<string, number
   return refetched;
 }
 
-it(
-  'survives ten SIGKILLs at random moments: every page exactly once, only in-flight requests repeated',
-  async () => {
+it.each(VARIANTS)(
+  'survives $kills SIGKILLs at random moments ($name archive): every page exactly once, only in-flight requests repeated',
+  async ({ name, kills, flags }) => {
     console.log(`chaos: seed ${SEED} (set CHAOS_SEED=${SEED} to reproduce)`);
     const started = Date.now();
     const random = mulberry32(SEED);
-    const moments = drawKillMoments(random);
+    const moments = drawKillMoments(random, kills);
     console.log(`chaos: kill moments (server hits, jitter ms): ${moments.map((m) => `${m.hits}+${m.jitterMs}ms`).join(', ')}`);
 
     server.hits.clear();
-    const db = tmp.path('chaos.sqlite');
+    const db = tmp.path(`chaos-${name}.sqlite`);
     const snapshots: Snapshot[] = [];
-    let argv = ['crawl', server.url, '--db', db, '-c', String(CONCURRENCY)];
+    let argv = ['crawl', server.url, '--db', db, '-c', String(CONCURRENCY), ...flags];
 
-    for (let k = 0; k < KILLS; k++) {
+    for (let k = 0; k < kills; k++) {
       const atStart = server.totalHits();
       const child = spawnCli(argv);
       children.push(child);
@@ -208,7 +213,7 @@ it(
     const final = await exitWithin(last.exited, 120_000);
     expect(final, 'the last resume did not finish within 120 s').not.toBeNull();
     expect(final!.code, final!.stderr).toBe(0);
-    const lastSnapshot = snapshots[KILLS - 1]!;
+    const lastSnapshot = snapshots[kills - 1]!;
     expect(final!.stderr).toContain(`resuming ${db}: ${lastSnapshot.pages} done`);
     if (lastSnapshot.fetching.size > 0)
       expect(final!.stderr).toContain(`, ${lastSnapshot.fetching.size} left in flight by the last run are queued again`);
@@ -217,8 +222,8 @@ it(
     const finalHits = new Map(server.hits);
 
     // The kills landed throughout the crawl, not all at its start.
-    expect(snapshots[KILLS - 1]!.pages).toBeGreaterThan(snapshots[0]!.pages);
-    expect(snapshots[KILLS - 1]!.pages).toBeGreaterThan(TOTAL / 2);
+    expect(snapshots[kills - 1]!.pages).toBeGreaterThan(snapshots[0]!.pages);
+    expect(snapshots[kills - 1]!.pages).toBeGreaterThan(TOTAL / 2);
 
     // The archive is complete: every page exactly once, every URL done, nothing done without its page.
     expect(integrity(db)).toBe('ok');
@@ -231,12 +236,24 @@ it(
     expect(readArchive(db, "SELECT url FROM urls WHERE state = 'done' AND url NOT IN (SELECT url FROM pages)")).toEqual([]);
     const robots = readArchive<{ kind: string }>(db, 'SELECT kind FROM pages WHERE url = ?', abs(server, '/robots.txt'));
     expect(robots).toEqual([{ kind: 'robots' }]);
+    if (flags.includes('--compact')) {
+      // Every page was stored compressed, by whichever run fetched it, and reads back as served.
+      const stored = readArchive<{ url: string; body: Buffer; size: number }>(
+        db,
+        "SELECT url, body, size FROM pages WHERE url LIKE '%/p/%'",
+      );
+      expect(stored).toHaveLength(N);
+      for (const page of stored) {
+        expect(page.body.length, page.url).toBeLessThan(page.size);
+        expect(inflateSync(page.body).toString(), page.url).toBe(linkedPage(Number(/\/p\/(\d+)$/.exec(page.url)![1]), N, pagePath));
+      }
+    }
 
     // The server was asked for the site's paths only, each at least once.
     expect(new Set(finalHits.keys())).toEqual(new Set(ALL_PATHS));
 
     // Per kill: only what was requested and not stored at the kill was fetched again, by the next run, at most twice the concurrency.
-    const refetchedPerKill = snapshots.map((snapshot, k) => refetchedAfter(snapshot, k + 1 < KILLS ? snapshots[k + 1]!.hits : finalHits));
+    const refetchedPerKill = snapshots.map((snapshot, k) => refetchedAfter(snapshot, k + 1 < kills ? snapshots[k + 1]!.hits : finalHits));
     // A page stored before a kill is never fetched again, by any later run.
     for (const snapshot of snapshots) {
       for (const path of snapshot.stored) {
@@ -247,7 +264,7 @@ it(
     const extra = [...finalHits.values()].reduce((sum, hits) => sum + hits - 1, 0);
     const perKill = refetchedPerKill.map((paths) => paths.length);
     expect(extra).toBe(perKill.reduce((a, b) => a + b, 0));
-    expect(extra).toBeLessThanOrEqual(2 * CONCURRENCY * KILLS);
+    expect(extra).toBeLessThanOrEqual(2 * CONCURRENCY * kills);
 
     // The archive's own report agrees with the views.
     const stats = await execCli(['stats', db, '--json']);
@@ -270,11 +287,11 @@ it(
     expect(report.urls.total).toBe(TOTAL);
     expect(report.urls.done).toBe(TOTAL);
     expect(report.pages).toBe(TOTAL);
-    expect(report.runs).toBe(KILLS + 1);
+    expect(report.runs).toBe(kills + 1);
 
     const runtimeMs = Date.now() - started;
     console.log(
-      `chaos: seed ${SEED}, ${KILLS} kills, ${report.pages} pages (${TOTAL} URLs), ${server.totalHits()} requests, runtime ${(runtimeMs / 1000).toFixed(1)} s`,
+      `chaos: seed ${SEED}, ${kills} kills, ${report.pages} pages (${TOTAL} URLs), ${server.totalHits()} requests, runtime ${(runtimeMs / 1000).toFixed(1)} s`,
     );
     console.log(`chaos: pages stored at each kill: ${snapshots.map((s) => s.pages).join(', ')}`);
     console.log(
@@ -284,7 +301,7 @@ it(
       `chaos: requested and not stored at each kill: ${snapshots.map((s) => s.lost).join(', ')}; left fetching: ${snapshots.map((s) => s.fetching.size).join(', ')}`,
     );
     console.log(
-      `chaos: re-fetched after each kill: ${perKill.join(', ')} (total extra fetches ${extra}, limit ${2 * CONCURRENCY * KILLS})`,
+      `chaos: re-fetched after each kill: ${perKill.join(', ')} (total extra fetches ${extra}, limit ${2 * CONCURRENCY * kills})`,
     );
   },
   // The crawls' own time (about 20 s on a quiet machine) with room for a loaded one; how long it takes is reported above, not judged.

@@ -39,6 +39,7 @@ describe('validateCrawlOptions', () => {
       requisites: true,
       requisitesAnyHost: false,
       text: true,
+      compact: false,
       browser: false,
       browserWrites: false,
       qa: false,

@@ -74,6 +74,8 @@ Options:
                          two static cases
   --no-text-row          add rows: crawlite --no-text (no text extraction, no search index) and stack floor
                          --no-text, to read what search costs a crawl: pages/s, CPU ms/page and archive MB
+  --compact-row          add a row: crawlite --compact (bodies zlib-compressed on the parse threads), run right
+                         after the plain crawlite row of each run: pages/s, CPU ms/page and archive MB
   --text-cost            instead: what full-text search adds per page, on --pages (default 5000) synthetic
                          pages parsed and indexed in this process: parse CPU with and without text, CPU to
                          write page_text and its two FTS5 indexes, and their bytes in the archive
@@ -127,6 +129,7 @@ try {
       json: { type: 'boolean', default: false },
       'archive-io': { type: 'boolean', default: false },
       'no-text-row': { type: 'boolean', default: false },
+      'compact-row': { type: 'boolean', default: false },
       'text-cost': { type: 'boolean', default: false },
       search: { type: 'boolean', default: false },
       'recrawl-growth': { type: 'boolean', default: false },
@@ -205,6 +208,7 @@ if (given.suite || given.workers !== undefined || given.browser) {
     url: undefined,
     archiveIo: given['archive-io'],
     noTextRow: given['no-text-row'],
+    compactRow: given['compact-row'],
   };
   if (given.url !== undefined) {
     let root;
@@ -502,6 +506,7 @@ async function runCase(cfg) {
   const rows = {
     raw: { id: 'raw', label: 'raw undici (fetch only)', runs: [] },
     crawlite: { id: 'crawlite', label: 'crawlite', runs: [] },
+    ...(cfg.compactRow ? { crawliteCompact: { id: 'crawliteCompact', label: 'crawlite --compact', runs: [] } } : {}),
     ...(cfg.noTextRow ? { crawliteNoText: { id: 'crawliteNoText', label: 'crawlite --no-text', runs: [] } } : {}),
     floor: { id: 'floor', label: 'stack floor (one thread)', runs: [], note: floorNote },
     ...(cfg.noTextRow ? { floorNoText: { id: 'floorNoText', label: 'stack floor --no-text', runs: [], note: floorNote } } : {}),
@@ -544,6 +549,10 @@ async function runCase(cfg) {
       log(`bench: crawlite -c ${C}${tag}`);
       const crawled = await crawliteRow(site, root, cfg, { keepUrls: !rawUrls, htmlPages: Boolean(truth), withArchiveIo: cfg.archiveIo });
       rows.crawlite.runs.push(crawled);
+      if (cfg.compactRow) {
+        log(`bench: crawlite --compact -c ${C}${tag}`);
+        rows.crawliteCompact.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--compact'] }));
+      }
       if (cfg.noTextRow) {
         log(`bench: crawlite --no-text -c ${C}${tag}`);
         rows.crawliteNoText.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--no-text'] }));

@@ -18,6 +18,7 @@ import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { statsCommand } from './commands/stats.js';
 import { unlockCommand } from './commands/unlock.js';
+import { compactCommand } from './commands/compact.js';
 import { workerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, type CliIo } from './io.js';
 import { skipHelpCache } from './skip-help-cache.js';
@@ -85,6 +86,7 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .command(importCommand(context))
       .command(mergeCommand(context))
       .command(demoCommand(context))
+      .command(compactCommand(context))
       .command(unlockCommand(context))
       .command(frontierCommand(context))
       .command(workerCommand(context))
@@ -93,7 +95,7 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .conflicts('quiet', 'verbose')
       .demandCommand(
         1,
-        'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, unlock, demo, frontier or worker',
+        'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, compact, unlock, demo, frontier or worker',
       )
       .recommendCommands()
       .strict()

@@ -245,7 +245,7 @@ export function exchangePage(
   body: Buffer,
   parsed: ParseResult | undefined,
   settings: ParseSettings,
-  digests: { sha256: Buffer; sha1: Buffer } | undefined,
+  digests: { sha256: Buffer; sha1: Buffer; stored?: Buffer } | undefined,
 ): ExchangePage {
   const { exchange, normalized, answer, status, revisit } = read;
   const { response: record, request } = exchange;

@@ -107,12 +107,12 @@ async function pageAtTurn(reading: Reading, sink: ImportSink, settings: ParseSet
   const claim = claimOf(read, sink);
   let body = read.answer.body;
   let parsed: ParseResult | undefined;
-  let digests: { sha256: Buffer; sha1: Buffer } | undefined;
+  let digests: { sha256: Buffer; sha1: Buffer; stored?: Buffer } | undefined;
   if (reading.parsing) {
     const done = await reading.parsing;
     body = done.body;
     parsed = done.result;
-    digests = { sha256: done.sha256, sha1: done.sha1 };
+    digests = { sha256: done.sha256, sha1: done.sha1, ...(done.stored ? { stored: done.stored } : {}) };
   }
   if (!reading.claim || !readAlike(claim, reading.claim)) {
     const job = parseJobOf(read, claim, body);

@@ -85,6 +85,7 @@ export async function runImport(request: ImportRequest, hooks: ImportHooks): Pro
         maxRedirects: DEFAULT_OPTIONS.maxRedirects,
         maxBodyBytes,
         maxLinksPerPage: DEFAULT_OPTIONS.maxLinksPerPage,
+        compact: sink.compact,
       };
       const tally = await importWarcs(inputs, sink, settings, hooks);
       if (waczs.length === 0) sink.rebuildKindsAndDepths(tally.roots);

@@ -70,6 +70,7 @@ export { queryArchive, type QueryEnd, type QueryInput } from './query.js';
 export { searchArchive, type SearchInput, type SearchReport } from './search.js';
 export { archiveReport } from './stats.js';
 export { unlock, type UnlockReport } from './unlock.js';
+export { compact, type CompactInput, type CompactReport } from './compact.js';
 export { serve, type ServeInput, type ServingArchive } from './serve.js';
 export { DEMO_MARKS, NotADemoArchiveError, startDemo, type DemoSite } from './demo.js';
 export * from './options.js';

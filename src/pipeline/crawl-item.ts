@@ -35,6 +35,8 @@ export interface CrawlItem {
   bodySha256?: Buffer;
   /** The body's SHA-1, computed with the SHA-256. */
   bodySha1?: Buffer;
+  /** The body as a compact archive stores it, when a parse thread compressed it. */
+  bodyStored?: Buffer;
   discovered: DiscoveredUrl[];
   /** The page as a browser rendered it (crawl --browser); its html is dropped once parsed. */
   rendered?: RenderedPage;

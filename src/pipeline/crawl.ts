@@ -82,6 +82,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       maxLinksPerPage: options.maxLinksPerPage,
       maxPages: options.maxPages,
       text: options.text,
+      compact: options.compact,
     };
     // Parsing is the crawl's CPU work. This thread keeps a core busy with I/O and scheduling (SQLite has a thread of its own); the other cores parse.
     const parsers = new ParsePool(availableParallelism() - 1);

@@ -287,6 +287,14 @@ export const CRAWL_OPTION_DEFINITIONS = {
     doc: "keep each HTML page's text in `page_text` for full-text search (`crawlite search`); `--no-text` to skip it (`crawlite reindex` adds it later)",
     example: { command: 'crawl https://example.com --no-text', comment: 'no search index: a smaller, faster archive' },
   },
+  compact: {
+    kind: 'boolean',
+    flag: 'compact',
+    default: false,
+    help: 'store bodies zlib-compressed (the sqlar convention); the archive stays compact for every later write',
+    doc: 'store bodies zlib-compressed in the sqlar convention (see [archive.md](archive.md#compressed-bodies)); the archive stays compact across resume, re-crawl, import and merge',
+    example: { command: 'crawl https://example.com --compact', comment: 'bodies compressed: a smaller archive' },
+  },
   browser: {
     kind: 'boolean',
     flag: 'browser',

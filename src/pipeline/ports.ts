@@ -106,6 +106,8 @@ export interface StoredResponse {
   sha256?: Buffer;
   /** The body's SHA-1 (the WARC payload digest) if already computed with the SHA-256; the sink computes it for a new body otherwise. */
   sha1?: Buffer;
+  /** The body compressed for a compact archive (sqlar convention: shorter than the body), made off the main thread; the sink compresses it otherwise. */
+  stored?: Uint8Array;
   fetchedAt: string;
   elapsedMs: number;
   title?: string | null;

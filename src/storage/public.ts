@@ -5,3 +5,4 @@ export * from './archive/archive-errors.js';
 export * from './reader/archive-reader.js';
 export * from './reader/reader-types.js';
 export type { LockOwner } from './archive/archive-lock.js';
+export { compactArchive, type CompactReport } from './archive/compact-archive.js';

@@ -38,8 +38,18 @@ export function parsePage(settings: ParseSettings, pool?: ParsePool): OperatorFu
     if (!pool) return of(withResult({ ...item, rendered }, parseResponse(job, settings)));
     return from(pool.parse(job, settings)).pipe(
       // The body went to the thread and came back: the item keeps the returned bytes.
-      map(({ result, body, sha256, sha1 }) =>
-        withResult({ ...item, rendered, response: { ...response, body }, bodySha256: sha256, bodySha1: sha1 }, result),
+      map(({ result, body, sha256, sha1, stored }) =>
+        withResult(
+          {
+            ...item,
+            rendered,
+            response: { ...response, body },
+            bodySha256: sha256,
+            bodySha1: sha1,
+            ...(stored ? { bodyStored: stored } : {}),
+          },
+          result,
+        ),
       ),
     );
   });

@@ -6,7 +6,7 @@ import { charsetOf } from '../../html/index.js';
 import type { HttpResponse } from '../fetcher.js';
 
 /** What is kept of the item's response: the response, what its page says, its digests if a parse thread made them. */
-function stored(response: HttpResponse, { page, bodySha256, bodySha1, claim }: CrawlItem): StoredResponse {
+function stored(response: HttpResponse, { page, bodySha256, bodySha1, bodyStored, claim }: CrawlItem): StoredResponse {
   const contentType = response.headers['content-type'] ?? null;
   const kept: StoredResponse = {
     status: response.status,
@@ -25,6 +25,7 @@ function stored(response: HttpResponse, { page, bodySha256, bodySha1, claim }: C
   if (page?.text) kept.text = page.text;
   if (bodySha256) kept.sha256 = bodySha256;
   if (bodySha1) kept.sha1 = bodySha1;
+  if (bodyStored) kept.stored = bodyStored;
   if (response.wire) kept.wire = response.wire;
   // A 304 confirms the capture the conditional request named (an unasked one never gets here).
   if (response.status === 304 && claim.validators) kept.revalidated = true;

@@ -19,6 +19,8 @@ export interface Parsed {
   body: Buffer;
   sha256: Buffer;
   sha1: Buffer;
+  /** What the archive stores for the body when it is compressed (--compact and it pays); absent otherwise. */
+  stored?: Buffer;
   threadId: number;
 }
 
@@ -78,6 +80,7 @@ class ParseThread {
             body: asBuffer(reply.body),
             sha256: asBuffer(reply.sha256),
             sha1: asBuffer(reply.sha1),
+            ...(reply.stored ? { stored: asBuffer(reply.stored) } : {}),
             threadId: reply.threadId,
           });
       }
@@ -168,7 +171,8 @@ export class ParsePool {
 /** What a thread does with a response, done on this thread. */
 function parseHere(job: ParseJob, settings: ParseSettings): Promise<Parsed> {
   try {
-    return Promise.resolve({ ...readResponse(job, settings), body: asBuffer(job.body), threadId });
+    const { stored, ...read } = readResponse(job, settings);
+    return Promise.resolve({ ...read, ...(stored ? { stored: asBuffer(stored) } : {}), body: asBuffer(job.body), threadId });
   } catch (error) {
     return Promise.reject(new Error(`parsing failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
   }

@@ -13,7 +13,7 @@ export interface ParseRequest {
  * digest), and where the work ran.
  */
 export type ParseReply = { id: number; body: Uint8Array; threadId: number } & (
-  { result: ParseResult; sha256: Uint8Array; sha1: Uint8Array } | { failure: string }
+  { result: ParseResult; sha256: Uint8Array; sha1: Uint8Array; stored?: Uint8Array } | { failure: string }
 );
 
 /** What a thread posts once it has loaded and listens: until one has, the pool parses on the calling thread. */

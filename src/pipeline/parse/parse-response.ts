@@ -30,6 +30,8 @@ export interface ParseSettings {
   maxPages?: number;
   /** Keep each HTML page's text for full-text search (--no-text: false); on unless false. */
   text?: boolean;
+  /** Compress each body for storage on the parse thread (--compact); the archive's writer stores what it is given. */
+  compact?: boolean;
 }
 
 /** What one response is to be read as: only these are parsed; other content is stored as is. */

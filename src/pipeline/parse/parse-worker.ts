@@ -1,12 +1,15 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import { THREAD_READY, type ParseReply, type ParseRequest } from './parse-protocol.js';
 import { readResponse } from './read-response.js';
+import { movableBytes } from '../movable-bytes.js';
 
 function answer({ id, job, settings }: ParseRequest): ParseReply {
   try {
-    const { result, sha256, sha1 } = readResponse(job, settings);
-    // Copied out of Node's shared pool, so only the digests' bytes cross.
-    return { id, result, sha256: new Uint8Array(sha256), sha1: new Uint8Array(sha1), body: job.body, threadId };
+    const { result, sha256, sha1, stored } = readResponse(job, settings);
+    // Copied out of Node's shared pool, so only the digests' bytes cross; the compressed body is moved (movableBytes).
+    const reply: ParseReply = { id, result, sha256: new Uint8Array(sha256), sha1: new Uint8Array(sha1), body: job.body, threadId };
+    if (stored) reply.stored = movableBytes(stored);
+    return reply;
   } catch (error) {
     return { id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error), body: job.body, threadId };
   }
@@ -17,7 +20,10 @@ parentPort!.on('message', (batch: ParseRequest[]) => {
   const replies = batch.map(answer);
   parentPort!.postMessage(
     replies,
-    replies.map((reply) => reply.body.buffer as ArrayBuffer),
+    replies.flatMap((reply) => [
+      reply.body.buffer as ArrayBuffer,
+      ...('stored' in reply && reply.stored ? [reply.stored.buffer as ArrayBuffer] : []),
+    ]),
   );
 });
 parentPort!.postMessage(THREAD_READY);

@@ -9,3 +9,5 @@ export * from './open-crawl-archive.js';
 export * from './shard-file.js';
 export * from './sqlite-driver.js';
 export * from './unlock-archive.js';
+export * from './body-bytes.js';
+export * from './compact-archive.js';

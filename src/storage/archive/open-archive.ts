@@ -16,6 +16,7 @@ import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 import { requireSqliteDriver } from './sqlite-driver.js';
+import { sqlarUncompress } from './body-bytes.js';
 
 /** An open archive's connection. Other rooms hold it and hand it back to storage under this name, never the driver's. */
 export type ArchiveConnection = Db;
@@ -225,11 +226,17 @@ export function openArchive(path: string, mode: OpenMode): Db {
   try {
     enterWal(archive.db);
     prepareForWriting(archive);
+    addBodyFunctions(archive.db);
     return archive.db;
   } catch (error) {
     archive.db.close();
     return explainOpenError(path, error);
   }
+}
+
+/** The sqlite3 shell's sqlar_uncompress(data, sz), so SQL that reads compressed bodies runs here as it does there. */
+function addBodyFunctions(db: Db): void {
+  db.function('sqlar_uncompress', { deterministic: true }, sqlarUncompress);
 }
 
 function openReadOnly(path: string): Db {
@@ -240,6 +247,7 @@ function openReadOnly(path: string): Db {
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
+    addBodyFunctions(db);
     return db;
   } catch (error) {
     return explainOpenError(path, error);

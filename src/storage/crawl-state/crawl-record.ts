@@ -31,6 +31,8 @@ export class CrawlRecord {
       this.set('roots', roots);
       this.set('options', options);
       for (const [key, value] of Object.entries(extra)) this.set(key, value);
+      // Once compact, always: every later writer (resume, re-crawl, import, merge) compresses what it stores.
+      if (options.compact === true) this.set('compact', true);
     })();
   }
 

@@ -47,7 +47,7 @@ function crossable(outcome: PageOutcome, transfer: Set<ArrayBuffer>): PageOutcom
   const { response, exchanges, screenshot } = outcome;
   if (!response && !exchanges && !screenshot) return outcome;
   const moved: PageOutcome = { ...outcome };
-  if (response) moved.response = { ...response, body: move(response.body) };
+  if (response) moved.response = { ...response, body: move(response.body), ...(response.stored ? { stored: move(response.stored) } : {}) };
   if (exchanges)
     moved.exchanges = exchanges.map((exchange) => ({
       ...exchange,

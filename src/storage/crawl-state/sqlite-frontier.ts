@@ -1,3 +1,4 @@
+import { bodyBytes } from '../archive/body-bytes.js';
 import type { Database, Statement } from 'better-sqlite3';
 import {
   countedPageSql,
@@ -75,7 +76,7 @@ export class SqliteFrontier implements FrontierPort {
   private readonly requeueStmt: Statement<[]>;
   private readonly addRootStmt: Statement<unknown[]>;
   private readonly claimOwnStmt: Statement<unknown[], ClaimRow>;
-  private readonly storedStmt: Statement<[string], { status: number; body: Uint8Array; location: string | null; due: number }>;
+  private readonly storedStmt: Statement<[string], { status: number; body: Buffer; size: number; location: string | null; due: number }>;
   private readonly fetchedStmt: Statement<[], { n: number }>;
   private readonly requeueRefusedStmt: Statement<[]>;
   private readonly requeueRefusedAtStmt: Statement<[string]>;
@@ -105,7 +106,7 @@ export class SqliteFrontier implements FrontierPort {
         WHERE url.state NOT IN ('done', 'fetching') AND ${ownClaimTakesSql('url.', '?')}
       ${RETURNING}`);
     this.storedStmt = db.prepare(`
-      SELECT r.status, b.data AS body, r.location, u.state = 'queued' AS due FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
+      SELECT r.status, b.data AS body, b.size, r.location, u.state = 'queued' AS due FROM url u JOIN response r ON r.url_id = u.id JOIN body b ON b.id = r.body_id
       WHERE u.url = ? AND u.kind = '${STORED_KIND}'`);
     this.fetchedStmt = db.prepare(`SELECT count(*) AS n FROM url WHERE ${countedPageSql()}`);
     this.requeueRefusedStmt = db.prepare(requeueRefusedSql());
@@ -152,7 +153,8 @@ export class SqliteFrontier implements FrontierPort {
   async storedResponse(key: string): Promise<StoredSummary | undefined> {
     const row = this.storedStmt.get(key);
     if (!row) return undefined;
-    const { due, ...stored } = row;
+    const { due, size, body, ...rest } = row;
+    const stored = { ...rest, body: bodyBytes(body, size) };
     return due ? { ...stored, due: true } : stored;
   }
 

@@ -1,6 +1,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { captureText } from '../../html/index.js';
 import { normalizeUrl } from '../../url/index.js';
+import { bodyBytes } from '../archive/body-bytes.js';
 import type { ArchiveReader } from '../reader/archive-reader.js';
 
 // How one URL's text changed between two crawls, as serve's changes page shows it, bounded in
@@ -41,7 +42,7 @@ export type CapturesDiff =
   /** `patch` undefined: the texts were too different to compare within `compareMs`. */
   | { kind: 'patch'; url: string; sides: [DiffSide, DiffSide]; patch: string | undefined };
 
-const CAPTURE_SQL = `SELECT crawl, fetched_at, status, revalidated, content_type, charset, size, sha256, substr(body, 1, ?) AS head
+const CAPTURE_SQL = `SELECT crawl, fetched_at, status, revalidated, content_type, charset, size, sha256, CASE WHEN length(body) < size THEN body ELSE substr(body, 1, ?) END AS head, length(body) < size AS packed
   FROM captures WHERE url = ? AND crawl = ? ORDER BY fetched_at DESC LIMIT 1`;
 
 function firstRow(archive: ArchiveReader, sql: string, params: unknown[]): unknown[] | undefined {
@@ -60,7 +61,7 @@ export function diffCaptures(archive: ArchiveReader, asked: DiffAsked, limits: D
   const missing = [asked.from, asked.to].find((_, i) => !read[i]);
   if (missing !== undefined) return { kind: 'not-captured', url, crawl: missing };
   const sides = read.map((row) => {
-    const [crawl, fetchedAt, status, revalidated, contentType, charset, size, sha256, head] = row as [
+    const [crawl, fetchedAt, status, revalidated, contentType, charset, size, sha256, head, packed] = row as [
       number,
       string,
       number,
@@ -70,8 +71,11 @@ export function diffCaptures(archive: ArchiveReader, asked: DiffAsked, limits: D
       number,
       string,
       Uint8Array | null,
+      number,
     ];
-    const body = head ? Buffer.from(head.buffer, head.byteOffset, head.byteLength) : Buffer.alloc(0);
+    const stored = head ? Buffer.from(head.buffer, head.byteOffset, head.byteLength) : Buffer.alloc(0);
+    // A compressed body is read whole (a zlib stream cannot be cut in SQL), then cut as a raw one is.
+    const body = packed === 1 ? bodyBytes(stored, size).subarray(0, limits.bodyBytes) : stored;
     const text = captureText({ content_type: contentType, charset, body });
     const side: DiffSide = {
       crawl,

@@ -1,4 +1,5 @@
 import type { LinkKind, UrlKind, UrlState } from '../../pipeline/ports.js';
+import { bodyBytes } from '../archive/body-bytes.js';
 
 // The rows of the stable views (pages, links, urls) as typed objects, and the
 // one SELECT each is read with. Only the views are read, never the tables
@@ -286,7 +287,7 @@ export function toPage(row: PageRow): ArchivedPage {
     charset: row.charset,
     location: row.location,
     headers: JSON.parse(row.headers) as Record<string, string>,
-    body: row.body,
+    body: bodyBytes(row.body, row.size),
     size: row.size,
     sha256: row.sha256,
     fetchedAt: row.fetched_at,

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { CrawliteError } from '../../crawlite-error.js';
+import { bodyBytes } from '../archive/body-bytes.js';
 import { CHANGE_KINDS, type ChangeKind, type CrawlChange } from './reader-types.js';
 
 export { CHANGE_KINDS, type ChangeKind, type CrawlChange };
@@ -102,10 +103,11 @@ export const holdsUrl = (db: Database, url: string): boolean => db.prepare('SELE
 
 /** The URL's last capture in one crawl, if it was captured in it. */
 export function captureInCrawl(db: Database, url: string, crawl: number): CapturedContent | undefined {
-  return db
-    .prepare<[string, number], CapturedContent>(
-      `SELECT url, crawl, fetched_at, status, content_type, charset, revalidated, body FROM captures
+  const row = db
+    .prepare<[string, number], CapturedContent & { size: number }>(
+      `SELECT url, crawl, fetched_at, status, content_type, charset, revalidated, body, size FROM captures
        WHERE url = ? AND crawl = ? ORDER BY fetched_at DESC LIMIT 1`,
     )
     .get(url, crawl);
+  return row && { ...row, body: bodyBytes(row.body, row.size) };
 }

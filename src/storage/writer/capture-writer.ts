@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import type { DiscoveredUrl, Screenshot, StoredResponse } from '../../pipeline/ports.js';
+import { compressBody } from '../../pipeline/compress-body.js';
+import { readMetaValue } from '../archive/meta-value.js';
 import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
 
@@ -117,6 +119,8 @@ export class CaptureWriter {
   /** Multi-row link inserts, by row count, prepared once each when first needed. */
   private readonly insertLinks = new Map<number, Statement<unknown[]>>();
   private readonly text: PageTextWriter;
+  /** The archive stores bodies compressed (meta 'compact', set by --compact or `crawlite compact`). */
+  readonly compact: boolean;
 
   constructor(private readonly db: Database) {
     this.bodyByHash = db.prepare('SELECT id, sha1 FROM body WHERE hash = ?');
@@ -156,13 +160,20 @@ export class CaptureWriter {
     this.insertRenderNote = db.prepare('INSERT INTO render_note (url_id, fetched_at, note) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.insertCaptureNote = db.prepare('INSERT INTO capture_note (url_id, fetched_at, note) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.text = new PageTextWriter(db);
+    this.compact = readMetaValue(db, 'compact') === true;
   }
 
-  /** The id of the body with these bytes, stored if new; the hashes are computed only when not given and needed. */
-  body(bytes: Uint8Array, known: { sha256?: Buffer | undefined; sha1?: Buffer | undefined } = {}): number {
+  /**
+   * The id of the body with these bytes, stored if new; the hashes are computed only when not given and needed.
+   * A compact archive stores the body compressed (`known.stored` when a parse thread made it), a plain one raw.
+   */
+  body(bytes: Uint8Array, known: { sha256?: Buffer | undefined; sha1?: Buffer | undefined; stored?: Uint8Array | undefined } = {}): number {
     const hash = known.sha256 ?? createHash('sha256').update(bytes).digest();
     const stored = this.bodyByHash.get(hash);
-    if (!stored) return Number(this.insertBody.run(hash, bytes.byteLength, bytes, payloadDigest(bytes, known.sha1)).lastInsertRowid);
+    if (!stored) {
+      const data = this.compact ? (known.stored ?? compressBody(bytes)) : bytes;
+      return Number(this.insertBody.run(hash, bytes.byteLength, data, payloadDigest(bytes, known.sha1)).lastInsertRowid);
+    }
     if (stored.sha1 === null) this.fillSha1.run(payloadDigest(bytes, known.sha1), stored.id);
     return stored.id;
   }

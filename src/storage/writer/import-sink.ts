@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from '../archive/archive-errors.js';
+import { bodyBytes } from '../archive/body-bytes.js';
 import { CaptureWriter, fetchedCapture, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
 import { ArchivedPayloads, type ArchivedOriginal, type StoredPayload } from './archived-payload.js';
@@ -122,7 +123,7 @@ export class ImportSink {
   private crawlsBefore: number | undefined;
   /** After the last file: a revisit may then take a payload by its URL alone, whatever digest it names. */
   private lastChance = false;
-  private readonly bodyData: Statement<[number], { data: Buffer }>;
+  private readonly bodyData: Statement<[number], { data: Buffer; size: number }>;
   private readonly responseStmt: Statement<[number], StoredResponseRow>;
   private readonly writer: CaptureWriter;
   /**
@@ -177,7 +178,7 @@ export class ImportSink {
       AND (record_id = ? OR digest = ? OR (? IS NULL AND uri = ?)) LIMIT 1`);
     this.archived = new ArchivedPayloads(db);
     this.waiting = new SetAsideRevisits(db);
-    this.bodyData = db.prepare('SELECT data FROM body WHERE id = ?');
+    this.bodyData = db.prepare('SELECT data, size FROM body WHERE id = ?');
     this.responseStmt = db.prepare(`SELECT status, headers, http_version AS httpVersion, reason, raw_headers AS rawHeaders
                                   FROM response WHERE url_id = ?`);
     this.writer = new CaptureWriter(db);
@@ -384,8 +385,14 @@ export class ImportSink {
     this.waiting.drop(seq);
   }
 
+  /** The archive stores bodies compressed: the import's parse threads compress the bodies they read. */
+  get compact(): boolean {
+    return this.writer.compact;
+  }
+
   bodyOf(bodyId: number): Buffer {
-    return this.bodyData.get(bodyId)!.data;
+    const row = this.bodyData.get(bodyId)!;
+    return bodyBytes(row.data, row.size);
   }
 
   /** The stored status and headers of a URL's response, for a revisit that brings none of its own (304). */

@@ -1,6 +1,7 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { PageText } from '../../pipeline/ports.js';
 import { CaptureWriter } from './capture-writer.js';
+import { bodyBytes } from '../archive/body-bytes.js';
 import { unindexedPagesFrom } from '../query/search-archive.js';
 
 /** What extraction makes of a stored HTML body (the crawl's own code, passed in: storage parses no HTML). */
@@ -32,6 +33,7 @@ interface Pending {
   url: string;
   content_type: string | null;
   data: Buffer;
+  size: number;
 }
 
 /**
@@ -48,12 +50,12 @@ export async function reindexText(db: Database, options: ReindexOptions): Promis
   const unindexed = unindexedPagesFrom(options.version);
   const total = (db.prepare(`${unindexed} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
   const next: Statement<[number, number], Pending> = db.prepare(`${unindexed}
-    SELECT un.url_id, un.url, un.content_type, b.data FROM unindexed un JOIN body b ON b.id = un.body_id
+    SELECT un.url_id, un.url, un.content_type, b.data, b.size FROM unindexed un JOIN body b ON b.id = un.body_id
     WHERE un.url_id > ? ORDER BY un.url_id LIMIT ?`);
   const writer = new CaptureWriter(db);
   const store: Transaction<(rows: Pending[]) => void> = db.transaction((rows: Pending[]) => {
     for (const row of rows) {
-      const { title, text } = options.extract(row.data, row.content_type);
+      const { title, text } = options.extract(bodyBytes(row.data, row.size), row.content_type);
       writer.pageText(row.url_id, row.url, { title, text });
     }
   });

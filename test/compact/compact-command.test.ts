@@ -1,0 +1,129 @@
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrity, readArchive, tempDir } from '../support/archive.js';
+import { runCli, spawnCli } from '../support/cli.js';
+import { html, routes, startServer, type TestServer } from '../support/test-server.js';
+import { abs } from '../support/urls.js';
+import { readWarc } from '../support/warc-read.js';
+
+// `crawlite compact` turns a plain archive compact and `--undo` turns it back: the same pages, the same
+// bytes, the same export; and a compacted archive keeps compressing what later runs add.
+let server: TestServer;
+const tmp = tempDir();
+const original = tmp.path('original.sqlite');
+const words = (seed: string) => Array.from({ length: 300 }, (_, i) => `${seed} ${i % 29}`).join(' ');
+let extra = false;
+
+beforeAll(async () => {
+  server = await startServer(
+    routes({
+      '/': () => html(`<a href="/a">a</a><a href="/b">b</a>${extra ? '<a href="/c">c</a>' : ''}<p>${words('home')}</p>`),
+      '/a': html(`<p>${words('alpha')}</p>`),
+      '/b': html(`<p>${words('beta')}</p>`),
+      '/c': html(`<p>${words('gamma')}</p>`),
+    }),
+  );
+  const crawled = await runCli(['crawl', server.url, '--db', original, '-q']);
+  expect(crawled.code, crawled.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+const rows = (db: string) =>
+  readArchive<{ url: string; size: number; sha256: string; sha1: string }>(db, 'SELECT url, size, sha256, sha1 FROM pages ORDER BY url');
+const packed = (db: string) => readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM body WHERE length(data) < size')[0]!.n;
+const rawBodies = (db: string) =>
+  readArchive<{ url: string; body: Buffer }>(db, 'SELECT url, body FROM pages ORDER BY url').map((row) => [
+    row.url,
+    row.body.toString('hex'),
+  ]);
+
+async function payloads(db: string): Promise<string[][]> {
+  const warc = `${db}.warc.gz`;
+  const exported = await runCli(['export', db, '--warc', warc, '-q', '--force']);
+  expect(exported.code, exported.stderr).toBe(0);
+  return (await readWarc(warc))
+    .filter((record) => record.type === 'response')
+    .map((record) => [record.field('WARC-Target-URI')!, record.payload!.toString('hex')])
+    .sort((x, y) => x[0]!.localeCompare(y[0]!));
+}
+
+describe('crawlite compact', () => {
+  it('compresses the bodies of a plain archive, keeps every page, hash and export payload, and --undo gives the raw bytes back', async () => {
+    const db = tmp.path('round-trip.sqlite');
+    copyFileSync(original, db);
+    expect(packed(db)).toBe(0);
+    const done = await runCli(['compact', db]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/^compressed 3 bodies in [\d.]+ s; /);
+    expect(integrity(db)).toBe('ok');
+    expect(packed(db)).toBe(3);
+    expect(rows(db)).toEqual(rows(original));
+    expect(await payloads(db)).toEqual(await payloads(original));
+    expect(readArchive(db, "SELECT value FROM meta WHERE key = 'compact'")).toEqual([{ value: 'true' }]);
+
+    const undone = await runCli(['compact', db, '--undo']);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(undone.stdout).toMatch(/^uncompressed 3 bodies/);
+    expect(packed(db)).toBe(0);
+    expect(rawBodies(db)).toEqual(rawBodies(original));
+    expect(readArchive(db, "SELECT value FROM meta WHERE key = 'compact'")).toEqual([]);
+    expect(existsSync(`${db}-compacting`)).toBe(false);
+  });
+
+  it('leaves a compacted archive compact for what a re-crawl adds', async () => {
+    const db = tmp.path('recrawled.sqlite');
+    copyFileSync(original, db);
+    expect((await runCli(['compact', db, '-q'])).code).toBe(0);
+    extra = true;
+    try {
+      const again = await runCli(['recrawl', db, '-q']);
+      expect(again.code, again.stderr).toBe(0);
+    } finally {
+      extra = false;
+    }
+    // The new page and the home page's new body, both written by the re-crawl.
+    for (const path of ['/c', '/']) {
+      const [row] = readArchive<{ length: number; size: number }>(
+        db,
+        'SELECT length(body) AS length, size FROM pages WHERE url = ?',
+        abs(server, path),
+      );
+      expect(row!.length, path).toBeLessThan(row!.size);
+    }
+  });
+
+  it('removes the copy an interrupted run left, and says so', async () => {
+    const db = tmp.path('leftover.sqlite');
+    copyFileSync(original, db);
+    writeFileSync(`${db}-compacting`, 'half a copy');
+    const done = await runCli(['compact', db]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toContain('removed the copy an interrupted compact');
+    expect(existsSync(`${db}-compacting`)).toBe(false);
+    expect(packed(db)).toBe(3);
+  });
+
+  it('is refused, with one line, while a crawl holds the archive', async () => {
+    const db = tmp.path('busy.sqlite');
+    copyFileSync(original, db);
+    const slow = await startServer(routes({ '/': html('<a href="/x">x</a>'), '/x': html('x') }, 3000));
+    const crawl = spawnCli(['crawl', slow.url, '--db', db, '-q']);
+    try {
+      // Wait for the crawl to take the lock.
+      for (let i = 0; i < 200 && !existsSync(`${db}-lock`); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(existsSync(`${db}-lock`)).toBe(true);
+      const refused = await runCli(['compact', db]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      expect(refused.stderr).toContain('another crawl');
+    } finally {
+      crawl.kill('SIGKILL');
+      await crawl.exited;
+      await slow.close();
+    }
+  });
+});
