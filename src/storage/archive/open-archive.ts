@@ -16,6 +16,7 @@ import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 import { requireSqliteDriver } from './sqlite-driver.js';
+import { registerSqlarFunctions } from './sqlar-functions.js';
 
 /** An open archive's connection. Other rooms hold it and hand it back to storage under this name, never the driver's. */
 export type ArchiveConnection = Db;
@@ -183,6 +184,7 @@ export function openUnwritten(
   try {
     db = new Database(path);
     db.pragma('busy_timeout = 5000');
+    registerSqlarFunctions(db);
     if (exists) checkIntegrity(db, path);
     if (mode === 'existing' && !hasMeta(db, 'roots')) throw new NothingToResumeError(path);
     // A worker marks its shard so: its crawl lives in the shared frontier.
@@ -240,6 +242,7 @@ function openReadOnly(path: string): Db {
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
+    registerSqlarFunctions(db);
     return db;
   } catch (error) {
     return explainOpenError(path, error);
@@ -254,6 +257,7 @@ function openReadOnly(path: string): Db {
 export function openWriterConnection(path: string): Db {
   const db = new Database(path, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  registerSqlarFunctions(db);
   writingPragmas(db);
   db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
   return db;

@@ -1,0 +1,32 @@
+import type { Database } from 'better-sqlite3';
+import { deflateSync, inflateSync } from 'node:zlib';
+
+// The two SQL functions of SQLite's sqlar convention, as the `sqlite3` shell defines them (ext/misc/sqlar.c),
+// on every connection crawlite opens to an archive: a compact archive's views read compressed columns
+// through sqlar_uncompress, so the same SQL runs in crawlite, in the shell, and in any client that defines
+// the function (docs/archive.md shows Python's).
+
+type Value = string | Buffer | number | bigint | null;
+
+const bytesOf = (value: string | Buffer): Buffer => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
+
+/** sqlar_compress(X): X deflated as a zlib stream (level 6, as the shell's compress() writes), or X itself when that is not smaller. */
+export function sqlarCompress(value: Value): Value {
+  if (value === null || typeof value === 'number' || typeof value === 'bigint') return value;
+  const raw = bytesOf(value);
+  const packed = deflateSync(raw, { level: 6 });
+  return packed.length < raw.length ? packed : value;
+}
+
+/** sqlar_uncompress(X, SZ): X inflated when it is shorter than SZ bytes, else X as stored. */
+export function sqlarUncompress(value: Value, size: Value): Value {
+  if (value === null || typeof value === 'number' || typeof value === 'bigint') return value;
+  const length = typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : value.length;
+  if (size === null || Number(size) <= 0 || length === Number(size)) return value;
+  return inflateSync(bytesOf(value));
+}
+
+export function registerSqlarFunctions(db: Database): void {
+  db.function('sqlar_compress', { deterministic: true }, (value: Value) => sqlarCompress(value));
+  db.function('sqlar_uncompress', { deterministic: true }, (value: Value, size: Value) => sqlarUncompress(value, size));
+}
