@@ -13,6 +13,7 @@ import type { PageOutcome, StoredResponse } from '../../src/pipeline/ports.js';
 
 type Claim = PageOutcome['claim'];
 import { tempDir } from '../support/archive.js';
+import { codeBlocks, docPages } from '../support/markdown.js';
 import { TEXT_EXTRACTION_VERSION } from '../../src/html/index.js';
 
 // convertPageText turns page_text compact (bodies zlib-compressed under a view that inflates them) and
@@ -22,6 +23,8 @@ import { TEXT_EXTRACTION_VERSION } from '../../src/html/index.js';
 const run = promisify(execFile);
 const SQLITE3 = ['/usr/bin/sqlite3', '/usr/local/bin/sqlite3'].find((path) => existsSync(path));
 if (!SQLITE3) console.warn('convert-page-text: skipping the sqlite3 CLI check: the sqlite3 CLI is not installed');
+const PYTHON3 = ['/usr/bin/python3', '/usr/local/bin/python3'].find((path) => existsSync(path));
+if (!PYTHON3) console.warn('convert-page-text: skipping the Python check: python3 is not installed');
 
 const tmp = tempDir();
 const path = tmp.path('text.sqlite');
@@ -144,6 +147,22 @@ describe('convertPageText', () => {
     expect(JSON.parse(await shell(sql))).toEqual([db.prepare(sql).get()]);
     const snippets = `SELECT url, snippet(page_text_fts, -1, '[', ']', '…', 16) AS s FROM page_text_fts JOIN page_text t ON t.url_id = page_text_fts.rowid WHERE page_text_fts MATCH '"sys path"' ORDER BY rank`;
     expect(JSON.parse(await shell(snippets))).toEqual(db.prepare(snippets).all());
+  });
+
+  it.skipIf(!PYTHON3)("is read by Python's sqlite3 with the sqlar_uncompress of docs/search.md, snippets and all", async () => {
+    const [example] = codeBlocks(docPages().find((doc) => doc.path === 'docs/search.md')!.text, 'python');
+    expect(example).toContain('create_function("sqlar_uncompress"');
+    const script = example!.replace('"example.sqlite"', JSON.stringify(path)).replace("match 'crawler'", "match 'lighthouse'");
+    const { stdout } = await run(PYTHON3!, ['-c', script]);
+    const expected = db
+      .prepare<[], { url: string; s: string }>(
+        `SELECT t.url, snippet(page_text_fts, -1, '[', ']', '…', 16) AS s FROM page_text_fts JOIN page_text t ON t.url_id = page_text_fts.rowid
+         WHERE page_text_fts MATCH 'lighthouse' ORDER BY rank LIMIT 20`,
+      )
+      .all();
+    expect(expected.length).toBeGreaterThan(2);
+    expect(expected.some((hit) => hit.s.includes('[lighthouse]'))).toBe(true);
+    expect(stdout.trim().split('\n')).toEqual(expected.map((hit) => `${hit.url} ${hit.s}`));
   });
 
   it('turns back into the plain table of migrations 0006-0009 with the same rows, hits, ranks and snippets', async () => {

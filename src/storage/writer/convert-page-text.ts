@@ -2,8 +2,8 @@ import type { Database } from 'better-sqlite3';
 
 // Two layouts of page_text, one contract. Plain (migrations 0006-0009): page_text is a table and the
 // search indexes read it as external content. Compact: the rows live in page_text_zlib with the body in
-// SQLite's sqlar convention (a zlib stream exactly when length(body) < body_size, else the text as it
-// was), and page_text is a view that inflates it, with INSTEAD OF triggers that compress what is written
+// SQLite's sqlar convention (a BLOB: a zlib stream exactly when length(body) < body_size, else the text's
+// UTF-8 bytes), and page_text is a view that inflates it, with INSTEAD OF triggers that compress what is written
 // and keep both indexes in step. The indexes' definitions do not change (content="page_text" reads the
 // view), so neither is rebuilt, and rankings and snippets are the same. Title, headings, description and
 // url stay plain in both: they are small and users read them as metadata.
@@ -62,8 +62,8 @@ const COMPACT_TABLE = `
     title TEXT,
     headings TEXT NOT NULL,
     description TEXT,
-    -- sqlar_compress(text): a zlib stream when that is smaller, else the text itself.
-    body ANY NOT NULL,
+    -- The text's UTF-8 bytes through sqlar_compress: a zlib stream when that is smaller, else the bytes as they are.
+    body BLOB NOT NULL,
     -- Bytes of the body's UTF-8 text.
     body_size INTEGER NOT NULL,
     cjk INTEGER NOT NULL DEFAULT 0 CHECK (cjk IN (0, 1)),
@@ -78,7 +78,7 @@ const COMPACT_VIEW = `
 const COMPACT_TRIGGERS = `
   CREATE TRIGGER page_text_insert INSTEAD OF INSERT ON page_text BEGIN
     INSERT INTO page_text_zlib (url_id, url, title, headings, description, body, body_size, cjk, text_version)
-    VALUES (new.url_id, new.url, new.title, new.headings, new.description, sqlar_compress(new.body),
+    VALUES (new.url_id, new.url, new.title, new.headings, new.description, sqlar_compress(CAST(new.body AS BLOB)),
             length(CAST(new.body AS BLOB)), coalesce(new.cjk, 0), coalesce(new.text_version, 1));
     ${INDEX_INSERT}
   END;
@@ -87,7 +87,7 @@ const COMPACT_TRIGGERS = `
   END;
   CREATE TRIGGER page_text_update INSTEAD OF UPDATE ON page_text BEGIN ${INDEX_DELETE}
     UPDATE page_text_zlib SET url_id = new.url_id, url = new.url, title = new.title, headings = new.headings,
-      description = new.description, body = sqlar_compress(new.body), body_size = length(CAST(new.body AS BLOB)),
+      description = new.description, body = sqlar_compress(CAST(new.body AS BLOB)), body_size = length(CAST(new.body AS BLOB)),
       cjk = new.cjk, text_version = new.text_version
     WHERE url_id = old.url_id;
     ${INDEX_INSERT}
@@ -120,7 +120,7 @@ export function convertPageText(db: Database, to: PageTextLayout, options: Conve
     db.exec(COMPACT_TABLE);
     copy = db.prepare<[number, number], { last: number | null }>(`
       INSERT INTO page_text_zlib (url_id, url, title, headings, description, body, body_size, cjk, text_version)
-      SELECT url_id, url, title, headings, description, sqlar_compress(body), length(CAST(body AS BLOB)), cjk, text_version
+      SELECT url_id, url, title, headings, description, sqlar_compress(CAST(body AS BLOB)), length(CAST(body AS BLOB)), cjk, text_version
       FROM page_text WHERE url_id > ? ORDER BY url_id LIMIT ?
       RETURNING url_id AS last`);
   } else {

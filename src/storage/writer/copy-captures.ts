@@ -63,16 +63,14 @@ export const COPY_CAPTURES_SQL = [
    SELECT w.out_id, l.to_url, l.kind, l.nofollow FROM shard.link l JOIN temp.merge_win w ON w.shard_id = l.from_id AND w.cmp >= 0
    WHERE l.from_id BETWEEN :lo AND :hi
    ON CONFLICT DO NOTHING`,
-  `DELETE FROM main.page_text WHERE url_id IN (
-     SELECT out_id FROM temp.merge_win w WHERE cmp = 1 AND NOT EXISTS (SELECT 1 FROM shard.page_text t WHERE t.url_id = w.shard_id))`,
-  // An upsert, not a replace: the update trigger tells the search indexes which text to remove.
+  // A later capture's text replaces the row (the delete tells the search indexes which text to remove); the
+  // same capture's only fills a gap. A delete and an insert, not an upsert: in a compact archive page_text
+  // is a view (convert-page-text.ts), which takes no ON CONFLICT.
+  'DELETE FROM main.page_text WHERE url_id IN (SELECT out_id FROM temp.merge_win WHERE cmp = 1)',
   `INSERT INTO main.page_text (url_id, url, title, headings, description, body, cjk, text_version)
    SELECT w.out_id, t.url, t.title, t.headings, t.description, t.body, t.cjk, t.text_version
    FROM shard.page_text t JOIN temp.merge_win w ON w.shard_id = t.url_id AND w.cmp >= 0
-   WHERE t.url_id BETWEEN :lo AND :hi
-   ON CONFLICT (url_id) DO UPDATE SET url = excluded.url, title = excluded.title, headings = excluded.headings,
-     description = excluded.description, body = excluded.body, cjk = excluded.cjk, text_version = excluded.text_version
-   WHERE (SELECT cmp FROM temp.merge_win WHERE out_id = excluded.url_id) = 1`,
+   WHERE t.url_id BETWEEN :lo AND :hi AND NOT EXISTS (SELECT 1 FROM main.page_text o WHERE o.url_id = w.out_id)`,
   // The later capture takes the response row; the trigger on response moves the one it replaces into capture.
   `INSERT INTO main.response (url_id, run_id, body_id, ${CAPTURE_COLUMNS.join(', ')})
    SELECT w.out_id, rm.out_id, mb.id, ${from('r')}
