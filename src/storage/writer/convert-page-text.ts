@@ -18,42 +18,46 @@ export interface ConvertPageTextOptions {
 
 const BATCH_SIZE = 1000;
 
-const INDEX_INSERT = `
-  INSERT INTO page_text_fts (rowid, title, headings, description, body)
-  VALUES (new.url_id, new.title, new.headings, new.description, new.body);
-  INSERT INTO page_text_trigram (rowid, title, body) SELECT new.url_id, new.title, new.body WHERE new.cjk = 1;`;
-
-// External content: the indexes must be told the old values to remove them.
-const INDEX_DELETE = `
-  INSERT INTO page_text_fts (page_text_fts, rowid, title, headings, description, body)
-  VALUES ('delete', old.url_id, old.title, old.headings, old.description, old.body);
-  INSERT INTO page_text_trigram (page_text_trigram, rowid, title, body) SELECT 'delete', old.url_id, old.title, old.body WHERE old.cjk = 1;`;
-
 const DROP_TRIGGERS = `
   DROP TRIGGER IF EXISTS page_text_insert;
   DROP TRIGGER IF EXISTS page_text_delete;
   DROP TRIGGER IF EXISTS page_text_update;`;
 
-/** The table and triggers migrations 0006 and 0009 made. */
-const PLAIN_TABLE = `
-  CREATE TABLE page_text (
-    url_id INTEGER PRIMARY KEY,
-    url TEXT NOT NULL,
-    title TEXT,
-    headings TEXT NOT NULL,
-    description TEXT,
-    body TEXT NOT NULL,
-    cjk INTEGER NOT NULL DEFAULT 0 CHECK (cjk IN (0, 1)),
-    text_version INTEGER NOT NULL DEFAULT 1
-  ) STRICT`;
+/**
+ * The table and triggers migrations 0006 and 0009 made, as sqlite_schema holds them (0009's ALTER TABLE
+ * appended its column to the text): the plain layout made again is the schema of any other archive.
+ */
+const PLAIN_TABLE = `CREATE TABLE page_text (
+  url_id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL,
+  title TEXT,
+  -- The text of each h1-h6, one per line.
+  headings TEXT NOT NULL,
+  description TEXT,
+  -- Visible text, whitespace collapsed, at most 1 MiB of characters.
+  body TEXT NOT NULL,
+  -- 1 when title or body has Han, kana or Hangul: the page goes into page_text_trigram too.
+  cjk INTEGER NOT NULL DEFAULT 0 CHECK (cjk IN (0, 1))
+, text_version INTEGER NOT NULL DEFAULT 1) STRICT`;
 
-const PLAIN_TRIGGERS = `
-  CREATE TRIGGER page_text_insert AFTER INSERT ON page_text BEGIN ${INDEX_INSERT}
-  END;
-  CREATE TRIGGER page_text_delete AFTER DELETE ON page_text BEGIN ${INDEX_DELETE}
-  END;
-  CREATE TRIGGER page_text_update AFTER UPDATE ON page_text BEGIN ${INDEX_DELETE} ${INDEX_INSERT}
-  END;`;
+// How the triggers of either layout keep both indexes in step, as 0006 wrote it. External content: the
+// indexes must be told the old values to remove them.
+const INDEX_INSERT = `
+  INSERT INTO page_text_fts (rowid, title, headings, description, body)
+  VALUES (new.url_id, new.title, new.headings, new.description, new.body);
+  INSERT INTO page_text_trigram (rowid, title, body) SELECT new.url_id, new.title, new.body WHERE new.cjk = 1;`;
+
+const INDEX_DELETE = `
+  INSERT INTO page_text_fts (page_text_fts, rowid, title, headings, description, body)
+  VALUES ('delete', old.url_id, old.title, old.headings, old.description, old.body);
+  INSERT INTO page_text_trigram (page_text_trigram, rowid, title, body) SELECT 'delete', old.url_id, old.title, old.body WHERE old.cjk = 1;`;
+
+const PLAIN_TRIGGERS = `CREATE TRIGGER page_text_insert AFTER INSERT ON page_text BEGIN${INDEX_INSERT}
+END;
+CREATE TRIGGER page_text_delete AFTER DELETE ON page_text BEGIN${INDEX_DELETE}
+END;
+CREATE TRIGGER page_text_update AFTER UPDATE ON page_text BEGIN${INDEX_DELETE}${INDEX_INSERT}
+END;`;
 
 const COMPACT_TABLE = `
   CREATE TABLE page_text_zlib (
