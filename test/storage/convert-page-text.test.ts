@@ -144,6 +144,12 @@ describe('convertPageText', () => {
 
   it.skipIf(!SQLITE3)('is read by the sqlite3 shell, whose sqlar_uncompress inflates the bodies', async () => {
     const shell = async (sql: string) => (await run(SQLITE3!, ['-json', path, sql])).stdout;
+    // Every table and view counts its rows there, the indexes too (a full scan of one reads its text).
+    const names = db.prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name").all();
+    const counts = await shell(names.map(({ name }) => `SELECT '${name}' AS name, count(*) AS n FROM "${name}"`).join(' UNION ALL '));
+    expect(JSON.parse(counts)).toEqual(
+      names.map(({ name }) => ({ name, n: (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n })),
+    );
     const sql = "SELECT url, body FROM page_text WHERE url = 'http://site/c'";
     expect(JSON.parse(await shell(sql))).toEqual([db.prepare(sql).get()]);
     const snippets = `SELECT url, snippet(page_text_fts, -1, '[', ']', '…', 16) AS s FROM page_text_fts JOIN page_text t ON t.url_id = page_text_fts.rowid WHERE page_text_fts MATCH '"sys path"' ORDER BY rank`;
