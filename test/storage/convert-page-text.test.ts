@@ -81,7 +81,9 @@ const QUERIES: [string, 'typed' | 'fts'][] = [
   ['灯塔和港', 'typed'],
 ];
 const answers = () =>
-  QUERIES.map(([query, mode]) => searchArchive(db, query, { limit: 20, mode, markStart: '<', markEnd: '>' }).map(({ fetchedAt: _, ...hit }) => hit));
+  QUERIES.map(([query, mode]) =>
+    searchArchive(db, query, { limit: 20, mode, markStart: '<', markEnd: '>' }).map(({ fetchedAt: _, ...hit }) => hit),
+  );
 const rows = () => db.prepare('SELECT * FROM page_text ORDER BY url_id').all();
 /** The whole schema but where each table starts in the file. */
 const schema = () => db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name').all();
@@ -118,10 +120,14 @@ describe('convertPageText', () => {
     expect(convert('compact')).toBe(Object.keys(PAGES).length);
     expect(pageTextLayout(db)).toBe('compact');
     const stored = db
-      .prepare<[], { url: string; stored: number; size: number }>('SELECT url, length(CAST(body AS BLOB)) AS stored, body_size AS size FROM page_text_zlib')
+      .prepare<[], { url: string; stored: number; size: number }>(
+        'SELECT url, length(CAST(body AS BLOB)) AS stored, body_size AS size FROM page_text_zlib',
+      )
       .all();
     // Compressed where it pays; a short body that would grow stays as it was, length = size.
-    expect(stored.find((row) => row.url === 'http://site/a')!.stored).toBeLessThan(stored.find((row) => row.url === 'http://site/a')!.size / 4);
+    expect(stored.find((row) => row.url === 'http://site/a')!.stored).toBeLessThan(
+      stored.find((row) => row.url === 'http://site/a')!.size / 4,
+    );
     expect(stored.find((row) => row.url === 'http://site/tiny')).toEqual({ url: 'http://site/tiny', stored: 12, size: 12 });
     expect(rows()).toEqual(plainRows);
     expect(answers()).toEqual(plainAnswers);
@@ -139,7 +145,9 @@ describe('convertPageText', () => {
     expect(found('harbour')).not.toContain('http://site/b');
     expect(found('keeper')).not.toContain('http://site/a');
     expect(found('海鸥在')).toEqual(['http://site/a']);
-    expect(db.prepare("SELECT body FROM page_text WHERE url = 'http://site/a'").get()).toEqual({ body: 'now only about gulls 海鸥在港口上空' });
+    expect(db.prepare("SELECT body FROM page_text WHERE url = 'http://site/a'").get()).toEqual({
+      body: 'now only about gulls 海鸥在港口上空',
+    });
   });
 
   it.skipIf(!SQLITE3)('is read by the sqlite3 shell, whose sqlar_uncompress inflates the bodies', async () => {

@@ -52,7 +52,10 @@ it('merges newer captures into a compact page_text: the text replaced in the vie
   db = openArchive(out, 'readonly');
   try {
     expect(pageTextLayout(db)).toBe('compact');
-    const found = (query: string) => searchArchive(db, query, { limit: 10 }).map((hit) => new URL(hit.url).pathname).sort();
+    const found = (query: string) =>
+      searchArchive(db, query, { limit: 10 })
+        .map((hit) => new URL(hit.url).pathname)
+        .sort();
     expect(found('lighthouse')).toEqual([...PAGES].sort());
     expect(found('anchorage')).toEqual([]);
     expect(found('新的灯塔')).toEqual(['/zh']);

@@ -91,7 +91,10 @@ export class ArchiveMerger {
     this.reader.prepare('SELECT count(*) FROM sqlite_schema').get();
     this.db.prepare('ATTACH ? AS shard').run(path);
     // Statements name the attached schema, so they are prepared once it exists.
-    this.batch = batchSql(pageTextLayout(this.db) ?? 'plain').map((sql) => ({ statement: this.db.prepare(sql), bound: sql.includes(':lo') }));
+    this.batch = batchSql(pageTextLayout(this.db) ?? 'plain').map((sql) => ({
+      statement: this.db.prepare(sql),
+      bound: sql.includes(':lo'),
+    }));
   }
 
   detach(): void {

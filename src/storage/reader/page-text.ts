@@ -8,7 +8,8 @@ const PAGE_TEXT_SQL = 'SELECT t.body FROM url u JOIN page_text t ON t.url_id = u
 
 /** Looks up the text of the page at `url` (its archive key); undefined in an archive without page_text (a schema before 6). In a compact archive page_text is a view. */
 export function pageTextLookup(db: Database): ((url: string) => string | undefined) | undefined {
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = 'page_text'").get() === undefined) return undefined;
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = 'page_text'").get() === undefined)
+    return undefined;
   const statement = db.prepare<[string], { body: string }>(PAGE_TEXT_SQL);
   return (url) => statement.get(url)?.body;
 }
