@@ -8,6 +8,7 @@ import { CrawlRecord } from '../../src/storage/crawl-state/crawl-record.js';
 import { SqliteFrontier } from '../../src/storage/crawl-state/sqlite-frontier.js';
 import { SqlitePageSink } from '../../src/storage/crawl-state/sqlite-page-sink.js';
 import { searchArchive } from '../../src/storage/query/search-archive.js';
+import { pageTextLookup } from '../../src/storage/reader/page-text.js';
 import { convertPageText, pageTextLayout } from '../../src/storage/writer/convert-page-text.js';
 import type { PageOutcome, StoredResponse } from '../../src/pipeline/ports.js';
 
@@ -131,6 +132,8 @@ describe('convertPageText', () => {
     expect(stored.find((row) => row.url === 'http://site/tiny')).toEqual({ url: 'http://site/tiny', stored: 12, size: 12 });
     expect(rows()).toEqual(plainRows);
     expect(answers()).toEqual(plainAnswers);
+    // What an export hands on with each page (pages.jsonl's text).
+    expect(pageTextLookup(db)!('http://site/c')).toBe(PAGES['http://site/c']!.body);
     checkIndexes();
     expect(convert('compact')).toBe(0);
   });
