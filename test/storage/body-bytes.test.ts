@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compressBody } from '../../src/pipeline/compress-body.js';
-import { bodyBytes, sqlarUncompress } from '../../src/storage/archive/body-bytes.js';
+import { bodyBytes } from '../../src/storage/archive/body-bytes.js';
+import { sqlarUncompress } from '../../src/storage/archive/sqlar-functions.js';
 
 // The stored form of a body (SQLite's sqlar convention) both ways: what a compact archive writes, and the one
 // door every reader takes back to the bytes received.

@@ -27,20 +27,3 @@ export function bodyBytes(data: Buffer, size: number): Buffer {
   if (raw.byteLength !== size) throw new DamagedBodyError(`${raw.byteLength} bytes unpacked, ${size} recorded`);
   return raw;
 }
-
-/**
- * `sqlar_uncompress(data, sz)` as the sqlite3 shell defines it (ext/misc/sqlar.c): the value as it is when
- * sz <= 0 or sz equals its length, else the inflated bytes. Registered on query connections so the same SQL
- * runs in `crawlite query` and in the shell.
- */
-export function sqlarUncompress(data: unknown, size: unknown): unknown {
-  if (data === null || data === undefined) return null;
-  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
-  const sz = typeof size === 'bigint' ? Number(size) : Number(size);
-  if (!(sz > 0) || sz === bytes.byteLength) return data;
-  try {
-    return inflateSync(bytes);
-  } catch {
-    throw new Error('error in uncompress()');
-  }
-}

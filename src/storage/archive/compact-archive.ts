@@ -9,6 +9,8 @@ import { bodyBytes } from './body-bytes.js';
 import { describeHolder } from './lock-holder.js';
 import { migrate, loadMigrations } from './migrate.js';
 import { checkPath, closeArchive, openArchive } from './open-archive.js';
+import { registerSqlarFunctions } from './sqlar-functions.js';
+import { convertPageText } from '../writer/index.js';
 
 export interface CompactReport {
   /** Bodies rewritten (compressed, or given back raw with `undo`); the others were already so, or do not pay. */
@@ -104,6 +106,7 @@ export function compactArchive(path: string, { undo = false } = {}): CompactRepo
       source.close();
     }
     const copy = new Database(temp);
+    registerSqlarFunctions(copy);
     let bodies: number;
     try {
       // The copy has this version's schema, whatever the archive's was.
@@ -113,7 +116,8 @@ export function compactArchive(path: string, { undo = false } = {}): CompactRepo
       copy.pragma('synchronous = OFF');
       bodies = convertBodies(copy, undo);
       markCompact(copy, !undo);
-      // Page text: the conversion of page_text and its search index goes here, on the same copy, before the VACUUM.
+      // Page text too (the search indexes read it unchanged, so they are not rebuilt).
+      copy.transaction(() => convertPageText(copy, undo ? 'plain' : 'compact'))();
       copy.exec('VACUUM');
       copy.pragma('journal_mode = DELETE');
     } finally {

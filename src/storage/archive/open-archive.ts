@@ -16,7 +16,7 @@ import { checkShardOf, type ShardOf } from './check-shard.js';
 import { latestSchemaVersion, loadMigrations, migrate, type Migration } from './migrate.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 import { requireSqliteDriver } from './sqlite-driver.js';
-import { sqlarUncompress } from './body-bytes.js';
+import { registerSqlarFunctions } from './sqlar-functions.js';
 
 /** An open archive's connection. Other rooms hold it and hand it back to storage under this name, never the driver's. */
 export type ArchiveConnection = Db;
@@ -184,6 +184,7 @@ export function openUnwritten(
   try {
     db = new Database(path);
     db.pragma('busy_timeout = 5000');
+    registerSqlarFunctions(db);
     if (exists) checkIntegrity(db, path);
     if (mode === 'existing' && !hasMeta(db, 'roots')) throw new NothingToResumeError(path);
     // A worker marks its shard so: its crawl lives in the shared frontier.
@@ -226,17 +227,11 @@ export function openArchive(path: string, mode: OpenMode): Db {
   try {
     enterWal(archive.db);
     prepareForWriting(archive);
-    addBodyFunctions(archive.db);
     return archive.db;
   } catch (error) {
     archive.db.close();
     return explainOpenError(path, error);
   }
-}
-
-/** The sqlite3 shell's sqlar_uncompress(data, sz), so SQL that reads compressed bodies runs here as it does there. */
-function addBodyFunctions(db: Db): void {
-  db.function('sqlar_uncompress', { deterministic: true }, sqlarUncompress);
 }
 
 function openReadOnly(path: string): Db {
@@ -247,7 +242,7 @@ function openReadOnly(path: string): Db {
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
-    addBodyFunctions(db);
+    registerSqlarFunctions(db);
     return db;
   } catch (error) {
     return explainOpenError(path, error);
@@ -262,6 +257,7 @@ function openReadOnly(path: string): Db {
 export function openWriterConnection(path: string): Db {
   const db = new Database(path, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  registerSqlarFunctions(db);
   writingPragmas(db);
   db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
   return db;

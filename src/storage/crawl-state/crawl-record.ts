@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { convertPageText } from '../writer/index.js';
 
 export type RunEnd = 'finished' | 'interrupted' | 'limit' | 'failed';
 
@@ -32,7 +33,11 @@ export class CrawlRecord {
       this.set('options', options);
       for (const [key, value] of Object.entries(extra)) this.set(key, value);
       // Once compact, always: every later writer (resume, re-crawl, import, merge) compresses what it stores.
-      if (options.compact === true) this.set('compact', true);
+      // Page text as well: from here on its rows are written compressed (see convertPageText).
+      if (options.compact === true) {
+        this.set('compact', true);
+        convertPageText(this.db, 'compact');
+      }
     })();
   }
 

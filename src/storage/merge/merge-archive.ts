@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { CrawlRecord } from '../crawl-state/crawl-record.js';
 import { hardenShardConnection } from '../archive/shard-file.js';
-import { COPY_CAPTURES_SQL, COPY_CAPTURES_TEMP_TABLES } from '../writer/index.js';
+import { copyCapturesSql, COPY_CAPTURES_TEMP_TABLES, pageTextLayout, type PageTextLayout } from '../writer/index.js';
 import { stateRankSql } from '../../pipeline/frontier-rules.js';
 
 /*
@@ -20,7 +20,7 @@ import { stateRankSql } from '../../pipeline/frontier-rules.js';
 /** done beats failed beats skipped beats queued (and fetching, which nothing fetches in the output): the frontier's ranking. */
 const rank = stateRankSql;
 
-const BATCH_SQL = [
+const URL_SQL = [
   // URLs: one row per URL text; the better state wins (its tries and error with it), the least depth.
   `INSERT INTO main.url (url, state, depth, redirect_hops, tries, error_code, error, kind, origin, fetch_url, path_key, crawl)
    SELECT url, CASE state WHEN 'fetching' THEN 'queued' ELSE state END, depth, redirect_hops, tries, error_code, error,
@@ -44,8 +44,9 @@ const BATCH_SQL = [
      JOIN main.url fo ON fo.url = sf.url
      WHERE m.out_id = main.url.id)
    WHERE found_from IS NULL AND id IN (SELECT out_id FROM temp.merge_url)`,
-  ...COPY_CAPTURES_SQL,
 ];
+
+const batchSql = (layout: PageTextLayout) => [...URL_SQL, ...copyCapturesSql(layout)];
 
 export interface ShardSize {
   /** The highest URL id in the shard: batches run up to it. */
@@ -90,7 +91,10 @@ export class ArchiveMerger {
     this.reader.prepare('SELECT count(*) FROM sqlite_schema').get();
     this.db.prepare('ATTACH ? AS shard').run(path);
     // Statements name the attached schema, so they are prepared once it exists.
-    this.batch = BATCH_SQL.map((sql) => ({ statement: this.db.prepare(sql), bound: sql.includes(':lo') }));
+    this.batch = batchSql(pageTextLayout(this.db) ?? 'plain').map((sql) => ({
+      statement: this.db.prepare(sql),
+      bound: sql.includes(':lo'),
+    }));
   }
 
   detach(): void {

@@ -6,6 +6,7 @@
  * to output URL id, filled for the batch first), temp.merge_run (shard run id to output run id).
  */
 import { CAPTURE_ROW_COLUMNS } from './capture-writer.js';
+import type { PageTextLayout } from './convert-page-text.js';
 
 /** Columns a response and a capture share, besides url_id, run_id and body_id. */
 const CAPTURE_COLUMNS = [...CAPTURE_ROW_COLUMNS, 'links_found', 'links_new', 'revalidated'];
@@ -37,8 +38,45 @@ const insertCaptures = (source: string, join: string) => `
 export const COPY_CAPTURES_TEMP_TABLES = `CREATE TEMP TABLE IF NOT EXISTS merge_win (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL, cmp INTEGER NOT NULL);
   CREATE INDEX IF NOT EXISTS temp.merge_win_out ON merge_win (out_id);`;
 
-/** The statements, in order, for the shard URL ids :lo..:hi. */
-export const COPY_CAPTURES_SQL = [
+/**
+ * A later capture's text replaces the output's row, the same capture's only fills a gap. In a compact
+ * output (convert-page-text.ts) the rows and both indexes are written here rather than through the
+ * view's triggers: a merge runs with trusted_schema off, under which SQLite lets no function crawlite
+ * defines (sqlar_compress, sqlar_uncompress) run inside a view or trigger, only in the statement itself.
+ */
+function pageTextSql(layout: PageTextLayout): string[] {
+  const replaced = 'SELECT out_id FROM temp.merge_win WHERE cmp = 1';
+  if (layout === 'plain') {
+    return [
+      // The delete trigger tells the search indexes which text to remove.
+      `DELETE FROM main.page_text WHERE url_id IN (${replaced})`,
+      `INSERT INTO main.page_text (url_id, url, title, headings, description, body, cjk, text_version)
+       SELECT w.out_id, t.url, t.title, t.headings, t.description, t.body, t.cjk, t.text_version
+       FROM shard.page_text t JOIN temp.merge_win w ON w.shard_id = t.url_id AND w.cmp >= 0
+       WHERE t.url_id BETWEEN :lo AND :hi AND NOT EXISTS (SELECT 1 FROM main.page_text o WHERE o.url_id = w.out_id)`,
+    ];
+  }
+  const old = `SELECT url_id, title, headings, description, CAST(sqlar_uncompress(body, body_size) AS TEXT) AS body, cjk
+    FROM main.page_text_zlib WHERE url_id IN (${replaced})`;
+  const added = `FROM shard.page_text t JOIN temp.merge_win w ON w.shard_id = t.url_id AND w.cmp >= 0
+    WHERE t.url_id BETWEEN :lo AND :hi AND NOT EXISTS (SELECT 1 FROM main.page_text_zlib o WHERE o.url_id = w.out_id)`;
+  return [
+    // External content: the indexes are told the old text to remove it.
+    `INSERT INTO main.page_text_fts (page_text_fts, rowid, title, headings, description, body)
+     SELECT 'delete', url_id, title, headings, description, body FROM (${old})`,
+    `INSERT INTO main.page_text_trigram (page_text_trigram, rowid, title, body) SELECT 'delete', url_id, title, body FROM (${old}) WHERE cjk = 1`,
+    `DELETE FROM main.page_text_zlib WHERE url_id IN (${replaced})`,
+    // The indexes first, while the rows still to add are those the output lacks.
+    `INSERT INTO main.page_text_fts (rowid, title, headings, description, body) SELECT w.out_id, t.title, t.headings, t.description, t.body ${added}`,
+    `INSERT INTO main.page_text_trigram (rowid, title, body) SELECT w.out_id, t.title, t.body ${added} AND t.cjk = 1`,
+    `INSERT INTO main.page_text_zlib (url_id, url, title, headings, description, body, body_size, cjk, text_version)
+     SELECT w.out_id, t.url, t.title, t.headings, t.description, sqlar_compress(CAST(t.body AS BLOB)), length(CAST(t.body AS BLOB)),
+            t.cjk, t.text_version ${added}`,
+  ];
+}
+
+/** The statements, in order, for the shard URL ids :lo..:hi, into an output whose page_text has `layout`. */
+export const copyCapturesSql = (layout: PageTextLayout): string[] => [
   // Bodies by hash: read from the shard only when the output lacks them.
   `INSERT INTO main.body (hash, size, data, sha1)
    SELECT b.hash, b.size, b.data, b.sha1 FROM shard.body b
@@ -63,16 +101,7 @@ export const COPY_CAPTURES_SQL = [
    SELECT w.out_id, l.to_url, l.kind, l.nofollow FROM shard.link l JOIN temp.merge_win w ON w.shard_id = l.from_id AND w.cmp >= 0
    WHERE l.from_id BETWEEN :lo AND :hi
    ON CONFLICT DO NOTHING`,
-  `DELETE FROM main.page_text WHERE url_id IN (
-     SELECT out_id FROM temp.merge_win w WHERE cmp = 1 AND NOT EXISTS (SELECT 1 FROM shard.page_text t WHERE t.url_id = w.shard_id))`,
-  // An upsert, not a replace: the update trigger tells the search indexes which text to remove.
-  `INSERT INTO main.page_text (url_id, url, title, headings, description, body, cjk, text_version)
-   SELECT w.out_id, t.url, t.title, t.headings, t.description, t.body, t.cjk, t.text_version
-   FROM shard.page_text t JOIN temp.merge_win w ON w.shard_id = t.url_id AND w.cmp >= 0
-   WHERE t.url_id BETWEEN :lo AND :hi
-   ON CONFLICT (url_id) DO UPDATE SET url = excluded.url, title = excluded.title, headings = excluded.headings,
-     description = excluded.description, body = excluded.body, cjk = excluded.cjk, text_version = excluded.text_version
-   WHERE (SELECT cmp FROM temp.merge_win WHERE out_id = excluded.url_id) = 1`,
+  ...pageTextSql(layout),
   // The later capture takes the response row; the trigger on response moves the one it replaces into capture.
   `INSERT INTO main.response (url_id, run_id, body_id, ${CAPTURE_COLUMNS.join(', ')})
    SELECT w.out_id, rm.out_id, mb.id, ${from('r')}

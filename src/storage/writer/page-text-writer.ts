@@ -12,15 +12,16 @@ export const CJK = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
  * archive no longer holds.
  */
 export class PageTextWriter {
-  private readonly upsert: Statement<[number, string, string | null, string, string | null, string, number, number]>;
   private readonly remove: Statement<[number]>;
+  private readonly insert: Statement<[number, string, string | null, string, string | null, string, number, number]>;
 
   constructor(db: Database) {
-    this.upsert = db.prepare(`
-      INSERT INTO page_text (url_id, url, title, headings, description, body, cjk, text_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (url_id) DO UPDATE SET url = excluded.url, title = excluded.title, headings = excluded.headings,
-        description = excluded.description, body = excluded.body, cjk = excluded.cjk, text_version = excluded.text_version`);
+    // A delete and an insert rather than an upsert: in a compact archive page_text is a view (see
+    // convert-page-text.ts), which takes INSERT and DELETE through its triggers but no ON CONFLICT.
     this.remove = db.prepare('DELETE FROM page_text WHERE url_id = ?');
+    this.insert = db.prepare(
+      'INSERT INTO page_text (url_id, url, title, headings, description, body, cjk, text_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
   }
 
   write(urlId: number, url: string, response: Pick<StoredResponse, 'title' | 'text'>): void {
@@ -30,6 +31,7 @@ export class PageTextWriter {
 
   store(urlId: number, url: string, title: string | null, text: PageText): void {
     const cjk = CJK.test(text.body) || (title !== null && CJK.test(title)) ? 1 : 0;
-    this.upsert.run(urlId, url, title, text.headings, text.description ?? null, text.body, cjk, text.version);
+    this.remove.run(urlId);
+    this.insert.run(urlId, url, title, text.headings, text.description ?? null, text.body, cjk, text.version);
   }
 }
