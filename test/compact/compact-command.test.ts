@@ -74,6 +74,43 @@ describe('crawlite compact', () => {
     expect(existsSync(`${db}-compacting`)).toBe(false);
   });
 
+  it('compresses the page text too, and search gives the same hits and snippets before, after and undone', async () => {
+    const db = tmp.path('text.sqlite');
+    copyFileSync(original, db);
+    const search = async () => {
+      const found = await runCli(['search', db, 'alpha', '-f', 'ndjson']);
+      expect(found.code, found.stderr).toBe(0);
+      return found.stdout;
+    };
+    const before = await search();
+    expect(before).toContain('/a');
+    const textTables = () =>
+      readArchive<{ name: string; type: string }>(
+        db,
+        "SELECT name, type FROM sqlite_schema WHERE name IN ('page_text', 'page_text_zlib') ORDER BY name",
+      );
+    expect(textTables()).toEqual([{ name: 'page_text', type: 'table' }]);
+    expect((await runCli(['compact', db, '-q'])).code).toBe(0);
+    expect(textTables()).toEqual([
+      { name: 'page_text', type: 'view' },
+      { name: 'page_text_zlib', type: 'table' },
+    ]);
+    expect(readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM page_text_zlib WHERE length(body) < body_size')[0]!.n).toBe(3);
+    expect(await search()).toBe(before);
+    expect((await runCli(['compact', db, '--undo', '-q'])).code).toBe(0);
+    expect(textTables()).toEqual([{ name: 'page_text', type: 'table' }]);
+    expect(await search()).toBe(before);
+  });
+
+  it('a compacted archive is refused by merge with what to do', async () => {
+    const db = tmp.path('merge-input.sqlite');
+    copyFileSync(original, db);
+    expect((await runCli(['compact', db, '-q'])).code).toBe(0);
+    const merged = await runCli(['merge', db, '--db', tmp.path('merged.sqlite')]);
+    expect(merged.code).toBe(1);
+    expect(merged.stderr).toMatch(/its page text is compact \(crawlite compact\); run `crawlite compact --undo` on a copy of it first/);
+  });
+
   it('leaves a compacted archive compact for what a re-crawl adds', async () => {
     const db = tmp.path('recrawled.sqlite');
     copyFileSync(original, db);

@@ -1,5 +1,4 @@
 import type { Database } from 'better-sqlite3';
-import { convertPageText } from '../writer/index.js';
 
 export type RunEnd = 'finished' | 'interrupted' | 'limit' | 'failed';
 
@@ -33,11 +32,7 @@ export class CrawlRecord {
       this.set('options', options);
       for (const [key, value] of Object.entries(extra)) this.set(key, value);
       // Once compact, always: every later writer (resume, re-crawl, import, merge) compresses what it stores.
-      // Page text as well: from here on its rows are written compressed (see convertPageText).
-      if (options.compact === true) {
-        this.set('compact', true);
-        convertPageText(this.db, 'compact');
-      }
+      if (options.compact === true) this.set('compact', true);
     })();
   }
 
