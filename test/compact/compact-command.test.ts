@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrity, readArchive, tempDir } from '../support/archive.js';
@@ -100,6 +101,48 @@ describe('crawlite compact', () => {
     expect((await runCli(['compact', db, '--undo', '-q'])).code).toBe(0);
     expect(textTables()).toEqual([{ name: 'page_text', type: 'table' }]);
     expect(await search()).toBe(before);
+  });
+
+  it('packs again at its own level what a --compact crawl stored at the faster one, in 2 KB pages; --undo goes back to 4 KB', async () => {
+    // Words drawn from a small vocabulary by a fixed LCG: text where zlib's level 6 finds more than level 1.
+    let seed = 7;
+    const vocabulary = ['archive', 'crawl', 'frontier', 'resume', 'replay', 'index', 'capture', 'payload', 'record', 'digest'];
+    const prose = () =>
+      Array.from({ length: 4000 }, () => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return vocabulary[seed % vocabulary.length];
+      }).join(' ');
+    const pages: Record<string, ReturnType<typeof html>> = { '/': html('<a href="/x">x</a><a href="/y">y</a>') };
+    pages['/x'] = html(`<p>${prose()}</p>`);
+    pages['/y'] = html(`<p>${prose()}</p>`);
+    const site = await startServer(routes(pages));
+    try {
+      const db = tmp.path('compact-crawl.sqlite');
+      const crawled = await runCli(['crawl', site.url, '--db', db, '--compact', '-q']);
+      expect(crawled.code, crawled.stderr).toBe(0);
+      const stored = () => readArchive<{ n: number }>(db, 'SELECT sum(length(data)) AS n FROM body')[0]!.n;
+      const pageSize = () => readArchive<{ page_size: number }>(db, 'PRAGMA page_size')[0]!.page_size;
+      const bodies = rows(db);
+      const crawledBytes = stored();
+      expect(packed(db)).toBeGreaterThanOrEqual(2);
+      expect(pageSize()).toBe(4096);
+      const done = await runCli(['compact', db]);
+      expect(done.code, done.stderr).toBe(0);
+      expect(stored()).toBeLessThan(crawledBytes);
+      expect(rows(db)).toEqual(bodies);
+      expect(pageSize()).toBe(2048);
+      expect(integrity(db)).toBe('ok');
+      expect((await runCli(['compact', db, '--undo', '-q'])).code).toBe(0);
+      expect(pageSize()).toBe(4096);
+      expect(packed(db)).toBe(0);
+      expect(rows(db)).toEqual(bodies);
+      // The raw bytes are the ones hashed when crawled.
+      for (const row of readArchive<{ body: Buffer; sha256: string }>(db, 'SELECT body, sha256 FROM pages')) {
+        expect(createHash('sha256').update(row.body).digest('hex')).toBe(row.sha256);
+      }
+    } finally {
+      await site.close();
+    }
   });
 
   it('a compacted archive is refused by merge with what to do', async () => {

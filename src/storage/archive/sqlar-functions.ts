@@ -11,17 +11,18 @@ type Value = string | Buffer | number | bigint | null;
 const bytesOf = (value: string | Buffer): Buffer => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
 
 /**
- * zlib level 1, where the shell's compress() uses 6: a page's text is compressed on the thread that commits
- * it, and level 6 doubled that thread's CPU for the text (0.23 to 0.49 ms per synthetic page) where level 1
- * adds a third (0.31 ms), for 0.3% more bytes on the synthetic site and 11% more on the Python docs.
+ * zlib level 1 while crawling, where the shell's compress() uses 6: a page's text is compressed on the thread
+ * that commits it, and level 6 doubled that thread's CPU for the text (0.23 to 0.49 ms per synthetic page)
+ * where level 1 adds a third (0.31 ms), for 0.3% more bytes on the synthetic site and 11% more on the Python
+ * docs. `crawlite compact` runs offline and takes 6 (the docs' text 3.74 MB -> 3.33 MB for 0.13 s more CPU).
  */
-const LEVEL = 1;
+export const CRAWL_TEXT_LEVEL = 1;
 
 /** sqlar_compress(X): X deflated as a zlib stream, or X itself when that is not smaller. */
-export function sqlarCompress(value: Value): Value {
+export function sqlarCompress(value: Value, level = CRAWL_TEXT_LEVEL): Value {
   if (value === null || typeof value === 'number' || typeof value === 'bigint') return value;
   const raw = bytesOf(value);
-  const packed = deflateSync(raw, { level: LEVEL });
+  const packed = deflateSync(raw, { level });
   return packed.length < raw.length ? packed : value;
 }
 
@@ -39,7 +40,8 @@ export function sqlarUncompress(value: Value, size: Value): Value {
   }
 }
 
-export function registerSqlarFunctions(db: Database): void {
-  db.function('sqlar_compress', { deterministic: true }, (value: Value) => sqlarCompress(value));
+/** `level`: the zlib level sqlar_compress writes with (CRAWL_TEXT_LEVEL unless given). */
+export function registerSqlarFunctions(db: Database, level = CRAWL_TEXT_LEVEL): void {
+  db.function('sqlar_compress', { deterministic: true }, (value: Value) => sqlarCompress(value, level));
   db.function('sqlar_uncompress', { deterministic: true }, (value: Value, size: Value) => sqlarUncompress(value, size));
 }
