@@ -51,7 +51,11 @@ beforeAll(async () => {
       ...Object.fromEntries(PAGES.map((path) => [path, doc('', `${allPages} <a href="${OUTSIDE}">out</a>`)])),
     }),
   );
-  const result = await within(runCli(['crawl', server.url, '--db', crawled, '-q', '--ignore-robots', '--max-redirects', '0']), 60_000, 'crawl');
+  const result = await within(
+    runCli(['crawl', server.url, '--db', crawled, '-q', '--ignore-robots', '--max-redirects', '0']),
+    60_000,
+    'crawl',
+  );
   expect(result).toMatchObject({ code: 0 });
 }, 90_000);
 
@@ -86,7 +90,7 @@ describe('links stored by target id', () => {
   });
 
   it('spells out only the targets that have no url row (the canonical and the refresh), each other by id', () => {
-    expect(readArchive(crawled, "SELECT url FROM url WHERE url IN (?, ?, ?)", at('/canon-only'), at('/refreshed'), OUTSIDE)).toEqual([
+    expect(readArchive(crawled, 'SELECT url FROM url WHERE url IN (?, ?, ?)', at('/canon-only'), at('/refreshed'), OUTSIDE)).toEqual([
       { url: OUTSIDE },
     ]);
     expect(textTargets(crawled)).toEqual([at('/canon-only'), at('/refreshed')]);
