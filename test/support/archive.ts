@@ -59,8 +59,24 @@ const VIEWS_OF_7 = ['pages', 'captures', 'changes']
   .join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 15: no capture notes. */
-export const UNDO_SCHEMA_16 = `DROP VIEW capture_notes; DROP TABLE capture_note;
+/** Takes a current archive back to schema 16: links spelling every target URL out. */
+export const UNDO_SCHEMA_17 = `DROP VIEW links; ALTER TABLE link RENAME TO link_0017;
+  CREATE TABLE link (
+    from_id INTEGER NOT NULL REFERENCES url (id),
+    to_url  TEXT NOT NULL,
+    kind    TEXT NOT NULL,
+    nofollow INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (from_id, to_url)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO link (from_id, to_url, kind, nofollow)
+  SELECT l.from_id, CASE l.to_id WHEN 0 THEN l.to_url ELSE t.url END, l.kind, l.nofollow FROM link_0017 l LEFT JOIN url t ON t.id = l.to_id;
+  DROP TABLE link_0017;
+  ${statementOf('0002_archivist.sql', /CREATE VIEW links AS/, /;\n/)}
+  PRAGMA user_version = 16;`;
+
+/** ... schema 15: no capture notes. */
+export const UNDO_SCHEMA_16 = `${UNDO_SCHEMA_17}
+  DROP VIEW capture_notes; DROP TABLE capture_note;
   PRAGMA user_version = 15;`;
 
 /** ... schema 14: no render notes. */

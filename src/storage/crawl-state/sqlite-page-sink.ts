@@ -49,7 +49,8 @@ export class SqlitePageSink implements PageSinkPort {
     const crawl = Math.trunc(limits.crawl ?? 1);
     this.revisitLinked = db.prepare(`
       UPDATE url SET state = 'queued', tries = 0, error_code = NULL, error = NULL, crawl = ${crawl}
-      WHERE url IN (SELECT to_url FROM link WHERE from_id = ? AND nofollow = 0 AND kind <> 'canonical')
+      WHERE id IN (SELECT CASE l.to_id WHEN 0 THEN (SELECT t.id FROM url t WHERE t.url = l.to_url) ELSE l.to_id END
+                   FROM link l WHERE l.from_id = ? AND l.nofollow = 0 AND l.kind <> 'canonical')
         AND ${finishedBeforeSql('', String(crawl))}
       RETURNING origin`);
     // A URL found again is revised by the frontier's rules (src/pipeline/frontier-rules.ts).

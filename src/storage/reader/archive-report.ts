@@ -130,7 +130,10 @@ export function rootStates(db: Database, roots: { url: string; key: string }[]):
   const lookup = db.prepare<[string], UrlRow>(
     'SELECT u.id, coalesce(u.fetch_url, u.url) AS url, u.state, u.error, u.error_code, r.status FROM url u LEFT JOIN response r ON r.url_id = u.id WHERE u.url = ?',
   );
-  const target = db.prepare<[number], { to_url: string }>("SELECT to_url FROM link WHERE from_id = ? AND kind = 'redirect' LIMIT 1");
+  const target = db.prepare<[number], { to_url: string }>(
+    `SELECT CASE l.to_id WHEN 0 THEN l.to_url ELSE t.url END AS to_url
+     FROM link l LEFT JOIN url t ON t.id = l.to_id WHERE l.from_id = ? AND l.kind = 'redirect' LIMIT 1`,
+  );
   const describe = (url: string, row: UrlRow): Omit<RootState, 'redirectedTo'> => {
     const error = row.error ?? row.error_code ?? undefined;
     return { url, state: row.state, ...(error ? { error } : {}), ...(row.status !== null ? { status: row.status } : {}) };

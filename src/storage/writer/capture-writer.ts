@@ -5,6 +5,7 @@ import { compressBody } from '../../pipeline/compress-body.js';
 import { readMetaValue } from '../archive/meta-value.js';
 import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
+import { resolveLinkTargetsSql } from './resolve-link-targets.js';
 
 /** One capture as the archive keeps it: a response, the exchange it came in, and what its page said. */
 export interface CaptureRow {
@@ -118,6 +119,8 @@ export class CaptureWriter {
   private readonly insertCaptureNote: Statement<[number, string, string]>;
   /** Multi-row link inserts, by row count, prepared once each when first needed. */
   private readonly insertLinks = new Map<number, Statement<unknown[]>>();
+  /** A page's text links whose targets have url rows now, given their ids: prepared when first needed. */
+  private resolvePage: Statement<[number]>[] | undefined;
   private readonly text: PageTextWriter;
   /** The archive stores bodies compressed (meta 'compact', set by --compact or `crawlite compact`). */
   readonly compact: boolean;
@@ -249,11 +252,19 @@ export class CaptureWriter {
   /** A page's links are those of its latest capture: the ones stored before go. */
   replaceLinks(from: number, discovered: readonly DiscoveredUrl[]): void {
     this.deleteLinks.run(from);
-    this.addLinks(from, discovered);
+    this.insertLinkRows(from, discovered);
   }
 
   /** Links of a page, added to those it has (each once). */
   addLinks(from: number, discovered: readonly DiscoveredUrl[]): void {
+    this.insertLinkRows(from, discovered);
+    // A target kept as text before may have a url row now: one link to it, not a text one and an id one.
+    this.resolvePage ??= resolveLinkTargetsSql({ where: 'l.from_id = ?' }).map((sql) => this.db.prepare<[number]>(sql));
+    for (const statement of this.resolvePage) statement.run(from);
+  }
+
+  /** The links' rows, each naming its target by url id where the target has a row (resolved in the statement). */
+  private insertLinkRows(from: number, discovered: readonly DiscoveredUrl[]): void {
     for (let start = 0; start < discovered.length; start += LINKS_PER_INSERT) {
       const end = Math.min(start + LINKS_PER_INSERT, discovered.length);
       const values: unknown[] = new Array(4 * (end - start));
@@ -287,7 +298,11 @@ export class CaptureWriter {
     let statement = this.insertLinks.get(rows);
     if (!statement) {
       const placeholders = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ');
-      statement = this.db.prepare(`INSERT INTO link (from_id, to_url, kind, nofollow) VALUES ${placeholders} ON CONFLICT DO NOTHING`);
+      // The target's id where it has a url row (the sink writes new URLs before their links), else its text.
+      statement = this.db.prepare(`INSERT INTO link (from_id, to_id, to_url, kind, nofollow)
+        SELECT v.column1, coalesce(u.id, 0), CASE WHEN u.id IS NULL THEN v.column2 ELSE '' END, v.column3, v.column4
+        FROM (VALUES ${placeholders}) v LEFT JOIN url u ON u.url = v.column2
+        WHERE true ON CONFLICT DO NOTHING`);
       this.insertLinks.set(rows, statement);
     }
     return statement;

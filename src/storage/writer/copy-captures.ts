@@ -7,6 +7,7 @@
  */
 import { CAPTURE_ROW_COLUMNS } from './capture-writer.js';
 import type { PageTextLayout } from './convert-page-text.js';
+import { resolveLinkTargetsSql } from './resolve-link-targets.js';
 
 /** Columns a response and a capture share, besides url_id, run_id and body_id. */
 const CAPTURE_COLUMNS = [...CAPTURE_ROW_COLUMNS, 'links_found', 'links_new', 'revalidated'];
@@ -97,10 +98,17 @@ export const copyCapturesSql = (layout: PageTextLayout): string[] => [
   insertCaptures('response', 'JOIN temp.merge_win m ON m.shard_id = c.url_id AND m.cmp = -1'),
   // A page's links and text are those of its latest capture, as a crawl keeps them.
   'DELETE FROM main.link WHERE from_id IN (SELECT out_id FROM temp.merge_win WHERE cmp = 1)',
-  `INSERT INTO main.link (from_id, to_url, kind, nofollow)
-   SELECT w.out_id, l.to_url, l.kind, l.nofollow FROM shard.link l JOIN temp.merge_win w ON w.shard_id = l.from_id AND w.cmp >= 0
-   WHERE l.from_id BETWEEN :lo AND :hi
+  // A target is named by its text in the shard (its url row's, or the link's own), then by the output's id for
+  // that text; one whose row comes in a later batch keeps its text until the last batch resolves it.
+  `INSERT INTO main.link (from_id, to_id, to_url, kind, nofollow)
+   SELECT w.out_id, coalesce(mu.id, 0), CASE WHEN mu.id IS NULL THEN coalesce(su.url, l.to_url) ELSE '' END, l.kind, l.nofollow
+   FROM shard.link l JOIN temp.merge_win w ON w.shard_id = l.from_id AND w.cmp >= 0
+   LEFT JOIN shard.url su ON su.id = l.to_id
+   LEFT JOIN main.url mu ON mu.url = coalesce(su.url, l.to_url)
+   WHERE l.from_id BETWEEN :lo AND :hi AND (su.id IS NOT NULL OR l.to_id = 0)
    ON CONFLICT DO NOTHING`,
+  // The last batch (no shard URL above it): every URL is in the output now, so links kept as text get ids.
+  ...resolveLinkTargetsSql({ where: 'true', onlyIf: ':hi >= (SELECT coalesce(max(id), :lo) FROM shard.url WHERE id >= :lo)' }),
   ...pageTextSql(layout),
   // The later capture takes the response row; the trigger on response moves the one it replaces into capture.
   `INSERT INTO main.response (url_id, run_id, body_id, ${CAPTURE_COLUMNS.join(', ')})

@@ -64,7 +64,8 @@ export class ListedPages {
                AND id IN (SELECT url_id FROM response WHERE run_id = ?)
                AND url NOT IN (SELECT url FROM temp.import_listed_page)
                AND url NOT IN (SELECT value FROM json_each(?))
-               AND url NOT IN (SELECT to_url FROM link)`,
+               AND id NOT IN (SELECT to_id FROM link)
+               AND url NOT IN (SELECT to_url FROM link WHERE to_id = 0)`,
             )
             .run(runId, JSON.stringify(roots));
         this.db

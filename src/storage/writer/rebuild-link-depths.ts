@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { resolveLinkTargetsSql } from './resolve-link-targets.js';
 
 export interface RebuiltDepths {
   /** URLs whose kind or depth changed. */
@@ -28,6 +29,8 @@ export function rebuildLinkDepths(db: Database, runIds: readonly number[], rootK
   // The import's runs: its own, and one per crawl a crawlite WARC of several crawls names.
   const runs = JSON.stringify(runIds);
   return db.transaction((): RebuiltDepths => {
+    // Links to URLs whose records came later in the import get their ids, which the walk follows.
+    for (const sql of resolveLinkTargetsSql({ where: 'true' })) db.exec(sql);
     db.exec(`DROP TABLE IF EXISTS temp.imported; DROP TABLE IF EXISTS temp.reach;
       CREATE TEMP TABLE imported (id INTEGER PRIMARY KEY);
       CREATE TEMP TABLE reach (id INTEGER PRIMARY KEY, depth INTEGER NOT NULL, kind TEXT NOT NULL);
@@ -44,12 +47,12 @@ export function rebuildLinkDepths(db: Database, runIds: readonly number[], rootK
     // Redirects and refreshes keep the level: followed until nothing new comes at this level.
     const sameLevel = db.prepare(`INSERT OR IGNORE INTO temp.reach (id, depth, kind)
       SELECT t.id, r.depth, CASE l.kind WHEN 'redirect' THEN r.kind ELSE 'page' END
-      FROM temp.reach r JOIN link l ON l.from_id = r.id JOIN url t ON t.url = l.to_url
+      FROM temp.reach r JOIN link l ON l.from_id = r.id JOIN url t ON t.id = l.to_id
       WHERE r.depth = ? AND l.kind IN ('redirect', 'refresh')
       ORDER BY r.id, l.kind`);
     const nextLevel = db.prepare(`INSERT OR IGNORE INTO temp.reach (id, depth, kind)
       SELECT t.id, r.depth + 1, CASE l.kind WHEN 'requisite' THEN 'requisite' ELSE 'page' END
-      FROM temp.reach r JOIN link l ON l.from_id = r.id JOIN url t ON t.url = l.to_url
+      FROM temp.reach r JOIN link l ON l.from_id = r.id JOIN url t ON t.id = l.to_id
       WHERE r.depth = ? AND l.kind IN ('link', 'requisite')
       ORDER BY l.kind = 'requisite', r.id`);
     // Every level adds at least one URL or ends the walk, so it ends within the number of URLs.
@@ -71,7 +74,7 @@ export function rebuildLinkDepths(db: Database, runIds: readonly number[], rootK
 
 const HTML_RESPONSE = `(lower(trim(r.content_type)) LIKE 'text/html%' OR lower(trim(r.content_type)) LIKE 'application/xhtml+xml%')`;
 
-// The URLs other pages link to are gathered once (link has no index on to_url: one would grow every archive),
+// The URLs other pages link to are gathered once (link has no index on to_id: one would grow every archive),
 // not looked for per page, which took the whole link table once per HTML page.
 function pickRoots(db: Database, runs: string, rootKeys: string[]): string[] {
   const known = db.prepare('SELECT url FROM url WHERE url = ?').pluck();
@@ -81,7 +84,7 @@ function pickRoots(db: Database, runs: string, rootKeys: string[]): string[] {
     .prepare(
       `SELECT u.url FROM response r JOIN url u ON u.id = r.url_id
        WHERE r.run_id IN (SELECT value FROM json_each(?)) AND ${HTML_RESPONSE} AND u.kind = 'page'
-         AND u.url NOT IN (SELECT l.to_url FROM link l JOIN url f ON f.id = l.from_id WHERE f.url <> l.to_url)
+         AND u.id NOT IN (SELECT to_id FROM link WHERE from_id <> to_id)
        ORDER BY u.id`,
     )
     .pluck()
