@@ -1,6 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINK_KIND_CODE } from '../../src/storage/archive/link-kind-codes.js';
 import { openArchive } from '../../src/storage/archive/open-archive.js';
 import { readArchive, tempDir, UNDO_SCHEMA_17 } from '../support/archive.js';
 import { execCli, runCli } from '../support/cli.js';
@@ -72,6 +73,18 @@ afterAll(async () => {
 });
 
 describe('links stored by target id', () => {
+  it('stores each kind as the code link_kind names it, the two most common (requisite, link) as 0 and 1', () => {
+    const table = readArchive<{ code: number; kind: string }>(crawled, 'SELECT code, kind FROM link_kind ORDER BY code');
+    expect(table).toEqual(
+      Object.entries(LINK_KIND_CODE)
+        .map(([kind, code]) => ({ code, kind }))
+        .sort((x, y) => x.code - y.code),
+    );
+    const stored = readArchive<{ kind: number }>(crawled, "SELECT DISTINCT l.kind FROM link l JOIN links v ON v.kind = 'link'");
+    expect(stored.map((row) => row.kind)).toContain(LINK_KIND_CODE.link);
+    expect(readArchive(crawled, 'SELECT typeof(kind) AS t FROM link GROUP BY 1')).toEqual([{ t: 'integer' }]);
+  });
+
   it('the links view gives every link as before: link-only targets, external and nofollow links, self-links', () => {
     const links = linksOf(crawled);
     const from = (path: string) =>

@@ -69,8 +69,9 @@ export const UNDO_SCHEMA_17 = `DROP VIEW links; ALTER TABLE link RENAME TO link_
     PRIMARY KEY (from_id, to_url)
   ) STRICT, WITHOUT ROWID;
   INSERT INTO link (from_id, to_url, kind, nofollow)
-  SELECT l.from_id, CASE l.to_id WHEN 0 THEN l.to_url ELSE t.url END, l.kind, l.nofollow FROM link_0017 l LEFT JOIN url t ON t.id = l.to_id;
-  DROP TABLE link_0017;
+  SELECT l.from_id, CASE l.to_id WHEN 0 THEN l.to_url ELSE t.url END, k.kind, l.nofollow
+  FROM link_0017 l JOIN link_kind k ON k.code = l.kind LEFT JOIN url t ON t.id = l.to_id;
+  DROP TABLE link_0017; DROP TABLE link_kind;
   ${statementOf('0002_archivist.sql', /CREATE VIEW links AS/, /;\n/)}
   PRAGMA user_version = 16;`;
 

@@ -10,4 +10,5 @@ export * from './shard-file.js';
 export * from './sqlite-driver.js';
 export * from './unlock-archive.js';
 export * from './body-bytes.js';
+export * from './link-kind-codes.js';
 export * from './compact-archive.js';

@@ -1,5 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { asWriteError } from '../archive/archive-errors.js';
+import { linkKindSql } from '../archive/link-kind-codes.js';
 import { CaptureWriter, fetchedCapture } from '../writer/capture-writer.js';
 import { PageExchanges } from './page-exchanges.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort } from '../../pipeline/ports.js';
@@ -50,7 +51,7 @@ export class SqlitePageSink implements PageSinkPort {
     this.revisitLinked = db.prepare(`
       UPDATE url SET state = 'queued', tries = 0, error_code = NULL, error = NULL, crawl = ${crawl}
       WHERE id IN (SELECT CASE l.to_id WHEN 0 THEN (SELECT t.id FROM url t WHERE t.url = l.to_url) ELSE l.to_id END
-                   FROM link l WHERE l.from_id = ? AND l.nofollow = 0 AND l.kind <> 'canonical')
+                   FROM link l WHERE l.from_id = ? AND l.nofollow = 0 AND l.kind <> ${linkKindSql('canonical')})
         AND ${finishedBeforeSql('', String(crawl))}
       RETURNING origin`);
     // A URL found again is revised by the frontier's rules (src/pipeline/frontier-rules.ts).

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { linkKindSql } from '../archive/link-kind-codes.js';
 import type { ArchiveReport, RootState } from './reader-types.js';
 
 export type { ArchiveReport, RootState };
@@ -132,7 +133,7 @@ export function rootStates(db: Database, roots: { url: string; key: string }[]):
   );
   const target = db.prepare<[number], { to_url: string }>(
     `SELECT CASE l.to_id WHEN 0 THEN l.to_url ELSE t.url END AS to_url
-     FROM link l LEFT JOIN url t ON t.id = l.to_id WHERE l.from_id = ? AND l.kind = 'redirect' LIMIT 1`,
+     FROM link l LEFT JOIN url t ON t.id = l.to_id WHERE l.from_id = ? AND l.kind = ${linkKindSql('redirect')} LIMIT 1`,
   );
   const describe = (url: string, row: UrlRow): Omit<RootState, 'redirectedTo'> => {
     const error = row.error ?? row.error_code ?? undefined;

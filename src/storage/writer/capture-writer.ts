@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import type { DiscoveredUrl, Screenshot, StoredResponse } from '../../pipeline/ports.js';
 import { compressBody } from '../../pipeline/compress-body.js';
+import { LINK_KIND_CODE } from '../archive/link-kind-codes.js';
 import { readMetaValue } from '../archive/meta-value.js';
 import { PageTextWriter } from './page-text-writer.js';
 import { payloadDigest } from './payload-digest.js';
@@ -272,7 +273,7 @@ export class CaptureWriter {
         const found = discovered[i]!;
         values[at] = from;
         values[at + 1] = found.key;
-        values[at + 2] = found.kind;
+        values[at + 2] = LINK_KIND_CODE[found.kind];
         values[at + 3] = found.nofollow ? 1 : 0;
       }
       this.linkInsert(end - start).run(values);

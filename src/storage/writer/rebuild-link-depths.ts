@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { linkKindSql } from '../archive/link-kind-codes.js';
 import { resolveLinkTargetsSql } from './resolve-link-targets.js';
 
 export interface RebuiltDepths {
@@ -46,15 +47,15 @@ export function rebuildLinkDepths(db: Database, runIds: readonly number[], rootK
     for (const root of roots) addRoot.run(root);
     // Redirects and refreshes keep the level: followed until nothing new comes at this level.
     const sameLevel = db.prepare(`INSERT OR IGNORE INTO temp.reach (id, depth, kind)
-      SELECT t.id, r.depth, CASE l.kind WHEN 'redirect' THEN r.kind ELSE 'page' END
+      SELECT t.id, r.depth, CASE l.kind WHEN ${linkKindSql('redirect')} THEN r.kind ELSE 'page' END
       FROM temp.reach r JOIN link l ON l.from_id = r.id JOIN url t ON t.id = l.to_id
-      WHERE r.depth = ? AND l.kind IN ('redirect', 'refresh')
-      ORDER BY r.id, l.kind`);
+      WHERE r.depth = ? AND l.kind IN (${linkKindSql('redirect')}, ${linkKindSql('refresh')})
+      ORDER BY r.id, l.kind = ${linkKindSql('refresh')}`);
     const nextLevel = db.prepare(`INSERT OR IGNORE INTO temp.reach (id, depth, kind)
-      SELECT t.id, r.depth + 1, CASE l.kind WHEN 'requisite' THEN 'requisite' ELSE 'page' END
+      SELECT t.id, r.depth + 1, CASE l.kind WHEN ${linkKindSql('requisite')} THEN 'requisite' ELSE 'page' END
       FROM temp.reach r JOIN link l ON l.from_id = r.id JOIN url t ON t.id = l.to_id
-      WHERE r.depth = ? AND l.kind IN ('link', 'requisite')
-      ORDER BY l.kind = 'requisite', r.id`);
+      WHERE r.depth = ? AND l.kind IN (${linkKindSql('link')}, ${linkKindSql('requisite')})
+      ORDER BY l.kind = ${linkKindSql('requisite')}, r.id`);
     // Every level adds at least one URL or ends the walk, so it ends within the number of URLs.
     for (let depth = 0; ; depth++) {
       for (let step = 0; step < MAX_SAME_LEVEL_STEPS && sameLevel.run(depth).changes > 0; step++);
