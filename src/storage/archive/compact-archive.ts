@@ -2,7 +2,7 @@ import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, unlin
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { COMPACT_ZLIB_LEVEL, compressBody } from '../../pipeline/compress-body.js';
+import { COMPACT_TEXT_LEVEL, COMPACT_ZLIB_LEVEL, compressBody } from '../../pipeline/compress-body.js';
 import { ArchiveBusyError } from './archive-errors.js';
 import { ArchiveLock, realArchivePath, refuseHardLinks } from './archive-lock.js';
 import { bodyBytes } from './body-bytes.js';
@@ -130,8 +130,8 @@ export function compactArchive(path: string, { undo = false } = {}): CompactRepo
       source.close();
     }
     const copy = new Database(temp);
-    // Offline, text takes the bodies' level.
-    registerSqlarFunctions(copy, undo ? undefined : COMPACT_ZLIB_LEVEL);
+    // Offline, text takes a higher level than a crawl's.
+    registerSqlarFunctions(copy, undo ? undefined : COMPACT_TEXT_LEVEL);
     let bodies: number;
     try {
       // The copy has this version's schema, whatever the archive's was.
