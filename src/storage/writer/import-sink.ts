@@ -5,7 +5,7 @@ import { CaptureWriter, fetchedCapture, isPageRequest, type CaptureRow } from '.
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
 import { ArchivedPayloads, type ArchivedOriginal, type StoredPayload } from './archived-payload.js';
 import { SetAsideRevisits, type SetAsideRevisit } from './set-aside-revisits.js';
-import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../../pipeline/ports.js';
+import type { CaptureColumns, DiscoveredUrl, Reason, StoredResponse, UrlKind, WireExchange } from '../../pipeline/ports.js';
 
 /** What the archive knows of a URL before a response for it is imported. */
 export interface KnownUrl {
@@ -15,24 +15,15 @@ export interface KnownUrl {
   redirectHops: number;
 }
 
-/** A response as a WARC holds it: the stored response with the wire it came over. */
-export interface ImportedResponse extends StoredResponse {
-  /** Null for a resource record, which holds no HTTP message. */
-  httpVersion: string | null;
-  reason: string | null;
-  rawHeaders: Buffer | null;
-  requestMethod: string | null;
-  requestTarget: string | null;
-  requestHeaders: Buffer | null;
-  remoteIp: string | null;
-  startedAt: string | null;
-  /** WARC-Truncated: why the record's payload is not whole; REQUEST_BODY_LEFT_OUT after it when the request's body is not whole. */
-  truncated: string | null;
-  /** The request's body, for a request other than GET; null when left out (see REQUEST_BODY_LEFT_OUT). */
-  requestBody: Buffer | null;
-  /** What the record said of the capture that its columns cannot (the view capture_notes). */
-  notes?: readonly string[];
-}
+/**
+ * A response as a WARC holds it: the stored response with the wire it came over (null for a resource record,
+ * which holds no HTTP message), and what the record said of it. `truncated` is its WARC-Truncated, with
+ * REQUEST_BODY_LEFT_OUT after it when the request's body is not whole; `requestBody` is null when left out.
+ */
+export interface ImportedResponse
+  extends StoredResponse,
+    Pick<CaptureColumns, keyof WireExchange | 'truncated' | 'requestBody'>,
+    Pick<CaptureRow, 'notes'> {}
 
 /**
  * The word `truncated` ends with (after the response's WARC-Truncated, if any) when the request's body is not
