@@ -3,6 +3,7 @@ import { asWriteError } from '../archive/archive-errors.js';
 import { bodyBytes } from '../archive/body-bytes.js';
 import { CaptureWriter, fetchedCapture, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
+import { UrlRows } from './url-rows.js';
 import { ArchivedPayloads, type ArchivedOriginal, type StoredPayload } from './archived-payload.js';
 import { SetAsideRevisits, type SetAsideRevisit } from './set-aside-revisits.js';
 import type { CaptureColumns, DiscoveredUrl, Reason, StoredResponse, UrlKind, WireExchange } from '../../pipeline/ports.js';
@@ -21,9 +22,7 @@ export interface KnownUrl {
  * REQUEST_BODY_LEFT_OUT after it when the request's body is not whole; `requestBody` is null when left out.
  */
 export interface ImportedResponse
-  extends StoredResponse,
-    Pick<CaptureColumns, keyof WireExchange | 'truncated' | 'requestBody'>,
-    Pick<CaptureRow, 'notes'> {}
+  extends StoredResponse, Pick<CaptureColumns, keyof WireExchange | 'truncated' | 'requestBody'>, Pick<CaptureRow, 'notes'> {}
 
 /**
  * The word `truncated` ends with (after the response's WARC-Truncated, if any) when the request's body is not
@@ -91,11 +90,8 @@ export const NOT_IN_WARC: Reason = {
  */
 export class ImportSink {
   private readonly knownStmt: Statement<[string], { id: number; kind: UrlKind; depth: number; redirect_hops: number }>;
-  private readonly upsertPage: Statement<[Record<string, unknown>], { id: number }>;
-  private readonly insertFound: Statement<[Record<string, unknown>]>;
-  private readonly lowerDepth: Statement<[{ depth: number; url: string }]>;
+  private readonly urls: UrlRows;
   private readonly countVariant: Statement<[string]>;
-  private readonly insertOtherMethodUrl: Statement<[Record<string, unknown>]>;
   private readonly latestAt: Statement<[number], { fetched_at: string }>;
   private readonly remember: Statement<[string | null, string | null, string, number | null, number | null, string | null]>;
   private readonly byRecordId: Statement<[string], StoredPayload>;
@@ -136,24 +132,10 @@ export class ImportSink {
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_digest ON import_payload (digest)');
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_uri ON import_payload (uri)');
     this.knownStmt = db.prepare('SELECT id, kind, depth, redirect_hops FROM url WHERE url = ?');
-    this.upsertPage = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, tries, error_code, error, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, 1, @code, @message, @pathKey)
-      ON CONFLICT (url) DO UPDATE SET state = excluded.state, tries = max(url.tries, 1),
-        error_code = excluded.error_code, error = excluded.error
-      RETURNING id`);
-    this.insertFound = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, @code, @message, @from, @pathKey)
-      ON CONFLICT (url) DO NOTHING`);
-    this.lowerDepth = db.prepare('UPDATE url SET depth = @depth WHERE url = @url AND depth > @depth');
+    this.urls = new UrlRows(db);
     this.countVariant = db.prepare(
       'INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1',
     );
-    this.insertOtherMethodUrl = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, tries, error_code, error, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, 1, @code, @message, @pathKey)
-      ON CONFLICT (url) DO NOTHING`);
     this.latestAt = db.prepare('SELECT fetched_at FROM response WHERE url_id = ?');
     this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id, skipped) VALUES (?, ?, ?, ?, ?, ?)');
     this.byRecordId = db.prepare(
@@ -222,7 +204,7 @@ export class ImportSink {
       if (!isPageRequest(page.response.requestMethod)) return this.otherMethod(page);
       const earlier = this.earlierThanPage(page);
       if (earlier !== undefined) return earlier;
-      const urlId = this.upsertPage.get({
+      const urlId = this.urls.importedPage({
         url: page.key,
         fetchUrl: page.url === page.key ? null : page.url,
         origin: page.origin,
@@ -233,7 +215,7 @@ export class ImportSink {
         code: page.error?.code ?? null,
         message: page.error?.message ?? null,
         pathKey: page.pathKey ?? null,
-      })!.id;
+      });
       let newUrls = 0;
       for (const found of page.discovered) if (!found.linkOnly) newUrls += this.addFound(found, urlId);
       const bodyId = this.writer.body(page.response.body, page.response);
@@ -288,7 +270,7 @@ export class ImportSink {
    * answered with what a form submission got. A URL no GET record answered is `skipped` (not_get).
    */
   private otherMethod(page: ImportedPage): StoredPayload & { newUrls: number } {
-    this.insertOtherMethodUrl.run({
+    this.urls.importedOtherMethod({
       url: page.key,
       fetchUrl: page.url === page.key ? null : page.url,
       origin: page.origin,
@@ -431,12 +413,12 @@ export class ImportSink {
       from,
       pathKey: found.pathKey ?? null,
     };
-    if (this.insertFound.run(row).changes > 0) {
+    if (this.urls.importedFound(row) > 0) {
       if (found.pathKey) this.countVariant.run(found.pathKey);
       return 1;
     }
     // Found again closer to the first page: the shorter distance is the URL's depth, as in a crawl.
-    this.lowerDepth.run({ depth: found.depth, url: found.key });
+    this.urls.closer(found.key, found.depth);
     return 0;
   }
 }
