@@ -4,6 +4,7 @@ import { bodyBytes } from '../archive/body-bytes.js';
 import { CaptureWriter, fetchedCapture, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
 import { UrlRows } from './url-rows.js';
+import { ListedPages } from './listed-pages.js';
 import { ArchivedPayloads, type ArchivedOriginal, type StoredPayload } from './archived-payload.js';
 import { SetAsideRevisits, type SetAsideRevisit } from './set-aside-revisits.js';
 import type { CaptureColumns, DiscoveredUrl, Reason, StoredResponse, UrlKind, WireExchange } from '../../pipeline/ports.js';
@@ -380,6 +381,11 @@ export class ImportSink {
     } catch (error) {
       throw asWriteError(this.path, error);
     }
+  }
+
+  /** The pages a WACZ's lists name, gathered for this import's archive (see ListedPages). */
+  listedPages(): ListedPages {
+    return new ListedPages(this.db, this.path);
   }
 
   /** After the last record: kinds and depths from the link graph, as a crawl would have them (see rebuildLinkDepths). */
