@@ -28,7 +28,7 @@ export class SqlitePageSink implements PageSinkPort {
   private readonly variants: Statement<[string], { count: number }>;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly path: string,
     private readonly runId: number,
     private readonly limits: SinkLimits = {},
