@@ -6,7 +6,7 @@ import type { SearchArchive } from '../src/serve/search-mount.js';
 import { serveArchive, type ServingArchive } from '../src/serve/serve-archive.js';
 import { createUiHandler } from '../src/serve/ui/ui-handler.js';
 import { openArchive as openReader } from '../src/storage/reader/archive-reader.js';
-import { openArchive as openDatabase } from '../src/storage/archive/open-archive.js';
+import { ArchiveFacts } from '../src/storage/reader/archive-facts.js';
 import { searchArchive, type SearchOptions } from '../src/storage/query/search-archive.js';
 import { tempDir } from './support/archive.js';
 import { execCli, runCli } from './support/cli.js';
@@ -217,8 +217,8 @@ describe('the UI search page', () => {
       }));
     };
     const reader = openReader(db);
-    const database = openDatabase(db, 'readonly');
-    const server: Server = createServer(createUiHandler({ archive: reader, db: database, replayOrigin: 'http://127.0.0.1:1', search }));
+    const facts = ArchiveFacts.open(db);
+    const server: Server = createServer(createUiHandler({ archive: reader, facts, replayOrigin: 'http://127.0.0.1:1', search }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -230,7 +230,7 @@ describe('the UI search page', () => {
     } finally {
       server.close();
       reader.close();
-      database.close();
+      facts.close();
     }
   });
 });

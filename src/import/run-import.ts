@@ -89,7 +89,7 @@ export async function runImport(request: ImportRequest, hooks: ImportHooks): Pro
       };
       const tally = await importWarcs(inputs, sink, settings, hooks);
       if (waczs.length === 0) sink.rebuildKindsAndDepths(tally.roots);
-      else tally.listedPages = await applyListedPages(waczs, archive.db, request.dbPath, runId, sink, tally.roots);
+      else tally.listedPages = await applyListedPages(waczs, runId, sink, tally.roots);
       endedBy = tally.stopped ? 'interrupted' : 'finished';
       return { ...tally, runId };
     } finally {

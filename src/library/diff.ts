@@ -40,54 +40,45 @@ export interface PageDiff {
   patch: string;
 }
 
-type Database = ReturnType<(typeof import('../storage/archive/index.js'))['openArchive']>;
-
-/** Opens the archive read-only for `read`, explaining a file that is no archive as opening it would. */
-async function reading<T>(path: string, read: (db: Database, explained: <R>(step: () => R) => R) => Promise<T> | T): Promise<T> {
-  const { openArchive, explainOpenError } = await import('../storage/archive/index.js');
-  const db = openArchive(path, 'readonly');
+/** Reads the archive, opened read-only, with `read`; a file that is no archive is explained as opening it would. */
+async function reading<T>(path: string, read: (archive: ArchiveFacts) => Promise<T> | T): Promise<T> {
+  const { ArchiveFacts } = await import('../storage/reader/index.js');
+  const archive = ArchiveFacts.open(path);
   try {
-    return await read(db, (step) => {
-      try {
-        return step();
-      } catch (error) {
-        return explainOpenError(path, error);
-      }
-    });
+    return await read(archive);
   } finally {
-    db.close();
+    archive.close();
   }
 }
 
 /** What changed between two crawls of an archive, as `crawlite diff`. A crawl it lacks rejects with CrawlNumberError. */
 export async function diffCrawls(input: DiffInput): Promise<CrawlDiff> {
-  const changes = await import('../storage/reader/index.js');
-  return reading(input.db, (db, explained) => {
-    const { from, to } = explained(() => changes.resolveCrawls(db, input.db, { from: input.from, to: input.to }));
-    return { from, to, changes: explained(() => changes.crawlChanges(db, from, to)) };
+  return reading(input.db, (archive) => {
+    const { from, to } = archive.resolveCrawls({ from: input.from, to: input.to });
+    return { from, to, changes: archive.crawlChanges(from, to) };
   });
 }
 
 /** How one page's text changed between two crawls, as `crawlite diff --url`; a page not captured in both rejects with NotCapturedError. */
 export async function diffPage(input: PageDiffInput): Promise<PageDiff> {
-  const [changes, { normalizeUrl }, { captureText }, { createTwoFilesPatch }] = await Promise.all([
+  const [{ NotCapturedError }, { normalizeUrl }, { captureText }, { createTwoFilesPatch }] = await Promise.all([
     import('../storage/reader/index.js'),
     import('../url/index.js'),
     import('../html/index.js'),
     import('diff'),
   ]);
-  return reading(input.db, (db, explained) => {
-    const { from, to } = explained(() => changes.resolveCrawls(db, input.db, { from: input.from, to: input.to }));
+  return reading(input.db, (archive) => {
+    const { from, to } = archive.resolveCrawls({ from: input.from, to: input.to });
     const asked = input.url;
     // The archive's key for a URL is its normalised form, as the crawl stored it.
     const normalized = normalizeUrl(asked);
     const url = [asked, 'error' in normalized ? undefined : normalized.key].find(
-      (key): key is string => key !== undefined && explained(() => changes.holdsUrl(db, key)),
+      (key): key is string => key !== undefined && archive.holdsUrl(key),
     );
-    if (url === undefined) throw new changes.NotCapturedError(`${asked} is not in the archive`);
+    if (url === undefined) throw new NotCapturedError(`${asked} is not in the archive`);
     const [before, after] = [from, to].map((crawl) => {
-      const found = explained(() => changes.captureInCrawl(db, url, crawl));
-      if (!found) throw new changes.NotCapturedError(`${url} was not captured in crawl ${crawl}`);
+      const found = archive.captureInCrawl(url, crawl);
+      if (!found) throw new NotCapturedError(`${url} was not captured in crawl ${crawl}`);
       return found;
     }) as [Capture, Capture];
     const [a, b] = [captureText(before), captureText(after)];
@@ -98,3 +89,4 @@ export async function diffPage(input: PageDiffInput): Promise<PageDiff> {
 }
 
 type Capture = import('../storage/reader/index.js').CapturedContent;
+type ArchiveFacts = import('../storage/reader/index.js').ArchiveFacts;

@@ -72,11 +72,10 @@ export async function qa(input: QaInput): Promise<QaReport> {
   checkNumber('pageTimeoutMs', input.pageTimeoutMs, 1, 3_600_000, true);
   checkNumber('threshold', input.threshold, 0, 1, false);
   checkNumber('worst', input.worst, 0, 1000, true);
-  const [{ resolveChromium }, { runQa }, { qaTotals, worstQaRows }, { openArchive }] = await Promise.all([
+  const [{ resolveChromium }, { runQa }, { ArchiveFacts }] = await Promise.all([
     import('../browser/index.js'),
     import('../qa/index.js'),
     import('../storage/reader/index.js'),
-    import('../storage/archive/index.js'),
   ]);
   // Before the archive is opened: a missing browser is said at once.
   const chromium = resolveChromium(input.chromium);
@@ -92,9 +91,9 @@ export async function qa(input: QaInput): Promise<QaReport> {
     ...(input.onProgress ? { onProgress: (done: number, total: number) => input.onProgress!({ done, total }) } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });
-  const db = openArchive(input.db, 'readonly');
+  const archive = ArchiveFacts.open(input.db);
   try {
-    const totals = qaTotals(db, threshold, run.startedAt);
+    const totals = archive.qaTotals(threshold, run.startedAt);
     return {
       archive: input.db,
       total: run.total,
@@ -105,10 +104,10 @@ export async function qa(input: QaInput): Promise<QaReport> {
       median: totals.median,
       threshold,
       below: totals.below,
-      worst: worstQaRows(db, input.worst ?? QA_DEFAULTS.worst, 0, run.startedAt),
+      worst: archive.worstQaRows(input.worst ?? QA_DEFAULTS.worst, 0, run.startedAt),
       ms: Date.now() - started,
     };
   } finally {
-    db.close();
+    archive.close();
   }
 }

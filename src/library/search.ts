@@ -31,10 +31,7 @@ export interface SearchReport {
 
 /** Runs the search in a process of its own, so an abort or the time limit can stop it inside SQLite. */
 export async function searchArchive(input: SearchInput): Promise<SearchReport> {
-  const [{ openArchive }, { pagesWithoutText, startSearch }] = await Promise.all([
-    import('../storage/archive/index.js'),
-    import('../storage/query/index.js'),
-  ]);
+  const { pagesWithoutTextIn, startSearch } = await import('../storage/query/index.js');
   let found = 0;
   const options: SearchOptions = {
     limit: input.limit ?? DEFAULT_LIMIT,
@@ -58,10 +55,5 @@ export async function searchArchive(input: SearchInput): Promise<SearchReport> {
   );
   const end = await untilDone(running, input.signal);
   if (end !== 'done' || found > 0) return { end, found, unindexed: 0 };
-  const db = openArchive(input.db, 'readonly');
-  try {
-    return { end, found, unindexed: pagesWithoutText(db) };
-  } finally {
-    db.close();
-  }
+  return { end, found, unindexed: pagesWithoutTextIn(input.db) };
 }

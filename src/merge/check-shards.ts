@@ -1,11 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { NotAnArchiveError } from '../storage/archive/index.js';
-import { readShardProgress, type ShardProgress } from '../storage/merge/index.js';
-import { latestSchemaVersion, loadMigrations } from '../storage/archive/index.js';
-import { checkArchiveFile, openArchive } from '../storage/archive/index.js';
-import { openShardFile, readShardDefinition, schemaVersionOf } from '../storage/archive/index.js';
-import { schemaDifference } from '../storage/merge/index.js';
+import { checkArchiveFile, latestSchemaVersion, loadMigrations, NotAnArchiveError } from '../storage/archive/index.js';
+import { inspectShardFile, readMergeOutput, type MergeOutputState } from '../storage/merge/index.js';
 import { checkDefinition, checkSameCrawl, type CheckedDefinition } from './check-definitions.js';
 import { MergeIntoInputError, ShardAlteredError, ShardSchemaError } from './merge-errors.js';
 
@@ -36,27 +32,11 @@ export function checkShards(paths: string[], output: string): string[] {
 }
 
 /** What the output already holds, read without writing: its crawl's roots, and how far earlier merges got. */
-export interface OutputState {
-  roots?: string[];
-  progress: Map<string, ShardProgress>;
-}
+export type OutputState = MergeOutputState;
 
 export function readOutputState(output: string, shards: string[]): OutputState {
-  const progress = new Map<string, ShardProgress>();
-  if (!existsSync(output) || checkArchiveFile(output)) return { progress };
-  const db = openArchive(output, 'readonly');
-  try {
-    const hasMeta = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get() !== undefined;
-    if (!hasMeta) return { progress };
-    for (const shard of shards) {
-      const found = readShardProgress(db, shard);
-      if (found) progress.set(shard, found);
-    }
-    const roots = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'roots'").get();
-    return { progress, ...(roots ? { roots: JSON.parse(roots.value) as string[] } : {}) };
-  } finally {
-    db.close();
-  }
+  if (!existsSync(output) || checkArchiveFile(output)) return { progress: new Map() };
+  return readMergeOutput(output, shards);
 }
 
 /**
@@ -67,18 +47,15 @@ export function readOutputState(output: string, shards: string[]): OutputState {
  */
 export function inspectShards(shards: string[], output: { path: string; roots?: string[] }): CheckedDefinition[] {
   const known = latestSchemaVersion(loadMigrations());
-  const checked = shards.map((path) => {
-    const db = openShardFile(path);
-    try {
-      const version = schemaVersionOf(db);
+  const checked = shards.map((path) =>
+    inspectShardFile(path, (shard) => {
+      const version = shard.schemaVersion();
       if (version < known) throw new ShardSchemaError(path, version, known);
-      const difference = schemaDifference(db);
+      const difference = shard.schemaDifference();
       if (difference) throw new ShardAlteredError(path, difference);
-      return checkDefinition(path, readShardDefinition(db));
-    } finally {
-      db.close();
-    }
-  });
+      return checkDefinition(path, shard.definition());
+    }),
+  );
   checkSameCrawl(checked, output);
   return checked;
 }

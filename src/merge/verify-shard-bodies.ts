@@ -1,6 +1,5 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { ShardBodyCheck } from '../storage/merge/index.js';
-import { openShardFile } from '../storage/archive/index.js';
 import { ShardBodyError } from './merge-errors.js';
 
 /** Time spent hashing between two looks at Ctrl-C: short enough that an interruption is heard at once. */
@@ -17,9 +16,8 @@ export interface BodyCheckRequest {
  * lies about its hash or its size refuses the shard (ShardBodyError). Resolves false when stopped part-way.
  */
 export async function verifyShardBodies(path: string, request: BodyCheckRequest): Promise<boolean> {
-  const db = openShardFile(path);
+  const check = ShardBodyCheck.open(path);
   try {
-    const check = new ShardBodyCheck(db);
     for (;;) {
       // Slowed down (a test), one body a step.
       const step = check.step(request.pauseMs ? 0 : STEP_MS);
@@ -30,6 +28,6 @@ export async function verifyShardBodies(path: string, request: BodyCheckRequest)
       if (request.stopped?.()) return false;
     }
   } finally {
-    db.close();
+    check.close();
   }
 }

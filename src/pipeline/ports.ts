@@ -87,19 +87,48 @@ export interface WireExchange {
   requestTarget: string;
   /** The request header block as written to the connection, in the same form as rawHeaders. */
   requestHeaders: Buffer;
-  /** The address connected to (a proxy's, through a proxy); absent if unknown. */
+  /** The address connected to (a proxy's, through a proxy); absent (null in a column) if unknown. */
   remoteIp?: string;
   /** When the request went out (ISO 8601 UTC, ms). */
   startedAt: string;
 }
 
-export interface StoredResponse {
+/** The fields of T as columns hold them: each one present, null where nothing was recorded. */
+export type Recorded<T> = { [K in keyof T]-?: Exclude<T[K], undefined> | null };
+
+/**
+ * A capture's columns, declared once for every place that holds one (the response and capture tables, the
+ * pages and captures views, an imported record): the response, and the exchange it came in over the wire
+ * (null when not recorded: a resource record, or a capture stored before the archive kept the wire).
+ */
+export interface CaptureColumns extends Recorded<WireExchange> {
   status: number;
+  contentType: string | null;
+  /** The encoding the body was decoded with to find its links. */
+  charset: string | null;
+  /** The Location header of a redirect. */
+  location: string | null;
   /** Lower-case names; repeated headers joined with ", " (set-cookie and location with "\n"). */
   headers: Record<string, string>;
-  contentType: string | null;
-  charset: string | null;
-  location: string | null;
+  /** ISO 8601 UTC. */
+  fetchedAt: string;
+  elapsedMs: number;
+  title: string | null;
+  canonical: string | null;
+  /** Directives of `<meta name="robots">`, comma-separated. */
+  robots: string | null;
+  /** Link references not read because of --max-links-per-page; 0 when all were read. */
+  linksDropped: number;
+  /** WARC-Truncated of an imported capture whose payload is not whole ('length', 'time', 'disconnect', ...); null when whole (schema 11 on). */
+  truncated: string | null;
+  /** What a request other than GET sent (an imported POST's body); only captures have one (schema 11 on). */
+  requestBody: Buffer | null;
+}
+
+/** A fetched response as the pipeline hands it to storage; what a crawl does not always learn is optional. */
+export interface StoredResponse
+  extends Pick<CaptureColumns, 'status' | 'headers' | 'contentType' | 'charset' | 'location' | 'fetchedAt' | 'elapsedMs'>,
+    Partial<Pick<CaptureColumns, 'title' | 'canonical' | 'robots' | 'linksDropped'>> {
   /** Bytes received, after Content-Encoding was undone. */
   body: Uint8Array;
   /** The body's SHA-256 if already computed (off the main thread); the sink computes it otherwise. */
@@ -108,14 +137,6 @@ export interface StoredResponse {
   sha1?: Buffer;
   /** The body compressed for a compact archive (sqlar convention: shorter than the body), made off the main thread; the sink compresses it otherwise. */
   stored?: Uint8Array;
-  fetchedAt: string;
-  elapsedMs: number;
-  title?: string | null;
-  canonical?: string | null;
-  /** Directives of <meta name="robots">, comma-separated. */
-  robots?: string | null;
-  /** Link references in the body not read because of the per-response cap; 0 or absent when none. */
-  linksDropped?: number;
   /** An HTML page's words, kept for full-text search; absent for other responses and with --no-text. */
   text?: PageText;
   /** The exchange as it went over the wire, when the fetcher saw it. */

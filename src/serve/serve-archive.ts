@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CrawliteError } from '../crawlite-error.js';
-import { openArchive as openReader } from '../storage/reader/index.js';
-import { openArchive as openDatabase } from '../storage/archive/index.js';
+import { ArchiveFacts, openArchive as openReader } from '../storage/reader/index.js';
 import { uiDiff } from './diff-mount.js';
 import { replayAddresses } from './replay-addresses.js';
 import { REPLAY_DOMAIN } from './replay-host.js';
@@ -82,7 +81,7 @@ function stop(server: Server): Promise<void> {
  */
 export async function serveArchive(options: ServeOptions): Promise<ServingArchive> {
   const archive = openReader(options.path);
-  const db = openDatabase(options.path, 'readonly');
+  const facts = ArchiveFacts.open(options.path);
   const search = uiSearch(options.path, options.searchTimeoutMs);
   const sql = uiSql(options.path, options.searchTimeoutMs);
   const diff = uiDiff(options.path);
@@ -108,7 +107,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     const ui = createUiHandler(
       {
         archive,
-        db,
+        facts,
         replayOrigin,
         replayAddresses: addresses,
         ...(replayPageOrigin ? { replayPageOrigin } : {}),
@@ -133,7 +132,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
         diff.close();
         await Promise.all(servers.map(stop));
         archive.close();
-        db.close();
+        facts.close();
       },
     };
   } catch (error) {
@@ -142,7 +141,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     diff.close();
     await Promise.all(servers.map(stop));
     archive.close();
-    db.close();
+    facts.close();
     throw error;
   }
 }

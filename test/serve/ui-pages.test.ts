@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openArchive as openDatabase } from '../../src/storage/archive/open-archive.js';
+import { ArchiveFacts } from '../../src/storage/reader/archive-facts.js';
 import { openArchive } from '../../src/storage/reader/archive-reader.js';
 import { serveArchive, type ServingArchive } from '../../src/serve/serve-archive.js';
 import { CrawliteError } from '../../src/crawlite-error.js';
@@ -103,9 +103,9 @@ describe('every UI response', () => {
 
   it('shows a thrown error as a 500 page of one line, without a stack trace', async () => {
     const reader = openArchive(archive);
-    const db = openDatabase(archive, 'readonly');
-    db.close();
-    const server: Server = createServer(createUiHandler({ archive: reader, db, replayOrigin: 'http://127.0.0.1:1', search: undefined }));
+    const facts = ArchiveFacts.open(archive);
+    facts.close();
+    const server: Server = createServer(createUiHandler({ archive: reader, facts, replayOrigin: 'http://127.0.0.1:1', search: undefined }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const response = await get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '/urls');
@@ -281,15 +281,15 @@ describe('search results', () => {
 
   async function withSearch(run: (base: string) => Promise<void>): Promise<void> {
     const reader = openArchive(archive);
-    const db = openDatabase(archive, 'readonly');
-    const server: Server = createServer(createUiHandler({ archive: reader, db, replayOrigin: 'http://127.0.0.1:1', search }));
+    const facts = ArchiveFacts.open(archive);
+    const server: Server = createServer(createUiHandler({ archive: reader, facts, replayOrigin: 'http://127.0.0.1:1', search }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     } finally {
       server.close();
       reader.close();
-      db.close();
+      facts.close();
     }
   }
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openArchive as openDatabase } from '../../src/storage/archive/open-archive.js';
+import { ArchiveFacts } from '../../src/storage/reader/archive-facts.js';
 import { openArchive } from '../../src/storage/reader/archive-reader.js';
 import { uiDiff } from '../../src/serve/diff-mount.js';
 import { uiSql } from '../../src/serve/sql-mount.js';
@@ -21,10 +21,12 @@ export async function startUiServer(
   limits: { sqlTimeoutMs?: number; downloadTimeoutMs?: number; diffTimeoutMs?: number } = {},
 ): Promise<UiServer> {
   const archive = openArchive(path);
-  const db = openDatabase(path, 'readonly');
+  const facts = ArchiveFacts.open(path);
   const sql = uiSql(path, limits.sqlTimeoutMs, limits.downloadTimeoutMs);
   const diff = uiDiff(path, limits.diffTimeoutMs);
-  const server: Server = createServer(createUiHandler({ archive, db, replayOrigin: 'http://127.0.0.1:1', search: undefined, sql, diff }));
+  const server: Server = createServer(
+    createUiHandler({ archive, facts, replayOrigin: 'http://127.0.0.1:1', search: undefined, sql, diff }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -34,7 +36,7 @@ export async function startUiServer(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       archive.close();
-      db.close();
+      facts.close();
     },
   };
 }

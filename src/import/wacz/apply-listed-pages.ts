@@ -1,4 +1,4 @@
-import { ListedPages, type ImportSink, type ListedPageRow } from '../../storage/writer/index.js';
+import type { ImportSink, ListedPageRow } from '../../storage/writer/index.js';
 import type { Wacz } from './open-wacz.js';
 
 /** Listed pages taken in at a time. */
@@ -10,15 +10,8 @@ const LISTED_BATCH = 1000;
  * list), a URL listed as a page is one whatever the walk found, and one unlisted that nothing links to
  * is a requisite. Returns how many responses the import stored are listed pages.
  */
-export async function applyListedPages(
-  waczs: Wacz[],
-  db: ConstructorParameters<typeof ListedPages>[0],
-  dbPath: string,
-  runId: number,
-  sink: ImportSink,
-  warcinfoRoots: string[],
-): Promise<number> {
-  const listed = new ListedPages(db, dbPath);
+export async function applyListedPages(waczs: Wacz[], runId: number, sink: ImportSink, warcinfoRoots: string[]): Promise<number> {
+  const listed = sink.listedPages();
   try {
     for (const wacz of waczs) {
       let batch: ListedPageRow[] = [];

@@ -1,5 +1,4 @@
 import type { ArchivedPage, CaptureTime } from '../../storage/reader/index.js';
-import { linksTo } from '../../storage/reader/index.js';
 import { captureOf, nearestCapture } from '../replay/find-capture.js';
 import { REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp } from '../replay-url.js';
@@ -95,7 +94,7 @@ export function capturePage(context: UiContext, params: URLSearchParams): UiPage
   const rawBodyHref = replayFramePath(page.url, timestamp, 'id_');
   const downloadHref = `/raw?url=${encodeURIComponent(page.url)}${selected.latest ? '' : `&ts=${timestamp}`}`;
   const outlinks = [...take(context.archive.links(page.url), LINKS_SHOWN)];
-  const inlinks = linksTo(context.db, page.url, LINKS_SHOWN);
+  const inlinks = context.facts.linksTo(page.url, LINKS_SHOWN);
   const responseHeaders =
     headerBlock(page.rawHeaders) ??
     Object.entries(page.headers)

@@ -1,13 +1,6 @@
 import { CrawliteError } from '../../crawlite-error.js';
 import { isCutCell, type DiffSide } from '../../storage/query/index.js';
-import {
-  CHANGE_KINDS,
-  changeCountsQuery,
-  changesPageQuery,
-  crawlNumbers,
-  resolveCrawls,
-  type ChangeKind,
-} from '../../storage/reader/index.js';
+import { CHANGE_KINDS, changeCountsQuery, changesPageQuery, type ChangeKind } from '../../storage/reader/index.js';
 import type { UiDiff } from '../diff-mount.js';
 import type { UiSql } from '../sql-mount.js';
 import { html, type Html } from './html.js';
@@ -184,7 +177,7 @@ ${listed.rows.length === 0 ? html`<p class="muted" id="no-changes">No URLs${afte
 export async function changesPage(context: UiContext, params: URLSearchParams): Promise<UiPage> {
   let crawls: number[];
   try {
-    crawls = crawlNumbers(context.db, 'this archive');
+    crawls = context.facts.crawlNumbers('this archive');
   } catch (error) {
     if (error instanceof CrawliteError) return page(html`<h1>Changes</h1><p class="error" id="changes-error">${error.message}</p>`, 501);
     throw error;
@@ -198,10 +191,13 @@ export async function changesPage(context: UiContext, params: URLSearchParams): 
   let from: number;
   let to: number;
   try {
-    ({ from, to } = resolveCrawls(context.db, 'this archive', {
-      ...(asked.from !== undefined ? { from: asked.from } : {}),
-      ...(asked.to !== undefined ? { to: asked.to } : {}),
-    }));
+    ({ from, to } = context.facts.resolveCrawls(
+      {
+        ...(asked.from !== undefined ? { from: asked.from } : {}),
+        ...(asked.to !== undefined ? { to: asked.to } : {}),
+      },
+      'this archive',
+    ));
   } catch (error) {
     if (error instanceof CrawliteError) throw new UiHttpError(400, error.message.replace(/--(from|to) /g, '$1 '));
     throw error;

@@ -1,4 +1,4 @@
-import { archiveOverview, type ArchiveOverview, type HostCount } from '../../storage/reader/index.js';
+import type { ArchiveOverview, HostCount } from '../../storage/reader/index.js';
 import { html } from './html.js';
 import { formatBytes, formatCount, timeTag } from './format.js';
 import type { UiContext, UiPage } from './ui-context.js';
@@ -6,7 +6,7 @@ import type { UiContext, UiPage } from './ui-context.js';
 /** `/`: what `crawlite stats` prints, plus runs, types, hosts and a chart of fetches over time. */
 export function overviewPage(context: UiContext): UiPage {
   const report = context.archive.report();
-  const overview = archiveOverview(context.db);
+  const overview = context.facts.overview();
   const roots = context.archive.crawlDefinition()?.roots ?? [];
   const { urls } = report;
   const urlStates = [

@@ -1,4 +1,4 @@
-import { qaTotals, worstQaRows, type QaRow } from '../../storage/reader/index.js';
+import type { QaRow } from '../../storage/reader/index.js';
 import { replayFramePath } from '../replay-frame.js';
 import { captureTimestamp } from '../replay-url.js';
 import { captureHref, formatCount, timeTag, truncate } from './format.js';
@@ -34,14 +34,14 @@ export function qaPage(context: UiContext, params: URLSearchParams): UiPage {
   const offset = Number(params.get('offset') ?? 0);
   if (!Number.isSafeInteger(offset) || offset < 0)
     throw new UiHttpError(400, `offset must be a whole number of at least 0, got ${String(params.get('offset')).slice(0, 40)}`);
-  const totals = qaTotals(context.db, THRESHOLD);
+  const totals = context.facts.qaTotals(THRESHOLD);
   if (totals.checked === 0) {
     return {
       title: 'QA',
       body: html`<h1>Replay QA</h1><p id="qa-none">No page has been checked yet: run <code>crawlite qa ${context.archive.path}</code> (or crawl with <code>--browser --qa</code>).</p>`,
     };
   }
-  const rows = worstQaRows(context.db, PAGE_SIZE, offset);
+  const rows = context.facts.worstQaRows(PAGE_SIZE, offset);
   const next =
     offset + rows.length < totals.checked ? html`<a id="qa-next" href="${`/qa?offset=${offset + PAGE_SIZE}`}">next ${PAGE_SIZE} ›</a>` : '';
   return {

@@ -1,5 +1,5 @@
 import { CrawliteError } from '../../crawlite-error.js';
-import { archiveRelations, type ArchiveRelation } from '../../storage/reader/index.js';
+import type { ArchiveRelation } from '../../storage/reader/index.js';
 import { browseRelationSql, isCutCell, MAX_SQL_CHARS } from '../../storage/query/index.js';
 import { SHOWN_ROWS } from '../sql-mount.js';
 import { html, type Html } from './html.js';
@@ -76,7 +76,7 @@ function form(sql: string): Html {
 }
 
 function pageOf(context: UiContext, main: Html, sql: string, status?: number): UiPage {
-  const relations = archiveRelations(context.db);
+  const relations = context.facts.relations();
   return {
     ...(status !== undefined ? { status } : {}),
     title: 'SQL',
@@ -116,7 +116,7 @@ function afterKey(params: URLSearchParams, relation: ArchiveRelation): Array<str
 
 /** `/sql?view=NAME[&after=KEY][&limit=N]`: a view or table in key order, a page at a time after the last row shown. */
 async function browse(context: UiContext, params: URLSearchParams, name: string): Promise<UiPage> {
-  const relation = archiveRelations(context.db).find((candidate) => candidate.name === name);
+  const relation = context.facts.relations().find((candidate) => candidate.name === name);
   if (!relation) throw new UiHttpError(404, `no view or table named ${name.slice(0, 100)} in this archive`);
   const limit = pageSize(params);
   const after = afterKey(params, relation);

@@ -1,14 +1,13 @@
-import type { ArchiveReader } from '../../storage/reader/index.js';
-import type { ArchiveConnection } from '../../storage/archive/index.js';
+import type { ArchiveFacts, ArchiveReader } from '../../storage/reader/index.js';
 import type { SearchArchive } from '../search-mount.js';
 import type { UiDiff } from '../diff-mount.js';
 import type { UiSql } from '../sql-mount.js';
 import { replayAddresses, type ReplayAddresses } from '../replay-addresses.js';
 
-/** What every UI page reads from: the archive (through its reader and a read-only connection) and where replay lives. */
+/** What every UI page reads from: the archive (its pages through its reader, the rest through its facts) and where replay lives. */
 export interface UiContext {
   archive: ArchiveReader;
-  db: ArchiveConnection;
+  facts: ArchiveFacts;
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   replayOrigin: string;
   /** Where captures are replayed; without it, paths of replayOrigin. */

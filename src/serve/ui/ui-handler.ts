@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
-import { fetchTimeline } from '../../storage/reader/index.js';
 import { sendReply } from '../send-reply.js';
 import { captureFactsApi } from './capture-facts-api.js';
 import { capturePage, requestedCapture } from './capture-page.js';
@@ -92,7 +91,7 @@ export function createUiHandler(
     }
     if (path === '/api/capture') return jsonReply(captureFactsApi(context, params));
     if (path === '/api/timeline')
-      return { status: 200, response: { type: 'application/json', body: JSON.stringify(fetchTimeline(context.db)) } };
+      return { status: 200, response: { type: 'application/json', body: JSON.stringify(context.facts.timeline()) } };
     if (path === '/raw') {
       const capture = requestedCapture(context, params);
       const name = (new URL(capture.url).pathname.split('/').pop() || 'index').replace(/[^\w.-]/g, '_');

@@ -1,7 +1,5 @@
 import {
-  listUrls,
   mediaType,
-  mediaTypeCounts,
   SCAN_ROWS,
   screenshotType,
   STATUS_CLASSES,
@@ -56,7 +54,7 @@ const select = (name: string, values: readonly string[], chosen: string | undefi
 
 /** The archive's media types, most responses first, each with its count; a chosen type not among them is kept. */
 function typeSelect(context: UiContext, chosen: string | undefined) {
-  const types = mediaTypeCounts(context.db);
+  const types = context.facts.mediaTypeCounts();
   const options =
     chosen !== undefined && !types.some((row) => row.type === chosen) ? [...types, { type: chosen, count: undefined }] : types;
   return html`<label>type<select name="type"><option value="">any</option>${options.map(
@@ -94,7 +92,7 @@ export function urlsPage(context: UiContext, params: URLSearchParams): UiPage {
     throw new UiHttpError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, got "${limitText}"`);
   }
   const limit = Number(limitText);
-  const page = listUrls(context.db, filter, { after, limit });
+  const page = context.facts.listUrls(filter, { after, limit });
   const nextParams = new URLSearchParams([...params].filter(([name]) => name !== 'after'));
   if (page.next !== undefined) nextParams.set('after', page.next);
   const body = html`<h1>URLs</h1>

@@ -1,14 +1,18 @@
-// The archive room's door: what the rest of crawlite uses of it.
-export * from './archive-errors.js';
-export * from './archive-lock.js';
-export * from './demo-archive.js';
-export * from './lock-holder.js';
-export * from './migrate.js';
-export * from './open-archive.js';
-export * from './open-crawl-archive.js';
-export * from './shard-file.js';
-export * from './sqlite-driver.js';
-export * from './unlock-archive.js';
-export * from './body-bytes.js';
-export * from './link-kind-codes.js';
-export * from './compact-archive.js';
+// The archive room's door: what the rest of crawlite uses of it (opening, locking and migrating archive files,
+// their errors). The connections stay inside storage: other rooms read and write through the storage objects.
+export {
+  ArchiveBusyError,
+  NotAnArchiveError,
+  NothingToRecrawlError,
+  NothingToResumeError,
+  UnfinishedCrawlError,
+  asWriteError,
+} from './archive-errors.js';
+export { ArchiveLock, type LockOwner } from './archive-lock.js';
+export { removeDemoArchive } from './demo-archive.js';
+export { describeHolder, formatHolder } from './lock-holder.js';
+export { latestSchemaVersion, loadMigrations } from './migrate.js';
+export { checkArchiveFile, type ArchiveConnection } from './open-archive.js';
+export { openCrawlArchive, type CrawlArchive } from './open-crawl-archive.js';
+export type { ShardDefinition } from './shard-file.js';
+export { unlockArchive } from './unlock-archive.js';

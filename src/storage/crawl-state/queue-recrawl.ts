@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { finishedBeforeSql } from '../../pipeline/frontier-rules.js';
+import { UrlRows } from '../writer/url-rows.js';
 
 /** The crawl number of the archive's latest run (imports count as crawl 1); undefined when it has none. */
 export function latestCrawl(db: Database): number | undefined {
@@ -18,10 +18,5 @@ export function unfinishedUrls(db: Database): number {
  * are fresh. Returns how many were queued.
  */
 export function queueRecrawl(db: Database, crawl: number, only?: readonly string[]): number {
-  const set = `UPDATE url SET state = 'queued', tries = 0, error_code = NULL, error = NULL, crawl = ${Math.trunc(crawl)}`;
-  const finished = finishedBeforeSql('', String(Math.trunc(crawl)));
-  if (!only) return db.prepare(`${set} WHERE ${finished}`).run().changes;
-  const robots = db.prepare(`${set} WHERE kind = 'robots' AND ${finished}`).run().changes;
-  const one = db.prepare<[string]>(`${set} WHERE url = ? AND ${finished}`);
-  return only.reduce((queued, key) => queued + one.run(key).changes, robots);
+  return new UrlRows(db).requeueFinished(crawl, only);
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { UrlRows } from '../writer/url-rows.js';
 
 /**
  * Gives every failed URL a fresh set of tries (`crawlite retry`): it is
@@ -6,5 +7,5 @@ import type { Database } from 'better-sqlite3';
  * any, stays in `pages` until the new fetch replaces it.
  */
 export function requeueFailed(db: Database): number {
-  return db.prepare("UPDATE url SET state = 'queued', tries = 0, error_code = NULL, error = NULL WHERE state = 'failed'").run().changes;
+  return new UrlRows(db).requeueFailed();
 }

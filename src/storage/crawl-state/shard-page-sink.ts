@@ -1,8 +1,9 @@
-import type { Database, Statement, Transaction } from 'better-sqlite3';
+import type { Database, Transaction } from 'better-sqlite3';
 import type { ClaimedUrl, CommitResult, PageOutcome, PageSinkPort } from '../../pipeline/ports.js';
 import { asWriteError } from '../archive/archive-errors.js';
 import type { SqlitePageSink } from './sqlite-page-sink.js';
 import { TakeBackPages } from './take-back-pages.js';
+import { UrlRows } from '../writer/url-rows.js';
 
 /**
  * A worker's shard: an archive like any other, written by the SQLite page
@@ -11,7 +12,6 @@ import { TakeBackPages } from './take-back-pages.js';
  * and the page is committed under that row's id.
  */
 export class ShardPageSink implements PageSinkPort {
-  private readonly upsert: Statement<unknown[], { id: number }>;
   private readonly rowsFor: Transaction<(claims: ClaimedUrl[]) => number[]>;
   private readonly takingBack: TakeBackPages;
 
@@ -20,18 +20,9 @@ export class ShardPageSink implements PageSinkPort {
     private readonly path: string,
     private readonly pages: SqlitePageSink,
   ) {
-    this.upsert = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops) VALUES (?, ?, ?, ?, 'fetching', ?, ?)
-      ON CONFLICT (url) DO UPDATE SET state = 'fetching', kind = excluded.kind, depth = min(url.depth, excluded.depth)
-      RETURNING id`);
-    this.rowsFor = db.transaction((claims: ClaimedUrl[]) =>
-      claims.map(
-        (claim) =>
-          this.upsert.get(claim.key, claim.url === claim.key ? null : claim.url, claim.origin, claim.kind, claim.depth, claim.redirectHops)!
-            .id,
-      ),
-    );
-    this.takingBack = new TakeBackPages(db);
+    const urls = new UrlRows(db);
+    this.rowsFor = db.transaction((claims: ClaimedUrl[]) => claims.map((claim) => urls.claimedInShard(claim)));
+    this.takingBack = new TakeBackPages(db, urls);
   }
 
   async commit(outcome: PageOutcome): Promise<CommitResult> {

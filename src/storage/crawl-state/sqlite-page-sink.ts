@@ -2,20 +2,11 @@ import type { Database, Statement, Transaction } from 'better-sqlite3';
 import { asWriteError } from '../archive/archive-errors.js';
 import { linkKindSql } from '../archive/link-kind-codes.js';
 import { CaptureWriter, fetchedCapture } from '../writer/capture-writer.js';
+import { UrlRows, type FoundUrlRow } from '../writer/url-rows.js';
 import { PageExchanges } from './page-exchanges.js';
 import type { CommitResult, DiscoveredUrl, PageOutcome, PageSinkPort } from '../../pipeline/ports.js';
-import { finishedBeforeSql, revisionSql } from '../../pipeline/frontier-rules.js';
+import { finishedBeforeSql } from '../../pipeline/frontier-rules.js';
 import { queryVariantsReason } from '../../pipeline/trap-guards.js';
-
-/** A found URL known already is revised by the frontier's rules: the upsert's row is the find. */
-const REVISION = revisionSql({
-  dialect: 'sqlite',
-  row: 'url.',
-  depth: 'excluded.depth',
-  queueable: "excluded.state = 'queued'",
-  crawl: 'excluded.crawl',
-  maxDepth: '@maxDepth',
-});
 
 export interface SinkLimits {
   /** The crawl the run belongs to (1 for the first): URLs it queues are marked with it. Default 1. */
@@ -28,10 +19,8 @@ export interface SinkLimits {
 
 /** Writes each page, its links and its final state in one transaction. */
 export class SqlitePageSink implements PageSinkPort {
-  private readonly insertUrl: Statement<[Record<string, unknown>]>;
-  private readonly insertNewUrl: Statement<[Record<string, unknown>]>;
+  private readonly urls: UrlRows;
   private readonly countVariant: Statement<[string]>;
-  private readonly finish: Statement<unknown[]>;
   private readonly revisitLinked: Statement<[number], { origin: string }>;
   private readonly writer: CaptureWriter;
   private readonly exchanges: PageExchanges;
@@ -40,7 +29,7 @@ export class SqlitePageSink implements PageSinkPort {
   private readonly variants: Statement<[string], { count: number }>;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly path: string,
     private readonly runId: number,
     private readonly limits: SinkLimits = {},
@@ -55,21 +44,12 @@ export class SqlitePageSink implements PageSinkPort {
         AND ${finishedBeforeSql('', String(crawl))}
       RETURNING origin`);
     // A URL found again is revised by the frontier's rules (src/pipeline/frontier-rules.ts).
-    const insert = `
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key, crawl)
-      VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, @code, @message, @from, @pathKey, @crawl)`;
-    this.insertUrl = db.prepare(`${insert}
-      ON CONFLICT (url) DO UPDATE SET
-        ${REVISION.assignments}
-      WHERE ${REVISION.changes}`);
-    // A URL with a query is inserted alone first, so that only a new one counts as a variant of its path.
-    this.insertNewUrl = db.prepare(`${insert} ON CONFLICT (url) DO NOTHING`);
+    this.urls = new UrlRows(db, crawl);
     this.countVariant = db.prepare(
       'INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1',
     );
-    this.finish = db.prepare('UPDATE url SET state = ?, tries = ?, error_code = ?, error = ? WHERE id = ?');
     this.writer = new CaptureWriter(db);
-    this.exchanges = new PageExchanges(db, this.writer);
+    this.exchanges = new PageExchanges(this.urls, this.writer);
     this.commitTx = db.transaction((outcomes: PageOutcome[]) => outcomes.map((outcome) => this.write(outcome)));
   }
 
@@ -90,7 +70,7 @@ export class SqlitePageSink implements PageSinkPort {
     const from = outcome.claim.id;
     if (outcome.response?.revalidated && this.writer.revalidated(from, this.runId, outcome.response)) {
       const revisited = this.revisitLinked.all(from);
-      this.finish.run(outcome.state, outcome.tries, null, null, from);
+      this.urls.finished(from, outcome.state, outcome.tries, undefined);
       return { newUrls: 0, revisitedOrigins: [...new Set(revisited.map((row) => row.origin))] };
     }
     // What the page fetched as it rendered comes first: those URLs are done, not new ones to fetch.
@@ -122,8 +102,7 @@ export class SqlitePageSink implements PageSinkPort {
       // A fetch that stored no response (it failed) leaves the capture stored before as the page, and its links with it.
       this.writer.addLinks(from, outcome.discovered);
     }
-    const error = outcome.error;
-    this.finish.run(outcome.state, outcome.tries, error?.code ?? null, error?.message ?? null, from);
+    this.urls.finished(from, outcome.state, outcome.tries, outcome.error);
     return { newUrls };
   }
 
@@ -132,7 +111,7 @@ export class SqlitePageSink implements PageSinkPort {
     const fetchUrl = found.url === found.key ? null : found.url;
     const state = skip ? 'skipped' : 'queued';
     const { depth, redirectHops, pathKey } = found;
-    const row = {
+    const row: FoundUrlRow = {
       url: found.key,
       fetchUrl,
       origin: found.origin,
@@ -147,11 +126,11 @@ export class SqlitePageSink implements PageSinkPort {
       maxDepth: this.limits.maxDepth ?? null,
       crawl: this.limits.crawl ?? 1,
     };
-    if (pathKey !== undefined && this.insertNewUrl.run(row).changes > 0) {
+    if (pathKey !== undefined && this.urls.foundNew(row) > 0) {
       this.countVariant.run(pathKey);
       return 1;
     }
-    return this.insertUrl.run(row).changes;
+    return this.urls.found(row);
   }
 
   private tooManyVariants(found: DiscoveredUrl) {

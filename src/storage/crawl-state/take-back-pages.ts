@@ -1,5 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { PageOutcome } from '../../pipeline/ports.js';
+import type { UrlRows } from '../writer/url-rows.js';
 
 /**
  * Takes pages a shard committed back out of it, when the shared frontier did not take them: the
@@ -18,10 +19,12 @@ export class TakeBackPages {
   private readonly deleteEarlier: Statement<[number, string]>;
   private readonly deleteScreenshot: Statement<[number, string]>;
   private readonly deleteRenderNotes: Statement<[number, string]>;
-  private readonly requeue: Statement<[number]>;
   private readonly takeBackAll: Transaction<(outcomes: readonly PageOutcome[]) => void>;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly urls: UrlRows,
+  ) {
     this.urlId = db.prepare('SELECT id FROM url WHERE url = ?');
     this.deletePage = db.prepare('DELETE FROM response WHERE url_id = ? AND fetched_at = ?');
     this.deleteLinks = db.prepare('DELETE FROM link WHERE from_id = ?');
@@ -29,8 +32,6 @@ export class TakeBackPages {
     this.deleteEarlier = db.prepare('DELETE FROM capture WHERE url_id = ? AND fetched_at = ?');
     this.deleteScreenshot = db.prepare('DELETE FROM screenshot WHERE url_id = ? AND fetched_at = ?');
     this.deleteRenderNotes = db.prepare('DELETE FROM render_note WHERE url_id = ? AND fetched_at = ?');
-    this.requeue = db.prepare(`UPDATE url SET state = 'queued', tries = 0, error_code = NULL, error = NULL
-                               WHERE id = ? AND NOT EXISTS (SELECT 1 FROM response r WHERE r.url_id = url.id)`);
     this.takeBackAll = db.transaction((outcomes: readonly PageOutcome[]) => {
       for (const outcome of outcomes) {
         for (const exchange of outcome.exchanges ?? []) this.forget(exchange.key, exchange.response.fetchedAt);
@@ -55,6 +56,6 @@ export class TakeBackPages {
       this.deleteScreenshot.run(row.id, fetchedAt);
       this.deleteRenderNotes.run(row.id, fetchedAt);
     }
-    this.requeue.run(row.id);
+    this.urls.requeueUnstored(row.id);
   }
 }

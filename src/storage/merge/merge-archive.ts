@@ -3,7 +3,7 @@ import type { Database as Db, Statement } from 'better-sqlite3';
 import { CrawlRecord } from '../crawl-state/crawl-record.js';
 import { hardenShardConnection } from '../archive/shard-file.js';
 import { copyCapturesSql, COPY_CAPTURES_TEMP_TABLES, pageTextLayout, type PageTextLayout } from '../writer/index.js';
-import { stateRankSql } from '../../pipeline/frontier-rules.js';
+import { UrlRows } from '../writer/url-rows.js';
 
 /*
  * Copies one archive (a shard) into another, as if both had been one crawl. The shard is attached
@@ -17,36 +17,21 @@ import { stateRankSql } from '../../pipeline/frontier-rules.js';
  * or the same shard merged twice, ends as a single merge does.
  */
 
-/** done beats failed beats skipped beats queued (and fetching, which nothing fetches in the output): the frontier's ranking. */
-const rank = stateRankSql;
-
-const URL_SQL = [
-  // URLs: one row per URL text; the better state wins (its tries and error with it), the least depth.
-  `INSERT INTO main.url (url, state, depth, redirect_hops, tries, error_code, error, kind, origin, fetch_url, path_key, crawl)
-   SELECT url, CASE state WHEN 'fetching' THEN 'queued' ELSE state END, depth, redirect_hops, tries, error_code, error,
-          kind, origin, fetch_url, path_key, crawl
-   FROM shard.url WHERE id BETWEEN :lo AND :hi ORDER BY id
-   ON CONFLICT (url) DO UPDATE SET
-     state = CASE WHEN ${rank('excluded.state')} < ${rank('state')} THEN excluded.state ELSE state END,
-     tries = CASE WHEN ${rank('excluded.state')} < ${rank('state')} THEN excluded.tries ELSE tries END,
-     error_code = CASE WHEN ${rank('excluded.state')} < ${rank('state')} THEN excluded.error_code ELSE error_code END,
-     error = CASE WHEN ${rank('excluded.state')} < ${rank('state')} THEN excluded.error ELSE error END,
-     depth = min(depth, excluded.depth),
-     crawl = max(crawl, excluded.crawl)`,
+/**
+ * A batch's steps, in order: the shard's URLs (one row per URL text, the better state and least depth
+ * winning: UrlRows.mergeShard), the map of their ids, where they were found from, then the captures.
+ */
+const batchSteps = (urls: UrlRows, layout: PageTextLayout): BatchStep[] => [
+  { run: (lo, hi) => urls.mergeShard(lo, hi) },
   'DELETE FROM temp.merge_url',
   `INSERT INTO temp.merge_url (shard_id, out_id)
    SELECT su.id, mu.id FROM shard.url su JOIN main.url mu ON mu.url = su.url WHERE su.id BETWEEN :lo AND :hi`,
-  // Where a URL was found from, when that page is already in the output.
-  `UPDATE main.url SET found_from = (
-     SELECT fo.id FROM temp.merge_url m
-     JOIN shard.url su ON su.id = m.shard_id
-     JOIN shard.url sf ON sf.id = su.found_from
-     JOIN main.url fo ON fo.url = sf.url
-     WHERE m.out_id = main.url.id)
-   WHERE found_from IS NULL AND id IN (SELECT out_id FROM temp.merge_url)`,
+  { run: () => urls.shardFoundFrom() },
+  ...copyCapturesSql(layout),
 ];
 
-const batchSql = (layout: PageTextLayout) => [...URL_SQL, ...copyCapturesSql(layout)];
+/** A step of a batch: a statement, or a write of the url rows' door (on the shard's ids lo..hi). */
+type BatchStep = string | { run: (lo: number, hi: number) => void };
 
 export interface ShardSize {
   /** The highest URL id in the shard: batches run up to it. */
@@ -71,7 +56,7 @@ interface RunRow {
 
 /** The SQL of a merge, on the output's connection, one shard attached at a time. */
 export class ArchiveMerger {
-  private batch: { statement: Statement; bound: boolean }[] | undefined;
+  private batch: Array<{ statement: Statement; bound: boolean } | { run: (lo: number, hi: number) => void }> | undefined;
   private reader: Db | undefined;
 
   constructor(private readonly db: Db) {
@@ -91,10 +76,9 @@ export class ArchiveMerger {
     this.reader.prepare('SELECT count(*) FROM sqlite_schema').get();
     this.db.prepare('ATTACH ? AS shard').run(path);
     // Statements name the attached schema, so they are prepared once it exists.
-    this.batch = batchSql(pageTextLayout(this.db) ?? 'plain').map((sql) => ({
-      statement: this.db.prepare(sql),
-      bound: sql.includes(':lo'),
-    }));
+    this.batch = batchSteps(new UrlRows(this.db), pageTextLayout(this.db) ?? 'plain').map((step) =>
+      typeof step === 'string' ? { statement: this.db.prepare(step), bound: step.includes(':lo') } : step,
+    );
   }
 
   detach(): void {
@@ -162,9 +146,10 @@ export class ArchiveMerger {
     if (!statements) throw new Error('no shard attached');
     return this.db
       .transaction(() => {
-        for (const { statement, bound } of statements) {
-          if (bound) statement.run({ lo, hi });
-          else statement.run();
+        for (const step of statements) {
+          if ('run' in step) step.run(lo, hi);
+          else if (step.bound) step.statement.run({ lo, hi });
+          else step.statement.run();
         }
         alsoInside();
         const urls = (this.db.prepare('SELECT count(*) AS n FROM temp.merge_url').get() as { n: number }).n;

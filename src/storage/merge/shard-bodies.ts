@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { payloadDigest } from '../writer/payload-digest.js';
 import { bodyBytes } from '../archive/body-bytes.js';
+import { openShardFile } from '../archive/shard-file.js';
 
 /** SQLite's own limit on a blob (SQLITE_MAX_LENGTH), and so crawlite's on a stored body (--max-body at most). */
 export const MAX_BODY_BYTES = 1_000_000_000;
@@ -37,7 +38,18 @@ export class ShardBodyCheck {
   private checked = 0;
   readonly total: number;
 
-  constructor(db: Db) {
+  /** Opens the shard at `path` (see openShardFile) to check it; close() closes it. */
+  static open(path: string): ShardBodyCheck {
+    const db = openShardFile(path);
+    try {
+      return new ShardBodyCheck(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  constructor(private readonly db: Db) {
     // One read of each row: sha1 is stored after the data, so reading it walks the blob's pages anyway.
     // SQLite refuses a value over its limit (1e9 bytes), and a blob is never larger than the file holding it.
     this.rows = db.prepare(
@@ -47,6 +59,10 @@ export class ShardBodyCheck {
       `SELECT u.url FROM url u WHERE u.id IN (SELECT url_id FROM response WHERE body_id = ? UNION ALL SELECT url_id FROM capture WHERE body_id = ?) LIMIT 1`,
     );
     this.total = (db.prepare('SELECT count(*) AS n FROM body').get() as { n: number }).n;
+  }
+
+  close(): void {
+    this.db.close();
   }
 
   /** Checks bodies until `budgetMs` has passed (at least one), the last body, or a bad one. */

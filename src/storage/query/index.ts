@@ -1,10 +1,12 @@
-// The query room's door: what the rest of crawlite uses of it.
-export * from './query-worker-client.js';
-export * from './search-archive.js';
-export * from './search-in-worker.js';
-export * from './search-limits.js';
-export * from './browse-relation.js';
-export * from './start-rows-query.js';
-export * from './cut-cell.js';
+// The query room's door: what the rest of crawlite uses of it (queries, searches and diffs in a process of their own).
+export type { SearchHit, SearchOptions } from '../reader/reader-types.js';
+export { browseRelationSql } from './browse-relation.js';
+export { isCutCell } from './cut-cell.js';
+export type { CapturesDiff, DiffAsked, DiffLimits, DiffSide } from './diff-captures.js';
+export { startDiff } from './diff-in-worker.js';
 export type { RowsFormat } from './encode-rows.js';
-export * from './diff-in-worker.js';
+export { startQuery, type RowSink, type RunningQuery } from './query-worker-client.js';
+export { pagesWithoutTextIn } from './search-archive.js';
+export { startSearch } from './search-in-worker.js';
+export { checkSearchSize } from './search-limits.js';
+export { MAX_SQL_CHARS, startRowsQuery } from './start-rows-query.js';

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { NothingToSearchError, SearchNotIndexedError, SearchQueryError } from '../archive/archive-errors.js';
+import { openArchive } from '../archive/open-archive.js';
 import { CJK } from '../writer/page-text-writer.js';
 import type { SearchHit, SearchMode, SearchOptions } from '../reader/reader-types.js';
 import { matchAsTyped } from './search-as-typed.js';
@@ -89,6 +90,16 @@ export function searchArchive(db: Database /* better-sqlite3, may be read-only *
 export function pagesWithoutText(db: Database): number {
   if (!hasSearchTables(db)) return -1;
   return (db.prepare(`${unindexedPagesFrom()} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
+}
+
+/** pagesWithoutText of the archive at `path`, opened read-only for it. */
+export function pagesWithoutTextIn(path: string): number {
+  const db = openArchive(path, 'readonly');
+  try {
+    return pagesWithoutText(db);
+  } finally {
+    db.close();
+  }
 }
 
 /**

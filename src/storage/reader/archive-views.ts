@@ -1,4 +1,4 @@
-import type { LinkKind, UrlKind, UrlState } from '../../pipeline/ports.js';
+import type { CaptureColumns, LinkKind, UrlKind, UrlState } from '../../pipeline/ports.js';
 import { bodyBytes } from '../archive/body-bytes.js';
 
 // The rows of the stable views (pages, links, urls) as typed objects, and the
@@ -7,8 +7,12 @@ import { bodyBytes } from '../archive/body-bytes.js';
 
 export type { LinkKind, UrlKind, UrlState };
 
-/** A row of the `pages` view: the latest HTTP response of one URL, any status, with its body. */
-export interface ArchivedPage {
+/**
+ * A row of the `pages` view: the latest HTTP response of one URL, any status, with its body. The wire
+ * columns (httpVersion to startedAt, schema 5 on) are null when not recorded: responses stored before,
+ * or archives of an older schema.
+ */
+export interface ArchivedPage extends CaptureColumns {
   /** The URL fetched, normalised: the archive's key for it. */
   url: string;
   /** The URL as requested (its first spelling, WHATWG-serialised); usually the same as `url`. */
@@ -16,44 +20,11 @@ export interface ArchivedPage {
   kind: UrlKind;
   /** Link distance from a root (roots are 0). */
   depth: number;
-  status: number;
-  contentType: string | null;
-  /** The encoding the body was decoded with to find its links. */
-  charset: string | null;
-  /** The Location header of a redirect. */
-  location: string | null;
-  /** Lower-case names; repeated headers joined with ", " (set-cookie and location with "\n"). */
-  headers: Record<string, string>;
   /** The bytes received, after Content-Encoding was undone. */
   body: Buffer;
   size: number;
   /** SHA-256 of the body, lower-case hex. */
   sha256: string;
-  /** ISO 8601 UTC. */
-  fetchedAt: string;
-  elapsedMs: number;
-  title: string | null;
-  canonical: string | null;
-  /** Directives of `<meta name="robots">`, comma-separated. */
-  robots: string | null;
-  /** Link references not read because of --max-links-per-page; 0 when all were read. */
-  linksDropped: number;
-  // The wire, as received and sent (schema 5 on). Null when not recorded: responses
-  // stored before, or archives of an older schema.
-  /** 'HTTP/1.1' as received. */
-  httpVersion: string | null;
-  /** The reason phrase ('' when the server sent none). */
-  reason: string | null;
-  /** The header block as received: 'Name: value' lines, each ending in CRLF. */
-  rawHeaders: Buffer | null;
-  requestMethod: string | null;
-  /** The target as on the request line ('/a?b'). */
-  requestTarget: string | null;
-  /** The request's header block as sent, in the same form as rawHeaders. */
-  requestHeaders: Buffer | null;
-  remoteIp: string | null;
-  /** When the request started, ISO 8601 UTC. */
-  startedAt: string | null;
   /** 'sha1:' and the base32 SHA-1 of the body (a WARC payload digest). */
   sha1: string | null;
   /**
@@ -61,10 +32,6 @@ export interface ArchivedPage {
    * confirmed; httpVersion, reason, rawHeaders and the request are the 304 exchange's.
    */
   revalidated: boolean;
-  /** WARC-Truncated of an imported capture whose payload is not whole ('length', 'time', 'disconnect', ...); null when whole (schema 11 on). */
-  truncated: string | null;
-  /** What a request other than GET sent (an imported POST's body); only captures have one (schema 11 on). */
-  requestBody: Buffer | null;
   /** The crawl it was captured in (1: the first; a re-crawl's next); 1 in an archive of a schema before 7. */
   crawl?: number;
   /** The page's links, in order of target; only when asked for (`pages(filter, { outlinks: true })`). */

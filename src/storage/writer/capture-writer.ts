@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import type { DiscoveredUrl, Screenshot, StoredResponse } from '../../pipeline/ports.js';
+import type { CaptureColumns, DiscoveredUrl, Recorded, Screenshot, StoredResponse, WireExchange } from '../../pipeline/ports.js';
 import { compressBody } from '../../pipeline/compress-body.js';
 import { LINK_KIND_CODE } from '../archive/link-kind-codes.js';
 import { readMetaValue } from '../archive/meta-value.js';
@@ -9,31 +9,9 @@ import { payloadDigest } from './payload-digest.js';
 import { resolveLinkTargetsSql } from './resolve-link-targets.js';
 
 /** One capture as the archive keeps it: a response, the exchange it came in, and what its page said. */
-export interface CaptureRow {
-  status: number;
-  contentType: string | null;
-  charset: string | null;
-  location: string | null;
+export interface CaptureRow extends Omit<CaptureColumns, 'headers'> {
   /** Lower-case names, as JSON. */
   headers: string;
-  fetchedAt: string;
-  elapsedMs: number;
-  title: string | null;
-  canonical: string | null;
-  robots: string | null;
-  linksDropped: number;
-  httpVersion: string | null;
-  reason: string | null;
-  rawHeaders: Buffer | null;
-  requestMethod: string | null;
-  requestTarget: string | null;
-  requestHeaders: Buffer | null;
-  remoteIp: string | null;
-  startedAt: string | null;
-  /** WARC-Truncated of an imported record. */
-  truncated: string | null;
-  /** What a request other than GET sent. */
-  requestBody: Buffer | null;
   /** What an imported record said of the capture that its columns cannot (the view capture_notes). */
   notes?: readonly string[];
 }
@@ -60,30 +38,37 @@ const sameCapture = (urlId: number, bodyId: number, row: CaptureRow): unknown[] 
 /** Links written per statement: one call into SQLite for many rows, since a page has dozens. */
 const LINKS_PER_INSERT = 32;
 
+/**
+ * The column of each field of a capture row (besides url_id, run_id, body_id and the link counts), in the
+ * order the statements bind them: a field of CaptureColumns without its column here is a type error.
+ */
+const COLUMN_OF: Readonly<Record<keyof CaptureColumns, string>> = {
+  status: 'status',
+  contentType: 'content_type',
+  charset: 'charset',
+  location: 'location',
+  headers: 'headers',
+  fetchedAt: 'fetched_at',
+  elapsedMs: 'elapsed_ms',
+  title: 'title',
+  canonical: 'canonical',
+  robots: 'robots',
+  linksDropped: 'links_dropped',
+  httpVersion: 'http_version',
+  reason: 'reason',
+  rawHeaders: 'raw_headers',
+  requestMethod: 'request_method',
+  requestTarget: 'request_target',
+  requestHeaders: 'request_headers',
+  remoteIp: 'remote_ip',
+  startedAt: 'started_at',
+  truncated: 'truncated',
+  requestBody: 'request_body',
+};
+const FIELDS = Object.keys(COLUMN_OF) as ReadonlyArray<keyof CaptureColumns>;
+
 /** The columns of a capture row that CaptureRow fills (besides url_id, run_id, body_id and the link counts). */
-export const CAPTURE_ROW_COLUMNS = [
-  'status',
-  'content_type',
-  'charset',
-  'location',
-  'headers',
-  'fetched_at',
-  'elapsed_ms',
-  'title',
-  'canonical',
-  'robots',
-  'links_dropped',
-  'http_version',
-  'reason',
-  'raw_headers',
-  'request_method',
-  'request_target',
-  'request_headers',
-  'remote_ip',
-  'started_at',
-  'truncated',
-  'request_body',
-] as const;
+export const CAPTURE_ROW_COLUMNS: readonly string[] = FIELDS.map((field) => COLUMN_OF[field]);
 const COLUMNS = CAPTURE_ROW_COLUMNS;
 /** url_id, run_id, body_id, links_found, links_new, then COLUMNS. */
 const PLACEHOLDERS = Array.from({ length: 5 + COLUMNS.length }, () => '?').join(', ');
@@ -184,34 +169,8 @@ export class CaptureWriter {
 
   /** Records a capture of a URL (its body stored first, see `body`). */
   capture(urlId: number, runId: number, bodyId: number, row: CaptureRow, links: { found: number; new: number }): CaptureFate {
-    const values = [
-      urlId,
-      runId,
-      bodyId,
-      links.found,
-      links.new,
-      row.status,
-      row.contentType,
-      row.charset,
-      row.location,
-      row.headers,
-      row.fetchedAt,
-      Math.round(row.elapsedMs),
-      row.title,
-      row.canonical,
-      row.robots,
-      row.linksDropped,
-      row.httpVersion,
-      row.reason,
-      row.rawHeaders,
-      row.requestMethod,
-      row.requestTarget,
-      row.requestHeaders,
-      row.remoteIp,
-      row.startedAt,
-      row.truncated,
-      row.requestBody,
-    ];
+    const values: unknown[] = [urlId, runId, bodyId, links.found, links.new];
+    for (const field of FIELDS) values.push(field === 'elapsedMs' ? Math.round(row.elapsedMs) : row[field]);
     for (const note of row.notes ?? []) this.insertCaptureNote.run(urlId, row.fetchedAt, note);
     if (isPageRequest(row.requestMethod)) {
       this.keepPageVariant.run(urlId, row.fetchedAt, row.status, bodyId, row.requestMethod, row.rawHeaders, row.requestHeaders);
@@ -231,20 +190,20 @@ export class CaptureWriter {
 
   /** Records a 304 as a new capture of the stored page; false when there is none to confirm. */
   revalidated(urlId: number, runId: number, response: StoredResponse): boolean {
-    const wire = response.wire;
+    const wire = wireColumns(response.wire);
     return (
       this.revalidate.run(
         runId,
         response.fetchedAt,
         Math.round(response.elapsedMs),
-        wire?.httpVersion ?? null,
-        wire?.reason ?? null,
-        wire?.rawHeaders ?? null,
-        wire?.requestMethod ?? null,
-        wire?.requestTarget ?? null,
-        wire?.requestHeaders ?? null,
-        wire?.remoteIp ?? null,
-        wire?.startedAt ?? null,
+        wire.httpVersion,
+        wire.reason,
+        wire.rawHeaders,
+        wire.requestMethod,
+        wire.requestTarget,
+        wire.requestHeaders,
+        wire.remoteIp,
+        wire.startedAt,
         urlId,
       ).changes > 0
     );
@@ -310,9 +269,22 @@ export class CaptureWriter {
   }
 }
 
+/** The exchange as columns: null where the fetcher did not see it. */
+function wireColumns(wire: WireExchange | undefined): Recorded<WireExchange> {
+  return {
+    httpVersion: wire?.httpVersion ?? null,
+    reason: wire?.reason ?? null,
+    rawHeaders: wire?.rawHeaders ?? null,
+    requestMethod: wire?.requestMethod ?? null,
+    requestTarget: wire?.requestTarget ?? null,
+    requestHeaders: wire?.requestHeaders ?? null,
+    remoteIp: wire?.remoteIp ?? null,
+    startedAt: wire?.startedAt ?? null,
+  };
+}
+
 /** A fetched response as a capture row. */
 export function fetchedCapture(response: StoredResponse): CaptureRow {
-  const wire = response.wire;
   return {
     status: response.status,
     contentType: response.contentType,
@@ -325,14 +297,7 @@ export function fetchedCapture(response: StoredResponse): CaptureRow {
     canonical: response.canonical ?? null,
     robots: response.robots ?? null,
     linksDropped: response.linksDropped ?? 0,
-    httpVersion: wire?.httpVersion ?? null,
-    reason: wire?.reason ?? null,
-    rawHeaders: wire?.rawHeaders ?? null,
-    requestMethod: wire?.requestMethod ?? null,
-    requestTarget: wire?.requestTarget ?? null,
-    requestHeaders: wire?.requestHeaders ?? null,
-    remoteIp: wire?.remoteIp ?? null,
-    startedAt: wire?.startedAt ?? null,
+    ...wireColumns(response.wire),
     truncated: null,
     requestBody: null,
   };

@@ -3,9 +3,11 @@ import { asWriteError } from '../archive/archive-errors.js';
 import { bodyBytes } from '../archive/body-bytes.js';
 import { CaptureWriter, fetchedCapture, isPageRequest, type CaptureRow } from './capture-writer.js';
 import { rebuildLinkDepths } from './rebuild-link-depths.js';
+import { UrlRows } from './url-rows.js';
+import { ListedPages } from './listed-pages.js';
 import { ArchivedPayloads, type ArchivedOriginal, type StoredPayload } from './archived-payload.js';
 import { SetAsideRevisits, type SetAsideRevisit } from './set-aside-revisits.js';
-import type { DiscoveredUrl, Reason, StoredResponse, UrlKind } from '../../pipeline/ports.js';
+import type { CaptureColumns, DiscoveredUrl, Reason, StoredResponse, UrlKind, WireExchange } from '../../pipeline/ports.js';
 
 /** What the archive knows of a URL before a response for it is imported. */
 export interface KnownUrl {
@@ -15,24 +17,13 @@ export interface KnownUrl {
   redirectHops: number;
 }
 
-/** A response as a WARC holds it: the stored response with the wire it came over. */
-export interface ImportedResponse extends StoredResponse {
-  /** Null for a resource record, which holds no HTTP message. */
-  httpVersion: string | null;
-  reason: string | null;
-  rawHeaders: Buffer | null;
-  requestMethod: string | null;
-  requestTarget: string | null;
-  requestHeaders: Buffer | null;
-  remoteIp: string | null;
-  startedAt: string | null;
-  /** WARC-Truncated: why the record's payload is not whole; REQUEST_BODY_LEFT_OUT after it when the request's body is not whole. */
-  truncated: string | null;
-  /** The request's body, for a request other than GET; null when left out (see REQUEST_BODY_LEFT_OUT). */
-  requestBody: Buffer | null;
-  /** What the record said of the capture that its columns cannot (the view capture_notes). */
-  notes?: readonly string[];
-}
+/**
+ * A response as a WARC holds it: the stored response with the wire it came over (null for a resource record,
+ * which holds no HTTP message), and what the record said of it. `truncated` is its WARC-Truncated, with
+ * REQUEST_BODY_LEFT_OUT after it when the request's body is not whole; `requestBody` is null when left out.
+ */
+export interface ImportedResponse
+  extends StoredResponse, Pick<CaptureColumns, keyof WireExchange | 'truncated' | 'requestBody'>, Pick<CaptureRow, 'notes'> {}
 
 /**
  * The word `truncated` ends with (after the response's WARC-Truncated, if any) when the request's body is not
@@ -100,11 +91,8 @@ export const NOT_IN_WARC: Reason = {
  */
 export class ImportSink {
   private readonly knownStmt: Statement<[string], { id: number; kind: UrlKind; depth: number; redirect_hops: number }>;
-  private readonly upsertPage: Statement<[Record<string, unknown>], { id: number }>;
-  private readonly insertFound: Statement<[Record<string, unknown>]>;
-  private readonly lowerDepth: Statement<[{ depth: number; url: string }]>;
+  private readonly urls: UrlRows;
   private readonly countVariant: Statement<[string]>;
-  private readonly insertOtherMethodUrl: Statement<[Record<string, unknown>]>;
   private readonly latestAt: Statement<[number], { fetched_at: string }>;
   private readonly remember: Statement<[string | null, string | null, string, number | null, number | null, string | null]>;
   private readonly byRecordId: Statement<[string], StoredPayload>;
@@ -145,24 +133,10 @@ export class ImportSink {
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_digest ON import_payload (digest)');
     db.exec('CREATE INDEX IF NOT EXISTS temp.import_payload_uri ON import_payload (uri)');
     this.knownStmt = db.prepare('SELECT id, kind, depth, redirect_hops FROM url WHERE url = ?');
-    this.upsertPage = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, tries, error_code, error, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, @state, @depth, @redirectHops, 1, @code, @message, @pathKey)
-      ON CONFLICT (url) DO UPDATE SET state = excluded.state, tries = max(url.tries, 1),
-        error_code = excluded.error_code, error = excluded.error
-      RETURNING id`);
-    this.insertFound = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, error_code, error, found_from, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, @code, @message, @from, @pathKey)
-      ON CONFLICT (url) DO NOTHING`);
-    this.lowerDepth = db.prepare('UPDATE url SET depth = @depth WHERE url = @url AND depth > @depth');
+    this.urls = new UrlRows(db);
     this.countVariant = db.prepare(
       'INSERT INTO query_variants (path, count) VALUES (?, 1) ON CONFLICT (path) DO UPDATE SET count = count + 1',
     );
-    this.insertOtherMethodUrl = db.prepare(`
-      INSERT INTO url (url, fetch_url, origin, kind, state, depth, redirect_hops, tries, error_code, error, path_key)
-      VALUES (@url, @fetchUrl, @origin, @kind, 'skipped', @depth, @redirectHops, 1, @code, @message, @pathKey)
-      ON CONFLICT (url) DO NOTHING`);
     this.latestAt = db.prepare('SELECT fetched_at FROM response WHERE url_id = ?');
     this.remember = db.prepare('INSERT INTO import_payload (record_id, digest, uri, url_id, body_id, skipped) VALUES (?, ?, ?, ?, ?, ?)');
     this.byRecordId = db.prepare(
@@ -231,7 +205,7 @@ export class ImportSink {
       if (!isPageRequest(page.response.requestMethod)) return this.otherMethod(page);
       const earlier = this.earlierThanPage(page);
       if (earlier !== undefined) return earlier;
-      const urlId = this.upsertPage.get({
+      const urlId = this.urls.importedPage({
         url: page.key,
         fetchUrl: page.url === page.key ? null : page.url,
         origin: page.origin,
@@ -242,7 +216,7 @@ export class ImportSink {
         code: page.error?.code ?? null,
         message: page.error?.message ?? null,
         pathKey: page.pathKey ?? null,
-      })!.id;
+      });
       let newUrls = 0;
       for (const found of page.discovered) if (!found.linkOnly) newUrls += this.addFound(found, urlId);
       const bodyId = this.writer.body(page.response.body, page.response);
@@ -297,7 +271,7 @@ export class ImportSink {
    * answered with what a form submission got. A URL no GET record answered is `skipped` (not_get).
    */
   private otherMethod(page: ImportedPage): StoredPayload & { newUrls: number } {
-    this.insertOtherMethodUrl.run({
+    this.urls.importedOtherMethod({
       url: page.key,
       fetchUrl: page.url === page.key ? null : page.url,
       origin: page.origin,
@@ -409,6 +383,11 @@ export class ImportSink {
     }
   }
 
+  /** The pages a WACZ's lists name, gathered for this import's archive (see ListedPages). */
+  listedPages(): ListedPages {
+    return new ListedPages(this.db, this.path);
+  }
+
   /** After the last record: kinds and depths from the link graph, as a crawl would have them (see rebuildLinkDepths). */
   rebuildKindsAndDepths(rootKeys: string[]): void {
     try {
@@ -440,12 +419,12 @@ export class ImportSink {
       from,
       pathKey: found.pathKey ?? null,
     };
-    if (this.insertFound.run(row).changes > 0) {
+    if (this.urls.importedFound(row) > 0) {
       if (found.pathKey) this.countVariant.run(found.pathKey);
       return 1;
     }
     // Found again closer to the first page: the shorter distance is the URL's depth, as in a crawl.
-    this.lowerDepth.run({ depth: found.depth, url: found.key });
+    this.urls.closer(found.key, found.depth);
     return 0;
   }
 }

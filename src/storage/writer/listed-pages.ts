@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { asWriteError } from '../archive/archive-errors.js';
+import { UrlRows } from './url-rows.js';
 
 /** A page a WACZ lists (pages.jsonl), by archive key. */
 export interface ListedPageRow {
@@ -68,13 +69,7 @@ export class ListedPages {
                AND url NOT IN (SELECT to_url FROM link WHERE to_id = 0)`,
             )
             .run(runId, JSON.stringify(roots));
-        this.db
-          .prepare(
-            `UPDATE url SET kind = 'page' WHERE kind = 'requisite'
-             AND url IN (SELECT url FROM temp.import_listed_page)
-             AND id IN (SELECT url_id FROM response WHERE run_id = ?)`,
-          )
-          .run(runId);
+        new UrlRows(this.db).listedArePages(runId);
         this.db
           .prepare(
             `UPDATE response SET title = l.title FROM temp.import_listed_page l JOIN url u ON u.url = l.url

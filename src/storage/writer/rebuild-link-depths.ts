@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { linkKindSql } from '../archive/link-kind-codes.js';
 import { resolveLinkTargetsSql } from './resolve-link-targets.js';
+import { UrlRows } from './url-rows.js';
 
 export interface RebuiltDepths {
   /** URLs whose kind or depth changed. */
@@ -61,13 +62,7 @@ export function rebuildLinkDepths(db: Database, runIds: readonly number[], rootK
       for (let step = 0; step < MAX_SAME_LEVEL_STEPS && sameLevel.run(depth).changes > 0; step++);
       if (nextLevel.run(depth).changes === 0) break;
     }
-    const changed = db
-      .prepare(
-        `UPDATE url SET depth = r.depth, kind = r.kind
-      FROM temp.reach r JOIN temp.imported i ON i.id = r.id
-      WHERE url.id = r.id AND url.kind IN ('page', 'requisite') AND (url.depth <> r.depth OR url.kind <> r.kind)`,
-      )
-      .run().changes;
+    const changed = new UrlRows(db).reachedDepths();
     db.exec('DROP TABLE temp.imported; DROP TABLE temp.reach;');
     return { changed, roots };
   })();
