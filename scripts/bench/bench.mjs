@@ -53,7 +53,7 @@ Measures, side by side in one run, against a site on 127.0.0.1:
                          server: CPU per page without latency), 2000 pages with 50 ms latency at C=16 and
                          at C=64 (Node server)
   --with-100k            with --suite: a sixth case, 100000 synthetic pages (nginx, C=16) with --sizes and
-                         --compact-row (raw, crawlite, crawlite --compact; about 25 minutes more)
+                         --compact-row (raw, crawlite, crawlite --compact; about 10 minutes more)
 
 Options:
   --corpus synthetic|python-docs  the site (default synthetic); python-docs serves ${PYTHON_DOCS_DIR}
@@ -192,10 +192,12 @@ const common = {
   skip: skipOption(),
 };
 
+if (given['with-100k'] && !given.suite) fail('--with-100k goes with --suite (for one case: --pages 100000 --sizes --compact-row)');
+if (given.sizes && given.suite) fail('--sizes cannot go with --suite, which measures sizes in its docs and synthetic cases');
+
 let single;
 if (given.suite || given.workers !== undefined || given.browser) {
   if (given.suite && given.workers !== undefined) fail('--workers cannot go with --suite');
-  if (given['with-100k'] && !given.suite) fail('--with-100k goes with --suite (for one case: --pages 100000 --sizes --compact-row)');
   if (given.suite)
     for (const name of ['corpus', 'server', 'pages', 'concurrency', 'mode', 'latency', 'url', 'seed'])
       if (given[name] !== undefined) fail(`--${name} cannot go with --suite, which fixes its cases`);
