@@ -14,6 +14,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'undici';
 import { findPythonDocs, pageKey, PYTHON_DOCS_DIR, PYTHON_DOCS_INSTALL, reachableHtml, writeSyntheticSite } from './corpus.mjs';
 import { archiveIoLine, measureArchiveIo } from './archive-io.mjs';
+import { archiveSize, breakdownLines, KB, measureSizes, sizeLines } from './archive-size.mjs';
 import { cleanupNow, makeTemp, measureChild, removeTemp, SAMPLE_MS, timeTool, which } from './measure.mjs';
 import { findNginx, freePort, NGINX_INSTALL, startNginx } from './nginx.mjs';
 import { caseTable, fixed, grouped, summarize, suiteTable } from './report.mjs';
@@ -48,8 +49,11 @@ Measures, side by side in one run, against a site on 127.0.0.1:
 
   --suite                the five reference cases in one go, one summary table and the targets:
                          Python docs (nginx, C=16) and synthetic 20000 pages (nginx, C=16), each also
-                         with --no-text rows; 2000 pages static at C=64 (Node server: CPU per page
-                         without latency), 2000 pages with 50 ms latency at C=16 and at C=64 (Node server)
+                         with --no-text and --compact rows and --sizes; 2000 pages static at C=64 (Node
+                         server: CPU per page without latency), 2000 pages with 50 ms latency at C=16 and
+                         at C=64 (Node server)
+  --with-100k            with --suite: a sixth case, 100000 synthetic pages (nginx, C=16) with --sizes and
+                         --compact-row (raw, crawlite, crawlite --compact; about 10 minutes more)
 
 Options:
   --corpus synthetic|python-docs  the site (default synthetic); python-docs serves ${PYTHON_DOCS_DIR}
@@ -68,7 +72,8 @@ Options:
   --skip ROWS            comma-separated rows to leave out: wget2, wget, floor, or none (default: wget in
                          latency mode, where it takes pages x latency; nothing otherwise)
   --seed S               seed of the synthetic site (default 1)
-  --row-timeout S        a row still running after S seconds is stopped and reported as such (default 900)
+  --row-timeout S        a row still running after S seconds is stopped and reported as such (default 900,
+                         or 45 ms per page above 20000 pages: 4500 at 100000)
   --archive-io           after the crawl, time \`crawlite export --warc\` of its archive (MiB of bodies per second)
                          and \`crawlite import\` of that WARC (pages per second); the suite does this for its
                          two static cases
@@ -76,6 +81,11 @@ Options:
                          --no-text, to read what search costs a crawl: pages/s, CPU ms/page and archive MB
   --compact-row          add a row: crawlite --compact (bodies zlib-compressed on the parse threads), run right
                          after the plain crawlite row of each run: pages/s, CPU ms/page and archive MB
+  --sizes                size rows: the crawlite archive (and the --no-text one with --no-text-row) as
+                         crawled, its own \`crawlite export --warc\` .warc.gz, then \`crawlite compact\` of it
+                         (wall and CPU) and its size after; the --compact crawl's size with --compact-row;
+                         bytes per page, compact / .warc.gz, and where the bytes are (dbstat, grouped: on
+                         stderr and in --json). MB and KB here are 10^6 and 10^3 bytes
   --text-cost            instead: what full-text search adds per page, on --pages (default 5000) synthetic
                          pages parsed and indexed in this process: parse CPU with and without text, CPU to
                          write page_text and its two FTS5 indexes, and their bytes in the archive
@@ -130,6 +140,8 @@ try {
       'archive-io': { type: 'boolean', default: false },
       'no-text-row': { type: 'boolean', default: false },
       'compact-row': { type: 'boolean', default: false },
+      sizes: { type: 'boolean', default: false },
+      'with-100k': { type: 'boolean', default: false },
       'text-cost': { type: 'boolean', default: false },
       search: { type: 'boolean', default: false },
       'recrawl-growth': { type: 'boolean', default: false },
@@ -169,6 +181,9 @@ function skipOption() {
   return new Set(rows);
 }
 
+/** The default row timeout: 900 s, and more for a site above 20,000 pages (a 100,000-page crawl takes minutes). */
+const rowTimeoutFor = (pages) => (given['row-timeout'] !== undefined ? common.rowTimeoutS : Math.max(900, Math.ceil(pages * 0.045)));
+
 const common = {
   runs: intOption('runs', 1, 1, 25),
   rowTimeoutS: intOption('row-timeout', 900, 1, 86_400),
@@ -176,6 +191,9 @@ const common = {
   json: given.json,
   skip: skipOption(),
 };
+
+if (given['with-100k'] && !given.suite) fail('--with-100k goes with --suite (for one case: --pages 100000 --sizes --compact-row)');
+if (given.sizes && given.suite) fail('--sizes cannot go with --suite, which measures sizes in its docs and synthetic cases');
 
 let single;
 if (given.suite || given.workers !== undefined || given.browser) {
@@ -209,7 +227,9 @@ if (given.suite || given.workers !== undefined || given.browser) {
     archiveIo: given['archive-io'],
     noTextRow: given['no-text-row'],
     compactRow: given['compact-row'],
+    sizes: given.sizes,
   };
+  single.rowTimeoutS = rowTimeoutFor(corpus === 'synthetic' && given.url === undefined ? single.pages : 0);
   if (given.url !== undefined) {
     let root;
     try {
@@ -329,8 +349,12 @@ function crawliteQuery(db, sql) {
   return JSON.parse(out);
 }
 
-/** crawlite into a fresh archive; returns the measurement plus what the archive holds. */
-async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = false, extraArgs = [], withArchiveIo = false } = {}) {
+/**
+ * crawlite into a fresh archive; returns the measurement plus what the archive holds. `measureSize`
+ * 'full' adds the size rows (its .warc.gz, `crawlite compact` of it: archive-size.mjs), 'file' only its
+ * size as crawled and where the bytes are; both after the crawl's own figures, so they cost it nothing.
+ */
+async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = false, extraArgs = [], withArchiveIo = false, measureSize } = {}) {
   const dir = makeTemp('crawlite');
   const db = join(dir, 'bench.sqlite');
   try {
@@ -374,7 +398,18 @@ async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = fals
       const bodyBytes = Number(crawliteQuery(db, 'select coalesce(sum(size), 0) n from pages')[0]?.n ?? 0);
       archiveIo = await measureArchiveIo(CRAWLITE_BIN, db, dir, { bodyBytes, responses: archive.responses, timeoutS: cfg.rowTimeoutS });
     }
-    return { ...measured, pages, requests, archive, archiveIo };
+    let sizes;
+    const label = ['crawlite', ...extraArgs].join(' ');
+    if (measureSize === 'full' && measured.exitCode === 0 && archive) {
+      // the export above wrote this .warc.gz already when it ran; measureSizes exports it otherwise
+      sizes = await measureSizes(CRAWLITE_BIN, db, dir, { warc: join(dir, 'bench.warc.gz'), pages: archive.pages, timeoutS: cfg.rowTimeoutS, log });
+      for (const line of [...breakdownLines(`${label}, as crawled`, sizes.crawled), ...breakdownLines(`${label}, after crawlite compact`, sizes.compacted)])
+        log(line);
+    } else if (measureSize === 'file' && measured.exitCode === 0 && archive) {
+      sizes = { ...archiveSize(CRAWLITE_BIN, db, { timeoutS: cfg.rowTimeoutS }), pages: archive.pages };
+      for (const line of breakdownLines(`${label}, as crawled`, sizes)) log(line);
+    }
+    return { ...measured, pages, requests, archive, archiveIo, sizes };
   } finally {
     removeTemp(dir);
   }
@@ -547,15 +582,22 @@ async function runCase(cfg) {
       };
       if (rawUrls) await doRaw();
       log(`bench: crawlite -c ${C}${tag}`);
-      const crawled = await crawliteRow(site, root, cfg, { keepUrls: !rawUrls, htmlPages: Boolean(truth), withArchiveIo: cfg.archiveIo });
+      // Sizes are the same in every run: measured once, in the first.
+      const sizing = cfg.sizes && run === 1;
+      const crawled = await crawliteRow(site, root, cfg, {
+        keepUrls: !rawUrls,
+        htmlPages: Boolean(truth),
+        withArchiveIo: cfg.archiveIo,
+        measureSize: sizing ? 'full' : undefined,
+      });
       rows.crawlite.runs.push(crawled);
       if (cfg.compactRow) {
         log(`bench: crawlite --compact -c ${C}${tag}`);
-        rows.crawliteCompact.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--compact'] }));
+        rows.crawliteCompact.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--compact'], measureSize: sizing ? 'file' : undefined }));
       }
       if (cfg.noTextRow) {
         log(`bench: crawlite --no-text -c ${C}${tag}`);
-        rows.crawliteNoText.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--no-text'] }));
+        rows.crawliteNoText.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--no-text'], measureSize: sizing ? 'full' : undefined }));
       }
       const docs = truth ? docsCheck(truth, crawled.archive) : undefined;
       checks.push({
@@ -597,7 +639,14 @@ async function runCase(cfg) {
     }
     const summary = Object.fromEntries(Object.entries(rows).map(([id, row]) => [id, summarize(row)]));
     const archiveIo = rows.crawlite.runs.at(-1)?.archiveIo;
-    return { cfg, rows: summary, ...checkOf(cfg, checks, truth), serverKind: served.site?.kind, truthPages: truth?.length, archiveIo };
+    const sizes = cfg.sizes
+      ? {
+          textOn: rows.crawlite.runs[0]?.sizes,
+          noText: rows.crawliteNoText?.runs[0]?.sizes,
+          compactCrawl: rows.crawliteCompact?.runs[0]?.sizes,
+        }
+      : undefined;
+    return { cfg, rows: summary, ...checkOf(cfg, checks, truth), serverKind: served.site?.kind, truthPages: truth?.length, archiveIo, sizes };
   } finally {
     await served.site?.stop();
   }
@@ -637,7 +686,17 @@ function checkOf(cfg, checks, truth) {
 // the suite: the five reference cases and their targets
 
 const SUITE = [
-  { id: 'python-docs', corpus: 'python-docs', server: 'nginx', mode: 'static', concurrency: 16, archiveIo: true, noTextRow: true },
+  {
+    id: 'python-docs',
+    corpus: 'python-docs',
+    server: 'nginx',
+    mode: 'static',
+    concurrency: 16,
+    archiveIo: true,
+    noTextRow: true,
+    compactRow: true,
+    sizes: true,
+  },
   {
     id: 'synthetic',
     corpus: 'synthetic',
@@ -647,6 +706,8 @@ const SUITE = [
     concurrency: 16,
     archiveIo: true,
     noTextRow: true,
+    compactRow: true,
+    sizes: true,
   },
   // The latency cases' site and C without the latency: what a page costs crawlite's CPU when nothing waits.
   {
@@ -662,6 +723,20 @@ const SUITE = [
   { id: 'latency-16', corpus: 'synthetic', server: 'node', mode: 'latency', latencyMs: 50, pages: 2_000, concurrency: 16 },
   { id: 'latency-64', corpus: 'synthetic', server: 'node', mode: 'latency', latencyMs: 50, pages: 2_000, concurrency: 64 },
 ];
+
+/** --with-100k: what an archive of 100,000 pages costs (bytes per page, peak RSS); the rows that measure it only. */
+const SUITE_100K = {
+  id: 'synthetic-100k',
+  corpus: 'synthetic',
+  server: 'nginx',
+  mode: 'static',
+  pages: 100_000,
+  concurrency: 16,
+  compactRow: true,
+  sizes: true,
+  defaultSkip: ['wget', 'wget2', 'floor'],
+  defaultSkipWhy: 'a size case',
+};
 
 const ratio = (a, b) => (a !== undefined && b ? a / b : undefined);
 
@@ -715,6 +790,54 @@ const TARGETS = [
   { case: 'python-docs', name: 'Python docs import pages/s', at: (r) => ioOf(r)?.import?.pagesPerS, op: '>=', goal: 363, digits: 0 }, // 3 × 120.9
   { case: 'synthetic', name: 'synthetic export MiB/s', at: (r) => ioOf(r)?.export?.mbPerS, op: '>=', goal: 28.6, digits: 1 }, // 2 × 14.3
   { case: 'python-docs', name: 'Python docs export MiB/s', at: (r) => ioOf(r)?.export?.mbPerS, op: '>=', goal: 56.7, digits: 1 }, // 2 × 28.3
+  // A small archive: the compacted archive against its own export, what compacting costs, and 100,000 pages.
+  {
+    case: 'python-docs',
+    name: 'Python docs compact archive / its .warc.gz, text on',
+    at: (r) => r.sizes?.textOn?.overWarc.compacted,
+    op: '<=',
+    goal: 2.0,
+  },
+  {
+    case: 'python-docs',
+    name: 'Python docs compact archive / its .warc.gz, --no-text',
+    at: (r) => r.sizes?.noText?.overWarc.compacted,
+    op: '<=',
+    goal: 1.2,
+  },
+  {
+    case: 'python-docs',
+    name: 'Python docs `crawlite compact` wall',
+    at: (r) => (r.sizes?.textOn?.compact.exitCode === 0 ? r.sizes.textOn.compact.wallS : undefined),
+    op: '<',
+    goal: 5,
+    unit: ' s',
+  },
+  ...Object.entries({ 'python-docs': 'Python docs', synthetic: 'synthetic', 'synthetic-100k': '100k synthetic' }).map(([id, label]) => ({
+    case: id,
+    name: `${label} crawl --compact / crawl (pages/s)`,
+    at: (r) => ratio(rowsOf(r).crawliteCompact?.pagesPerS, rowsOf(r).crawlite.pagesPerS),
+    op: '>=',
+    goal: 0.9,
+  })),
+  {
+    case: 'synthetic-100k',
+    name: '100k synthetic KB per page after crawlite compact, text on',
+    at: (r) => (r.sizes?.textOn?.perPage.compacted === undefined ? undefined : r.sizes.textOn.perPage.compacted / KB),
+    op: '<=',
+    goal: 10,
+    unit: ' KB',
+    digits: 1,
+  },
+  {
+    case: 'synthetic-100k',
+    name: '100k synthetic crawlite peak RSS (178 MB at 65k pages before)',
+    at: (r) => rowsOf(r).crawlite.peakRssMB,
+    op: '<=',
+    goal: 178,
+    unit: ' MB',
+    digits: 0,
+  },
   // Against the stack floor (one thread): at most a tenth more CPU per page, and half again its pages/s from two cores.
   ...Object.entries({ 'python-docs': 'Python docs', synthetic: 'synthetic', 'static-64': 'static C=64' }).flatMap(([id, label]) => [
     {
@@ -753,13 +876,14 @@ function titleOf(result) {
       : `${grouped(cfg.pages)} pages, ${cfg.latencyMs} ms latency, Node server, C=${cfg.concurrency} (${ideal})`;
   }
   if (cfg.server === 'node') return `${grouped(cfg.pages)} pages, no latency, Node server, C=${cfg.concurrency}`;
+  if (cfg.id === 'synthetic-100k') return `synthetic, ${grouped(cfg.pages)} pages of ~15 KiB (sizes), nginx, C=${cfg.concurrency}`;
   return `synthetic, ${grouped(cfg.pages)} pages of ~15 KiB, nginx, C=${cfg.concurrency}`;
 }
 
 async function runSuite() {
   const results = [];
-  for (const base of SUITE) {
-    const cfg = { seed: 1, latencyMs: 0, url: undefined, ...common, ...base };
+  for (const base of given['with-100k'] ? [...SUITE, SUITE_100K] : SUITE) {
+    const cfg = { seed: 1, latencyMs: 0, url: undefined, ...common, ...base, rowTimeoutS: rowTimeoutFor(base.pages ?? 0) };
     const ideal = cfg.mode === 'latency' ? (cfg.concurrency * 1_000) / cfg.latencyMs : undefined;
     const skipped = missingFor(cfg);
     if (skipped) {
@@ -816,7 +940,7 @@ function floorLine(crawlite, floor, over) {
   );
 }
 
-const strip = ({ output, archive, ...rest }) => ({
+const strip = ({ output, archive, sizes, ...rest }) => ({
   ...rest,
   archive: archive ? { ...archive, urls: undefined, htmlPages: undefined } : undefined,
 });
@@ -997,6 +1121,7 @@ async function main() {
         '',
         ...results.map((result) => `${result.cfg.id}: ${result.skipped ? `skipped, ${result.skipped}` : result.checkLine}`),
         ...results.filter((result) => result.archiveIo).map((result) => `${result.cfg.id}: ${archiveIoLine(result.archiveIo)}`),
+        ...results.filter((result) => result.sizes).flatMap((result) => sizeLines(result.sizes).map((line) => `${result.cfg.id}: ${line}`)),
         machineLine(startLoad, loadavg()),
         `command: ${COMMAND}`,
       ];
@@ -1028,7 +1153,7 @@ async function main() {
         };
     const checks = result.checks.map(({ docs, ...check }) => ({ ...check, docs }));
     process.stdout.write(
-      `${JSON.stringify({ command: COMMAND, options: { ...options, skip: cfg.skip && [...cfg.skip] }, environment: environment(), site, rows: jsonRows(result.rows), crawliteOverRaw: overRaw, crawliteOverFloor: overFloor, checks, ok: result.checkOk }, null, 2)}\n`,
+      `${JSON.stringify({ command: COMMAND, options: { ...options, skip: cfg.skip && [...cfg.skip] }, environment: environment(), site, rows: jsonRows(result.rows), crawliteOverRaw: overRaw, crawliteOverFloor: overFloor, sizes: result.sizes, checks, ok: result.checkOk }, null, 2)}\n`,
     );
   } else {
     const out = [
@@ -1040,6 +1165,7 @@ async function main() {
       floorLine(crawlite, floor, overFloor),
       result.checkLine,
       ...(result.archiveIo ? [archiveIoLine(result.archiveIo)] : []),
+      ...(result.sizes ? sizeLines(result.sizes) : []),
       machineLine(startLoad, loadavg()),
       `command: ${COMMAND}`,
     ];

@@ -113,6 +113,7 @@ export function suiteTable(cases) {
     'crawlite CPU per page',
     'crawlite peak RSS',
     'crawlite --no-text',
+    'crawlite --compact',
     'stack floor (one thread)',
     'floor CPU per page',
     'floor peak RSS',
@@ -125,7 +126,7 @@ export function suiteTable(cases) {
       lines.push([result.title, `skipped: ${result.skipped}`, ...header.slice(2).map(() => '–')]);
       continue;
     }
-    const { raw, wget, wget2, crawlite, crawliteNoText, floor, floorNoText } = result.rows;
+    const { raw, wget, wget2, crawlite, crawliteNoText, crawliteCompact, floor, floorNoText } = result.rows;
     const rate = (row) => (row.note ? row.note : row.pagesPerS === undefined ? '–' : `${row.pagesPerS.toFixed(0)}/s`);
     const vsRaw = (row) =>
       row.note || row.pagesPerS === undefined || !raw.pagesPerS ? '' : ` (${times(row.pagesPerS / raw.pagesPerS)} raw)`;
@@ -146,6 +147,9 @@ export function suiteTable(cases) {
       perPage(crawlite),
       rss(crawlite),
       noText(crawliteNoText),
+      !crawliteCompact
+        ? '–'
+        : `${rate(crawliteCompact)}${crawliteCompact.pagesPerS !== undefined && crawlite.pagesPerS ? ` (${times(crawliteCompact.pagesPerS / crawlite.pagesPerS)} crawlite)` : ''}`,
       `${rate(floor)}${vsRaw(floor)}`,
       floor.note ? '–' : perPage(floor),
       floor.note ? '–' : rss(floor),
