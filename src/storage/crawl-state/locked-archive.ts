@@ -32,19 +32,8 @@ export class LockedArchive {
   }
 
   /** Takes the archive's lock, then opens, checks and migrates it (see openCrawlArchive). */
-  static async open(
-    path: string,
-    mode: 'create' | 'existing',
-    owner: LockOwner,
-    options: OpenCrawlOptions = {},
-  ): Promise<LockedArchive> {
-    const archive = await openCrawlArchive(path, mode, owner, options);
-    try {
-      return new LockedArchive(archive);
-    } catch (error) {
-      archive.close();
-      throw error;
-    }
+  static async open(path: string, mode: 'create' | 'existing', owner: LockOwner, options: OpenCrawlOptions = {}): Promise<LockedArchive> {
+    return new LockedArchive(await openCrawlArchive(path, mode, owner, options));
   }
 
   get path(): string {
