@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveLock } from '../src/storage/archive/archive-lock.js';
 import { CrawlRecord } from '../src/storage/crawl-state/crawl-record.js';
-import { openCrawlArchive } from '../src/storage/archive/open-crawl-archive.js';
+import { connectionOf, openCrawlArchive } from '../src/storage/archive/open-crawl-archive.js';
 import { tempDir, testOwner } from './support/archive.js';
 import { BIN, execCli } from './support/cli.js';
 import { html, startServer, type TestServer } from './support/test-server.js';
@@ -26,7 +26,7 @@ async function finishedArchive(): Promise<string> {
   made += 1;
   const path = tmp.path(`finished-${made}.sqlite`);
   const archive = await openCrawlArchive(path, 'create', testOwner);
-  new CrawlRecord(archive.db).save(['http://127.0.0.1:1/'], {});
+  new CrawlRecord(connectionOf(archive)).save(['http://127.0.0.1:1/'], {});
   archive.close();
   expect(existsSync(`${path}-lock`)).toBe(false);
   return path;

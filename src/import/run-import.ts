@@ -2,9 +2,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { DEFAULT_OPTIONS } from '../pipeline/crawl-options.js';
 import { asWriteError } from '../storage/archive/index.js';
 import type { LockOwner } from '../storage/archive/index.js';
-import { CrawlRecord, type RunEnd } from '../storage/crawl-state/index.js';
-import { ImportSink } from '../storage/writer/index.js';
-import { openCrawlArchive } from '../storage/archive/index.js';
+import { LockedArchive, type RunEnd } from '../storage/crawl-state/index.js';
 import { WarcFileError } from './import-errors.js';
 import { importWarcs, type ImportHooks, type ImportTally } from './import-warcs.js';
 import { emptyTally } from './import-tally.js';
@@ -74,13 +72,13 @@ export async function runImport(request: ImportRequest, hooks: ImportHooks): Pro
   // A record over the size limit is still a record.
   const nothing = await withoutRecords(inputs, maxBodyBytes, hooks);
   if (nothing) return nothing;
-  const archive = await openCrawlArchive(request.dbPath, 'create', request.owner, request.onWait ? { onWait: request.onWait } : {});
+  const archive = await LockedArchive.open(request.dbPath, 'create', request.owner, request.onWait ? { onWait: request.onWait } : {});
   try {
-    const record = new CrawlRecord(archive.db);
+    const { record } = archive;
     const runId = record.startRun({ import: { files: request.files } }, new Date());
     let endedBy: RunEnd = 'failed';
     try {
-      const sink = new ImportSink(archive.db, request.dbPath, runId);
+      const sink = archive.importSink(runId);
       const settings = {
         maxRedirects: DEFAULT_OPTIONS.maxRedirects,
         maxBodyBytes,

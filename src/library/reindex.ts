@@ -28,15 +28,14 @@ export interface ReindexReport {
 
 /** Indexes the text of every HTML page that has none (or an older extraction's), under the lock a crawl takes. */
 export async function reindex(input: ReindexInput): Promise<ReindexReport> {
-  const [{ checkArchiveFile, openCrawlArchive, NotAnArchiveError }, { reindexText }, { extractPageText, TEXT_EXTRACTION_VERSION }] =
-    await Promise.all([
-      import('../storage/archive/index.js'),
-      import('../storage/writer/index.js'),
-      import('../pipeline/parse/parse-response.js'),
-    ]);
+  const [{ checkArchiveFile, NotAnArchiveError }, { LockedArchive }, { extractPageText, TEXT_EXTRACTION_VERSION }] = await Promise.all([
+    import('../storage/archive/index.js'),
+    import('../storage/crawl-state/index.js'),
+    import('../pipeline/parse/parse-response.js'),
+  ]);
   // Never creates an archive: an existing one, crawled or imported, under the lock a crawl takes.
   if (checkArchiveFile(input.db)) throw new NotAnArchiveError(input.db, 'an empty file');
-  const archive = await openCrawlArchive(
+  const archive = await LockedArchive.open(
     input.db,
     'create',
     input.owner ?? { pid: process.pid, host: hostname() },
@@ -45,7 +44,7 @@ export async function reindex(input: ReindexInput): Promise<ReindexReport> {
   const { signal, onProgress } = input;
   const started = Date.now();
   try {
-    const result = await reindexText(archive.db, {
+    const result = await archive.reindexText({
       extract: extractPageText,
       version: TEXT_EXTRACTION_VERSION,
       stopped: () => signal?.aborted === true,

@@ -4,9 +4,7 @@ import { ArchiveBusyError } from '../storage/archive/index.js';
 import { ArchiveLock } from '../storage/archive/index.js';
 import type { LockOwner } from '../storage/public.js';
 import { describeHolder } from '../storage/archive/index.js';
-import { ArchiveMerger } from '../storage/merge/index.js';
-import { hasMergeProgress, readShardProgress, writeShardProgress, type ShardIdentity } from '../storage/merge/index.js';
-import { openCrawlArchive } from '../storage/archive/index.js';
+import { MergeOutput, type ShardIdentity } from '../storage/merge/index.js';
 import { checkShards, inspectShards, readOutputState } from './check-shards.js';
 import { checkShardRows } from './check-shard-rows.js';
 import { ShardChangedError } from './merge-errors.js';
@@ -116,17 +114,16 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
   try {
     const checked = await checkAll(shards, request);
     if (!checked) return { stopped: true, shards: shards.length };
-    const archive = await openCrawlArchive(request.output, 'create', request.owner);
+    const output = await MergeOutput.open(request.output, request.owner);
     try {
-      const { db } = archive;
-      if (existed && !hasMergeProgress(db)) request.onNotice?.(`${request.output} is an existing archive: the shards are added to it`);
-      const merger = new ArchiveMerger(db);
+      if (existed && !output.hasProgress()) request.onNotice?.(`${request.output} is an existing archive: the shards are added to it`);
+      const merger = output.merger();
       for (const shard of shards) {
         if (request.stopped?.()) return { stopped: true, shards: shards.length };
         const identity = identityOf(shard);
         // Its lock was held since its checks: a change means a writer that ignores the lock.
         if (!sameFile(identity, checked.get(shard))) throw new ShardChangedError(shard);
-        const progress = readShardProgress(db, shard);
+        const progress = output.shardProgress(shard);
         const same = sameFile(identity, progress);
         if (same && progress.finished) {
           request.onEvent?.({ type: 'shard-skipped', path: shard });
@@ -141,12 +138,12 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
           merger.begin();
           let pages = 0;
           let urlsDone = 0;
-          if (from >= maxUrlId) db.transaction(() => writeShardProgress(db, shard, { ...identity, lastUrlId: maxUrlId, finished: true }))();
+          if (from >= maxUrlId) output.recordShardProgress(shard, { ...identity, lastUrlId: maxUrlId, finished: true });
           for (let lo = from + 1; lo <= maxUrlId;) {
             const hi = Math.min(maxUrlId, lo + batch - 1);
             const began = Date.now();
             const done = merger.mergeBatch(lo, hi, () =>
-              writeShardProgress(db, shard, { ...identity, lastUrlId: hi, finished: hi >= maxUrlId }),
+              output.recordShardProgress(shard, { ...identity, lastUrlId: hi, finished: hi >= maxUrlId }),
             );
             if (fixed === undefined) batch = adapt(batch, Date.now() - began);
             lo = hi + 1;
@@ -164,7 +161,7 @@ export async function mergeArchives(request: MergeRequest): Promise<MergeResult>
       }
       return { stopped: false, shards: shards.length };
     } finally {
-      archive.close();
+      output.close();
     }
   } finally {
     for (const lock of locks) lock.release();

@@ -1,8 +1,9 @@
 import { launchReplayBrowser, type ReplayBrowser } from '../browser/index.js';
 import { serveArchive, type ServingArchive } from '../serve/serve-archive.js';
-import { checkArchiveFile, NotAnArchiveError, openCrawlArchive, type LockOwner } from '../storage/archive/index.js';
-import { QaPages, type QaPage } from '../storage/reader/index.js';
-import { QaWriter, type QaCheck } from '../storage/writer/index.js';
+import { checkArchiveFile, NotAnArchiveError, type LockOwner } from '../storage/archive/index.js';
+import { LockedArchive } from '../storage/crawl-state/index.js';
+import type { QaPage } from '../storage/reader/index.js';
+import type { QaCheck } from '../storage/writer/index.js';
 import { ImageDecoder } from './decode-image.js';
 import { QaBrowserError } from './qa-errors.js';
 import { BrowserGone, scorePage } from './score-page.js';
@@ -48,13 +49,13 @@ const BATCH = 32;
 export async function runQa(options: QaRunOptions): Promise<QaRunResult> {
   if (checkArchiveFile(options.path)) throw new NotAnArchiveError(options.path, 'an empty file');
   // Opened for writing first: an older archive is migrated (the qa table) before serve reads it.
-  const archive = await openCrawlArchive(options.path, 'existing', options.owner, options.onWait ? { onWait: options.onWait } : {});
+  const archive = await LockedArchive.open(options.path, 'existing', options.owner, options.onWait ? { onWait: options.onWait } : {});
   const startedAt = new Date().toISOString();
   let serving: ServingArchive | undefined;
   let browser: ReplayBrowser | undefined;
   try {
-    const pages = new QaPages(archive.db);
-    const writer = new QaWriter(archive.db);
+    const pages = archive.qaPages();
+    const writer = archive.qaWriter();
     const total = pages.total();
     options.onProgress?.(0, total);
     if (total === 0) return { total, checked: 0, errors: 0, stopped: false, startedAt };

@@ -2,9 +2,8 @@ import { lastValueFrom, Observable, Subject, tap } from 'rxjs';
 import type { CrawlOptions } from '../pipeline/crawl-options.js';
 import { CrawlStop } from '../pipeline/crawl-stop.js';
 import { asWriteError, NothingToRecrawlError, NothingToResumeError } from '../storage/archive/index.js';
-import { archiveReport, rootStates, urlStateCounts, type ArchiveReport, type RootState } from '../storage/reader/index.js';
-import type { CrawlStateThread, RunEnd } from '../storage/crawl-state/index.js';
-import { openCrawlArchive, type CrawlArchive } from '../storage/archive/index.js';
+import type { ArchiveReport, RootState } from '../storage/reader/index.js';
+import { LockedArchive, type CrawlStateThread, type RunEnd } from '../storage/crawl-state/index.js';
 import { checkBrowser } from './page-renderer.js';
 import { prepareArchive } from './prepare-archive.js';
 import type { RunEvent, StateCounts } from './run-events.js';
@@ -50,25 +49,25 @@ const NO_COUNTS: StateCounts = { queued: 0, fetching: 0, done: 0, failed: 0, ski
 export function startCrawlRun(request: CheckedRequest): CrawlRun {
   const events = new Subject<RunEvent>();
   const stop = new CrawlStop();
-  let archive: CrawlArchive | undefined;
+  let archive: LockedArchive | undefined;
   let inFlight = () => 0;
 
   async function run(): Promise<RunResult> {
     const notify = (notice: Extract<RunEvent, { type: 'notice' }>['notice']) => events.next({ type: 'notice', notice });
     checkBrowser(request.given);
-    archive = await openCrawlArchive(request.dbPath, request.mode, request.owner, {
+    archive = await LockedArchive.open(request.dbPath, request.mode, request.owner, {
       onWait: (message) => notify({ kind: 'waiting-for-reader', message }),
       refuseShard: true,
     }).catch((error: unknown) => {
       throw request.recrawl && error instanceof NothingToResumeError ? new NothingToRecrawlError(request.dbPath) : error;
     });
-    const { db } = archive;
+    const opened = archive;
     let state: CrawlStateThread | undefined;
     try {
-      const prepared = prepareArchive(db, request, notify);
+      const prepared = prepareArchive(opened, request, notify);
       // A resume of a --browser crawl needs its browser as much as the crawl did.
       checkBrowser(prepared.options);
-      const started = startCrawl(db, request.dbPath, prepared, stop, request.session);
+      const started = startCrawl(opened, prepared, stop, request.session);
       const { runId, roots, running, renderer } = started;
       state = started.state;
       inFlight = () => running.inFlight();
@@ -82,7 +81,7 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
       try {
         await lastValueFrom(
           withProgress(fetches, request.progressEveryMs, () =>
-            events.next({ type: 'progress', counts: urlStateCounts(db), inFlight: running.inFlight() }),
+            events.next({ type: 'progress', counts: opened.urlStateCounts(), inFlight: running.inFlight() }),
           ),
           { defaultValue: undefined },
         );
@@ -104,8 +103,8 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
         endedBy: endedBy as RunResult['endedBy'],
         roots,
         options: prepared.options,
-        rootStates: rootStates(db, prepared.seeds),
-        ...(request.report === false ? {} : { report: archiveReport(db, runId) }),
+        rootStates: opened.rootStates(prepared.seeds),
+        ...(request.report === false ? {} : { report: opened.archiveReport(runId) }),
       };
     } catch (error) {
       // A full or failing disk may be met by any write (a claim, a page, the run's end), not only a page's.
@@ -128,7 +127,7 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
     done,
     stop: () => stop.request(STOP_GRACE_MS),
     inFlight: () => inFlight(),
-    stateCounts: () => (archive?.db.open ? urlStateCounts(archive.db) : NO_COUNTS),
+    stateCounts: () => (archive?.isOpen ? archive.urlStateCounts() : NO_COUNTS),
   };
 }
 

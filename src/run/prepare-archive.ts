@@ -1,12 +1,7 @@
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
 import type { NormalizedUrl } from '../url/index.js';
 import { NothingToRecrawlError, NothingToResumeError, UnfinishedCrawlError } from '../storage/archive/index.js';
-import { urlStateCounts } from '../storage/reader/index.js';
-import { CrawlRecord } from '../storage/crawl-state/index.js';
-import type { ArchiveConnection } from '../storage/archive/index.js';
-import { latestCrawl, queueRecrawl, unfinishedUrls } from '../storage/crawl-state/index.js';
-import { requeueFailed } from '../storage/crawl-state/index.js';
-import { SqliteFrontier } from '../storage/crawl-state/index.js';
+import type { CrawlRecord, LockedArchive, SqliteFrontier } from '../storage/crawl-state/index.js';
 import { mergeRoots, sitemapSeeds } from './root-seeds.js';
 import { resolveRoots } from './resolve-roots.js';
 import type { CheckedRequest } from './run-request.js';
@@ -34,14 +29,14 @@ function changes(stored: Record<string, unknown>, given: Partial<CrawlOptions>):
 }
 
 /** Stores the roots and options, queues what the crawl starts from, and tells what it found. */
-export function prepareArchive(db: ArchiveConnection, request: CheckedRequest, notify: (notice: RunNotice) => void): PreparedArchive {
-  const record = new CrawlRecord(db);
+export function prepareArchive(archive: LockedArchive, request: CheckedRequest, notify: (notice: RunNotice) => void): PreparedArchive {
+  const { record } = archive;
   const storedRoots = record.roots();
   const storedOptions = record.options();
   if (request.recrawl && !storedRoots) throw new NothingToRecrawlError(request.dbPath);
   if (request.mode === 'existing' && !storedRoots) throw new NothingToResumeError(request.dbPath);
   if (request.recrawl) {
-    const left = unfinishedUrls(db);
+    const left = archive.unfinishedUrls();
     if (left > 0) throw new UnfinishedCrawlError(request.dbPath, left);
   }
 
@@ -58,20 +53,17 @@ export function prepareArchive(db: ArchiveConnection, request: CheckedRequest, n
   record.save(roots, saved, { ...request.marks, session });
 
   // A resume (or a crawl into a finished archive) goes on with the latest crawl; a re-crawl starts the next.
-  const latest = latestCrawl(db) ?? 1;
+  const latest = archive.latestCrawl() ?? 1;
   const crawl = request.recrawl ? latest + 1 : latest;
-  const frontier = new SqliteFrontier(db, crawl);
+  const frontier = archive.frontier(crawl);
   const requeued = frontier.requeueInFlight();
-  if (request.retryFailed) notify({ kind: 'failed-requeued', count: requeueFailed(db) });
+  if (request.retryFailed) notify({ kind: 'failed-requeued', count: archive.requeueFailed() });
   let runId: number | undefined;
   if (request.recrawl) {
-    const only = request.recrawl.onlyLinked;
-    const queued = db.transaction(() => {
-      runId = record.startRun(options, new Date(), crawl);
-      const keys = [...seeds, ...(options.sitemaps ? sitemapSeeds(seeds) : [])].map((seed) => seed.key);
-      return queueRecrawl(db, crawl, only ? keys : undefined);
-    })();
-    notify({ kind: 'recrawling', crawl, queued });
+    const keys = [...seeds, ...(options.sitemaps ? sitemapSeeds(seeds) : [])].map((seed) => seed.key);
+    const started = archive.startRecrawl(options, crawl, request.recrawl.onlyLinked ? keys : undefined);
+    runId = started.runId;
+    notify({ kind: 'recrawling', crawl, queued: started.queued });
   }
   frontier.addRoots(seeds);
   if (options.sitemaps) frontier.addRoots(sitemapSeeds(seeds));
@@ -80,7 +72,7 @@ export function prepareArchive(db: ArchiveConnection, request: CheckedRequest, n
     if (changed.length) notify({ kind: 'options-changed', changes: changed });
   } else if (storedOptions) {
     // Index counts only: the full report reads every response, too slow before a big archive starts.
-    const before = urlStateCounts(db);
+    const before = archive.urlStateCounts();
     const complete = request.mode === 'existing' && !request.retryFailed && before.queued === 0 && before.fetching === 0;
     notify(
       complete

@@ -1,8 +1,7 @@
 import { httpFetcher } from '../http/http-fetcher.js';
 import { crawl, type Crawl } from '../pipeline/crawl.js';
 import type { CrawlStop } from '../pipeline/crawl-stop.js';
-import type { ArchiveConnection } from '../storage/archive/index.js';
-import { CrawlStateThread } from '../storage/crawl-state/index.js';
+import type { CrawlStateThread, LockedArchive } from '../storage/crawl-state/index.js';
 import type { PageRenderer } from '../pipeline/renderer.js';
 import { openRenderer } from './page-renderer.js';
 import type { PreparedArchive } from './prepare-archive.js';
@@ -24,8 +23,7 @@ export interface StartedCrawl {
  * Chromium.
  */
 export function startCrawl(
-  db: ArchiveConnection,
-  dbPath: string,
+  archive: LockedArchive,
   prepared: PreparedArchive,
   stop: CrawlStop,
   session: RunSession | undefined,
@@ -35,7 +33,7 @@ export function startCrawl(
   const runId = prepared.runId ?? record.startRun(options, new Date(), prepared.crawl);
   const limits = { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth, crawl: prepared.crawl };
   // Until the thread is ready, the frontier the archive was prepared with answers here.
-  const state = new CrawlStateThread({ path: dbPath, runId, crawl: prepared.crawl, limits }, { db, frontier: prepared.frontier });
+  const state = archive.stateThread({ runId, crawl: prepared.crawl, limits }, prepared.frontier);
   const renderer = openRenderer(options);
   const ports = {
     frontier: state.frontier,

@@ -17,10 +17,7 @@ import { robotsRules } from '../pipeline/robots/robots-rules.js';
 import { isConnectionError } from '../pg/pg-errors.js';
 import { Outage } from './outage.js';
 import type { LockOwner } from '../storage/archive/index.js';
-import { CrawlRecord, type RunEnd } from '../storage/crawl-state/index.js';
-import { openCrawlArchive } from '../storage/archive/index.js';
-import { ShardPageSink } from '../storage/crawl-state/index.js';
-import { SqlitePageSink } from '../storage/crawl-state/index.js';
+import { LockedArchive, type RunEnd } from '../storage/crawl-state/index.js';
 import { STOP_GRACE_MS } from './crawl-run.js';
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -84,8 +81,8 @@ export function startWorker(request: WorkerRequest): WorkerRun {
     checkBrowser({ ...(stored.options as Partial<CrawlOptions>), qa: false });
     // The shard is checked first, before anything is written to it or to the frontier: a crawl's archive, or another frontier's shard, is refused.
     const shardOf = { frontier: stored.made, roots: stored.roots, options: stored.options };
-    const archive = await openCrawlArchive(request.dbPath, 'create', request.owner, { shardOf });
-    const record = new CrawlRecord(archive.db);
+    const archive = await LockedArchive.open(request.dbPath, 'create', request.owner, { shardOf });
+    const { record } = archive;
     const options: CrawlOptions = {
       ...DEFAULT_OPTIONS,
       userAgent: request.userAgent,
@@ -109,7 +106,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       });
       runId = record.startRun(options, new Date());
       // --max-per-path is judged in the frontier, over all workers: the shard records what it decided.
-      const pages = new SqlitePageSink(archive.db, request.dbPath, runId, { maxDepth: options.maxDepth });
+      const pages = archive.pageSink(runId, { maxDepth: options.maxDepth });
       const worker = { id, leaseMs };
       // --per-host caps all workers together only when the crawl set it: otherwise each worker's own concurrency is its cap.
       const given = stored.options as Partial<CrawlOptions>;
@@ -117,7 +114,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       const crawlDelayMs = (robotsUrl: string, answer: { status: number; body: Uint8Array }) =>
         robotsRules(robotsUrl, answer, options.userAgent).crawlDelayMs;
       const limits = { maxPerPath: options.maxPerPath, maxDepth: options.maxDepth };
-      const sink = new PgShardSink(pool, worker, new ShardPageSink(archive.db, request.dbPath, pages), limits, crawlDelayMs);
+      const sink = new PgShardSink(pool, worker, archive.shardPageSink(pages), limits, crawlDelayMs);
       const outage = new Outage(stop.stopRequested, request.onOutage);
       renderer = openRenderer(options);
       const rendering = renderer ? { renderer: () => renderer! } : {};

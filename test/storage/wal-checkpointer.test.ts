@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/storage/archive/open-archive.js';
-import { openCrawlArchive } from '../../src/storage/archive/open-crawl-archive.js';
+import { connectionOf, openCrawlArchive } from '../../src/storage/archive/open-crawl-archive.js';
 import { WalCheckpointer } from '../../src/storage/archive/wal-checkpointer.js';
 import { tempDir, testOwner } from '../support/archive.js';
 import { sleep, waitFor } from '../support/wait.js';
@@ -20,14 +20,14 @@ describe('the WAL checkpointer of a crawl archive', () => {
     const archive = await openCrawlArchive(path, 'create', testOwner);
     try {
       const before = statSync(path).size;
-      archive.db.prepare("INSERT INTO meta (key, value) VALUES ('filler', ?)").run(BLOB.toString('latin1'));
+      connectionOf(archive).prepare("INSERT INTO meta (key, value) VALUES ('filler', ?)").run(BLOB.toString('latin1'));
       await waitFor(
         'the archive file to take in the committed pages',
         () => statSync(path).size >= before + BLOB.length,
         5_000,
         () => `size ${statSync(path).size}`,
       );
-      expect(archive.db.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(1000);
+      expect(connectionOf(archive).pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(1000);
     } finally {
       archive.close();
     }

@@ -18,9 +18,6 @@ import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 import { requireSqliteDriver } from './sqlite-driver.js';
 import { registerSqlarFunctions } from './sqlar-functions.js';
 
-/** An open archive's connection. Other rooms hold it and hand it back to storage under this name, never the driver's. */
-export type ArchiveConnection = Db;
-
 /** 'crwl': marks a SQLite file as a crawlite archive (PRAGMA application_id). */
 export const APPLICATION_ID = 0x6372776c;
 

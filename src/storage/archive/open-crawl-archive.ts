@@ -14,11 +14,25 @@ import {
 } from './open-archive.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
-/** An archive a crawl may write to, with its lock held until `close`. */
+/**
+ * An archive a crawl may write to, with its lock held until `close`. Its connection stays inside storage
+ * (see connectionOf): other rooms write through the storage objects built over it.
+ */
 export interface CrawlArchive {
-  db: Db;
+  readonly path: string;
+  /** False once closed (or once the connection failed and was closed). */
+  readonly isOpen: boolean;
   /** Ends writing: clears the holder row, leaves WAL mode, then releases the lock. Safe to call twice. */
   close(): void;
+}
+
+const connections = new WeakMap<CrawlArchive, Db>();
+
+/** The archive's connection, for the storage objects that write through it; no door of storage names this. */
+export function connectionOf(archive: CrawlArchive): Db {
+  const db = connections.get(archive);
+  if (!db) throw new Error('not an archive opened by openCrawlArchive');
+  return db;
 }
 
 export interface OpenCrawlOptions {
@@ -99,8 +113,11 @@ export async function openCrawlArchive(
   const { db } = archive;
   const checkpointer = WalCheckpointer.start(db, path);
   let stopped = false;
-  return {
-    db,
+  const opened: CrawlArchive = {
+    path,
+    get isOpen() {
+      return db.open;
+    },
     close() {
       if (!stopped) checkpointer.stop();
       stopped = true;
@@ -116,4 +133,6 @@ export async function openCrawlArchive(
       }
     },
   };
+  connections.set(opened, db);
+  return opened;
 }
