@@ -39,9 +39,12 @@ function groupOf(table, fts) {
 export function archiveSize(bin, db, { timeoutS = 600, top = 8 } = {}) {
   const fileBytes = statSync(db).size;
   const walBytes = existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0;
-  const fts = query(bin, db, "select name from sqlite_schema where type = 'table' and sql like 'create virtual table%using fts5%'", timeoutS).map(
-    (row) => row.name,
-  );
+  const fts = query(
+    bin,
+    db,
+    "select name from sqlite_schema where type = 'table' and sql like 'create virtual table%using fts5%'",
+    timeoutS,
+  ).map((row) => row.name);
   // Every b-tree page by its object, an index counted with the table it indexes.
   const rows = query(
     bin,
@@ -49,7 +52,12 @@ export function archiveSize(bin, db, { timeoutS = 600, top = 8 } = {}) {
     'select d.name name, coalesce(s.tbl_name, d.name) tbl, sum(d.pgsize) bytes from dbstat d left join sqlite_schema s on s.name = d.name group by 1, 2 order by 3 desc',
     timeoutS,
   );
-  const [{ free, pageSize }] = query(bin, db, 'select f.freelist_count free, p.page_size pageSize from pragma_freelist_count f, pragma_page_size p', timeoutS);
+  const [{ free, pageSize }] = query(
+    bin,
+    db,
+    'select f.freelist_count free, p.page_size pageSize from pragma_freelist_count f, pragma_page_size p',
+    timeoutS,
+  );
   const groups = Object.fromEntries(GROUPS.map((group) => [group, 0]));
   for (const row of rows) groups[groupOf(row.tbl, fts)] += Number(row.bytes);
   const freeBytes = Number(free) * Number(pageSize);
@@ -123,7 +131,10 @@ export function sizeLines({ textOn, noText, compactCrawl }) {
       c.exitCode === 0
         ? `after crawlite compact ${mb(sizes.compacted.bytes)} MB (${kb(sizes.perPage.compacted)} KB/page) in ${c.wallS.toFixed(2)} s wall, ${c.cpuS?.toFixed(2) ?? '?'} s CPU`
         : `crawlite compact failed (exit ${c.exitCode}): ${c.output}`;
-    const warc = sizes.warcBytes === undefined ? `no .warc.gz${sizes.export?.output ? ` (export failed: ${sizes.export.output})` : ''}` : `its .warc.gz ${mb(sizes.warcBytes)} MB`;
+    const warc =
+      sizes.warcBytes === undefined
+        ? `no .warc.gz${sizes.export?.output ? ` (export failed: ${sizes.export.output})` : ''}`
+        : `its .warc.gz ${mb(sizes.warcBytes)} MB`;
     lines.push(
       `sizes, ${label}: ${sizes.pages} pages; as crawled ${mb(sizes.crawled.bytes)} MB (${kb(sizes.perPage.crawled)} KB/page); ${after}${extra}; ` +
         `${warc}; compact / .warc.gz ${x(sizes.overWarc.compacted)} (as crawled ${x(sizes.overWarc.crawled)}${extra && compactCrawl && sizes.warcBytes ? `, --compact crawl ${x(compactCrawl.bytes / sizes.warcBytes)}` : ''})`,
@@ -142,5 +153,7 @@ export function breakdownLines(label, size) {
   if (!size) return [];
   const groups = GROUPS.map((group) => `${group} ${mb(size.groups[group])}`).join(', ');
   const tables = size.tables.map((table) => `${table.name} ${mb(table.bytes)}`).join(', ');
-  return [`sizes, ${label}: ${mb(size.bytes)} MB${size.walBytes ? ` (-wal ${mb(size.walBytes)} MB included)` : ''}: ${groups} (largest: ${tables})`];
+  return [
+    `sizes, ${label}: ${mb(size.bytes)} MB${size.walBytes ? ` (-wal ${mb(size.walBytes)} MB included)` : ''}: ${groups} (largest: ${tables})`,
+  ];
 }

@@ -354,7 +354,12 @@ function crawliteQuery(db, sql) {
  * 'full' adds the size rows (its .warc.gz, `crawlite compact` of it: archive-size.mjs), 'file' only its
  * size as crawled and where the bytes are; both after the crawl's own figures, so they cost it nothing.
  */
-async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = false, extraArgs = [], withArchiveIo = false, measureSize } = {}) {
+async function crawliteRow(
+  site,
+  root,
+  cfg,
+  { keepUrls = false, htmlPages = false, extraArgs = [], withArchiveIo = false, measureSize } = {},
+) {
   const dir = makeTemp('crawlite');
   const db = join(dir, 'bench.sqlite');
   try {
@@ -402,8 +407,16 @@ async function crawliteRow(site, root, cfg, { keepUrls = false, htmlPages = fals
     const label = ['crawlite', ...extraArgs].join(' ');
     if (measureSize === 'full' && measured.exitCode === 0 && archive) {
       // the export above wrote this .warc.gz already when it ran; measureSizes exports it otherwise
-      sizes = await measureSizes(CRAWLITE_BIN, db, dir, { warc: join(dir, 'bench.warc.gz'), pages: archive.pages, timeoutS: cfg.rowTimeoutS, log });
-      for (const line of [...breakdownLines(`${label}, as crawled`, sizes.crawled), ...breakdownLines(`${label}, after crawlite compact`, sizes.compacted)])
+      sizes = await measureSizes(CRAWLITE_BIN, db, dir, {
+        warc: join(dir, 'bench.warc.gz'),
+        pages: archive.pages,
+        timeoutS: cfg.rowTimeoutS,
+        log,
+      });
+      for (const line of [
+        ...breakdownLines(`${label}, as crawled`, sizes.crawled),
+        ...breakdownLines(`${label}, after crawlite compact`, sizes.compacted),
+      ])
         log(line);
     } else if (measureSize === 'file' && measured.exitCode === 0 && archive) {
       sizes = { ...archiveSize(CRAWLITE_BIN, db, { timeoutS: cfg.rowTimeoutS }), pages: archive.pages };
@@ -593,11 +606,15 @@ async function runCase(cfg) {
       rows.crawlite.runs.push(crawled);
       if (cfg.compactRow) {
         log(`bench: crawlite --compact -c ${C}${tag}`);
-        rows.crawliteCompact.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--compact'], measureSize: sizing ? 'file' : undefined }));
+        rows.crawliteCompact.runs.push(
+          await crawliteRow(site, root, cfg, { extraArgs: ['--compact'], measureSize: sizing ? 'file' : undefined }),
+        );
       }
       if (cfg.noTextRow) {
         log(`bench: crawlite --no-text -c ${C}${tag}`);
-        rows.crawliteNoText.runs.push(await crawliteRow(site, root, cfg, { extraArgs: ['--no-text'], measureSize: sizing ? 'full' : undefined }));
+        rows.crawliteNoText.runs.push(
+          await crawliteRow(site, root, cfg, { extraArgs: ['--no-text'], measureSize: sizing ? 'full' : undefined }),
+        );
       }
       const docs = truth ? docsCheck(truth, crawled.archive) : undefined;
       checks.push({
@@ -646,7 +663,15 @@ async function runCase(cfg) {
           compactCrawl: rows.crawliteCompact?.runs[0]?.sizes,
         }
       : undefined;
-    return { cfg, rows: summary, ...checkOf(cfg, checks, truth), serverKind: served.site?.kind, truthPages: truth?.length, archiveIo, sizes };
+    return {
+      cfg,
+      rows: summary,
+      ...checkOf(cfg, checks, truth),
+      serverKind: served.site?.kind,
+      truthPages: truth?.length,
+      archiveIo,
+      sizes,
+    };
   } finally {
     await served.site?.stop();
   }

@@ -127,7 +127,8 @@ export interface CaptureColumns extends Recorded<WireExchange> {
 
 /** A fetched response as the pipeline hands it to storage; what a crawl does not always learn is optional. */
 export interface StoredResponse
-  extends Pick<CaptureColumns, 'status' | 'headers' | 'contentType' | 'charset' | 'location' | 'fetchedAt' | 'elapsedMs'>,
+  extends
+    Pick<CaptureColumns, 'status' | 'headers' | 'contentType' | 'charset' | 'location' | 'fetchedAt' | 'elapsedMs'>,
     Partial<Pick<CaptureColumns, 'title' | 'canonical' | 'robots' | 'linksDropped'>> {
   /** Bytes received, after Content-Encoding was undone. */
   body: Uint8Array;
