@@ -22,9 +22,9 @@ export const FLOORS = [
   },
   {
     name: 'checks',
-    rooms: ['qa'],
+    rooms: ['qa', 'mcp'],
     independent: true,
-    does: "checks over a whole archive that run commands' work together: `crawlite qa` replays it (serve) in Chromium (browser)",
+    does: "checks and services over a whole archive that run commands' work together: `crawlite qa` replays it (serve) in Chromium (browser); `crawlite mcp` answers a model's tools with serve's search and SQL runners",
   },
   {
     name: 'commands',

@@ -57,5 +57,6 @@ const exitCode = await main(process.argv.slice(2), {
   },
   owner: { pid: process.pid, host: hostname() },
   version,
+  protocolStreams: () => ({ input: process.stdin, output: process.stdout }),
 });
 process.exitCode = exitCode;

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { LockOwner } from '../library/index.js';
 import type { StatusStream } from './progress-display.js';
 
@@ -21,6 +21,8 @@ export interface CliIo {
   /** Named in the archive while this process crawls it, so a refused crawl can say who holds it. */
   owner: LockOwner;
   version: string;
+  /** The process's own stdin and stdout as streams, for a protocol spoken over them (`crawlite mcp`); absent in-process. */
+  protocolStreams?: () => { input: Readable; output: Writable };
 }
 
 export const EXIT_OK = 0;

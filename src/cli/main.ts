@@ -16,6 +16,7 @@ import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
+import { mcpCommand } from './commands/mcp.js';
 import { statsCommand } from './commands/stats.js';
 import { unlockCommand } from './commands/unlock.js';
 import { compactCommand } from './commands/compact.js';
@@ -83,6 +84,7 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .command(diffCommand(context))
       .command(exportCommand(context))
       .command(serveCommand(context))
+      .command(mcpCommand(context))
       .command(importCommand(context))
       .command(mergeCommand(context))
       .command(demoCommand(context))
@@ -95,7 +97,7 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .conflicts('quiet', 'verbose')
       .demandCommand(
         1,
-        'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, compact, unlock, demo, frontier or worker',
+        'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, mcp, compact, unlock, demo, frontier or worker',
       )
       .recommendCommands()
       .strict()

@@ -72,6 +72,7 @@ export { archiveReport } from './stats.js';
 export { unlock, type UnlockReport } from './unlock.js';
 export { compact, type CompactInput, type CompactReport } from './compact.js';
 export { serve, type ServeInput, type ServingArchive } from './serve.js';
+export { mcpHttp, mcpStdio, type McpHttpInput, type McpInput, type McpListening, type McpSession, type McpStdioInput } from './mcp.js';
 export { DEMO_MARKS, NotADemoArchiveError, startDemo, type DemoSite } from './demo.js';
 export * from './options.js';
 export type { FetchEventType, OptionChange, RunNotice as CrawlNotice, StateCounts } from '../run/run-events.js';
