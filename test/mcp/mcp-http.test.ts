@@ -102,13 +102,15 @@ describe('crawlite mcp --http', () => {
 
   it('refuses a request naming a foreign Host or Origin with 403', async () => {
     const port = new URL(server.url).port;
-    for (const headers of [
+    const foreign: Array<Record<string, string>> = [
       { host: `evil.example:${port}` },
       { host: `attacker.test` },
       { host: `127.0.0.1:${Number(port) + 1}` },
       { origin: 'http://evil.example' },
       { origin: `http://evil.example:${port}` },
-    ]) {
+      { origin: 'null' },
+    ];
+    for (const headers of foreign) {
       const refused = await post(headers);
       expect(refused.status, JSON.stringify(headers)).toBe(403);
       expect(refused.body, JSON.stringify(headers)).not.toContain('crawlite"');
