@@ -62,6 +62,7 @@ export function registerReadPage(server: McpServer, archive: ArchiveAccess): voi
           `status: ${page.status}${page.revalidated ? ' (confirmed by a 304 Not Modified)' : ''}`,
           `crawl: ${page.crawl ?? 1}`,
           `content_type: ${page.contentType ?? ''}`,
+          ...(page.location ? [`location: ${page.location}`] : []),
           `format: ${format}`,
           ...(page.title ? [`title: ${page.title.slice(0, 300)}`] : []),
           ...(others.length ? [`other_captures: ${others.map((time) => time.fetchedAt).join(', ')}`] : []),
