@@ -1,11 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { captureText, decodeHtml, decodeText, isHtml } from '../html/index.js';
+import { captureText, decodeText, isHtml } from '../html/index.js';
 import type { ArchivedPage } from '../storage/reader/index.js';
 import { answering, textAnswer } from './answer-bounds.js';
 import type { ArchiveAccess } from './archive-access.js';
 import { archivedUrl, chooseCapture, McpArgumentError } from './capture-choice.js';
-import { captureMarkdown } from './page-markdown.js';
+import { captureHtml, captureMarkdown } from './page-markdown.js';
 
 export const PAGE_FORMATS = ['markdown', 'text', 'html'] as const;
 type PageFormat = (typeof PAGE_FORMATS)[number];
@@ -22,10 +22,7 @@ function body(page: ArchivedPage, format: PageFormat): { text: string; note?: st
   if (!isTextual(page.contentType))
     throw new McpArgumentError(`${page.url} is ${page.contentType} (${page.size} bytes), not text: there is nothing to read in it`);
   if (format === 'html') {
-    const text = isHtml(page.contentType)
-      ? decodeHtml(page.body, page.charset ? `text/html; charset=${page.charset}` : page.contentType).text
-      : decodeText(page.body, page.charset);
-    return { text };
+    return { text: isHtml(page.contentType) ? captureHtml(capture) : decodeText(page.body, page.charset) };
   }
   if (format === 'text') return { text: captureText(capture) };
   const { markdown, note } = captureMarkdown(capture, page.url);
