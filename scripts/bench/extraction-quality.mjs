@@ -145,7 +145,12 @@ async function loadExtractor(opts) {
   if (!existsSync(opts.module)) {
     throw new UsageError(`${opts.module} does not exist: run npm run build, or pass --module PATH exporting pageMarkdown`);
   }
-  const mod = await import(pathToFileURL(opts.module).href);
+  let mod;
+  try {
+    mod = await import(pathToFileURL(opts.module).href);
+  } catch (err) {
+    throw new UsageError(`${opts.module} could not be loaded: ${String(err?.message ?? err).split('\n')[0]}`);
+  }
   if (typeof mod.pageMarkdown !== 'function') throw new UsageError(`${opts.module} does not export pageMarkdown(html, url)`);
   return {
     name: 'markdown',
