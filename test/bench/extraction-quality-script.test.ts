@@ -35,6 +35,7 @@ beforeAll(() => {
     truth[id] = { articleBody: truthText, url: `https://example.com/${id}` };
   }
   writeFileSync(`${data}/ground-truth.json`, JSON.stringify(truth));
+  writeFileSync(tmp.path('broken.mjs'), "throw new Error('not built yet');\n");
   // A prediction file in the benchmark's wrapped format: one page right, one page empty.
   writeFileSync(
     tmp.path('pred.json'),
@@ -84,6 +85,7 @@ describe('extraction-quality.mjs', () => {
     [['--data', tmp.dir], /has no ground-truth\.json and html\/: pass a checkout of the benchmark/],
     [['--data', data, '--extractor', 'nope'], /--extractor must be readability, defuddle or markdown/],
     [['--data', data, '--extractor', 'markdown', '--module', tmp.path('missing.js')], /missing\.js does not exist: run npm run build/],
+    [['--data', data, '--extractor', 'markdown', '--module', tmp.path('broken.mjs')], /broken\.mjs could not be loaded: not built yet/],
     [['--data', data, '--predictions', tmp.path('none.json')], /none\.json does not exist/],
     [['--data', data, '--limit', '0'], /--limit must be an integer >= 1/],
   ])('refuses %j with one line and exit 2', async (args, phrase) => {
