@@ -18,8 +18,7 @@ const FETCH_HINT = 'git clone https://github.com/scrapinghub/article-extraction-
 
 const USAGE = `usage: node scripts/bench/extraction-quality.mjs --data DIR [options]
 
-  --data DIR               a checkout of ${FETCH_HINT.split(' ').pop()}
-                           (${FETCH_HINT})
+  --data DIR               a checkout of the benchmark: ${FETCH_HINT}
   --extractor NAME         readability (default): @mozilla/readability on linkedom, its textContent
                            defuddle: defuddle on linkedom, the text of its content
                            markdown: pageMarkdown(html, url).text from --module
