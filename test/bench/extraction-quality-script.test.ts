@@ -11,18 +11,14 @@ import { tempDir } from '../support/archive.js';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/bench/extraction-quality.mjs', import.meta.url));
 
-const paragraphs = (words: string[]) =>
-  words
-    .map((w, i) => `<p>${w} is the ${i + 1}th point of this long article, and it explains ${w} in full sentences, with commas.</p>`)
-    .join('\n');
-const ARTICLE = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot'];
+const ARTICLE = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot'].map(
+  (w, i) => `${w} is the ${i + 1}th point of this long article, and it explains ${w} in full sentences, with commas.`,
+);
 const page = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body>
 <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>
-<article><h1>${title}</h1>${paragraphs(ARTICLE)}</article>
+<article><h1>${title}</h1>${ARTICLE.map((p) => `<p>${p}</p>`).join('\n')}</article>
 <footer>Copyright Example Corp. Subscribe to our newsletter for more stories.</footer></body></html>`;
-const truthText = ARTICLE.map(
-  (w, i) => `${w} is the ${i + 1}th point of this long article, and it explains ${w} in full sentences, with commas.`,
-).join('\n');
+const truthText = ARTICLE.join('\n');
 
 const tmp = tempDir();
 const data = tmp.path('benchmark');
@@ -68,6 +64,17 @@ describe('extraction-quality.mjs', () => {
     const written = JSON.parse(readFileSync(tmp.path('out.json'), 'utf8'));
     expect(written.output.aaa.articleBody).toContain('Foxtrot is the 6th point');
     expect(written.output.aaa.articleBody).not.toContain('newsletter');
+  });
+
+  it('runs defuddle and scores the text of its content', async () => {
+    const r = await run(['--data', data, '--extractor', 'defuddle', '--json', '--write-predictions', tmp.path('defuddle.json')]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ extractor: 'defuddle', pages: 2, errors: 0, recall: 1 });
+    expect(report.version).toMatch(/^defuddle \d+\.\d+\.\d+, linkedom \d/);
+    const written = JSON.parse(readFileSync(tmp.path('defuddle.json'), 'utf8'));
+    expect(written.output.bbb.articleBody).toContain('Foxtrot is the 6th point');
+    expect(written.output.bbb.articleBody).not.toContain('newsletter');
   });
 
   it('scores a prediction file in the benchmark format: an empty page counts in recall, not in precision', async () => {
