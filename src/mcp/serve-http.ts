@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { loopbackHosts } from '../serve/loopback-hosts.js';
 import { ServeListenError } from '../serve/serve-archive.js';
 import { openArchiveAccess } from './archive-access.js';
 import { archiveServer } from './archive-server.js';
@@ -18,7 +19,7 @@ export interface McpHttp {
 
 /** The names this server answers to on `port`, as serve's on loopback: a DNS-rebinding page names its own host. */
 function loopbackNames(port: number) {
-  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const hosts = loopbackHosts(port);
   return { hosts, origins: hosts.map((host) => `http://${host}`) };
 }
 

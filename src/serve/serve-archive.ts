@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CrawliteError } from '../crawlite-error.js';
 import { ArchiveFacts, openArchive as openReader } from '../storage/reader/index.js';
 import { uiDiff } from './diff-mount.js';
+import { loopbackHosts } from './loopback-hosts.js';
 import { replayAddresses } from './replay-addresses.js';
 import { REPLAY_DOMAIN } from './replay-host.js';
 import { createReplayHandler } from './replay-mount.js';
@@ -102,7 +103,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     const replayPageOrigin = loopback ? `http://${REPLAY_DOMAIN}:${uiPort}` : undefined;
     // On loopback, requests must name this server (a DNS-rebinding page names its own host), on both origins.
     const allowedHosts = (port: number, ...more: string[]) =>
-      loopback ? new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...more]) : undefined;
+      loopback ? new Set([`${host}:${port}`, ...loopbackHosts(port), ...more]) : undefined;
     const addresses = replayAddresses(replayOrigin, loopback, () => archive.origins());
     const ui = createUiHandler(
       {
