@@ -47,7 +47,8 @@ import type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, 
 import { searchArchive } from '../query/search-archive.js';
 import { QUERY_VARIANTS_SQL, queryVariantsParams } from './query-variants.js';
 import { pageTextLookup } from './page-text.js';
-import { markdownLookup, type StoredMarkdown } from './page-markdown.js';
+import { markdownLookup } from './page-markdown.js';
+import type { StoredMarkdown } from './reader-types.js';
 import { screenshotLookup } from './screenshots.js';
 
 /** One pass over the url table, read again only when replay meets a host it cannot place. */

@@ -1,14 +1,5 @@
 import type { Database } from 'better-sqlite3';
-
-/** A capture's stored Markdown (migration 18). */
-export interface StoredMarkdown {
-  url: string;
-  fetchedAt: string;
-  title: string | null;
-  markdown: string;
-  /** Why the Markdown is empty though the page is not; null otherwise. */
-  reason: string | null;
-}
+import type { StoredMarkdown } from './reader-types.js';
 
 const MARKDOWN_SQL = `SELECT u.url, m.fetched_at AS fetchedAt, m.title, m.markdown, m.reason
   FROM url u JOIN markdown m ON m.url_id = u.id
