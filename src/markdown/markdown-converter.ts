@@ -23,6 +23,25 @@ function fenceFor(code: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
+/** The table a cell or row is in. */
+function tableOf(node: DomElement): DomElement | null {
+  return node.closest('table');
+}
+
+/** A table GFM can write: its first row is a heading (in <thead>, or all <th>); others are layout, read as text. */
+function hasHeading(table: DomElement): boolean {
+  const first = table.querySelector('tr');
+  if (!first) return false;
+  if (first.parentElement?.nodeName === 'THEAD') return true;
+  const cells = [...first.querySelectorAll('td, th')];
+  return cells.length > 0 && cells.every((cell) => cell.nodeName === 'TH');
+}
+
+const isLayoutTable = (node: DomElement) => {
+  const table = node.nodeName === 'TABLE' ? node : tableOf(node);
+  return table !== null && !hasHeading(table);
+};
+
 /** One converter, built once: GitHub-flavoured Markdown (tables, strikethrough, task lists), ATX headings, fenced code. */
 export function createConverter(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
@@ -44,6 +63,15 @@ export function createConverter(): TurndownService {
       (/(?:^|\s)(headerlink|anchor|heading-anchor)(?:\s|$)/.test((node as unknown as DomElement).getAttribute('class') ?? '') ||
         /^[¶#§🔗]$/u.test((node.textContent ?? '').trim())),
     replacement: () => '',
+  });
+  // GFM keeps a table without a heading row as raw HTML; such tables lay a page out, so their cells are read as paragraphs.
+  service.addRule('layoutTable', {
+    filter: (node) => ['TABLE', 'TBODY', 'THEAD', 'TFOOT', 'TR'].includes(node.nodeName) && isLayoutTable(node as unknown as DomElement),
+    replacement: (content) => `\n\n${content}\n\n`,
+  });
+  service.addRule('layoutCell', {
+    filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && isLayoutTable(node as unknown as DomElement),
+    replacement: (content) => `\n\n${content.trim()}\n\n`,
   });
   service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'form', 'button', 'select', 'input', 'textarea']);
   return service;

@@ -29,13 +29,17 @@ export function absolutizeLinks(document: DomDocument, pageUrl: string): void {
 const BOILERPLATE =
   'nav, aside, script, style, noscript, template, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true]';
 
+/** Page headers and footers, by element or by the class and id names sites give them (Sphinx's `div.footer`, cookie banners). */
+const OUTER_BOILERPLATE =
+  'header, footer, .footer, #footer, .site-footer, .related, [role=search], [id*=cookie], [class*=cookie], [id*=consent], [class*=consent]';
+
 /**
  * What a page marks as around its content, taken out before anything reads it: navigation and asides
  * anywhere, and the page's own header and footer (those inside an article or main stay: they hold its title and byline).
  */
 export function dropBoilerplate(root: DomElement | DomDocument): void {
   for (const element of [...root.querySelectorAll(BOILERPLATE)]) element.remove();
-  for (const element of [...root.querySelectorAll('header, footer')]) {
+  for (const element of [...root.querySelectorAll(OUTER_BOILERPLATE)]) {
     if (!element.closest('article, main, [role=main]')) element.remove();
   }
 }

@@ -52,6 +52,19 @@ describe('pageMarkdown', () => {
     expect(short.reason).toBeUndefined();
   });
 
+  it('reads a layout table (no heading row) as paragraphs, and leaves out a footer marked only by its class', () => {
+    const page = pageMarkdown(
+      `<html><body><div class="body"><h1>Docs</h1><p>Welcome to the documentation of the kettle, which boils water for tea and coffee alike.</p>
+      <table class="contentstable"><tr><td><p><a href="/tutorial/">Tutorial</a><br>start here</p></td><td><p><a href="/library/">Library</a><br>keep it close</p></td></tr></table></div>
+      <div class="footer">© Copyright 2001, the kettle makers. Last updated today.</div></body></html>`,
+      'https://example.org/',
+    );
+    expect(page.markdown).not.toContain('<table');
+    expect(page.markdown).toContain('[Tutorial](https://example.org/tutorial/)');
+    expect(page.markdown).not.toMatch(/\|/);
+    expect(page.markdown).not.toContain('Copyright');
+  });
+
   it('a page over 5 MB gives empty Markdown and a reason, and never throws', () => {
     const huge = pageMarkdown(`<html><body><p>${'x'.repeat(6 * 1024 * 1024)}</p></body></html>`, 'https://example.org/');
     expect(huge).toMatchObject({ markdown: '', text: '', reason: expect.stringMatching(/larger than/) });
