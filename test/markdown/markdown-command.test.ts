@@ -74,6 +74,6 @@ describe('crawlite markdown', () => {
   it('a file that is not an archive is refused in one line', async () => {
     const run = await runCli(['markdown', tmp.path('missing.sqlite')]);
     expect(run.code).not.toBe(0);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toBe(`crawlite: ${tmp.path('missing.sqlite')}: no such archive\n`);
   });
 });
