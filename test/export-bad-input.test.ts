@@ -60,7 +60,10 @@ describe('crawlite export: bad input', () => {
     const before = fileSha256(db);
     expectOneLine(await execCli(['export', db, '--warc', db, '--force']), /is the archive being exported/);
     expect(fileSha256(db)).toBe(before);
-    expectOneLine(await execCli(['export', db, '--cdxj', `${outDir}/only.cdxj`]), /name an output: --warc FILE and\/or --wacz FILE/);
+    expectOneLine(
+      await execCli(['export', db, '--cdxj', `${outDir}/only.cdxj`]),
+      /name an output: --warc FILE, --wacz FILE and\/or --markdown DIR/,
+    );
   });
 
   it('leaves nothing behind when stopped part-way', async () => {

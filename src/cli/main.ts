@@ -12,6 +12,7 @@ import { qaCommand } from './commands/qa.js';
 import { queryCommand } from './commands/query.js';
 import { recrawlCommand } from './commands/recrawl.js';
 import { reindexCommand } from './commands/reindex.js';
+import { markdownCommand } from './commands/markdown.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { searchCommand } from './commands/search.js';
@@ -79,6 +80,7 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .command(queryCommand(context))
       .command(searchCommand(context))
       .command(reindexCommand(context))
+      .command(markdownCommand(context))
       .command(qaCommand(context))
       .command(statsCommand(context))
       .command(diffCommand(context))
@@ -97,7 +99,7 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .conflicts('quiet', 'verbose')
       .demandCommand(
         1,
-        'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, stats, diff, export, serve, mcp, compact, unlock, demo, frontier or worker',
+        'name a command: crawl, resume, recrawl, retry, import, merge, query, search, reindex, markdown, stats, diff, export, serve, mcp, compact, unlock, demo, frontier or worker',
       )
       .recommendCommands()
       .strict()

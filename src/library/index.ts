@@ -65,6 +65,8 @@ export {
   type PageDiffInput,
 } from './diff.js';
 export { reindex, type ReindexInput, type ReindexReport } from './reindex.js';
+export { markdown, type MarkdownInput, type MarkdownReport } from './markdown.js';
+export { exportMarkdown, type MarkdownExportOptions, type MarkdownExportSummary } from './export-markdown.js';
 export { qa, QA_DEFAULTS, type QaInput, type QaReport } from './qa.js';
 export { queryArchive, type QueryEnd, type QueryInput } from './query.js';
 export { searchArchive, type SearchInput, type SearchReport } from './search.js';
@@ -93,10 +95,12 @@ export {
   type ReadOnlyQuery,
   type SearchHit,
   type SearchOptions,
+  type StoredMarkdown,
   type UrlKind,
   type UrlState,
 } from '../storage/public.js';
 export { CrawliteError } from '../crawlite-error.js';
+export { pageMarkdown, type PageMarkdown } from '../markdown/index.js';
 export { NoArchiveFileError } from '../run/run-request.js';
 export { FrontierExistsError, NoFrontierError, PgSchemaTooNewError, PgUnreachableError } from '../pg/pg-errors.js';
 export { MergeIntoInputError, ShardSchemaError } from '../merge/merge-errors.js';

@@ -23,6 +23,7 @@ export {
 export type { LockOwner } from './archive/archive-lock.js';
 export { compactArchive, type CompactReport } from './archive/compact-archive.js';
 export { openArchive, type ArchiveReader } from './reader/archive-reader.js';
+export type { StoredMarkdown } from './reader/reader-types.js';
 export type { ArchivedLink, ArchivedPage, ArchivedUrl, PageFilter } from './reader/archive-views.js';
 export type {
   ArchiveReport,

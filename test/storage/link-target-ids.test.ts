@@ -145,7 +145,7 @@ describe('links stored by target id', () => {
     expect(before).toEqual(linksOf(crawled));
     expect(readArchive<{ n: number }>(old, 'SELECT count(*) AS n FROM link l JOIN url u ON u.url = l.to_url')[0]!.n).toBeGreaterThan(1000);
     openArchive(old, 'create').close();
-    expect(readArchive(old, 'PRAGMA user_version')).toEqual([{ user_version: 17 }]);
+    expect(readArchive(old, 'PRAGMA user_version')).toEqual([{ user_version: 18 }]);
     expect(linksOf(old)).toEqual(before);
     expect(textTargets(old)).toEqual([at('/canon-only'), at('/refreshed')]);
     expect(spelledOut(old)).toBe(0);

@@ -59,8 +59,12 @@ const VIEWS_OF_7 = ['pages', 'captures', 'changes']
   .join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 16: links spelling every target URL out. */
-export const UNDO_SCHEMA_17 = `DROP VIEW links; ALTER TABLE link RENAME TO link_0017;
+/** Takes a current archive back to schema 17: no Markdown. */
+export const UNDO_SCHEMA_18 = `DROP VIEW page_markdown; DROP TABLE markdown; PRAGMA user_version = 17;`;
+
+/** ... schema 16: links spelling every target URL out. */
+export const UNDO_SCHEMA_17 = `${UNDO_SCHEMA_18}
+  DROP VIEW links; ALTER TABLE link RENAME TO link_0017;
   CREATE TABLE link (
     from_id INTEGER NOT NULL REFERENCES url (id),
     to_url  TEXT NOT NULL,

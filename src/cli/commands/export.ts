@@ -17,7 +17,15 @@ export function exportCommand(context: CommandContext): CommandModule {
         .option('warc', { type: 'string', describe: 'write a WARC/1.1 file (gzip per record), e.g. site.warc.gz' })
         .option('cdxj', { type: 'string', describe: 'write a CDXJ index of the WARC (needs --warc, or indexes the WARC inside --wacz)' })
         .option('wacz', { type: 'string', describe: 'write a WACZ 1.1.1 package: WARC, index, pages list' })
-        .option('force', { type: 'boolean', default: false, describe: 'overwrite output files that exist' })
+        .option('markdown', {
+          type: 'string',
+          describe: "write each HTML page's main content as a .md file in this directory, with llms.txt and llms-full.txt",
+        })
+        .option('force', {
+          type: 'boolean',
+          default: false,
+          describe: 'overwrite output files that exist (or write into a --markdown directory that is not empty)',
+        })
         .option('include-failed', {
           type: 'boolean',
           default: false,
@@ -28,6 +36,7 @@ export function exportCommand(context: CommandContext): CommandModule {
         .option('title', { type: 'string', defaultDescription: '"crawl of <first root>"', describe: "the WACZ's title" })
         .example('$0 export site.sqlite --warc site.warc.gz --cdxj site.cdxj', 'a WARC and its index, for pywb')
         .example('$0 export site.sqlite --wacz site.wacz', 'one file to open in ReplayWeb.page')
+        .example('$0 export site.sqlite --markdown site-md', 'one .md file per page, llms.txt and llms-full.txt')
         .example(
           '$0 export site.sqlite --warc site.warc.gz --include-failed --operator "Jane Doe <jane@example.com>"',
           'failures too, signed',
@@ -36,17 +45,33 @@ export function exportCommand(context: CommandContext): CommandModule {
       const warc = args.warc as string | undefined;
       const cdxj = args.cdxj as string | undefined;
       const wacz = args.wacz as string | undefined;
-      if (warc === undefined && wacz === undefined) throw new UsageError('name an output: --warc FILE and/or --wacz FILE');
+      const markdownDir = args.markdown as string | undefined;
+      if (warc === undefined && wacz === undefined && markdownDir === undefined)
+        throw new UsageError('name an output: --warc FILE, --wacz FILE and/or --markdown DIR');
       for (const [flag, value] of [
         ['--warc', warc],
         ['--cdxj', cdxj],
         ['--wacz', wacz],
+        ['--markdown', markdownDir],
       ] as const) {
         if (value === '') throw new UsageError(`${flag} needs a file name`);
       }
-      const [{ exportArchive }, { formatBytes }] = await Promise.all([import('../../library/export.js'), import('../format-report.js')]);
       const { io } = context;
       const quiet = context.verbosity(args) === 'quiet';
+      if (markdownDir !== undefined && cdxj !== undefined && warc === undefined && wacz === undefined)
+        throw new UsageError('--cdxj needs --warc or --wacz');
+      if (markdownDir !== undefined) {
+        const { exportMarkdown } = await import('../../library/export-markdown.js');
+        const done = await runInterruptible(
+          context,
+          ({ signal }) => exportMarkdown({ db: String(args.db), dir: markdownDir, force: Boolean(args.force), signal }),
+          { rejectsOnAbort: true, interrupted: () => 'crawlite: export interrupted; the Markdown directory is incomplete\n' },
+        );
+        if (done.interrupted) return;
+        if (!quiet) io.stdout(`exported ${done.result.pages} page${done.result.pages === 1 ? '' : 's'} as Markdown: ${markdownDir}\n`);
+        if (warc === undefined && wacz === undefined) return;
+      }
+      const [{ exportArchive }, { formatBytes }] = await Promise.all([import('../../library/export.js'), import('../format-report.js')]);
       const live = !quiet && io.isTTY && io.statusStream ? io.statusStream : undefined;
       let drawnAt = 0;
       let nextPlain = PLAIN_EVERY_BYTES;

@@ -4,6 +4,7 @@ import { REPLAY_SANDBOX, replayFramePath } from '../replay-frame.js';
 import { captureTimestamp } from '../replay-url.js';
 import { html } from './html.js';
 import { captureHref, formatBytes, timeTag } from './format.js';
+import { markdownSection } from './capture-markdown.js';
 import { screenshotHref, shownScreenshot } from './screenshot-image.js';
 import { addressesOf, UiHttpError, type UiContext, type UiPage } from './ui-context.js';
 
@@ -128,7 +129,7 @@ ${
 <table id="links-in"><tbody>${inlinks.map((link) => html`<tr><td class="url"><a href="${captureHref(link.fromUrl)}">${link.fromUrl}</a></td><td>${link.kind}</td></tr>\n`)}</tbody></table>
 </section>
 </div>
-<h2>Source</h2>
+${markdownSection(context, page)}<h2>Source</h2>
 ${
   source === undefined
     ? html`<p class="muted">Not text (${page.contentType ?? 'no content type'}): <a href="${downloadHref}">download it</a>.</p>`

@@ -7,6 +7,7 @@ import type { ArchiveReport, RootState } from '../reader/reader-types.js';
 import { ImportSink } from '../writer/import-sink.js';
 import { QaWriter } from '../writer/qa-writer.js';
 import { reindexText, type ReindexOptions, type ReindexResult } from '../writer/reindex-text.js';
+import { fillMarkdown, type FillMarkdownOptions, type FillMarkdownResult } from '../writer/markdown-writer.js';
 import { CrawlRecord } from './crawl-record.js';
 import type { CrawlStateSetup } from './crawl-state-protocol.js';
 import { CrawlStateThread } from './crawl-state-thread.js';
@@ -124,6 +125,11 @@ export class LockedArchive {
   /** Indexes the text of every HTML page that has none, or an older extraction's, batch by batch. */
   reindexText(options: ReindexOptions): Promise<ReindexResult> {
     return reindexText(this.db, options);
+  }
+
+  /** Stores the Markdown of every HTML page's latest capture that has none, or an older version's, batch by batch. */
+  fillMarkdown(options: FillMarkdownOptions): Promise<FillMarkdownResult> {
+    return fillMarkdown(this.db, options);
   }
 
   /** Ends writing and releases the lock. Safe to call twice. */

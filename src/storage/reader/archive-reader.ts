@@ -47,6 +47,8 @@ import type { ArchiveReport, QueryParams, ReadOnlyQuery, Screenshot, SearchHit, 
 import { searchArchive } from '../query/search-archive.js';
 import { QUERY_VARIANTS_SQL, queryVariantsParams } from './query-variants.js';
 import { pageTextLookup } from './page-text.js';
+import { markdownLookup } from './page-markdown.js';
+import type { StoredMarkdown } from './reader-types.js';
 import { screenshotLookup } from './screenshots.js';
 
 /** One pass over the url table, read again only when replay meets a host it cannot place. */
@@ -104,6 +106,8 @@ export interface ArchiveReader {
   screenshot(url: string, fetchedAt: string): Screenshot | undefined;
   /** The visible text search indexes of the page at `url` (its archive key), if any (an HTML page's; none before schema 6). */
   pageText(url: string): string | undefined;
+  /** A capture's Markdown (the latest capture's without `fetchedAt`), once `crawlite markdown` has made it; undefined otherwise. */
+  markdown(url: string, fetchedAt?: string): StoredMarkdown | undefined;
   /** Every link found, or those found on one URL, in order of source then target. */
   links(fromUrl?: string): IterableIterator<ArchivedLink>;
   /** Every URL seen, or those in one state, in URL order. */
@@ -162,6 +166,8 @@ class SqliteArchiveReader implements ArchiveReader {
   private screenshots: ReturnType<typeof screenshotLookup> | null | undefined;
   /** The page text lookup, once asked for; null in an archive without page_text. */
   private texts: ReturnType<typeof pageTextLookup> | null | undefined;
+  /** The Markdown lookup, once asked for; null in an archive without the markdown table. */
+  private markdowns: ReturnType<typeof markdownLookup> | null | undefined;
 
   constructor(
     readonly path: string,
@@ -245,6 +251,12 @@ class SqliteArchiveReader implements ArchiveReader {
     if (this.texts === undefined) this.texts = this.explained(() => pageTextLookup(this.db)) ?? null;
     const lookup = this.texts;
     return lookup ? this.explained(() => lookup(url)) : undefined;
+  }
+
+  markdown(url: string, fetchedAt?: string): StoredMarkdown | undefined {
+    if (this.markdowns === undefined) this.markdowns = this.explained(() => markdownLookup(this.db)) ?? null;
+    const lookup = this.markdowns;
+    return lookup ? this.explained(() => lookup(url, fetchedAt)) : undefined;
   }
 
   urlsWithoutResponse(state: UrlState): IterableIterator<ArchivedUrl> {

@@ -2,6 +2,7 @@
 export { ArchiveFacts } from './archive-facts.js';
 export type { ArchiveOverview, HostCount } from './archive-overview.js';
 export { openArchive, type ArchiveReader, type ArchivedCrawl } from './archive-reader.js';
+export type { StoredMarkdown } from './reader-types.js';
 export type { ArchiveRelation } from './archive-relations.js';
 export { archiveReport, rootStates, urlStateCounts } from './archive-report.js';
 export type { ArchivedPage, CaptureTime } from './archive-views.js';

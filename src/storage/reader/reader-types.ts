@@ -136,3 +136,13 @@ export interface QaTotals {
   /** Pages scoring below the threshold asked about. */
   below: number;
 }
+
+/** A capture's stored Markdown (migration 18). */
+export interface StoredMarkdown {
+  url: string;
+  fetchedAt: string;
+  title: string | null;
+  markdown: string;
+  /** Why the Markdown is empty though the page is not; null otherwise. */
+  reason: string | null;
+}

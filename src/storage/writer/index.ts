@@ -13,4 +13,5 @@ export type { ListedPageRow } from './listed-pages.js';
 export { base32 } from './payload-digest.js';
 export { QaWriter, type QaCheck } from './qa-writer.js';
 export { reindexText } from './reindex-text.js';
+export { fillMarkdown, type ConvertMarkdown, type FillMarkdownOptions, type FillMarkdownResult } from './markdown-writer.js';
 export type { SetAsideRevisit } from './set-aside-revisits.js';
