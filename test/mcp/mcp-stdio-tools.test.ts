@@ -64,9 +64,11 @@ describe('crawlite mcp over stdio', () => {
     expect(html.page).toContain(
       '<h1>Assignment expressions</h1><p>The walrus operator assigns a value inside an expression. Second edition',
     );
-    // Markdown by default; until a converter is wired in, the text with a note that says so.
+    // Markdown by default: the main content, its heading as Markdown.
     const markdown = readAnswer((await callTool(mcp.client, 'read_page', { url: url('/walrus') })).text);
     expect(markdown.head.format).toBe('markdown');
+    expect(markdown.head.note).toBeUndefined();
+    expect(markdown.page).toMatch(/^#+ Assignment expressions$/m);
     expect(markdown.page).toContain('Second edition, revised.');
   });
 
