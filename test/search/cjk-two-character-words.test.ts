@@ -3,7 +3,7 @@
 // after `crawlite compact`, a merge, and `crawlite reindex` of an archive whose pages have no CJK words yet.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alteredCopy } from '../support/altered-archive.js';
-import { readArchive, tempDir } from '../support/archive.js';
+import { readArchive, tempDir, UNDO_SCHEMA_19 } from '../support/archive.js';
 import { copyArchive } from '../support/copy-archive.js';
 import { execCli } from '../support/cli.js';
 import { startServer, type TestServer } from '../support/test-server.js';
@@ -116,8 +116,8 @@ describe('crawlite search of CJK words', () => {
   });
 
   it('crawlite reindex gives them to an archive whose pages were stored before there were CJK words', async () => {
-    // What an archive of an older crawlite holds once opened: its text, and no CJK words.
-    const older = alteredCopy(db, tmp.path('older.sqlite'), 'DELETE FROM page_text_cjk_words');
+    // An archive of a crawlite before CJK words: opened, it gets the index (migration 0019), empty.
+    const older = alteredCopy(db, tmp.path('older.sqlite'), UNDO_SCHEMA_19);
     expect(await search(older, '東京')).toEqual([]);
     const run = await execCli(['reindex', older]);
     expect(run.code, run.stderr).toBe(0);

@@ -59,8 +59,13 @@ const VIEWS_OF_7 = ['pages', 'captures', 'changes']
   .join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
+/** Takes a current archive back to schema 18: no CJK words, as a crawlite before them left it. */
+export const UNDO_SCHEMA_19 = `DROP TABLE page_text_cjk_words;
+  PRAGMA user_version = 18;`;
+
 /** Takes a current archive back to schema 16: links spelling every target URL out. */
-export const UNDO_SCHEMA_17 = `DROP VIEW links; ALTER TABLE link RENAME TO link_0017;
+export const UNDO_SCHEMA_17 = `${UNDO_SCHEMA_19}
+  DROP VIEW links; ALTER TABLE link RENAME TO link_0017;
   CREATE TABLE link (
     from_id INTEGER NOT NULL REFERENCES url (id),
     to_url  TEXT NOT NULL,
