@@ -98,11 +98,23 @@ export function searchArchive(db: Database /* better-sqlite3, may be read-only *
 
 /**
  * HTML pages (2xx, of kind page) stored without text: pages of an archive
- * crawled before search existed, or with --no-text. `crawlite reindex` adds them.
+ * crawled before search existed, or with --no-text; and pages with CJK text
+ * but no CJK words (stored before migration 0019). `crawlite reindex` adds them.
  */
 export function pagesWithoutText(db: Database): number {
   if (!hasSearchTables(db)) return -1;
-  return (db.prepare(`${unindexedPagesFrom()} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
+  const withoutText = (db.prepare(`${unindexedPagesFrom()} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
+  // The CJK pages are the trigram index's documents: its docsize rows are small, where page_text's cjk column
+  // sits past each body. An archive opened read-only before migration 0019 has no CJK words at all.
+  const withoutWords = db
+    .prepare(
+      hasCjkWords(db)
+        ? `SELECT count(*) AS n FROM page_text_trigram_docsize d
+           WHERE NOT EXISTS (SELECT 1 FROM page_text_cjk_words_docsize w WHERE w.id = d.id)`
+        : 'SELECT count(*) AS n FROM page_text_trigram_docsize',
+    )
+    .get() as { n: number };
+  return withoutText + withoutWords.n;
 }
 
 /** pagesWithoutText of the archive at `path`, opened read-only for it. */
