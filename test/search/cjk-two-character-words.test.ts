@@ -24,6 +24,9 @@ const PAGES: Record<string, string> = {
   '/en': page('en', 'Weather', 'The weather in Tokyo and the bamboo grove.'),
 };
 
+/** A page that changes between crawls: its words go with the text it had. */
+let news = page('zh', '新闻', '今天我们去竹林看熊猫。');
+
 let server: TestServer;
 const tmp = tempDir();
 const db = tmp.path('site.sqlite');
@@ -58,7 +61,7 @@ async function expectWordsFound(file: string): Promise<void> {
 
 beforeAll(async () => {
   server = await startServer((_req, res, path) => {
-    const html = PAGES[path];
+    const html = path === '/news' ? news : PAGES[path];
     if (html === undefined) return res.writeHead(404).end('not found');
     return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
@@ -89,6 +92,22 @@ describe('crawlite search of CJK words', () => {
   it('keeps substrings of 3 characters or more on the trigram index, and Latin words on the word index', async () => {
     expect(paths(await search(db, '京都は晴'))).toEqual(['/ja']);
     expect(paths(await search(db, 'bamboo'))).toEqual(['/en']);
+  });
+
+  it('forgets the words a page no longer has when it is crawled again, compact or not', async () => {
+    for (const compact of [false, true]) {
+      news = page('zh', '新闻', '今天我们去竹林看熊猫。');
+      const file = tmp.path(`recrawl-${compact}.sqlite`);
+      const first = await execCli(['crawl', `${server.url}news`, '--db', file, '-q', ...(compact ? ['--compact'] : [])]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(paths(await search(file, '熊猫'))).toEqual(['/news']);
+      news = page('en', 'News', 'Nothing about bamboo today.');
+      const again = await execCli(['recrawl', file, '-q']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await search(file, '熊猫')).toEqual([]);
+      expect(await search(file, '竹林')).toEqual([]);
+      expect(paths(await search(file, 'bamboo'))).toEqual(['/news']);
+    }
   });
 
   it('keeps them after crawlite compact', async () => {
