@@ -59,8 +59,13 @@ const VIEWS_OF_7 = ['pages', 'captures', 'changes']
   .join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 17: no Markdown. */
-export const UNDO_SCHEMA_18 = `DROP VIEW page_markdown; DROP TABLE markdown; PRAGMA user_version = 17;`;
+/** Takes a current archive back to schema 18: no CJK words, as a crawlite before them left it. */
+export const UNDO_SCHEMA_19 = `DROP TABLE page_text_cjk_words;
+  PRAGMA user_version = 18;`;
+
+/** ... schema 17: no Markdown. */
+export const UNDO_SCHEMA_18 = `${UNDO_SCHEMA_19}
+  DROP VIEW page_markdown; DROP TABLE markdown; PRAGMA user_version = 17;`;
 
 /** ... schema 16: links spelling every target URL out. */
 export const UNDO_SCHEMA_17 = `${UNDO_SCHEMA_18}

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { cjkWords, withoutWordBreaks } from '../../html/index.js';
 import { NothingToSearchError, SearchNotIndexedError, SearchQueryError } from '../archive/archive-errors.js';
 import { openArchive } from '../archive/open-archive.js';
 import { CJK } from '../writer/page-text-writer.js';
@@ -12,7 +13,10 @@ export { NothingToSearchError, SearchNotIndexedError, SearchQueryError };
 /** Tokens of context around the matched terms in a snippet. */
 const SNIPPET_TOKENS = 16;
 
-type Index = 'page_text_fts' | 'page_text_trigram';
+type Index = 'page_text_fts' | 'page_text_trigram' | 'page_text_cjk_words';
+
+/** Runs of Han, kana or Hangul: a run of one or two characters is a word the trigram index cannot find. */
+const CJK_RUN = /[\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{3134f}]+/gu;
 
 const hitsSql = (index: Index) => `
   SELECT t.url, t.title, snippet(${index}, -1, @markStart, @markEnd, '…', ${SNIPPET_TOKENS}) AS snippet,
@@ -46,16 +50,22 @@ function run<T>(query: string, read: () => T): T {
   }
 }
 
+const hasCjkWords = (db: Database): boolean =>
+  db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'page_text_cjk_words'").get() !== undefined;
+
 /**
- * Which index answers: the trigram one (which holds the pages with CJK text)
- * for a query with CJK characters, since those scripts put no spaces between
- * words and the word index holds whole runs of them as single tokens; else
- * the word index, stemmed and ranked by bm25 with the title weighed most.
- * Never a fallback from one to the other on no hits: the trigram index holds
- * only CJK pages, so substrings of Latin words would be found on those alone.
+ * Which index answers: for a query with CJK characters, the CJK words one when a run of them is one or
+ * two characters long (a word: 竹林, 東京, 都), which no trigram can hold, else the trigram one (any
+ * substring of 3 characters or more), both holding the pages with CJK text, since those scripts put no
+ * spaces between words and the word index holds whole runs of them as single tokens; else the word
+ * index, stemmed and ranked by bm25 with the title weighed most. Never a fallback from one to another
+ * on no hits: the CJK indexes hold only CJK pages, so Latin words would be found on those alone. An
+ * archive opened read-only before migration 0019 has no CJK words index and keeps the trigram one.
  */
-function chooseIndex(query: string): Index {
-  return CJK.test(query) ? 'page_text_trigram' : 'page_text_fts';
+function chooseIndex(db: Database, query: string): Index {
+  if (!CJK.test(query)) return 'page_text_fts';
+  const short = [...query.matchAll(CJK_RUN)].some(([run]) => [...run].length <= 2);
+  return short && hasCjkWords(db) ? 'page_text_cjk_words' : 'page_text_trigram';
 }
 
 /**
@@ -69,27 +79,42 @@ export function searchArchive(db: Database /* better-sqlite3, may be read-only *
   if (!hasSearchTables(db)) throw new SearchNotIndexedError();
   if (query.trim() === '') throw new NothingToSearchError(query);
   checkSearchSize(query);
-  const match = options.mode === 'fts' ? query : matchAsTyped(query);
+  const index = chooseIndex(db, query);
+  // A query's Han and kana are segmented as a page's were: typed 東京都 is the phrase 東京 都 there.
+  const words = index === 'page_text_cjk_words';
+  const match = options.mode === 'fts' ? query : matchAsTyped(query, words ? cjkWords : undefined);
   if (match === '') throw new NothingToSearchError(query);
   return run(query, () => {
-    const index = chooseIndex(query);
-    return db.prepare<[Record<string, unknown>], SearchHit>(hitsSql(index)).all({
+    const hits = db.prepare<[Record<string, unknown>], SearchHit>(hitsSql(index)).all({
       query: match,
       markStart: options.markStart ?? '[',
       markEnd: options.markEnd ?? ']',
       limit: options.limit,
       offset: options.offset ?? 0,
     });
+    return words ? hits.map((hit) => ({ ...hit, snippet: withoutWordBreaks(hit.snippet) })) : hits;
   });
 }
 
 /**
  * HTML pages (2xx, of kind page) stored without text: pages of an archive
- * crawled before search existed, or with --no-text. `crawlite reindex` adds them.
+ * crawled before search existed, or with --no-text; and pages with CJK text
+ * but no CJK words (stored before migration 0019). `crawlite reindex` adds them.
  */
 export function pagesWithoutText(db: Database): number {
   if (!hasSearchTables(db)) return -1;
-  return (db.prepare(`${unindexedPagesFrom()} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
+  const withoutText = (db.prepare(`${unindexedPagesFrom()} SELECT count(*) AS n FROM unindexed`).get() as { n: number }).n;
+  // The CJK pages are the trigram index's documents: its docsize rows are small, where page_text's cjk column
+  // sits past each body. An archive opened read-only before migration 0019 has no CJK words at all.
+  const withoutWords = db
+    .prepare(
+      hasCjkWords(db)
+        ? `SELECT count(*) AS n FROM page_text_trigram_docsize d
+           WHERE NOT EXISTS (SELECT 1 FROM page_text_cjk_words_docsize w WHERE w.id = d.id)`
+        : 'SELECT count(*) AS n FROM page_text_trigram_docsize',
+    )
+    .get() as { n: number };
+  return withoutText + withoutWords.n;
 }
 
 /** pagesWithoutText of the archive at `path`, opened read-only for it. */

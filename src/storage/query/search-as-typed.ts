@@ -16,14 +16,15 @@ const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
 /**
  * The MATCH expression for a query as typed: its words and phrases, each an FTS5 string, all
  * required (FTS5's implicit AND). '' when no term has a letter or digit: there is nothing to search for.
+ * `segment` rewrites each term's text as the index's pages were rewritten (the CJK words index's).
  */
-export function matchAsTyped(query: string): string {
+export function matchAsTyped(query: string, segment?: (text: string) => string): string {
   // Control characters separate words as spaces do (a NUL would end SQLite's string early).
   const text = query.replace(/\p{Cc}/gu, ' ');
   const terms: string[] = [];
   for (const [whole, phrase] of text.matchAll(TERM)) {
     const term = phrase ?? whole;
-    if (SEARCHABLE.test(term)) terms.push(ftsString(term));
+    if (SEARCHABLE.test(term)) terms.push(ftsString(segment ? segment(term) : term));
   }
   return terms.join(' ');
 }

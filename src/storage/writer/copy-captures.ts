@@ -39,13 +39,30 @@ const insertCaptures = (source: string, join: string) => `
 export const COPY_CAPTURES_TEMP_TABLES = `CREATE TEMP TABLE IF NOT EXISTS merge_win (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL, cmp INTEGER NOT NULL);
   CREATE INDEX IF NOT EXISTS temp.merge_win_out ON merge_win (out_id);`;
 
+/** A page's text, then its CJK words. */
+function pageTextSql(layout: PageTextLayout): string[] {
+  return [...textRowsSql(layout), ...cjkWordsSql];
+}
+
+/**
+ * The CJK words of a page go with its text: copied as the shard segmented them (SQL cannot segment). A
+ * shard's page stored before it had them has none here either, until `crawlite reindex` of the output.
+ */
+const cjkWordsSql = [
+  'DELETE FROM main.page_text_cjk_words WHERE rowid IN (SELECT out_id FROM temp.merge_win WHERE cmp = 1)',
+  `INSERT INTO main.page_text_cjk_words (rowid, title, body)
+   SELECT w.out_id, s.title, s.body FROM shard.page_text_cjk_words s JOIN temp.merge_win w ON w.shard_id = s.rowid AND w.cmp >= 0
+   WHERE s.rowid BETWEEN :lo AND :hi AND EXISTS (SELECT 1 FROM shard.page_text t WHERE t.url_id = s.rowid)
+     AND NOT EXISTS (SELECT 1 FROM main.page_text_cjk_words o WHERE o.rowid = w.out_id)`,
+];
+
 /**
  * A later capture's text replaces the output's row, the same capture's only fills a gap. In a compact
  * output (convert-page-text.ts) the rows and both indexes are written here rather than through the
  * view's triggers: a merge runs with trusted_schema off, under which SQLite lets no function crawlite
  * defines (sqlar_compress, sqlar_uncompress) run inside a view or trigger, only in the statement itself.
  */
-function pageTextSql(layout: PageTextLayout): string[] {
+function textRowsSql(layout: PageTextLayout): string[] {
   const replaced = 'SELECT out_id FROM temp.merge_win WHERE cmp = 1';
   if (layout === 'plain') {
     return [
