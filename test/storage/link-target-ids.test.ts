@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_KIND_CODE } from '../../src/storage/archive/link-kind-codes.js';
-import { latestSchemaVersion } from '../../src/storage/archive/migrate.js';
+import { latestSchemaVersion, loadMigrations } from '../../src/storage/archive/migrate.js';
 import { openArchive } from '../../src/storage/archive/open-archive.js';
 import { readArchive, tempDir, UNDO_SCHEMA_17 } from '../support/archive.js';
 import { execCli, runCli } from '../support/cli.js';
@@ -146,7 +146,7 @@ describe('links stored by target id', () => {
     expect(before).toEqual(linksOf(crawled));
     expect(readArchive<{ n: number }>(old, 'SELECT count(*) AS n FROM link l JOIN url u ON u.url = l.to_url')[0]!.n).toBeGreaterThan(1000);
     openArchive(old, 'create').close();
-    expect(readArchive(old, 'PRAGMA user_version')).toEqual([{ user_version: latestSchemaVersion() }]);
+    expect(readArchive(old, 'PRAGMA user_version')).toEqual([{ user_version: latestSchemaVersion(loadMigrations()) }]);
     expect(linksOf(old)).toEqual(before);
     expect(textTargets(old)).toEqual([at('/canon-only'), at('/refreshed')]);
     expect(spelledOut(old)).toBe(0);

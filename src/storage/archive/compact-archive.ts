@@ -87,7 +87,7 @@ function convertBodies(db: Db, undo: boolean): number {
  * bytes (0.17 MB of the Python docs' 3.87 MB index). An archive from before the indexes has none to merge.
  */
 function optimizeSearchIndexes(db: Db): void {
-  for (const table of ['page_text_fts', 'page_text_trigram']) {
+  for (const table of ['page_text_fts', 'page_text_trigram', 'page_text_cjk_words']) {
     const present = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table);
     if (present) db.prepare(`INSERT INTO ${table} (${table}) VALUES ('optimize')`).run();
   }
