@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { runInterruptible } from '../interruptible-task.js';
+import { pagesProgress } from '../pages-progress.js';
 import type { CommandContext } from './context.js';
 
 /** A progress line per this many pages when stderr is not a terminal; a terminal gets every batch. */
@@ -18,7 +19,7 @@ export function markdownCommand(context: CommandContext): CommandModule {
       const { io } = context;
       const path = String(args.db);
       const quiet = context.verbosity(args) === 'quiet';
-      let logged = 0;
+      const progress = pagesProgress(io, quiet, 'markdown', LOG_EVERY);
       const end = await runInterruptible(
         context,
         async ({ signal }) => {
@@ -27,13 +28,9 @@ export function markdownCommand(context: CommandContext): CommandModule {
             owner: io.owner,
             onWait: (message) => io.stderr(`${message}\n`),
             signal,
-            onProgress: ({ done, total }) => {
-              if (quiet || (!io.isTTY && done - logged < LOG_EVERY && done < total)) return;
-              logged = done;
-              io.stderr(`${io.isTTY ? '\r' : ''}markdown: ${done} of ${total} pages${io.isTTY ? '' : '\n'}`);
-            },
+            onProgress: progress.onProgress,
           });
-          if (io.isTTY && !quiet && result.converted > 0) io.stderr('\n');
+          progress.end(result.converted);
           return result;
         },
         {
