@@ -46,6 +46,19 @@ describe('pageMarkdown', () => {
     }
   });
 
+  it('keeps a page whose wrapper is named like a cookie banner: only a short one is a banner', () => {
+    const article = Array.from(
+      { length: 12 },
+      (_, i) => `<p>Paragraph ${i} of the story, long enough to be read as the article it is part of, and more.</p>`,
+    ).join('');
+    const wrapped = pageMarkdown(
+      `<html><body><div class="js-cookie-consent-root"><h1>The story</h1>${article}</div><div class="cookie-notice">We use cookies. <button>OK</button></div></body></html>`,
+      'https://example.org/story',
+    );
+    expect(wrapped.text).toContain('Paragraph 11 of the story');
+    expect(wrapped.text).not.toContain('We use cookies');
+  });
+
   it('falls back to the whole body when no article is found', () => {
     const short = pageMarkdown('<html><body><nav>Menu</nav><p>Just <b>one</b> line.</p></body></html>', 'https://example.org/');
     expect(short.markdown).toBe('Just **one** line.');
