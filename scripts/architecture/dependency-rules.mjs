@@ -47,7 +47,7 @@ export const FLOORS = [
   { name: 'pipeline', rooms: ['pipeline'], independent: true, does: 'the crawl itself, and its ports (src/pipeline/ports.ts)' },
   {
     name: 'toolkits',
-    rooms: ['html', 'url', 'markdown', 'crawlite-error.ts', 'format-bytes.ts'],
+    rooms: ['html', 'text', 'url', 'markdown', 'crawlite-error.ts', 'format-bytes.ts'],
     independent: false,
     does: 'pure helpers any room may use; they may use one another',
   },

@@ -52,7 +52,7 @@ async function writeAll(from, name, texts) {
   return { ms: (cpuMs() - start) / texts.length, db };
 }
 
-const { cjkWords } = await dist(repo, 'html/index.js');
+const { cjkWords } = await dist(repo, 'text/index.js');
 const { closeArchive } = await dist(repo, 'storage/archive/open-archive.js');
 const lines = [];
 for (const [language, sentences] of [

@@ -21,4 +21,3 @@ export { charsetOf, decodeText, isHtml, isCss } from './decode-text.js';
 export { sniffCharset, decodeHtml, decodeHtmlPieces, type CharsetSource, type SniffedCharset } from './sniff-charset.js';
 export { decodePieces, decodeWindows1252, PIECE_BYTES } from './decode-pieces.js';
 export { captureText, type CaptureBody } from './capture-text.js';
-export { cjkWords, cjkLocaleOf, withoutWordBreaks, WORD_BREAK } from './cjk-words.js';

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { cjkWords, withoutWordBreaks } from '../../html/index.js';
+import { cjkWords, withoutWordBreaks } from '../../text/index.js';
 import { NothingToSearchError, SearchNotIndexedError, SearchQueryError } from '../archive/archive-errors.js';
 import { openArchive } from '../archive/open-archive.js';
 import { CJK } from '../writer/page-text-writer.js';

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { cjkLocaleOf, cjkWords } from '../../html/index.js';
+import { cjkLocaleOf, cjkWords } from '../../text/index.js';
 import type { PageText, StoredResponse } from '../../pipeline/ports.js';
 import { pageTextLayout } from './convert-page-text.js';
 

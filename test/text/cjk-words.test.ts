@@ -1,7 +1,7 @@
 // Chinese and Japanese text split into words for the CJK words index: the same cut in pieces as run by run,
 // so a query's run is cut as the same run in a long page; other text as it was.
 import { describe, expect, it } from 'vitest';
-import { cjkWords, withoutWordBreaks, WORD_BREAK } from '../../src/html/index.js';
+import { cjkWords, withoutWordBreaks, WORD_BREAK } from '../../src/text/index.js';
 
 const words = (text: string, locale?: string) => cjkWords(text, locale).split(WORD_BREAK);
 
