@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { GzipThread, gzipThreadsRunning, killGzipThreads } from '../src/export/gzip-thread.js';
+import { gzipThreadsRunning, killGzipThreads } from '../src/export/gzip-thread.js';
 import { exportArchive } from '../src/index.js';
 import { tempDir } from './support/archive.js';
 import { bodiesArchive } from './support/bodies-archive.js';
@@ -74,17 +74,4 @@ it('ends its threads when aborted, and leaves no file behind', async () => {
   await expect(exported).rejects.toMatchObject({ name: 'AbortError' });
   expect(gzipThreadsRunning()).toBe(0);
   expect(readdirSync(out)).toEqual([]);
-});
-
-it('a thread asked to close answers the batch in hand first, then ends by itself (never terminated mid-gzip)', async () => {
-  const thread = new GzipThread();
-  const records = Array.from({ length: 8 }, (_, i) => new Uint8Array(256 * 1024).fill(i));
-  const answered = thread.compress(records);
-  const closed = thread.close();
-  const members = await answered;
-  expect(members).toHaveLength(8);
-  expect(gunzipSync(members[7]!)).toEqual(Buffer.alloc(256 * 1024, 7));
-  await closed;
-  expect(gzipThreadsRunning()).toBe(0);
-  await expect(thread.compress([new Uint8Array(1)])).rejects.toThrow(/was ended/);
 });

@@ -4,10 +4,5 @@ export interface GzipBatch {
   records: Uint8Array[];
 }
 
-/** Asks the thread to end once the batch in hand is answered (see GzipThread.close). */
-export interface GzipStop {
-  stop: true;
-}
-
 /** A batch's answer: one gzip member per record, in the records' order, transferred back; or why it failed. */
 export type GzipReply = { id: number; members: Uint8Array[] } | { id: number; failure: string };

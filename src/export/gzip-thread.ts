@@ -1,10 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../crawlite-error.js';
-import type { GzipBatch, GzipReply, GzipStop } from './gzip-protocol.js';
-
-/** How long a thread asked to stop may take to end by itself (a batch is at most a few MiB of records). */
-const STOP_WAIT_MS = 10_000;
+import type { GzipBatch, GzipReply } from './gzip-protocol.js';
 
 /** A gzip thread ended or failed while an export needed it (out of memory, a bug, killed from outside). */
 export class GzipThreadError extends CrawliteError {
@@ -49,7 +46,6 @@ export class GzipThread {
   private nextId = 0;
   private failure: Error | undefined;
   private closing = false;
-  private exited = false;
   /** Record bytes sent and not answered yet: how much this thread has in hand. */
   pendingBytes = 0;
 
@@ -67,7 +63,6 @@ export class GzipThread {
     });
     this.worker.on('error', (error) => this.fail(new GzipThreadError(`failed: ${error.message}`)));
     this.worker.once('exit', (code) => {
-      this.exited = true;
       live.delete(this);
       this.fail(new GzipThreadError(this.closing ? 'was ended' : `exited with code ${code}`));
     });
@@ -86,26 +81,9 @@ export class GzipThread {
     });
   }
 
-  /**
-   * Ends the thread: asked to stop, it ends after the batch in hand, and is terminated only if it has not
-   * within STOP_WAIT_MS. Terminating it while zlib sets up a stream can abort the whole process (Node 20:
-   * "close before init"), which an interrupted export once did.
-   */
   async close(): Promise<void> {
-    if (this.closing || this.exited) return;
     this.closing = true;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.ref();
-    this.worker.postMessage({ stop: true } satisfies GzipStop);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), STOP_WAIT_MS);
-    });
-    try {
-      if ((await Promise.race([exited, late])) === 'late') await this.worker.terminate();
-    } finally {
-      clearTimeout(timer);
-    }
+    await this.worker.terminate();
   }
 
   private forget(id: number, waiting: Waiting): void {

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { movableBytes } from '../pipeline/movable-bytes.js';
-import type { GzipBatch, GzipReply, GzipStop } from './gzip-protocol.js';
+import type { GzipBatch, GzipReply } from './gzip-protocol.js';
 
 function answer({ id, records }: GzipBatch): GzipReply {
   try {
@@ -13,9 +13,7 @@ function answer({ id, records }: GzipBatch): GzipReply {
 }
 
 // One gzip thread: each batch of records is answered in one message, with one member per record.
-parentPort!.on('message', (message: GzipBatch | GzipStop) => {
-  // Ending by itself, between batches: a thread terminated while zlib makes a stream can abort the process.
-  if ('stop' in message) return parentPort!.close();
-  const reply = answer(message);
+parentPort!.on('message', (batch: GzipBatch) => {
+  const reply = answer(batch);
   parentPort!.postMessage(reply, 'members' in reply ? reply.members.map((member) => member.buffer as ArrayBuffer) : []);
 });
