@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { BIN, execCli, spawnCli, type CliRun } from './cli.js';
 import { ChangingSite, type Served } from './changing-site.js';
 import { startServer, type TestServer } from './test-server.js';
-import { within } from './wait.js';
+import { firstLineOf } from './serve.js';
 
 /** A client of `crawlite mcp`, as a model's host runs one: the SDK's own Client. */
 export interface McpClient {
@@ -44,20 +44,7 @@ export async function stdioClient(db: string): Promise<McpClient & { stderr: () 
 /** `crawlite mcp DB --http --port 0`, with the URL it printed first. */
 export async function startMcpHttp(db: string): Promise<{ url: string; stop: () => Promise<CliRun> }> {
   const child = spawnCli(['mcp', db, '--http', '--port', '0']);
-  const url = await within(
-    new Promise<string>((resolve, reject) => {
-      let seen = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        const newline = seen.indexOf('\n');
-        if (newline >= 0) resolve(seen.slice(0, newline));
-      });
-      child.on('close', () => reject(new Error(`mcp ended before printing its URL: ${child.output().stderr}`)));
-    }),
-    10_000,
-    () => `mcp printed no URL: ${JSON.stringify(child.output())}`,
-    () => child.kill('SIGKILL'),
-  );
+  const url = await firstLineOf(child, 'mcp');
   return {
     url,
     stop: () => {

@@ -10,10 +10,9 @@ export interface ServeProcess {
   url: string;
 }
 
-/** Starts the built `crawlite serve` and waits for the first line of its output, the UI's URL. */
-export async function spawnServe(argv: string[]): Promise<ServeProcess> {
-  const child = spawnCli(['serve', ...argv]);
-  const url = await within(
+/** The first line a spawned crawlite command prints (the address a server listens at), within 10 s. */
+export function firstLineOf(child: ServeProcess['child'], command: string): Promise<string> {
+  return within(
     new Promise<string>((resolve, reject) => {
       let seen = '';
       child.stdout!.on('data', (chunk: Buffer) => {
@@ -21,12 +20,18 @@ export async function spawnServe(argv: string[]): Promise<ServeProcess> {
         const newline = seen.indexOf('\n');
         if (newline >= 0) resolve(seen.slice(0, newline));
       });
-      child.on('close', () => reject(new Error(`serve ended before printing its URL: ${child.output().stderr}`)));
+      child.on('close', () => reject(new Error(`${command} ended before printing its URL: ${child.output().stderr}`)));
     }),
     10_000,
-    () => `serve printed no URL: ${JSON.stringify(child.output())}`,
+    () => `${command} printed no URL: ${JSON.stringify(child.output())}`,
     () => child.kill('SIGKILL'),
   );
+}
+
+/** Starts the built `crawlite serve` and waits for the first line of its output, the UI's URL. */
+export async function spawnServe(argv: string[]): Promise<ServeProcess> {
+  const child = spawnCli(['serve', ...argv]);
+  const url = await firstLineOf(child, 'serve');
   return { child, url };
 }
 
