@@ -59,8 +59,13 @@ const VIEWS_OF_7 = ['pages', 'captures', 'changes']
   .join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 18: no CJK words, as a crawlite before them left it. */
-export const UNDO_SCHEMA_19 = `DROP TABLE page_text_cjk_words;
+/** Takes a current archive back to schema 19: no control of a running crawl, as a crawlite before it left it. */
+export const UNDO_SCHEMA_20 = `DROP TABLE control_request; DROP TABLE control_setting; DROP TABLE live_exclusion;
+  DROP TABLE crawl_live; PRAGMA user_version = 19;`;
+
+/** ... schema 18: no CJK words index. */
+export const UNDO_SCHEMA_19 = `${UNDO_SCHEMA_20}
+  DROP TABLE page_text_cjk_words;
   PRAGMA user_version = 18;`;
 
 /** ... schema 17: no Markdown. */
