@@ -2,6 +2,7 @@ import { copyFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { latestSchemaVersion, loadMigrations } from '../src/storage/archive/migrate.js';
+import { TEXT_EXTRACTION_VERSION } from '../src/html/index.js';
 import { execCli, runCli, spawnCli } from './support/cli.js';
 import { readArchive, tempDir, UNDO_SCHEMA_7 } from './support/archive.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
@@ -147,7 +148,7 @@ describe('crawlite reindex', () => {
       expect(reindex).toMatchObject({ code: 0 });
       expect(reindex.stdout).toMatch(/^indexed 2 pages/);
       expect(await snippet()).toMatch(/^sys\.path A list of \[strings\]/);
-      expect(readArchive(path, 'SELECT DISTINCT text_version FROM page_text')).toEqual([{ text_version: 2 }]);
+      expect(readArchive(path, 'SELECT DISTINCT text_version FROM page_text')).toEqual([{ text_version: TEXT_EXTRACTION_VERSION }]);
       expect((await runCli(['reindex', path])).stdout).toMatch(/^indexed 0 pages/);
       ftsIntegrity(path);
     } finally {

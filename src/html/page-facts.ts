@@ -29,6 +29,11 @@ export interface ExtractedText {
   headings: string;
   /** The first non-empty `<meta name="description">`. */
   description?: string;
+  /**
+   * How much of the body's text is the text of links, 0 to 1: near 1 on an index, a table of contents or
+   * a site map, low on a page of prose. Search ranks such lists below the pages they point to.
+   */
+  linkShare: number;
   /** The TEXT_EXTRACTION_VERSION that made it. */
   version: number;
 }

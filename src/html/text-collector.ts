@@ -103,9 +103,10 @@ const TEXT_TAGS = byLength([...TEXT_ROLES.keys()]);
 
 /**
  * Which version of text extraction made a page's text: `reindex` extracts again the text of pages
- * an older version made. 1: every visible word. 2: the boilerplate a page marks is left out.
+ * an older version made. 1: every visible word. 2: the boilerplate a page marks is left out. 3: how
+ * much of the text is link text is counted too.
  */
-export const TEXT_EXTRACTION_VERSION = 2;
+export const TEXT_EXTRACTION_VERSION = 3;
 
 /**
  * Whether an element's content is boilerplate as the page marks it: navigation (`<nav>`, or an ARIA
@@ -145,6 +146,11 @@ export class TextCollector {
   private contentDepth = 0;
   /** Inside `<a href="#...">`, where a `¶` is a permalink's mark. */
   private inFragmentLink = false;
+  /** Inside `<a href>`: its words are link text. */
+  private inLink = false;
+  /** Letters (not spaces) of the body's text, and of those, letters of link text. */
+  private textChars = 0;
+  private linkChars = 0;
   /** Whether text events now are visible text. */
   reading = true;
 
@@ -201,6 +207,9 @@ export class TextCollector {
       return;
     }
     if (this.body.length >= 2 * MAX_TEXT_CHARS) return;
+    const chars = visibleChars(text);
+    this.textChars += chars;
+    if (this.inLink) this.linkChars += chars;
     this.body.add(text);
     this.heading?.add(text);
   }
@@ -220,10 +229,13 @@ export class TextCollector {
   finish(): ExtractedText {
     this.endHeading();
     let body = this.body.toString();
+    // A page of nothing but boilerplate is read as all link text: navigation is what it is.
+    const linkShare = body === '' ? 1 : this.textChars === 0 ? 0 : this.linkChars / this.textChars;
     if (body === '') body = this.boilerplate.toString();
     const text: ExtractedText = {
       body: body.slice(0, MAX_TEXT_CHARS),
       headings: this.headings.join('\n').slice(0, MAX_TEXT_CHARS),
+      linkShare,
       version: TEXT_EXTRACTION_VERSION,
     };
     if (this.description !== undefined) text.description = this.description;
@@ -241,14 +253,18 @@ export class TextCollector {
       this.skipping = { name, depth: 1 };
     }
     if (name === 'main' || name === 'article') this.contentDepth++;
-    else if (name === 'a') this.inFragmentLink = trimUrl(attributes.get('href') ?? '').startsWith('#');
+    else if (name === 'a') {
+      const href = attributes.get('href');
+      this.inLink = href !== undefined;
+      this.inFragmentLink = trimUrl(href ?? '').startsWith('#');
+    }
   }
 
   private endRegion(name: string): void {
     if (name === '') return;
     if (this.skipping !== undefined && name === this.skipping.name && --this.skipping.depth === 0) this.skipping = undefined;
     if ((name === 'main' || name === 'article') && this.contentDepth > 0) this.contentDepth--;
-    else if (name === 'a') this.inFragmentLink = false;
+    else if (name === 'a') this.inLink = this.inFragmentLink = false;
   }
 
   /** A space between words, which the text folds into any space already there. */
@@ -271,6 +287,16 @@ export class TextCollector {
   private update(): void {
     this.reading = !this.rawHidden && this.hiddenDepth === 0;
   }
+}
+
+/** Characters of `text` that are not HTML whitespace: a measure of its words that markup's spacing does not change. */
+function visibleChars(text: string): number {
+  let chars = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d && code !== 0x0c) chars++;
+  }
+  return chars;
 }
 
 /** HTML's whitespace runs as one space, trimmed. */

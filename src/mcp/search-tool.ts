@@ -29,6 +29,7 @@ export function registerSearch(server: McpServer, archive: ArchiveAccess): void 
             url: hit.url,
             title: hit.title,
             snippet: hit.snippet,
+            ...(hit.section !== null ? { section: hit.section } : {}),
             fetched_at: hit.fetchedAt,
             status: hit.status,
           })),

@@ -157,6 +157,8 @@ export interface PageText {
   headings: string;
   /** The page's `<meta name="description">`. */
   description?: string;
+  /** How much of the body's text is link text, 0 to 1 (absent: not measured, from an older extraction). */
+  linkShare?: number;
   /** Which version of text extraction made it: `reindex` extracts again what an older one made. */
   version: number;
 }

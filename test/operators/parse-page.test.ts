@@ -54,7 +54,8 @@ describe.each(['here', 'on a parse thread'] as const)('parsePage, parsing %s', (
       charset: 'utf-8',
       title: 'A page',
       canonical: 'http://site/canon',
-      text: { body: 'x m', headings: '', version: TEXT_EXTRACTION_VERSION },
+      // Both words are link text.
+      text: { body: 'x m', headings: '', linkShare: 1, version: TEXT_EXTRACTION_VERSION },
     });
   });
 

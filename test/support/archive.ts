@@ -59,8 +59,12 @@ const VIEWS_OF_7 = ['pages', 'captures', 'changes']
   .join('\n');
 const TRIGGER_OF = (migration: string) => statementOf(migration, /CREATE TRIGGER response_keeps_captures/, /\nEND;/);
 
-/** Takes a current archive back to schema 19: no control of a running crawl, as a crawlite before it left it. */
-export const UNDO_SCHEMA_20 = `DROP TABLE control_request; DROP TABLE control_setting; DROP TABLE live_exclusion;
+/** Takes a current archive back to schema 20: no link share of pages, as a crawlite before it left it. */
+export const UNDO_SCHEMA_21 = `DROP TABLE page_link_share; PRAGMA user_version = 20;`;
+
+/** ... schema 19: no control of a running crawl. */
+export const UNDO_SCHEMA_20 = `${UNDO_SCHEMA_21}
+  DROP TABLE control_request; DROP TABLE control_setting; DROP TABLE live_exclusion;
   DROP TABLE crawl_live; PRAGMA user_version = 19;`;
 
 /** ... schema 18: no CJK words index. */

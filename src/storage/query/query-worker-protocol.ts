@@ -30,7 +30,7 @@ export type FromWorker =
   | { type: 'error'; message: string; code?: string };
 
 /** The columns of a search's rows, in order: a SearchHit's fields. */
-export const SEARCH_COLUMNS = ['url', 'title', 'snippet', 'rank', 'fetchedAt', 'status'] as const;
+export const SEARCH_COLUMNS = ['url', 'title', 'snippet', 'rank', 'fetchedAt', 'status', 'section'] as const;
 
 /** A batch ends at this many rows or bytes, whichever comes first, so page bodies do not pile up. */
 export const BATCH_MAX_ROWS = 1000;

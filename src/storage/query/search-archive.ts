@@ -4,7 +4,8 @@ import { NothingToSearchError, SearchNotIndexedError, SearchQueryError } from '.
 import { openArchive } from '../archive/open-archive.js';
 import { CJK } from '../writer/page-text-writer.js';
 import type { SearchHit, SearchMode, SearchOptions } from '../reader/reader-types.js';
-import { matchAsTyped } from './search-as-typed.js';
+import { termsAsTyped } from './search-as-typed.js';
+import { rankPages, type SearchIndex } from './search-ranking.js';
 import { checkSearchSize } from './search-limits.js';
 
 export type { SearchHit, SearchMode, SearchOptions };
@@ -13,20 +14,19 @@ export { NothingToSearchError, SearchNotIndexedError, SearchQueryError };
 /** Tokens of context around the matched terms in a snippet. */
 const SNIPPET_TOKENS = 16;
 
-type Index = 'page_text_fts' | 'page_text_trigram' | 'page_text_cjk_words';
+type Index = SearchIndex;
 
 /** Runs of Han, kana or Hangul: a run of one or two characters is a word the trigram index cannot find. */
 const CJK_RUN = /[\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{3134f}]+/gu;
 
+/** What a hit shows of each page ranked (rankPages), in any order; its snippet from the same MATCH. */
 const hitsSql = (index: Index) => `
-  SELECT t.url, t.title, snippet(${index}, -1, @markStart, @markEnd, '…', ${SNIPPET_TOKENS}) AS snippet,
-         ${index}.rank AS rank, r.fetched_at AS fetchedAt, r.status
+  SELECT t.url_id AS id, t.url, t.title, snippet(${index}, -1, @markStart, @markEnd, '…', ${SNIPPET_TOKENS}) AS snippet,
+         r.fetched_at AS fetchedAt, r.status
   FROM ${index}
   JOIN page_text t ON t.url_id = ${index}.rowid
   JOIN response r ON r.url_id = t.url_id
-  WHERE ${index} MATCH @query
-  ORDER BY ${index}.rank
-  LIMIT @limit OFFSET @offset`;
+  WHERE ${index} MATCH @query AND ${index}.rowid IN (SELECT value FROM json_each(@ids))`;
 
 function hasSearchTables(db: Database): boolean {
   const row = db
@@ -82,17 +82,31 @@ export function searchArchive(db: Database /* better-sqlite3, may be read-only *
   const index = chooseIndex(db, query);
   // A query's Han and kana are segmented as a page's were: typed 東京都 is the phrase 東京 都 there.
   const words = index === 'page_text_cjk_words';
-  const match = options.mode === 'fts' ? query : matchAsTyped(query, words ? cjkWords : undefined);
+  const terms = options.mode === 'fts' ? undefined : termsAsTyped(query, words ? cjkWords : undefined);
+  const match = terms ? terms.join(' ') : query;
   if (match === '') throw new NothingToSearchError(query);
   return run(query, () => {
-    const hits = db.prepare<[Record<string, unknown>], SearchHit>(hitsSql(index)).all({
-      query: match,
-      markStart: options.markStart ?? '[',
-      markEnd: options.markEnd ?? ']',
-      limit: options.limit,
-      offset: options.offset ?? 0,
-    });
-    return words ? hits.map((hit) => ({ ...hit, snippet: withoutWordBreaks(hit.snippet) })) : hits;
+    // A page's parts are scored on the word index: the CJK ones hold no headings.
+    const ranked = rankPages(db, index, match, index === 'page_text_fts' ? terms : undefined, options.offset ?? 0, options.limit);
+    if (ranked.length === 0) return [];
+    const shown = new Map(
+      db
+        .prepare<[Record<string, unknown>], Omit<SearchHit, 'rank' | 'section'> & { id: number }>(hitsSql(index))
+        .all({
+          query: match,
+          ids: JSON.stringify(ranked.map((page) => page.id)),
+          markStart: options.markStart ?? '[',
+          markEnd: options.markEnd ?? ']',
+        })
+        .map(({ id, ...hit }) => [id, hit]),
+    );
+    const hits: SearchHit[] = [];
+    for (const { id, rank, section } of ranked) {
+      const hit = shown.get(id);
+      if (hit === undefined) continue;
+      hits.push({ ...hit, snippet: words ? withoutWordBreaks(hit.snippet) : hit.snippet, rank, section: section ?? null });
+    }
+    return hits;
   });
 }
 

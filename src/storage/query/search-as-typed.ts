@@ -14,11 +14,11 @@ const SEARCHABLE = /[\p{L}\p{N}\p{Co}]/u;
 const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
 
 /**
- * The MATCH expression for a query as typed: its words and phrases, each an FTS5 string, all
- * required (FTS5's implicit AND). '' when no term has a letter or digit: there is nothing to search for.
- * `segment` rewrites each term's text as the index's pages were rewritten (the CJK words index's).
+ * The terms of a query as typed: its words and phrases, each an FTS5 string; none when no term has a
+ * letter or digit. `segment` rewrites each term's text as the index's pages were rewritten (the CJK
+ * words index's).
  */
-export function matchAsTyped(query: string, segment?: (text: string) => string): string {
+export function termsAsTyped(query: string, segment?: (text: string) => string): string[] {
   // Control characters separate words as spaces do (a NUL would end SQLite's string early).
   const text = query.replace(/\p{Cc}/gu, ' ');
   const terms: string[] = [];
@@ -26,5 +26,13 @@ export function matchAsTyped(query: string, segment?: (text: string) => string):
     const term = phrase ?? whole;
     if (SEARCHABLE.test(term)) terms.push(ftsString(segment ? segment(term) : term));
   }
-  return terms.join(' ');
+  return terms;
+}
+
+/**
+ * The MATCH expression for a query as typed: its terms (termsAsTyped), all required (FTS5's implicit
+ * AND). '' when there is nothing to search for.
+ */
+export function matchAsTyped(query: string, segment?: (text: string) => string): string {
+  return termsAsTyped(query, segment).join(' ');
 }

@@ -28,8 +28,8 @@ export interface SearchLimits {
   raiseWith?: string;
 }
 
-const toHit = ([url, title, snippet, rank, fetchedAt, status]: unknown[]): SearchHit =>
-  ({ url, title, snippet, rank, fetchedAt, status }) as SearchHit;
+const toHit = ([url, title, snippet, rank, fetchedAt, status, section]: unknown[]): SearchHit =>
+  ({ url, title, snippet, rank, fetchedAt, status, section }) as SearchHit;
 
 /**
  * Runs searchArchive in a child process, which stop() and the time limit kill

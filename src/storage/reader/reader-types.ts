@@ -47,9 +47,12 @@ export interface SearchHit {
   url: string;
   title: string | null;
   snippet: string;
+  /** Lower is better (search-ranking.ts). */
   rank: number;
   fetchedAt: string;
   status: number;
+  /** The heading of the part of the page that answered best; null when parts were not weighed. */
+  section: string | null;
 }
 
 /**

@@ -39,10 +39,19 @@ const insertCaptures = (source: string, join: string) => `
 export const COPY_CAPTURES_TEMP_TABLES = `CREATE TEMP TABLE IF NOT EXISTS merge_win (shard_id INTEGER PRIMARY KEY, out_id INTEGER NOT NULL, cmp INTEGER NOT NULL);
   CREATE INDEX IF NOT EXISTS temp.merge_win_out ON merge_win (out_id);`;
 
-/** A page's text, then its CJK words. */
+/** A page's text, then its CJK words and its link share. */
 function pageTextSql(layout: PageTextLayout): string[] {
-  return [...textRowsSql(layout), ...cjkWordsSql];
+  return [...textRowsSql(layout), ...cjkWordsSql, ...linkShareSql];
 }
+
+/** A page's link share goes with its text, as cjkWordsSql's words do. */
+const linkShareSql = [
+  'DELETE FROM main.page_link_share WHERE url_id IN (SELECT out_id FROM temp.merge_win WHERE cmp = 1)',
+  `INSERT INTO main.page_link_share (url_id, link_share)
+   SELECT w.out_id, s.link_share FROM shard.page_link_share s JOIN temp.merge_win w ON w.shard_id = s.url_id AND w.cmp >= 0
+   WHERE s.url_id BETWEEN :lo AND :hi AND EXISTS (SELECT 1 FROM shard.page_text t WHERE t.url_id = s.url_id)
+     AND NOT EXISTS (SELECT 1 FROM main.page_link_share o WHERE o.url_id = w.out_id)`,
+];
 
 /**
  * The CJK words of a page go with its text: copied as the shard segmented them (SQL cannot segment). A

@@ -19,6 +19,8 @@ export class PageTextWriter {
   private readonly insert: Statement<[number, string, string | null, string, string | null, string, number, number]>;
   private readonly removeWords: Statement<[number]>;
   private readonly insertWords: Statement<[number, string | null, string]>;
+  private readonly removeShare: Statement<[number]>;
+  private readonly insertShare: Statement<[number, number]>;
   /** A DELETE through the compact layout's view counts no row (its trigger does the work): there, words are always removed. */
   private readonly removalsCounted: boolean;
 
@@ -31,6 +33,8 @@ export class PageTextWriter {
     );
     this.removeWords = db.prepare('DELETE FROM page_text_cjk_words WHERE rowid = ?');
     this.insertWords = db.prepare('INSERT INTO page_text_cjk_words (rowid, title, body) VALUES (?, ?, ?)');
+    this.removeShare = db.prepare('DELETE FROM page_link_share WHERE url_id = ?');
+    this.insertShare = db.prepare('INSERT OR REPLACE INTO page_link_share (url_id, link_share) VALUES (?, ?)');
     this.removalsCounted = pageTextLayout(db) !== 'compact';
   }
 
@@ -41,13 +45,17 @@ export class PageTextWriter {
 
   /** The URL's row, and its CJK words when it had a row: a page stored the first time costs no lookup of words. */
   private removeRow(urlId: number): void {
-    if (this.remove.run(urlId).changes > 0 || !this.removalsCounted) this.removeWords.run(urlId);
+    if (this.remove.run(urlId).changes > 0 || !this.removalsCounted) {
+      this.removeWords.run(urlId);
+      this.removeShare.run(urlId);
+    }
   }
 
   store(urlId: number, url: string, title: string | null, text: PageText): void {
     const cjk = CJK.test(text.body) || (title !== null && CJK.test(title)) ? 1 : 0;
     this.removeRow(urlId);
     this.insert.run(urlId, url, title, text.headings, text.description ?? null, text.body, cjk, text.version);
+    if (text.linkShare !== undefined) this.insertShare.run(urlId, Math.min(1, Math.max(0, text.linkShare)));
     if (cjk === 1) this.words(urlId, title, text.body);
   }
 
