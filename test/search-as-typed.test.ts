@@ -212,6 +212,7 @@ describe('the UI search page', () => {
         title: `p${i}`,
         snippet: '',
         rank: -1,
+        section: null,
         fetchedAt: '2026-01-01T00:00:00.000Z',
         status: 200,
       }));

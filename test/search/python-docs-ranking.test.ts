@@ -18,7 +18,7 @@ describe.skipIf(!HAS_PYTHON_DOCS)('search ranking on the Python docs', () => {
   const db = dir.path('docs.sqlite');
   beforeAll(async () => {
     site = await startDirectorySite(PYTHON_DOCS);
-    const crawl = await runCli(['crawl', `${site.url}index.html`, '--db', db, '-c', '8', '-q'], { timeout: 240_000 });
+    const crawl = await runCli(['crawl', `${site.url}index.html`, '--db', db, '-c', '8', '-q']);
     expect(crawl.code, crawl.stderr).toBe(0);
   }, 300_000);
   afterAll(async () => {

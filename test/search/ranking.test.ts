@@ -13,7 +13,12 @@ const FILLER = (topic: string, n: number) =>
  * one section is about the thing.
  */
 const SITE = {
-  '/': html(['/genindex.html', '/expressions.html', '/guide.html', '/a.html', '/b.html', '/c.html'].map((href) => `<a href="${href}">${href}</a>`).join(' '), 'Home'),
+  '/': html(
+    ['/genindex.html', '/expressions.html', '/guide.html', '/a.html', '/b.html', '/c.html']
+      .map((href) => `<a href="${href}">${href}</a>`)
+      .join(' '),
+    'Home',
+  ),
   '/genindex.html': html(
     `<h1>Index</h1><ul>${['walk_tb()', 'walrus operator', 'want', 'warn()', 'warning', 'weakref', 'while statement']
       .map((entry, i) => `<li><a href="/expressions.html#i${i}">${entry}</a></li>`)
@@ -62,9 +67,10 @@ describe('search ranks the page about the thing first', () => {
 
   it("stores each page's share of link text", () => {
     const shares = new Map(
-      readArchive<{ url: string; link_share: number }>(db, 'SELECT t.url, s.link_share FROM page_link_share s JOIN page_text t USING (url_id)').map(
-        (row) => [new URL(row.url).pathname, row.link_share],
-      ),
+      readArchive<{ url: string; link_share: number }>(
+        db,
+        'SELECT t.url, s.link_share FROM page_link_share s JOIN page_text t USING (url_id)',
+      ).map((row) => [new URL(row.url).pathname, row.link_share]),
     );
     expect(shares.get('/genindex.html')).toBeGreaterThan(0.8);
     expect(shares.get('/guide.html')).toBe(0);
@@ -94,5 +100,48 @@ describe('search ranks the page about the thing first', () => {
     }
     expect(pages).toEqual(all);
     expect(new Set(all).size).toBe(all.length);
+  });
+});
+
+describe('search results past the first hundred, which are not ranked again by section', () => {
+  let site: TestServer;
+  const dir = tempDir();
+  const db = dir.path('many.sqlite');
+  const PAGES = 130;
+  beforeAll(async () => {
+    const table: Record<string, ReturnType<typeof html>> = {
+      '/': html(Array.from({ length: PAGES }, (_, i) => `<a href="/p${i}.html">p${i}</a>`).join(' '), 'Home'),
+    };
+    for (let i = 0; i < PAGES; i++) {
+      // Each page names the word a different number of times, under a heading on some, in links on others.
+      const words = Array.from({ length: 1 + (i % 9) }, () => 'lantern').join(' and ');
+      table[`/p${i}.html`] = html(
+        i % 3 === 0
+          ? `<h2>Lantern ${i}</h2><p>${words}.</p>${FILLER('lamps', 1 + (i % 5))}`
+          : `<p><a href="/">${words}</a></p>${FILLER('oil', i % 4)}`,
+        `Page ${i}`,
+      );
+    }
+    site = await startServer(routes(table));
+    const crawl = await runCli(['crawl', site.url, '--db', db, '-q']);
+    expect(crawl.code, crawl.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    await site?.close();
+    dir.cleanup();
+  });
+
+  it('pages through all of them, across the hundredth, in the order of one long list', async () => {
+    const read = async (limit: number, offset: number) => {
+      const hits: SearchHit[] = [];
+      await searchArchive({ db, query: 'lantern', limit, offset, onHits: (batch) => void hits.push(...batch) });
+      return hits.map((hit) => hit.url);
+    };
+    const all = await read(500, 0);
+    expect(all).toHaveLength(PAGES);
+    const paged: string[] = [];
+    for (let offset = 0; offset < PAGES; offset += 7) paged.push(...(await read(7, offset)));
+    expect(paged).toEqual(all);
+    expect(new Set(paged).size).toBe(PAGES);
   });
 });

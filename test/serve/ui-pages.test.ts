@@ -275,6 +275,7 @@ describe('search results', () => {
         rank: -1,
         fetchedAt: '2026-01-01T00:00:00.000Z',
         status: 200,
+        section: '<img src=x onerror=alert(2)> Hostile section',
       },
     ];
   };
@@ -299,7 +300,8 @@ describe('search results', () => {
       expect(page.status).toBe(200);
       expect(page.body).toContain(`<a href="${capture(`${site.url}hostile`)}">&lt;script&gt;alert(1)&lt;/script&gt;</a>`);
       expect(page.body).toContain('<div class="snippet">before <mark>&lt;b&gt;hit&lt;/b&gt;</mark> after</div>');
-      expect(page.body).not.toMatch(/<script>alert|<b>hit/);
+      expect(page.body).toContain('<div class="section">§ &lt;img src=x onerror=alert(2)&gt; Hostile section</div>');
+      expect(page.body).not.toMatch(/<script>alert|<b>hit|<img src=x/);
     });
   });
 

@@ -74,7 +74,7 @@ ${shown.map(
   (
     hit,
   ) => html`<li><a href="${captureHref(hit.url)}">${hit.title || hit.url}</a> <span class="muted">${hit.status} · ${timeTag(hit.fetchedAt)}</span>
-<div class="muted url">${hit.url}</div><div class="snippet">${trusted(markSnippet(hit.snippet))}</div></li>\n`,
+${hit.section ? html`<div class="section">§ ${hit.section}</div>` : ''}<div class="muted url">${hit.url}</div><div class="snippet">${trusted(markSnippet(hit.snippet))}</div></li>\n`,
 )}
 </ol>
 ${more ? html`<p class="pager"><a id="next" rel="next" href="/search?${next.toString()}">more results →</a></p>` : ''}`;

@@ -76,12 +76,11 @@ export function sectionScores(pages: readonly PageSections[], terms: readonly st
       }
     })();
     const { sections, averageWords } = db
-      .prepare<[], { sections: number; averageWords: number | null }>('SELECT count(*) AS sections, avg(words) AS averageWords FROM section')
+      .prepare<[], { sections: number; averageWords: number | null }>(
+        'SELECT count(*) AS sections, avg(words) AS averageWords FROM section',
+      )
       .get()!;
-    const matches = db.prepare<
-      [string],
-      { id: number; page: number; words: number; heading: string; inHeading: string; inText: string }
-    >(
+    const matches = db.prepare<[string], { id: number; page: number; words: number; heading: string; inHeading: string; inText: string }>(
       `SELECT rowid AS id, page, words, heading, highlight(section, 0, char(1), '') AS inHeading,
               highlight(section, 1, char(1), '') AS inText
        FROM section WHERE section MATCH ?`,
