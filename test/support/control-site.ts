@@ -1,0 +1,48 @@
+import { execCli, type CliRun } from './cli.js';
+import { readArchive } from './archive.js';
+import { replyAfter } from './delayed-reply.js';
+import { startServer, type TestServer } from './test-server.js';
+
+/**
+ * A slow site to steer a crawl on: `/` links to `pages` pages (/p/0 ...); each page links to `trap` URLs of
+ * its own (/doc?id=<page>-<k>, a trap of heading anchors). Every answer comes after `delayMs` (cancelled when
+ * the client goes away); `log` lists each request's path in the order they came.
+ */
+export interface ControlSite extends TestServer {
+  log: string[];
+}
+
+export async function startControlSite(options: { pages: number; trap?: number; delayMs: number }): Promise<ControlSite> {
+  const log: string[] = [];
+  const page = (links: string[]) =>
+    `<!doctype html><html><head><title>t</title></head><body>${links.map((href) => `<a href="${href}">x</a>`).join(' ')}</body></html>`;
+  const server = await startServer((_req, res, path) => {
+    log.push(path);
+    let body: string | undefined;
+    if (path === '/robots.txt') body = undefined;
+    else if (path === '/') body = page(Array.from({ length: options.pages }, (_, i) => `/p/${i}`));
+    else if (/^\/p\/\d+$/.test(path)) body = page(Array.from({ length: options.trap ?? 0 }, (_, k) => `/doc?id=${path.slice(3)}-${k}`));
+    else if (path.startsWith('/doc?')) body = page([]);
+    return replyAfter(res, { body, delayMs: path === '/robots.txt' ? 0 : options.delayMs });
+  });
+  return Object.assign(server, { log });
+}
+
+/** `crawlite control DB ...args`, as a second process. */
+export const control = (db: string, ...args: string[]): Promise<CliRun> => execCli(['control', db, ...args]);
+
+/** The crawl's live row, as the running crawl wrote it last. */
+export function liveRow(
+  db: string,
+): { state: string; paused_by: string | null; in_flight: number; concurrency: number; per_host: number } | undefined {
+  return readArchive<{ state: string; paused_by: string | null; in_flight: number; concurrency: number; per_host: number }>(
+    db,
+    'SELECT state, paused_by, in_flight, concurrency, per_host FROM crawl_live',
+  )[0];
+}
+
+/** The archive's URLs in one state (and with one error code, if given). */
+export function urlCount(db: string, state: string, errorCode?: string): number {
+  const sql = `SELECT count(*) AS n FROM url WHERE state = ?${errorCode === undefined ? '' : ' AND error_code = ?'}`;
+  return readArchive<{ n: number }>(db, sql, ...(errorCode === undefined ? [state] : [state, errorCode]))[0]!.n;
+}
