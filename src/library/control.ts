@@ -47,6 +47,8 @@ export async function controlCrawl(input: ControlInput): Promise<ControlAnswer> 
   checkControlRequest(input.request, input.name);
   const client = ControlClient.open(input.db);
   try {
+    // A stop has nothing to stop when no crawl runs: it is not left for the next run to stop at once.
+    if (input.request.command === 'stop' && !client.live().running) return { id: 0, state: 'no-crawl' };
     const id = client.request(input.request, input.requestedBy ?? 'control');
     if (!client.live().running) return { id, state: 'no-crawl' };
     if (input.wait === false) return { id, state: 'sent' };

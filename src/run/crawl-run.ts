@@ -67,6 +67,8 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
     const opened = archive;
     let state: CrawlStateThread | undefined;
     try {
+      // Requests left while no crawl ran come first: the run starts as they ask (paused, excluding...), its counts after them.
+      const waiting = opened.applyControlRequests();
       const prepared = prepareArchive(opened, request, notify);
       // A resume of a --browser crawl needs its browser as much as the crawl did.
       checkBrowser(prepared.options);
@@ -77,6 +79,7 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
       state = started.state;
       inFlight = () => running.inFlight();
       events.next({ type: 'started', runId, roots, options: prepared.options });
+      if (waiting.some((applied) => applied.command === 'stop')) stop.request(STOP_GRACE_MS);
       const steering = steerCrawl({
         control: state.control,
         controls,

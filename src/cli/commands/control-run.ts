@@ -64,6 +64,10 @@ export async function runControl(args: ControlArgs, io: CliIo): Promise<number> 
       io.stdout(`asked (request ${answer.id}); crawlite control ${args.db} status shows its outcome\n`);
       return EXIT_OK;
     case 'no-crawl':
+      if (request.command === 'stop') {
+        io.stdout(`no crawl is running on ${args.db}: nothing to stop\n`);
+        return EXIT_OK;
+      }
       io.stdout(`no crawl is running on ${args.db}: the request applies when it next runs (crawlite resume ${args.db})\n`);
       return EXIT_OK;
     case 'timeout':

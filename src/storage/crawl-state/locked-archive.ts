@@ -8,7 +8,8 @@ import { ImportSink } from '../writer/import-sink.js';
 import { QaWriter } from '../writer/qa-writer.js';
 import { reindexText, type ReindexOptions, type ReindexResult } from '../writer/reindex-text.js';
 import { fillMarkdown, type FillMarkdownOptions, type FillMarkdownResult } from '../writer/markdown-writer.js';
-import type { ControlSettingsChange } from '../../pipeline/ports.js';
+import type { AppliedControl, ControlSettingsChange } from '../../pipeline/ports.js';
+import { ControlRequests } from '../control/control-requests.js';
 import { ControlSettings, type StoredControls } from '../control/control-settings.js';
 import { CrawlLiveRow } from '../control/crawl-live-row.js';
 import { LiveExclusions } from '../control/live-exclusions.js';
@@ -89,6 +90,11 @@ export class LockedArchive {
     const settings = new ControlSettings(this.db);
     settings.forget(given);
     return { stored: settings.read(), exclusions: new LiveExclusions(this.db).patterns() };
+  }
+
+  /** Applies the requests other processes left while no crawl ran (see ControlRequests); returns those applied. */
+  applyControlRequests(): AppliedControl[] {
+    return new ControlRequests(this.db).applyWaiting();
   }
 
   /** Skips the queued URLs that match --exclude patterns (given as a crawl goes on), in one transaction; how many. */
