@@ -10,14 +10,18 @@ import { startServer, type TestServer } from './test-server.js';
  */
 export interface ControlSite extends TestServer {
   log: string[];
+  /** For each request in `log`, the requests in flight as it came, itself included. */
+  inFlightAtStart: number[];
 }
 
 export async function startControlSite(options: { pages: number; trap?: number; delayMs: number }): Promise<ControlSite> {
   const log: string[] = [];
+  const inFlightAtStart: number[] = [];
   const page = (links: string[]) =>
     `<!doctype html><html><head><title>t</title></head><body>${links.map((href) => `<a href="${href}">x</a>`).join(' ')}</body></html>`;
-  const server = await startServer((_req, res, path) => {
+  const server: TestServer = await startServer((_req, res, path) => {
     log.push(path);
+    inFlightAtStart.push(server.inFlight);
     let body: string | undefined;
     if (path === '/robots.txt') body = undefined;
     else if (path === '/') body = page(Array.from({ length: options.pages }, (_, i) => `/p/${i}`));
@@ -25,7 +29,14 @@ export async function startControlSite(options: { pages: number; trap?: number; 
     else if (path.startsWith('/doc?')) body = page([]);
     return replyAfter(res, { body, delayMs: path === '/robots.txt' ? 0 : options.delayMs });
   });
-  return Object.assign(server, { log });
+  return Object.assign(server, { log, inFlightAtStart });
+}
+
+/** The archive's stored control settings, by name. */
+export function controlSettings(db: string): Record<string, string> {
+  return Object.fromEntries(
+    readArchive<{ name: string; value: string }>(db, 'SELECT name, value FROM control_setting').map((row) => [row.name, row.value]),
+  );
 }
 
 /** `crawlite control DB ...args`, as a second process. */
@@ -34,10 +45,10 @@ export const control = (db: string, ...args: string[]): Promise<CliRun> => execC
 /** The crawl's live row, as the running crawl wrote it last. */
 export function liveRow(
   db: string,
-): { state: string; paused_by: string | null; in_flight: number; concurrency: number; per_host: number } | undefined {
-  return readArchive<{ state: string; paused_by: string | null; in_flight: number; concurrency: number; per_host: number }>(
+): { pid: number; state: string; paused_by: string | null; in_flight: number; concurrency: number; per_host: number } | undefined {
+  return readArchive<{ pid: number; state: string; paused_by: string | null; in_flight: number; concurrency: number; per_host: number }>(
     db,
-    'SELECT state, paused_by, in_flight, concurrency, per_host FROM crawl_live',
+    'SELECT pid, state, paused_by, in_flight, concurrency, per_host FROM crawl_live',
   )[0];
 }
 
