@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { execCli, type CliRun } from './cli.js';
 import { readArchive } from './archive.js';
 import { replyAfter } from './delayed-reply.js';
@@ -42,14 +43,25 @@ export function controlSettings(db: string): Record<string, string> {
 /** `crawlite control DB ...args`, as a second process. */
 export const control = (db: string, ...args: string[]): Promise<CliRun> => execCli(['control', db, ...args]);
 
-/** The crawl's live row, as the running crawl wrote it last. */
-export function liveRow(
-  db: string,
-): { pid: number; state: string; paused_by: string | null; in_flight: number; concurrency: number; per_host: number } | undefined {
-  return readArchive<{ pid: number; state: string; paused_by: string | null; in_flight: number; concurrency: number; per_host: number }>(
-    db,
-    'SELECT pid, state, paused_by, in_flight, concurrency, per_host FROM crawl_live',
-  )[0];
+/** The crawl's live row, as the running crawl wrote it last; undefined until the crawl has made the archive and the row. */
+export function liveRow(db: string): LiveRow | undefined {
+  if (!existsSync(db)) return undefined;
+  try {
+    return readArchive<LiveRow>(db, 'SELECT pid, state, paused_by, in_flight, concurrency, per_host FROM crawl_live')[0];
+  } catch (error) {
+    // Made but not migrated yet: the crawl is still opening it.
+    if (/no such table/.test(String(error))) return undefined;
+    throw error;
+  }
+}
+
+interface LiveRow {
+  pid: number;
+  state: string;
+  paused_by: string | null;
+  in_flight: number;
+  concurrency: number;
+  per_host: number;
 }
 
 /** The archive's URLs in one state (and with one error code, if given). */
