@@ -71,3 +71,27 @@ it('prunes the queue of a running crawl with a live exclusion, and queues it aga
   const outcome = readArchive<{ outcome: string }>(db, "SELECT outcome FROM control_request WHERE command = 'include'")[0]!.outcome;
   expect(outcome).toBe(`included: ${skipped[0]!.n} URLs queued again`);
 });
+
+it('queues again, in the running crawl, what a live exclusion skipped when it is taken away', async () => {
+  const db = tmp.path('include-live.sqlite');
+  const crawl = spawnCli(['crawl', site.url, '--db', db, '-c', '2', '--ignore-robots']);
+  children.push(crawl);
+  await waitFor(
+    'trap URLs to be queued',
+    () => site.log.length > 3 && urlCount(db, 'queued') >= 2 * TRAP,
+    20_000,
+    () => crawl.output().stderr,
+  );
+  expect(await control(db, 'pause')).toMatchObject({ code: 0, stdout: 'paused\n' });
+  const pattern = '/doc\\?id=';
+  const excluded = await control(db, 'exclude', pattern);
+  const pruned = Number(/^excluded: (\d+) queued URLs skipped\n$/.exec(excluded.stdout)?.[1]);
+  expect(pruned).toBeGreaterThanOrEqual(2 * TRAP);
+  expect(await control(db, 'include', pattern)).toMatchObject({ code: 0, stdout: `included: ${pruned} URLs queued again\n` });
+  expect(urlCount(db, 'skipped')).toBe(0);
+  expect(await control(db, 'resume')).toMatchObject({ code: 0, stdout: 'running\n' });
+  const end = await within(crawl.exited, 40_000, () => `the crawl (${crawl.output().stderr})`);
+  expect(end.code).toBe(0);
+  expect(urlCount(db, 'done')).toBe(1 + PAGES + PAGES * TRAP);
+  expect(urlCount(db, 'skipped')).toBe(0);
+});

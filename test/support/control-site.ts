@@ -45,12 +45,16 @@ export const control = (db: string, ...args: string[]): Promise<CliRun> => execC
 
 /** The crawl's live row, as the running crawl wrote it last; undefined until the crawl has made the archive and the row. */
 export function liveRow(db: string): LiveRow | undefined {
-  if (!existsSync(db)) return undefined;
+  return readOnceMade<LiveRow>(db, 'SELECT pid, state, paused_by, in_flight, concurrency, per_host FROM crawl_live')[0];
+}
+
+/** Rows of an archive a crawl is making: none until it has made and migrated the file. */
+function readOnceMade<T>(db: string, sql: string, ...params: unknown[]): T[] {
+  if (!existsSync(db)) return [];
   try {
-    return readArchive<LiveRow>(db, 'SELECT pid, state, paused_by, in_flight, concurrency, per_host FROM crawl_live')[0];
+    return readArchive<T>(db, sql, ...params);
   } catch (error) {
-    // Made but not migrated yet: the crawl is still opening it.
-    if (/no such table/.test(String(error))) return undefined;
+    if (/no such table/.test(String(error))) return [];
     throw error;
   }
 }
@@ -64,8 +68,8 @@ interface LiveRow {
   per_host: number;
 }
 
-/** The archive's URLs in one state (and with one error code, if given). */
+/** The archive's URLs in one state (and with one error code, if given); 0 until the crawl has made the archive. */
 export function urlCount(db: string, state: string, errorCode?: string): number {
   const sql = `SELECT count(*) AS n FROM url WHERE state = ?${errorCode === undefined ? '' : ' AND error_code = ?'}`;
-  return readArchive<{ n: number }>(db, sql, ...(errorCode === undefined ? [state] : [state, errorCode]))[0]!.n;
+  return readOnceMade<{ n: number }>(db, sql, ...(errorCode === undefined ? [state] : [state, errorCode]))[0]?.n ?? 0;
 }
