@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NameOption } from '../pipeline/validate-crawl-options.js';
-import { checkControlRequest, ControlClient, type ControlRequest, type ControlStatus } from '../storage/control/index.js';
+import { checkControlRequest, type ControlRequest } from '../pipeline/control-request.js';
+import { ControlClient, type ControlStatus } from '../storage/control/index.js';
 
-export type { ControlRequest, ControlStatus, LiveRow, RequestRow, StoredControls } from '../storage/control/index.js';
+export type { ControlRequest } from '../pipeline/control-request.js';
+export type { ControlStatus, LiveRow, RequestRow, StoredControls } from '../storage/control/index.js';
 export { ControlUnavailableError } from '../storage/control/index.js';
 
 /** How long `controlCrawl` waits for the crawl to apply a request, unless told otherwise. */

@@ -4,7 +4,7 @@ import { CrawliteError } from '../../crawlite-error.js';
 import { explainOpenError, checkArchiveFile } from '../archive/open-archive.js';
 import { requireSqliteDriver } from '../archive/sqlite-driver.js';
 import { urlStateCounts } from '../reader/archive-report.js';
-import { requestArgument, type ControlRequest } from './check-control.js';
+import { requestArgument, type ControlRequest } from '../../pipeline/control-request.js';
 import { ControlSettings, type StoredControls } from './control-settings.js';
 
 /** A crawl_live row older than this is a crawl that is gone (it writes its row about once a second). */

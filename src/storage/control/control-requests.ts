@@ -1,6 +1,6 @@
 import type { Database, Statement, Transaction } from 'better-sqlite3';
 import type { AppliedControl, ControlSettingsChange, ControlSource } from '../../pipeline/ports.js';
-import { checkControlRequest, readRequest, type ControlRequest } from './check-control.js';
+import { checkControlRequest, readRequest, type ControlRequest } from '../../pipeline/control-request.js';
 import { ControlSettings } from './control-settings.js';
 import { LiveExclusions } from './live-exclusions.js';
 

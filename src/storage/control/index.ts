@@ -1,7 +1,6 @@
 // The control room's door: how another process steers a running crawl through its archive (ControlClient
-// appends requests and reads how the crawl stands), and the checks of a request, shared by both sides. The
+// appends requests and reads how the crawl stands; a request is checked by src/pipeline/control-request.ts). The
 // crawl's own side (applying requests, writing its live row) is reached through crawl-state's LockedArchive.
-export { checkControlRequest, CONTROL_COMMANDS, type ControlCommand, type ControlRequest } from './check-control.js';
 export {
   ControlClient,
   ControlUnavailableError,

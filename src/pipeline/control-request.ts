@@ -1,6 +1,6 @@
-import type { ControlSettingsChange } from '../../pipeline/ports.js';
-import { compilePatterns } from '../../pipeline/compile-patterns.js';
-import { checkOptionValue, type NameOption } from '../../pipeline/validate-crawl-options.js';
+import type { ControlSettingsChange } from './ports.js';
+import { compilePatterns } from './compile-patterns.js';
+import { checkOptionValue, type NameOption } from './validate-crawl-options.js';
 
 /** The commands control_request takes (its CHECK constraint). */
 export const CONTROL_COMMANDS = ['pause', 'resume', 'stop', 'set', 'exclude', 'include'] as const;
