@@ -15,7 +15,8 @@ const DISK_EVERY = 10;
 export interface Steered {
   control: ControlPort;
   controls: CrawlControls;
-  running: Crawl;
+  /** The crawl running now (a worker runs one after another). */
+  running: Pick<Crawl, 'inFlight' | 'queued'>;
   /** Stops the crawl as Ctrl-C does. */
   stop(): void;
   stopping(): boolean;
