@@ -88,8 +88,18 @@ export class PgControl implements ControlPort {
     return { control: new PgControl(pool, initial), initial };
   }
 
-  async applyWaiting(): Promise<AppliedControl[]> {
-    await applyRequests(this.pool);
+  async waiting(): Promise<{ upTo: number; exclusions: string[] }> {
+    const { rows } = await this.pool.query<{ id: string; command: string; argument: string | null }>(
+      'SELECT id, command, argument FROM control_request WHERE applied_at IS NULL ORDER BY id',
+    );
+    return {
+      upTo: Number(rows.at(-1)?.id ?? 0),
+      exclusions: rows.filter((row) => row.command === 'exclude' && row.argument !== null).map((row) => row.argument!),
+    };
+  }
+
+  async applyWaiting(upTo?: number): Promise<AppliedControl[]> {
+    await applyRequests(this.pool, upTo);
     const now = await readShared(this.pool);
     const changes = changed(this.seen, now);
     this.seen = now;
@@ -143,12 +153,13 @@ interface WaitingRow {
   argument: string | null;
 }
 
-async function applyRequests(pool: pg.Pool): Promise<void> {
+async function applyRequests(pool: pg.Pool, upTo = Number.MAX_SAFE_INTEGER): Promise<void> {
   for (let i = 0; i < BATCH; i += 1) {
     const applied = await pooledTransaction(pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [CONTROL_LOCK]);
       const { rows } = await client.query<WaitingRow>(
-        'SELECT id, requested_by, command, argument FROM control_request WHERE applied_at IS NULL ORDER BY id LIMIT 1',
+        'SELECT id, requested_by, command, argument FROM control_request WHERE applied_at IS NULL AND id <= $1 ORDER BY id LIMIT 1',
+        [upTo],
       );
       const row = rows[0];
       if (!row) return false;
