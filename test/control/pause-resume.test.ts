@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from '../support/archive.js';
 import { spawnCli } from '../support/cli.js';
-import { control, liveRow, startControlSite, type ControlSite } from '../support/control-site.js';
+import { control, liveRow, startControlSite, urlCount, type ControlSite } from '../support/control-site.js';
 import { killAll } from '../support/process-tree.js';
 import { waitFor, within } from '../support/wait.js';
 
@@ -49,8 +49,8 @@ it('pauses a running crawl without ending it, keeps it paused across kill -9, an
   expect(paused).toMatchObject({ code: 0, stdout: 'paused\n', stderr: '' });
   // What was in flight finishes and commits; then nothing starts.
   await waitFor(
-    'requests in flight to finish',
-    () => site.inFlight === 0 && liveRow(db)?.in_flight === 0 && liveRow(db)?.state === 'paused',
+    'requests in flight to finish and their pages to be stored',
+    () => liveRow(db)?.state === 'paused' && site.inFlight === 0 && urlCount(db, 'done') === new Set(site.log).size,
   );
   const requested = site.log.length;
   for (let i = 0; i < 3; i += 1) {
