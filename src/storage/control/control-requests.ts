@@ -34,7 +34,7 @@ export class ControlRequests {
   private readonly answer: Statement<[string, string, number]>;
   private readonly waitingRows: Statement<[], { id: number; command: string; argument: string | null }>;
   private readonly settings: ControlSettings;
-  readonly exclusions: LiveExclusions;
+  private readonly exclusions: LiveExclusions;
   private readonly applyOne: Transaction<(row: WaitingRow, now: Date) => AppliedControl | undefined>;
 
   constructor(db: Database) {
