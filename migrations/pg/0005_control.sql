@@ -25,3 +25,6 @@ CREATE TABLE live_exclusion (
   pattern  text PRIMARY KEY,
   added_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- When a worker ended (its run over, however): a request waits for a running worker, not for one that ended.
+ALTER TABLE worker ADD COLUMN ended_at timestamptz;

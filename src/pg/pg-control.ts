@@ -61,11 +61,12 @@ export async function controlAnswer(pool: pg.Pool, id: number): Promise<string |
   return rows[0]?.applied ? (rows[0].outcome ?? '') : undefined;
 }
 
-/** Workers seen in the last `seconds` (their heartbeat). */
+/** Workers running: seen in the last `seconds` (their heartbeat), and not ended. */
 export async function workersSeen(pool: pg.Pool, seconds = 30): Promise<number> {
-  const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM worker WHERE last_seen > now() - make_interval(secs => $1)', [
-    seconds,
-  ]);
+  const { rows } = await pool.query<{ n: string }>(
+    'SELECT count(*) AS n FROM worker WHERE last_seen > now() - make_interval(secs => $1) AND ended_at IS NULL',
+    [seconds],
+  );
   return Number(rows[0]!.n);
 }
 

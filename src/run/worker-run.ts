@@ -14,7 +14,7 @@ import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js
 import { CrawlStop } from '../pipeline/crawl-stop.js';
 import { connectFrontier } from '../pg/pg-connect.js';
 import { stateTotals } from '../pg/frontier-status.js';
-import { heartbeat, readCrawl, upgradeFrontier } from '../pg/frontier-store.js';
+import { heartbeat, readCrawl, upgradeFrontier, workerEnded } from '../pg/frontier-store.js';
 import { PgFrontier } from '../pg/pg-frontier.js';
 import { PgShardSink } from '../pg/pg-shard-sink.js';
 import { robotsRules } from '../pipeline/robots/robots-rules.js';
@@ -115,7 +115,8 @@ export function startWorker(request: WorkerRequest): WorkerRun {
         },
         {
           ...(initial.pausedBy ? { paused: initial.pausedBy } : {}),
-          exclude: options.exclude,
+          // An --exclude of the crawl taken away (control include) since the crawl was read is gone from the shared ones.
+          exclude: options.exclude.filter((pattern) => initial.exclusions.includes(pattern)),
           liveExclude: initial.exclusions.filter((pattern) => !options.exclude.includes(pattern)),
         },
       );
@@ -187,6 +188,8 @@ export function startWorker(request: WorkerRequest): WorkerRun {
     } finally {
       await steering?.close();
       clearInterval(beat);
+      // An outage may keep this from the frontier: the worker is then taken as gone once its heartbeat is old.
+      await workerEnded(pool, id).catch(() => undefined);
       await renderer?.close().catch(() => undefined);
       try {
         if (runId !== undefined) record.endRun(runId, endedBy, new Date());

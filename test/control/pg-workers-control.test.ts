@@ -32,7 +32,8 @@ describe.skipIf(!POSTGRES_INSTALLED)('control of workers sharing a PostgreSQL fr
     tmp.cleanup();
   });
 
-  const count = async (where: string) => Number((await pg.query<{ n: string }>(`SELECT count(*) AS n FROM url WHERE ${where}`))[0]!.n);
+  const count = async (where: string, database?: string) =>
+    Number((await pg.query<{ n: string }>(`SELECT count(*) AS n FROM url WHERE ${where}`, [], database))[0]!.n);
 
   it('pauses both workers, prunes the shared queue once, and resumes them', async () => {
     expect((await execCli(['frontier', 'init', pg.url, '--roots', site.url, '--ignore-robots'])).code).toBe(0);
@@ -73,5 +74,53 @@ describe.skipIf(!POSTGRES_INSTALLED)('control of workers sharing a PostgreSQL fr
       PAGES * TRAP - trapRequested,
     );
     expect(await count("state IN ('queued', 'leased')")).toBe(0);
+  });
+
+  it('sets the pace of both workers, stops them, and has a worker started later queue again what was excluded', async () => {
+    const url = await pg.createDatabase('steered');
+    // Long enough to be steered: 80 pages, each with 2 trap URLs the crawl's --exclude keeps out.
+    const other = await startControlSite({ pages: 80, trap: 2, delayMs: 300 });
+    try {
+      expect((await execCli(['frontier', 'init', url, '--roots', other.url, '--ignore-robots', '--exclude', '/doc\\?id='])).code).toBe(0);
+      const workers = [1, 2].map((n) => spawnCli(['worker', url, '--db', tmp.path(`steered-${n}.sqlite`), '-c', '3', '--name', `s${n}`]));
+      children.push(...workers);
+      await waitFor('both workers to fetch', () => other.log.length >= 6, 60_000);
+      const set = await control(url, 'set', '--concurrency', '1');
+      expect(set, set.stderr + workers.map((worker) => worker.output().stderr).join('\n')).toMatchObject({
+        code: 0,
+        stdout: 'set concurrency 1 for every worker\n',
+      });
+      await waitFor(
+        'both workers to follow it',
+        () => workers.every((worker) => worker.output().stderr.includes('control: set concurrency 1')),
+        20_000,
+      );
+      await waitFor('what was in flight above the new caps to finish', () => other.inFlight <= 2, 20_000);
+      const from = other.log.length;
+      await waitFor('more pages at the new caps', () => other.log.length >= from + 4, 30_000);
+      expect(Math.max(...other.inFlightAtStart.slice(from))).toBeLessThanOrEqual(2);
+
+      expect(await control(url, 'stop')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^stopping: every worker/) });
+      for (const worker of workers)
+        expect((await within(worker.exited, 60_000, () => `a worker (${worker.output().stderr})`)).code).toBe(130);
+
+      // The crawl's own --exclude is taken away while no worker runs: the next worker queues again what it skipped.
+      const skipped = await count("state = 'skipped' AND error_code = 'excluded'", 'steered');
+      expect(skipped).toBeGreaterThan(0);
+      const included = await control(url, 'include', '/doc\\?id=');
+      expect(included).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/^no worker is running/),
+      });
+      const last = spawnCli(['worker', url, '--db', tmp.path('steered-3.sqlite'), '-c', '4', '--name', 's3']);
+      children.push(last);
+      expect((await within(last.exited, 90_000, () => `the last worker (${last.output().stderr})`)).code).toBe(0);
+      expect(await count("state = 'skipped'", 'steered')).toBe(0);
+      expect(await count("state = 'done'", 'steered')).toBe(1 + 80 + 80 * 2);
+      const outcome = await pg.query<{ outcome: string }>("SELECT outcome FROM control_request WHERE command = 'include'", [], 'steered');
+      expect(outcome[0]!.outcome).toBe(`included: ${skipped} URLs queued again (an --exclude of the crawl)`);
+    } finally {
+      await other.close();
+    }
   });
 });
