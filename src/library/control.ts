@@ -98,7 +98,7 @@ async function controlWorkers(input: ControlInput): Promise<ControlAnswer> {
 
 /** How the crawl on an archive stands: its live row, settings, exclusions, queue and latest requests. */
 export function controlStatus(db: string): ControlStatus {
-  const client = ControlClient.open(db);
+  const client = ControlClient.open(db, { readonly: true });
   try {
     return client.status();
   } finally {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { ControlUnavailableError } from './control-errors.js';
+import { NotAnArchiveError } from '../archive/archive-errors.js';
 import { explainOpenError, checkArchiveFile } from '../archive/open-archive.js';
 import { requireSqliteDriver } from '../archive/sqlite-driver.js';
 import { urlStateCounts } from '../reader/archive-report.js';
@@ -34,12 +35,14 @@ export class ControlClient {
       delay_ms AS delayMs, started_at AS startedAt, updated_at AS updatedAt FROM crawl_live WHERE id = 1`);
   }
 
-  static open(path: string, busyTimeoutMs = 10_000): ControlClient {
+  /** Opens the archive to append requests, or only to read how the crawl stands (`readonly`). */
+  static open(path: string, options: { readonly?: boolean; busyTimeoutMs?: number } = {}): ControlClient {
     requireSqliteDriver();
-    if (checkArchiveFile(path)) throw new ControlUnavailableError(path);
+    if (checkArchiveFile(path)) throw new NotAnArchiveError(path, 'an empty file');
+    const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
     let db: Db | undefined;
     try {
-      db = new Database(path, { fileMustExist: true });
+      db = new Database(path, { fileMustExist: true, readonly: options.readonly === true });
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       const tables = db.prepare<[], { n: number }>(
         "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name IN ('control_request', 'crawl_live')",
