@@ -88,7 +88,8 @@ describe.skipIf(!POSTGRES_INSTALLED)('crawl limits held across the workers of a 
     const url = await pg.createDatabase('older');
     expect((await execCli(['frontier', 'init', url, '--roots', site.url, '--max-per-path', String(MAX_PER_PATH)])).code).toBe(0);
     // As version 2 left it (nothing of 0003 and later), with three variants of /search already found by its workers.
-    await pg.query('DROP TABLE query_variants', [], 'older');
+    await pg.query('DROP TABLE query_variants, control_request, control_setting, live_exclusion', [], 'older');
+    await pg.query('ALTER TABLE worker DROP COLUMN ended_at', [], 'older');
     await pg.query('ALTER TABLE origin_politeness DROP COLUMN unsent_id, DROP COLUMN unsent_claims', [], 'older');
     await pg.query('UPDATE crawlite_schema SET version = 2', [], 'older');
     const earlier = [101, 102, 103].map((q) => `${site.url}search?q=${q}`);

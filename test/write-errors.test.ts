@@ -241,7 +241,8 @@ it.skipIf(!disk.mounted)(
   async () => {
     bigServer.hits.clear();
     const db = join(smallDisk, 'full.sqlite');
-    const run = await cli(['crawl', bigServer.url, '--db', db, '-c', String(BIG_CONCURRENCY), '-q']);
+    // --min-free-disk 0 (stored, so the resume keeps it): a crawl would pause on this small disk rather than fill it.
+    const run = await cli(['crawl', bigServer.url, '--db', db, '-c', String(BIG_CONCURRENCY), '-q', '--min-free-disk', '0']);
     expect(run.code, run.stderr).toBe(1);
     // Quiet: the error is the only thing printed, on one line.
     const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');

@@ -83,3 +83,8 @@ export async function upgradeFrontier(pool: pg.Pool): Promise<void> {
 export async function heartbeat(pool: pg.Pool, id: string, name: string): Promise<void> {
   await pool.query('INSERT INTO worker (id, name) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET last_seen = now()', [id, name]);
 }
+
+/** Says the worker has ended: requests to steer the workers no longer wait for it. */
+export async function workerEnded(pool: pg.Pool, id: string): Promise<void> {
+  await pool.query('UPDATE worker SET ended_at = now() WHERE id = $1', [id]);
+}

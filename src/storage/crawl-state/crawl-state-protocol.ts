@@ -18,7 +18,10 @@ export type CrawlStateMethod =
   | 'storedResponse'
   | 'pagesFetched'
   | 'requeueRobotsUnavailable'
-  | 'commitAll';
+  | 'commitAll'
+  | 'waitingControl'
+  | 'applyControl'
+  | 'writeLive';
 
 export interface CrawlStateCall {
   id: number;

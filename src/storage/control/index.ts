@@ -1,0 +1,6 @@
+// The control room's door: how another process steers a running crawl through its archive (ControlClient
+// appends requests and reads how the crawl stands; a request is checked by src/pipeline/control-request.ts). The
+// crawl's own side (applying requests, writing its live row) is reached through crawl-state's LockedArchive.
+export { ControlClient, LIVE_STALE_MS } from './control-client.js';
+export { ControlUnavailableError } from './control-errors.js';
+export type { ControlStatus, LiveRow, RequestRow, StoredControls } from './control-status.js';
