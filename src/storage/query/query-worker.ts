@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import { openArchive, type ArchiveReader, type ReadOnlyQuery } from '../reader/archive-reader.js';
+import { PREVIEW_SCAN_ROWS, previewExclusion, QUEUED_URLS_SQL } from '../control/exclusion-preview.js';
 import { cutCell, isCutCell } from './cut-cell.js';
 import { diffCaptures } from './diff-captures.js';
 import { encodeRows } from './encode-rows.js';
@@ -89,6 +90,11 @@ async function sendText(pieces: Iterable<string>): Promise<void> {
 function read(archive: ArchiveReader, task: WorkerTask): ReadOnlyQuery {
   if (task.type === 'run') return archive.query(task.sql, task.params);
   if (task.type === 'diff') return { columns: ['diff'], rows: [[diffCaptures(archive, task.asked, task.limits)]] };
+  if (task.type === 'preview')
+    return {
+      columns: ['preview'],
+      rows: [[previewExclusion(archive.query(QUEUED_URLS_SQL, [PREVIEW_SCAN_ROWS]).rows, new RegExp(task.pattern))]],
+    };
   const hits = archive.search(task.query, task.options);
   return { columns: [...SEARCH_COLUMNS], rows: hits.map((hit) => SEARCH_COLUMNS.map((column) => hit[column])) };
 }
