@@ -61,7 +61,7 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
 
   it('shows the pages a running crawl stores and its state as it changes, without a reload', async () => {
     await page.goto(`${serving.uiUrl}live`);
-    await page.evaluate(() => Object.assign(window, { loadedOnce: 'still this document' }));
+    await page.evaluate("window.loadedOnce = 'still this document'");
     writeCrawlLive(db, { state: 'running', in_flight: 1, concurrency: 1, per_host: 1 });
     await expect.poll(() => page.locator('#live-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
     expect(await text('#live-in-flight')).toBe('1');
@@ -73,7 +73,7 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
     expect(await page.locator('#live-rate svg rect').count()).toBeGreaterThan(0);
     writeCrawlLive(db, { state: 'paused', paused_by: 'control', in_flight: 0, concurrency: 1, per_host: 1 });
     await expect.poll(() => text('#live-state'), { timeout: 10_000 }).toMatch(/^Paused by crawlite control/);
-    expect(await page.evaluate(() => (window as unknown as { loadedOnce?: string }).loadedOnce)).toBe('still this document');
+    expect(await page.evaluate('window.loadedOnce')).toBe('still this document');
   }, 60_000);
 
   it('sends each control pressed as a request of serve, and shows its outcome once applied', async () => {
