@@ -54,7 +54,7 @@ describe('the import graph of src/', () => {
     expect(stray.map((edge) => `src/${edge.from}:${edge.line} imports src/${edge.to}`)).toEqual([]);
     // The rooms themselves: what a newcomer can name.
     const rooms = new Set(graph.files.filter((file) => file.file.startsWith('storage/')).map((file) => file.file.split('/')[1]));
-    expect([...rooms].sort()).toEqual(['archive', 'crawl-state', 'merge', 'public.ts', 'query', 'reader', 'writer']);
+    expect([...rooms].sort()).toEqual(['archive', 'control', 'crawl-state', 'merge', 'public.ts', 'query', 'reader', 'writer']);
   });
 
   it('the command line is a shell over the library: it imports only what src/library/index.ts publishes, and two toolkits (type-only imports too)', () => {
