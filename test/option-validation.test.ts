@@ -34,6 +34,7 @@ describe('validateCrawlOptions', () => {
       maxPerPath: 10_000,
       maxPathRepeats: 3,
       maxLinksPerPage: 10_000,
+      minFreeDisk: 500_000_000,
       robots: false,
       sitemaps: false,
       requisites: true,

@@ -1,6 +1,7 @@
 import type { CrawlNotice as RunNotice } from '../library/index.js';
 import { asFlag, asValue } from './crawl-flags.js';
 import { describeMissingSession } from './session-flags.js';
+import { formatBytes } from './format-report.js';
 
 /** A run's notice as the command line says it, options named as typed: `--max-pages 300 (was 150)`. */
 export function formatNotice(notice: RunNotice, dbPath: string): string {
@@ -24,5 +25,15 @@ export function formatNotice(notice: RunNotice, dbPath: string): string {
       return `stored for this archive from now on: ${notice.changes.map(({ option, value, was }) => `${asFlag(option, value)} (was ${asValue(option, was)})`).join(', ')}`;
     case 'session-missing':
       return `note: ${describeMissingSession(notice.missing)}`;
+    case 'excluded-queued':
+      return `${notice.count} queued URL${notice.count === 1 ? '' : 's'} match --exclude: skipped`;
+    case 'paused':
+      if (notice.by === 'disk')
+        return `paused: ${formatBytes(notice.free ?? 0)} free on the archive's disk, under --min-free-disk ${formatBytes(notice.min ?? 0)}; free some space, then crawlite control ${dbPath} resume (or set --min-free-disk lower)`;
+      return `paused${notice.atStart ? '' : ` by ${notice.by === 'serve' ? "serve's live page" : 'crawlite control'}`}: crawlite control ${dbPath} resume to go on`;
+    case 'resumed':
+      return 'resumed';
+    case 'controlled':
+      return `control: ${notice.what}`;
   }
 }

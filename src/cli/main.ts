@@ -1,5 +1,6 @@
 import yargs from 'yargs';
 import { CrawliteError } from '../crawlite-error.js';
+import { controlCommand } from './commands/control.js';
 import { crawlCommand } from './commands/crawl.js';
 import { CommandContext } from './commands/context.js';
 import { diffCommand } from './commands/diff.js';
@@ -77,6 +78,7 @@ export async function main(argv: string[], io: CliIo, options: MainOptions = {})
       .command(resumeCommand(context))
       .command(recrawlCommand(context))
       .command(retryCommand(context))
+      .command(controlCommand(context))
       .command(queryCommand(context))
       .command(searchCommand(context))
       .command(reindexCommand(context))

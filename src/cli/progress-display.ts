@@ -55,6 +55,8 @@ export class ProgressDisplay {
   private timer: NodeJS.Timeout | undefined;
   private counted: { at: number; took: number; value: StateCounts | undefined; run: RunCounts } | undefined;
   private live: ReturnType<typeof createLogUpdate> | undefined;
+  /** Set while the crawl is paused: the status line leads with it. */
+  paused: string | undefined;
 
   /** A display whose live mode has its terminal writer loaded: log-update is only worth its start-up cost on a terminal. */
   static async create(...args: ConstructorParameters<typeof ProgressDisplay>): Promise<ProgressDisplay> {
@@ -109,6 +111,7 @@ export class ProgressDisplay {
     const failed = value.failed + this.run.failed - run.failed;
     const fetched = this.run.done + this.run.failed;
     return (
+      (this.paused ? `${this.paused} | ` : '') +
       `${done} done, ${value.queued} queued, ${this.inFlight()} in flight, ${failed} failed | ` +
       `${fetched} fetched, ${(fetched / seconds).toFixed(1)}/s, ${formatBytes(this.bytes)} | ${seconds.toFixed(0)} s`
     );

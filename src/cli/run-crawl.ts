@@ -86,6 +86,7 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
     if (request.verbosity !== 'quiet') qaProgress = (line) => shown.line(line);
     const run = prepared.start();
     let stopping = false;
+    let started = false;
     const onFetch = (fetch: FetchReport) => {
       shown.count(fetch);
       log?.write(fetch);
@@ -96,9 +97,17 @@ export async function runCrawl(request: CrawlRequest, io: CliIo): Promise<number
         case 'notice':
           // A resume with nothing to fetch says so instead of printing a report of zero pages.
           if (event.notice.kind === 'complete') complete = true;
-          say(formatNotice(event.notice, request.dbPath));
+          if (event.notice.kind === 'paused') shown.paused = event.notice.by === 'disk' ? 'paused (disk)' : 'paused';
+          if (event.notice.kind === 'resumed') shown.paused = undefined;
+          // A pause is said even with -q: a crawl that waits must say why. Once the status line is live, a notice goes above it.
+          if (request.verbosity !== 'quiet' || event.notice.kind === 'paused') {
+            const text = formatNotice(event.notice, request.dbPath);
+            if (started) shown.line(text);
+            else io.stderr(`${text}\n`);
+          }
           break;
         case 'started':
+          started = true;
           // The notice answers a key the user pressed: shown even with -q, above the live status line, at once.
           unlisten = io.onInterrupt(() => {
             if (!stopping) {

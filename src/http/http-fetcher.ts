@@ -1,4 +1,5 @@
 import type { CrawlOptions } from '../pipeline/crawl-options.js';
+import { MAX_IN_FLIGHT } from '../pipeline/crawl-limits.js';
 import type { FetcherFactory } from '../pipeline/fetcher.js';
 import { CrawlCookies } from './cookie-jar.js';
 import { HttpClient, type HttpClientSettings } from './http-client.js';
@@ -13,7 +14,9 @@ export type SessionSettings = Pick<HttpClientSettings, 'headers' | 'cookies' | '
 export function httpFetcher(options: CrawlOptions, session: SessionSettings = {}): FetcherFactory {
   return ({ onSent }) =>
     new HttpClient({
-      connections: options.perHost ?? options.concurrency,
+      // The crawl's caps (which `crawlite control set` may raise while it runs) bound the connections in use;
+      // the pool opens one only when every open one is busy, so its own bound is the highest cap there is.
+      connections: MAX_IN_FLIGHT,
       timeoutMs: options.timeoutMs,
       maxBodyBytes: options.maxBodyBytes,
       userAgent: options.userAgent,

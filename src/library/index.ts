@@ -72,6 +72,20 @@ export { queryArchive, type QueryEnd, type QueryInput } from './query.js';
 export { searchArchive, type SearchInput, type SearchReport } from './search.js';
 export { archiveReport } from './stats.js';
 export { unlock, type UnlockReport } from './unlock.js';
+export {
+  checkControl,
+  CONTROL_WAIT_MS,
+  controlCrawl,
+  controlStatus,
+  ControlUnavailableError,
+  type ControlAnswer,
+  type ControlInput,
+  type ControlRequest,
+  type ControlStatus,
+  type LiveRow,
+  type RequestRow,
+  type StoredControls,
+} from './control.js';
 export { compact, type CompactInput, type CompactReport } from './compact.js';
 export { serve, type ServeInput, type ServingArchive } from './serve.js';
 export { mcpHttp, mcpStdio, type McpHttpInput, type McpInput, type McpListening, type McpSession, type McpStdioInput } from './mcp.js';

@@ -29,3 +29,6 @@ export const MAX_IN_FLIGHT = 1_000;
 
 /** SQLite's largest blob (SQLITE_MAX_LENGTH): a bigger body could not be stored. */
 export const MAX_STORED_BODY_BYTES = 1_000_000_000;
+
+/** A free-disk limit at most: a pebibyte, beyond any disk, exact in JSON and SQLite. */
+export const MAX_DISK_BYTES = 2 ** 50;

@@ -6,12 +6,14 @@ import { DocumentShelf } from './document-shelf.js';
 import type { CrawlItem, FetchReport } from './crawl-item.js';
 import { MAX_URL_LENGTH, type CrawlOptions } from './crawl-options.js';
 import type { CrawlStop } from './crawl-stop.js';
+import { CrawlControls } from './crawl-controls.js';
 import type { FetcherFactory } from './fetcher.js';
 import type { RendererFactory } from './renderer.js';
 import { claimFrontier, type RequestsDone } from './operators/claim-frontier.js';
 import { fetchWithRetry, type Fetch } from './operators/fetch-with-retry.js';
 import { followRedirects } from './operators/follow-redirects.js';
 import { inScope } from './operators/in-scope.js';
+import { obeyLiveExclusions } from './operators/obey-live-exclusions.js';
 import { obeyRobots } from './operators/obey-robots.js';
 import { parsePage, type ParseSettings } from './operators/parse-page.js';
 import { ParsePool } from './parse/parse-pool.js';
@@ -23,7 +25,7 @@ import { withinLimits } from './operators/within-limits.js';
 import { HostScheduler, type Task } from './politeness/host-scheduler.js';
 import { fetchRobots } from './robots/fetch-robots.js';
 import { RobotsBook } from './robots/robots-book.js';
-import { compilePatterns, outOfScope } from './scope.js';
+import { compilePatterns, outOfScope, type ScopeRules } from './scope.js';
 import { smallestLimit } from './link-budget.js';
 import { LeaseKeeper } from './lease-keeper.js';
 
@@ -52,6 +54,8 @@ export interface Crawl {
   limitReached(): boolean;
   /** HTTP requests on the wire now (a retry waiting out its backoff is not one). */
   inFlight(): number;
+  /** URLs of these origins were queued from outside the pipeline: they are claimed as any other. */
+  queued(origins: Iterable<string>): void;
 }
 
 /**
@@ -61,14 +65,28 @@ export interface Crawl {
  * URL; the page is parsed; what it found is judged (scope, limits), deduplicated
  * and committed with it. Emits one report per request slot used.
  */
-export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions, stop: CrawlStop): Crawl {
+export function crawl(
+  ports: CrawlPorts,
+  roots: string[],
+  options: CrawlOptions,
+  stop: CrawlStop,
+  // Steered from outside while it runs (pause, pace, exclusions); by default, the options as given.
+  controls = new CrawlControls(
+    { concurrency: options.concurrency, perHost: options.perHost, delayMs: options.delayMs, minFreeDisk: 0 },
+    { exclude: options.exclude },
+  ),
+): Crawl {
   // Every claim and commit passes through the keeper, which renews the leases of claims still held.
   const leases = new LeaseKeeper(ports.frontier, ports.sink);
   const { frontier, sink } = leases;
   const book = new RobotsBook(options.robots);
   const scheduler = new HostScheduler(frontier, book, {
-    perHost: options.perHost ?? options.concurrency,
-    delayMs: options.delayMs,
+    get perHost() {
+      return controls.perHost;
+    },
+    get delayMs() {
+      return controls.delayMs;
+    },
     maxPages: options.maxPages,
   });
   let requests = 0;
@@ -88,10 +106,16 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
     const parsers = new ParsePool(availableParallelism() - 1);
     const cache = new SeenCache(SEEN_CACHE_SIZE);
     const commits = new CommitQueue(sink);
-    const scope = {
+    const scope: ScopeRules = {
       roots: roots.map((root) => new URL(root)),
       lenient: options.lenient,
-      exclude: compilePatterns(options.exclude, '--exclude'),
+      // Read at each check: `crawlite control` adds and takes away exclusions while the crawl runs.
+      get exclude() {
+        return controls.exclude;
+      },
+      get liveExclude() {
+        return controls.liveExclude;
+      },
       include: compilePatterns(options.include, '--include'),
       requisitesAnyHost: options.requisitesAnyHost,
     };
@@ -149,7 +173,7 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       }),
     );
     // Built once: each URL's pipeline only subscribes to them.
-    const robotsRules = obeyRobots(book);
+    const robotsRules = pipe(obeyLiveExclusions(controls), obeyRobots(book));
     const redirects = followRedirects(options.maxRedirects);
     const parse = parsePage(parseSettings, parsers);
     const renderer = ports.renderer?.();
@@ -177,7 +201,20 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
           );
     // robots.txt that was unavailable in an earlier run is asked again: what it refused then gets its chance.
     const requeueRefused = defer(() => frontier.requeueRobotsUnavailable()).pipe(ignoreElements());
-    return concat(requeueRefused, claimFrontier(scheduler, options.concurrency, stop, processTask)).pipe(
+    const claimControl = {
+      get stopping() {
+        return stop.stopping;
+      },
+      stopRequested: stop.stopRequested,
+      get paused() {
+        return controls.paused !== undefined;
+      },
+      onChange: (listener: () => void) => controls.onChange(listener),
+    };
+    return concat(
+      requeueRefused,
+      claimFrontier(scheduler, () => controls.concurrency, claimControl, processTask),
+    ).pipe(
       finalize(() => {
         leases.stop();
         void client.close();
@@ -186,5 +223,13 @@ export function crawl(ports: CrawlPorts, roots: string[], options: CrawlOptions,
       }),
     );
   });
-  return { reports, limitReached: () => scheduler.limitReached, inFlight: () => requests };
+  return {
+    reports,
+    limitReached: () => scheduler.limitReached,
+    inFlight: () => requests,
+    queued: (origins) => {
+      scheduler.noteWork(origins);
+      controls.wake();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { MAX_COUNT, MAX_IN_FLIGHT, MAX_RETRY_AFTER_MS, MAX_STORED_BODY_BYTES, MAX_WAIT_MS } from './crawl-limits.js';
+import { MAX_COUNT, MAX_DISK_BYTES, MAX_IN_FLIGHT, MAX_RETRY_AFTER_MS, MAX_STORED_BODY_BYTES, MAX_WAIT_MS } from './crawl-limits.js';
 
 /** What every option says about itself: its flag, and the words --help, the README and an example use. */
 interface Documented {
@@ -245,6 +245,18 @@ export const CRAWL_OPTION_DEFINITIONS = {
     help: 'minimum gap in ms between request starts on one host',
     doc: 'minimum gap between request starts on one host; given, it replaces Crawl-delay',
     example: { command: 'crawl https://example.com --delay 500', comment: '0.5 s between request starts on a host' },
+  },
+  minFreeDisk: {
+    kind: 'integer',
+    flag: 'min-free-disk',
+    placeholder: 'BYTES',
+    unit: 'bytes',
+    min: 0,
+    max: MAX_DISK_BYTES,
+    default: 500_000_000,
+    help: "pause the crawl when free space on the archive's disk falls under this many bytes (0: never)",
+    doc: "the crawl pauses itself when free space on the archive's disk falls under this (checked every few seconds) and says so; `crawlite control FILE resume` or a lower `control set --min-free-disk` goes on; `0` never pauses",
+    example: { command: 'crawl https://example.com --min-free-disk 5000000000', comment: 'pause under 5 GB free' },
   },
   robots: {
     kind: 'boolean',

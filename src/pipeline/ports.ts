@@ -298,3 +298,47 @@ export interface PageSinkPort {
   /** The same for several pages in one transaction: all of them, or none. */
   commitAll(outcomes: PageOutcome[]): Promise<CommitResult[]>;
 }
+
+/** Who asked a running crawl for a change: `crawlite control`, or serve's live page. */
+export type ControlSource = 'control' | 'serve';
+
+/** Settings `crawlite control set` changes while the crawl runs; absent ones stay as they are. */
+export interface ControlSettingsChange {
+  concurrency?: number;
+  perHost?: number;
+  delayMs?: number;
+  minFreeDisk?: number;
+}
+
+/**
+ * A request from another process, as the archive applied it (its stored part: the setting, the exclusion and
+ * the queue it pruned, its outcome); what remains is its effect on the running crawl.
+ */
+export type AppliedControl =
+  | { command: 'pause'; by: ControlSource }
+  | { command: 'resume' }
+  | { command: 'stop' }
+  | { command: 'set'; settings: ControlSettingsChange }
+  | { command: 'exclude'; pattern: string }
+  /** `requeued`: the origins of the URLs the exclusion had kept, queued again. */
+  | { command: 'include'; pattern: string; requeued: string[] };
+
+/** What only the running crawl knows, for other processes to read (`crawlite control status`, serve). */
+export interface LiveState {
+  pid: number;
+  state: 'running' | 'paused' | 'stopping' | 'ended';
+  pausedBy: string | null;
+  inFlight: number;
+  concurrency: number;
+  perHost: number;
+  delayMs: number | null;
+  startedAt: string;
+}
+
+/** How a running crawl hears from other processes, and tells them how it stands. */
+export interface ControlPort {
+  /** Applies the requests waiting, in order, to the archive, and records each one's outcome; returns those applied. */
+  applyWaiting(): Promise<AppliedControl[]>;
+  /** Writes the crawl's live row. */
+  writeLive(live: LiveState): Promise<void>;
+}

@@ -1,10 +1,18 @@
 import { getDomain } from 'tldts';
 import type { Reason, UrlKind } from './ports.js';
 
+/** An exclusion added while the crawl runs: its text as given (rows name it so) and its compiled form. */
+export interface LiveExclusion {
+  pattern: string;
+  regexp: RegExp;
+}
+
 export interface ScopeRules {
   roots: URL[];
   lenient: boolean;
   exclude: RegExp[];
+  /** Exclusions added while the crawl runs (`crawlite control exclude`). */
+  liveExclude?: readonly LiveExclusion[];
   /** When not empty, a page or sitemap URL must match one of these. */
   include?: RegExp[];
   /** Requisites are fetched from any host, not only the roots' sites. */
@@ -47,6 +55,9 @@ function sameSite(url: HostPort, root: URL, lenient: boolean): boolean {
   return domain !== null && getDomain(url.hostname, PSL) === domain;
 }
 
+/** A URL a live exclusion keeps from the crawl: how its row says so (the contract of `crawlite control exclude`). */
+export const liveExclusionReason = (pattern: string): Reason => ({ code: 'excluded_live', message: `matches live exclusion ${pattern}` });
+
 /**
  * Why a URL is outside the crawl, or undefined when it is inside. `origin`,
  * when the caller has the URL's normalised origin at hand, saves parsing it.
@@ -61,6 +72,8 @@ export function outOfScope(href: string, rules: ScopeRules, target: UrlKind = 'p
   }
   const excluded = rules.exclude.find((pattern) => pattern.test(href));
   if (excluded) return { code: 'excluded', message: `matches --exclude ${excluded.source}` };
+  const live = rules.liveExclude?.find((exclusion) => exclusion.regexp.test(href));
+  if (live) return liveExclusionReason(live.pattern);
   // Requisites are what a page needs to display, so --include does not filter them.
   const include = rules.include ?? [];
   if (target !== 'requisite' && include.length > 0 && !include.some((pattern) => pattern.test(href))) {

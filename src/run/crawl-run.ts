@@ -1,6 +1,8 @@
 import { lastValueFrom, Observable, Subject, tap } from 'rxjs';
 import type { CrawlOptions } from '../pipeline/crawl-options.js';
 import { CrawlStop } from '../pipeline/crawl-stop.js';
+import { CrawlControls } from '../pipeline/crawl-controls.js';
+import type { ControlSettingsChange } from '../pipeline/ports.js';
 import { asWriteError, NothingToRecrawlError, NothingToResumeError } from '../storage/archive/index.js';
 import type { ArchiveReport, RootState } from '../storage/reader/index.js';
 import { LockedArchive, type CrawlStateThread, type RunEnd } from '../storage/crawl-state/index.js';
@@ -9,6 +11,7 @@ import { prepareArchive } from './prepare-archive.js';
 import type { RunEvent, StateCounts } from './run-events.js';
 import type { CheckedRequest } from './run-request.js';
 import { startCrawl } from './start-crawl.js';
+import { steerCrawl } from './steer-crawl.js';
 
 /** Requests in flight get this long to finish after a stop before they are aborted. */
 export const STOP_GRACE_MS = 5_000;
@@ -64,14 +67,28 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
     const opened = archive;
     let state: CrawlStateThread | undefined;
     try {
+      // Requests left while no crawl ran come first: the run starts as they ask (paused, excluding...), its counts after them.
+      const waiting = opened.applyControlRequests();
       const prepared = prepareArchive(opened, request, notify);
       // A resume of a --browser crawl needs its browser as much as the crawl did.
       checkBrowser(prepared.options);
-      const started = startCrawl(opened, prepared, stop, request.session);
+      const controls = startingControls(opened, prepared.options, request.given);
+      if (controls.paused) notify({ kind: 'paused', by: controls.paused, atStart: true });
+      const started = startCrawl(opened, prepared, stop, request.session, controls);
       const { runId, roots, running, renderer } = started;
       state = started.state;
       inFlight = () => running.inFlight();
       events.next({ type: 'started', runId, roots, options: prepared.options });
+      if (waiting.some((applied) => applied.command === 'stop')) stop.request(STOP_GRACE_MS);
+      const steering = steerCrawl({
+        control: state.control,
+        controls,
+        running,
+        stop: () => stop.request(STOP_GRACE_MS),
+        stopping: () => stop.stopping,
+        dbPath: request.dbPath,
+        notify,
+      });
       const fetches = running.reports.pipe(
         tap((report) => {
           if (report.state !== 'stopped') events.next({ type: report.state === 'done' ? 'fetched' : report.state, report });
@@ -87,12 +104,14 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
         );
         endedBy = stop.stopping ? 'interrupted' : running.limitReached() ? 'limit' : 'finished';
       } finally {
+        await steering.close();
         // No browser process outlives the run, however it ends.
         await renderer?.close().catch(() => undefined);
         // Every commit the crawl waited for is answered: the thread's connection closes before the run's end is written.
         await state.close();
         try {
           prepared.record.endRun(runId, endedBy, new Date());
+          opened.liveEnded();
         } catch {
           // The write that failed the crawl may fail again; the run then ends at its last page.
         }
@@ -129,6 +148,23 @@ export function startCrawlRun(request: CheckedRequest): CrawlRun {
     inFlight: () => inFlight(),
     stateCounts: () => (archive?.isOpen ? archive.urlStateCounts() : NO_COUNTS),
   };
+}
+
+/** Settings a run's command line gives win over those `crawlite control set` stored. */
+const SETTING_OPTIONS = ['concurrency', 'perHost', 'delayMs', 'minFreeDisk'] as const satisfies readonly (keyof ControlSettingsChange)[];
+
+/** The controls the run starts with: the stored ones (pause, settings, live exclusions) over its options. */
+function startingControls(archive: LockedArchive, options: CrawlOptions, given: Partial<CrawlOptions>): CrawlControls {
+  const { stored, exclusions } = archive.controlsAtStart(SETTING_OPTIONS.filter((key) => given[key] !== undefined));
+  return new CrawlControls(
+    {
+      concurrency: stored.concurrency ?? options.concurrency,
+      perHost: stored.perHost ?? options.perHost,
+      delayMs: stored.delayMs ?? options.delayMs,
+      minFreeDisk: stored.minFreeDisk ?? options.minFreeDisk,
+    },
+    { ...(stored.pausedBy ? { paused: stored.pausedBy } : {}), exclude: options.exclude, liveExclude: exclusions },
+  );
 }
 
 /** The fetches, with a progress tick every `everyMs` while they last. */

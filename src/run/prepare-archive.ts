@@ -67,6 +67,11 @@ export function prepareArchive(archive: LockedArchive, request: CheckedRequest, 
   }
   frontier.addRoots(seeds);
   if (options.sitemaps) frontier.addRoots(sitemapSeeds(seeds));
+  // An --exclude given as a crawl goes on applies to what earlier runs queued, not only to what is found from now on.
+  if (storedOptions && request.given.exclude?.length) {
+    const count = archive.pruneExcluded(request.given.exclude);
+    if (count > 0) notify({ kind: 'excluded-queued', count });
+  }
   if (request.recrawl) {
     const changed = changes(storedOptions ?? {}, request.given);
     if (changed.length) notify({ kind: 'options-changed', changes: changed });

@@ -26,7 +26,17 @@ export type RunNotice =
   /** Options given that differ from the stored ones; they are stored from now on. */
   | { kind: 'options-changed'; changes: OptionChange[] }
   /** Session settings the last run used and this one lacks (they are never stored). */
-  | { kind: 'session-missing'; missing: SessionNote };
+  | { kind: 'session-missing'; missing: SessionNote }
+  /** URLs queued by an earlier run that match an --exclude given now: skipped, never requested. */
+  | { kind: 'excluded-queued'; count: number }
+  /**
+   * The crawl is paused: by `crawlite control` or serve's live page (`at start`: it was when the last run
+   * ended), or by itself for want of disk (`free` bytes left, under --min-free-disk `min`).
+   */
+  | { kind: 'paused'; by: 'control' | 'serve' | 'disk'; atStart?: boolean; free?: number; min?: number }
+  | { kind: 'resumed' }
+  /** Another process changed the running crawl: `what` it did, in words. */
+  | { kind: 'controlled'; what: string };
 
 /** URLs in the archive by state. */
 export interface StateCounts {

@@ -1,6 +1,7 @@
 import { httpFetcher } from '../http/http-fetcher.js';
 import { crawl, type Crawl } from '../pipeline/crawl.js';
 import type { CrawlStop } from '../pipeline/crawl-stop.js';
+import type { CrawlControls } from '../pipeline/crawl-controls.js';
 import type { CrawlStateThread, LockedArchive } from '../storage/crawl-state/index.js';
 import type { PageRenderer } from '../pipeline/renderer.js';
 import { openRenderer } from './page-renderer.js';
@@ -27,6 +28,7 @@ export function startCrawl(
   prepared: PreparedArchive,
   stop: CrawlStop,
   session: RunSession | undefined,
+  controls: CrawlControls,
 ): StartedCrawl {
   const { record, options } = prepared;
   const roots = prepared.seeds.map((seed) => seed.url);
@@ -41,5 +43,5 @@ export function startCrawl(
     fetcher: httpFetcher(options, session?.build(roots)),
     ...(renderer ? { renderer: () => renderer } : {}),
   };
-  return { runId, roots, running: crawl(ports, roots, options, stop), state, ...(renderer ? { renderer } : {}) };
+  return { runId, roots, running: crawl(ports, roots, options, stop, controls), state, ...(renderer ? { renderer } : {}) };
 }

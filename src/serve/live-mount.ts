@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { LiveView, requestControl, type ControlCommand, type ExclusionPreview, type LiveSnapshot } from '../storage/control/index.js';
+import type { ControlRequest } from '../pipeline/control-request.js';
+import { LiveView, requestControl, type ExclusionPreview, type LiveSnapshot } from '../storage/control/index.js';
 import { startExclusionPreview } from '../storage/query/index.js';
 import { QueryProcesses } from './query-processes.js';
 
 // Where the live page's data comes from and where its controls go. Snapshots are read at most once a
-// second whatever the number of pages polling (each waits for the one being read, or takes the last); a
+// second whatever the number of pages polling (a younger one is answered again); a
 // preview runs a user's pattern in a process a deadline kills; a control appends one row and leaves.
 
 /** A snapshot this young is answered again instead of being read anew. */
@@ -19,7 +20,8 @@ export interface UiLive {
   readonly hosts: ReadonlySet<string> | undefined;
   snapshot(): LiveSnapshot;
   preview(pattern: string): Promise<ExclusionPreview>;
-  request(command: ControlCommand, argument: string | null): Promise<{ id: number; requestedAt: string }>;
+  /** Appends a request (checked: live-controls.ts) for the crawl to apply. */
+  request(request: ControlRequest): Promise<{ id: number; requestedAt: string }>;
   close(): void;
 }
 
@@ -46,7 +48,7 @@ export function uiLive(path: string, hosts?: ReadonlySet<string>, previewTimeout
       );
       return found ?? { matches: 0, scanned: 0, cut: true };
     },
-    request: (command, argument) => requestControl(path, { command, argument, requestedBy: 'serve' }),
+    request: (request) => requestControl(path, request, 'serve'),
     close() {
       previews.close();
       view?.close();

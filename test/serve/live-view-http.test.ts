@@ -3,7 +3,7 @@ import type { LiveSnapshot } from '../../src/storage/control/index.js';
 import { tempDir } from '../support/archive.js';
 import { runCli } from '../support/cli.js';
 import { startLinkedSite } from '../support/linked-site.js';
-import { addLiveExclusion, addUrls, applyRequest, writeCrawlLive } from '../support/live-rows.js';
+import { addLiveExclusion, addUrls, applyRequest, removeCrawlLive, writeCrawlLive } from '../support/live-rows.js';
 import { get } from '../support/serve.js';
 import { startUiServer, type UiServer } from '../support/ui-server.js';
 import { sleep } from '../support/wait.js';
@@ -45,6 +45,9 @@ async function view(): Promise<LiveSnapshot> {
 
 describe('the live view of a crawl', () => {
   it('tells whether a crawl runs, is paused and why, has ended, or is gone without a word', async () => {
+    // The crawl that made the archive wrote its live row as it ended.
+    expect((await view()).crawl).toMatchObject({ state: 'ended', running: false, inFlight: 0 });
+    removeCrawlLive(db);
     expect((await view()).crawl).toMatchObject({ state: 'never', running: false });
     writeCrawlLive(db, { state: 'running', in_flight: 7, concurrency: 8, per_host: 3, delay_ms: 200 });
     expect((await view()).crawl).toMatchObject({ state: 'running', running: true, inFlight: 7, concurrency: 8, perHost: 3, delayMs: 200 });

@@ -52,6 +52,11 @@ export function writeCrawlLive(path: string, row: CrawlLiveRow = {}): void {
   );
 }
 
+/** No live row: an archive no crawl of this crawlite has run on. */
+export function removeCrawlLive(path: string): void {
+  write(path, (db) => db.prepare('DELETE FROM crawl_live').run());
+}
+
 export function addLiveExclusion(path: string, pattern: string): void {
   write(path, (db) => db.prepare('INSERT INTO live_exclusion (pattern, added_at) VALUES (?, ?)').run(pattern, new Date().toISOString()));
 }

@@ -6,6 +6,10 @@ export interface ClaimControl {
   readonly stopping: boolean;
   /** Fires when a stop is asked for, so a crawl waiting on a host's delay ends at once. */
   readonly stopRequested?: AbortSignal;
+  /** While true, nothing new starts; work in flight finishes, and the stream does not complete. */
+  readonly paused?: boolean;
+  /** Called on every change of `paused` or the cap (a resume, a new concurrency): the source is looked at again. */
+  onChange?(listener: () => void): () => void;
 }
 
 /**
@@ -28,11 +32,14 @@ export type RequestsDone = () => void;
  * the frontier (a claim under way), the claim's answer does. Completes when
  * nothing can be started, nothing is in flight and no claim is under way
  * (an empty queue with work in flight is not the end: that work may
- * discover more), once the source has given back what it held.
+ * discover more), once the source has given back what it held. A paused
+ * crawl never completes (unless it is stopped). The cap may change while
+ * the crawl runs (`concurrency` as a function): lowered, nothing starts
+ * until the work in flight is under it; raised, more starts at once.
  */
 export function claimFrontier<R>(
   source: TaskSource,
-  concurrency: number,
+  concurrency: number | (() => number),
   control: ClaimControl,
   processOne: (task: Task, requestsDone: RequestsDone) => ObservableInput<R>,
   clock: () => number = Date.now,
@@ -73,7 +80,8 @@ export function claimFrontier<R>(
       if (subscriber.closed || tasks.closed || closing) return;
       let next: NextTask = 'empty';
       try {
-        while (!control.stopping && requesting < concurrency && inFlight < 2 * concurrency) {
+        const cap = typeof concurrency === 'number' ? concurrency : concurrency();
+        while (!control.stopping && !control.paused && requesting < cap && inFlight < 2 * cap) {
           next = source.next(clock());
           if (typeof next === 'string' || 'wakeAt' in next) break;
           requesting += 1;
@@ -91,11 +99,12 @@ export function claimFrontier<R>(
         wakeAt(next.wakeAt);
       }
       // A claim under way is not the end (unless stopping): its answer calls fill again.
-      if (inFlight === 0 && timer === undefined && (control.stopping || next === 'empty')) finish();
+      if (inFlight === 0 && timer === undefined && (control.stopping || (next === 'empty' && !control.paused))) finish();
     };
 
     const onStop = () => fill();
     control.stopRequested?.addEventListener('abort', onStop);
+    const unlisten = control.onChange?.(onStop);
     source.onSettled(fill);
     const subscription = tasks
       .pipe(
@@ -119,13 +128,15 @@ export function claimFrontier<R>(
               fill();
             }),
           );
-        }, 2 * concurrency),
+          // The source starts a task only under the cap (which may change): mergeMap never holds one back.
+        }, Infinity),
       )
       .subscribe(subscriber);
     fill();
     return () => {
       clearTimeout(timer);
       control.stopRequested?.removeEventListener('abort', onStop);
+      unlisten?.();
       subscription.unsubscribe();
       // Torn down after an archive error: what was claimed stays `fetching`, and resume queues it again.
       source.close().catch(() => undefined);

@@ -21,11 +21,12 @@ export interface TaskSource {
   close(): Promise<void>;
 }
 
+/** Read at every decision: a crawl steered while it runs changes perHost and delayMs through getters. */
 export interface SchedulerSettings {
   /** Requests in flight at most per origin. */
-  perHost: number;
+  readonly perHost: number;
   /** Fixed gap between request starts on an origin; overrides Crawl-delay. */
-  delayMs?: number;
+  readonly delayMs?: number | undefined;
   /** Requests for URLs of kind `page` at most over the archive's life; requisites, sitemaps and robots.txt are not counted. */
   maxPages?: number;
 }
@@ -74,7 +75,6 @@ export class HostScheduler implements TaskSource {
   private readonly hosts = new Map<string, Host>();
   private cursor = 0;
   private pagesStarted = 0;
-  private readonly claimAhead: number;
   private loaded: 'no' | 'loading' | 'yes' = 'no';
   /** Frontier calls under way (claims, releases, the first lookup). */
   private readonly work = new Set<Promise<void>>();
@@ -85,8 +85,10 @@ export class HostScheduler implements TaskSource {
     private readonly frontier: FrontierPort,
     private readonly robots: RobotsBook,
     private readonly settings: SchedulerSettings,
-  ) {
-    this.claimAhead = Math.min(CLAIM_AHEAD_MAX, Math.max(CLAIM_AHEAD_MIN, settings.perHost));
+  ) {}
+
+  private get claimAhead(): number {
+    return Math.min(CLAIM_AHEAD_MAX, Math.max(CLAIM_AHEAD_MIN, this.settings.perHost));
   }
 
   /** Whether a frontier call is under way (a claim, a release, the first lookup). */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { CrawliteError } from '../../crawlite-error.js';
+import { requestArgument } from '../../pipeline/control-request.js';
 import type { UiLive } from '../live-mount.js';
 import { refusedControl, refusedHost } from './live-guard.js';
 import { askedControl, BadControlError, checkPattern } from './live-controls.js';
@@ -57,12 +58,12 @@ export async function livePost(live: UiLive | undefined, req: IncomingMessage, p
       return { status: 200, json: { pattern, ...(await live.preview(pattern)) } };
     }
     const asked = askedControl(body);
-    const sent = await live.request(asked.command, asked.argument);
-    return { status: 202, json: { ...sent, ...asked } };
+    const sent = await live.request(asked);
+    return { status: 202, json: { ...sent, command: asked.command, argument: requestArgument(asked) } };
   } catch (error) {
     if (error instanceof BadControlError) return refusal(400, error.message);
     if (error instanceof CrawliteError) {
-      const status = error.code === 'CONTROL_UNSUPPORTED' ? 409 : error.code === 'ARCHIVE_BUSY' || error.code === 'SEARCH_BUSY' ? 503 : 422;
+      const status = error.code === 'CONTROL_UNAVAILABLE' ? 409 : error.code === 'ARCHIVE_BUSY' || error.code === 'SEARCH_BUSY' ? 503 : 422;
       return refusal(status, error.message);
     }
     throw error;

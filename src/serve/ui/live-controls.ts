@@ -1,67 +1,76 @@
-import { CRAWL_OPTION_DEFINITIONS } from '../../pipeline/option-definitions.js';
-import type { ControlCommand } from '../../storage/control/index.js';
+import { checkControlRequest, SETTING_KEYS, type ControlRequest } from '../../pipeline/control-request.js';
+import { CrawliteError } from '../../crawlite-error.js';
 
-// What the live page may ask of the crawl, checked before anything is written: the crawl checks each
-// request again when it applies it, and says in its outcome why it refused one.
+// What the live page may ask of the crawl, checked before anything is written, as `crawlite control`
+// checks it (src/pipeline/control-request.ts); the crawl checks each request again when it applies it.
 
 /** The longest pattern the live page sends: a regular expression a person types, not a document. */
 export const MAX_PATTERN_CHARS = 1000;
 
-export interface AskedControl {
-  command: ControlCommand;
-  argument: string | null;
-}
-
 /** A control the live page sent that is not one: 400, with the one line shown. */
 export class BadControlError extends Error {}
 
-/** The settings the live page changes: the JSON key the crawl reads, and the option whose range it keeps. */
-const SETTINGS = {
-  concurrency: CRAWL_OPTION_DEFINITIONS.concurrency,
-  per_host: CRAWL_OPTION_DEFINITIONS.perHost,
-  delay_ms: CRAWL_OPTION_DEFINITIONS.delayMs,
-} as const;
+/** The settings the page changes, by the key of `set`'s JSON argument (--min-free-disk is the command line's). */
+const PAGE_SETTINGS = ['concurrency', 'per_host', 'delay_ms'] as const;
 
-/** A regular expression as the crawl compiles --exclude, or the reason it is none. */
-export function checkPattern(pattern: unknown): string {
+/** A pattern of fitting length; whether it compiles is checkControlRequest's to say. */
+function givenPattern(pattern: unknown): string {
   if (typeof pattern !== 'string' || !pattern) throw new BadControlError('type a regular expression');
   if (pattern.length > MAX_PATTERN_CHARS) throw new BadControlError(`a pattern has at most ${MAX_PATTERN_CHARS} characters`);
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    throw new BadControlError(`not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
-  }
   return pattern;
 }
 
-function checkSettings(value: unknown): string {
+function givenSettings(value: unknown): ControlRequest & { command: 'set' } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadControlError('set takes an object of settings');
-  const settings: Record<string, number> = {};
+  const settings: Record<string, unknown> = {};
   for (const [name, given] of Object.entries(value)) {
-    const definition = Object.hasOwn(SETTINGS, name) ? SETTINGS[name as keyof typeof SETTINGS] : undefined;
-    if (!definition) throw new BadControlError(`no setting ${name.slice(0, 40)}: concurrency, per_host or delay_ms`);
-    if (typeof given !== 'number' || !Number.isInteger(given) || given < definition.min || given > definition.max)
-      throw new BadControlError(`--${definition.flag} takes a whole number from ${definition.min} to ${definition.max}`);
-    settings[name] = given;
+    if (!(PAGE_SETTINGS as readonly string[]).includes(name))
+      throw new BadControlError(`no setting ${name.slice(0, 40)}: concurrency, per_host or delay_ms`);
+    settings[SETTING_KEYS[name as (typeof PAGE_SETTINGS)[number]]] = given;
   }
-  if (Object.keys(settings).length === 0) throw new BadControlError('set at least one of concurrency, per_host, delay_ms');
-  return JSON.stringify(settings);
+  return { command: 'set', settings } as ControlRequest & { command: 'set' };
 }
 
-/** The control a request body asks for (`{"command": ..., "argument": ...}`), checked. */
-export function askedControl(body: unknown): AskedControl {
+/** The command line's names for what the page calls by its JSON keys, in a refusal. */
+const FLAG_OF: Record<string, string> = { concurrency: 'concurrency', perHost: 'per_host', delayMs: 'delay_ms' };
+
+/** The request a body asks for (`{"command": ..., "argument": ...}`), checked as the command line checks one. */
+export function askedControl(body: unknown): ControlRequest {
   if (typeof body !== 'object' || body === null) throw new BadControlError('send a JSON object: {"command": ..., "argument": ...}');
   const { command, argument } = body as { command?: unknown; argument?: unknown };
+  let request: ControlRequest;
   switch (command) {
     case 'pause':
     case 'resume':
-      return { command, argument: null };
+      request = { command };
+      break;
     case 'set':
-      return { command, argument: checkSettings(argument) };
+      request = givenSettings(argument);
+      break;
     case 'exclude':
     case 'include':
-      return { command, argument: checkPattern(argument) };
+      request = { command, pattern: givenPattern(argument) };
+      break;
     default:
       throw new BadControlError('command is one of pause, resume, set, exclude, include');
   }
+  checkPage(request);
+  return request;
+}
+
+/** checkControlRequest, its refusal as a BadControlError. */
+function checkPage(request: ControlRequest): void {
+  try {
+    checkControlRequest(request, (key) => FLAG_OF[key] ?? key);
+  } catch (error) {
+    if (error instanceof CrawliteError || error instanceof TypeError) throw new BadControlError(error.message);
+    throw error;
+  }
+}
+
+/** A pattern the preview can run: of fitting length, and one the crawl would take. */
+export function checkPattern(pattern: unknown): string {
+  const given = givenPattern(pattern);
+  checkPage({ command: 'exclude', pattern: given });
+  return given;
 }

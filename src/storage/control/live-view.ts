@@ -1,12 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { explainOpenError, openArchive } from '../archive/open-archive.js';
+import { LIVE_STALE_MS } from './control-client.js';
 
 // What serve's live page shows of a crawl while it runs, read on a read-only connection. Every
 // statement is bounded (a LIMIT on an index walk), so a snapshot costs about the same on an
 // archive of a hundred URLs as on one of millions: what a bound cuts is said ("at least").
 
-/** The crawl's live row is stale past this: its process is gone without writing 'ended'. */
-export const LIVE_STALE_MS = 5000;
 /** Pages done per bucket of this many seconds, over this many buckets (the last five minutes). */
 export const RATE_BUCKET_SECONDS = 5;
 export const RATE_BUCKETS = 60;

@@ -18,7 +18,9 @@ export type CrawlStateMethod =
   | 'storedResponse'
   | 'pagesFetched'
   | 'requeueRobotsUnavailable'
-  | 'commitAll';
+  | 'commitAll'
+  | 'applyControl'
+  | 'writeLive';
 
 export interface CrawlStateCall {
   id: number;

@@ -3,7 +3,18 @@ import type { Database } from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import { movableBytes } from '../../pipeline/movable-bytes.js';
-import type { ClaimedUrl, CommitResult, FrontierPort, Lease, PageOutcome, PageSinkPort, StoredSummary } from '../../pipeline/ports.js';
+import type {
+  AppliedControl,
+  ClaimedUrl,
+  CommitResult,
+  ControlPort,
+  FrontierPort,
+  Lease,
+  PageOutcome,
+  PageSinkPort,
+  StoredSummary,
+} from '../../pipeline/ports.js';
+import { SqliteControl } from '../control/sqlite-control.js';
 import { ArchiveWriteError, asWriteError } from '../archive/archive-errors.js';
 import { answerCalls, type AnswerCall } from './crawl-state-calls.js';
 import { SqliteFrontier } from './sqlite-frontier.js';
@@ -85,6 +96,8 @@ interface Waiting {
 export class CrawlStateThread {
   readonly frontier: FrontierPort;
   readonly sink: PageSinkPort;
+  /** Requests from other processes, applied on the thread's connection, and the crawl's live row. */
+  readonly control: ControlPort;
   private readonly worker: Worker;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
@@ -112,7 +125,7 @@ export class CrawlStateThread {
   ) {
     if (here) {
       const frontier = here.frontier ?? new SqliteFrontier(here.db, setup.crawl);
-      this.here = answerCalls(frontier, new SqlitePageSink(here.db, setup.path, setup.runId, setup.limits));
+      this.here = answerCalls(frontier, new SqlitePageSink(here.db, setup.path, setup.runId, setup.limits), new SqliteControl(here.db));
     }
     // What the thread allocates (the pages it is sent) lives until their commit only: a small young generation keeps its memory down.
     this.worker = new Worker(WORKER, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
@@ -165,6 +178,10 @@ export class CrawlStateThread {
       return this.call<CommitResult[]>('commitAll', [outcomes.map((outcome) => crossable(outcome, transfer))], [...transfer]);
     };
     this.sink = { commitAll, commit: async (outcome) => (await commitAll([outcome]))[0]! };
+    this.control = {
+      applyWaiting: () => this.call<AppliedControl[]>('applyControl', []),
+      writeLive: (live) => this.call<void>('writeLive', [live]),
+    };
     this.worker.postMessage({ open: setup } satisfies CrawlStateOpen);
   }
 

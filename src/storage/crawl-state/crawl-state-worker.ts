@@ -14,6 +14,7 @@ import {
 import { answerCalls } from './crawl-state-calls.js';
 import { SqliteFrontier } from './sqlite-frontier.js';
 import { SqlitePageSink } from './sqlite-page-sink.js';
+import { SqliteControl } from '../control/sqlite-control.js';
 
 // The crawl's frontier and page sink on a connection of their own, on this thread: the main thread keeps
 // to HTTP and scheduling while pages commit here, in the order their calls were sent. Its first message
@@ -36,7 +37,11 @@ function open(setup: CrawlStateSetup): CrawlStateReady {
   try {
     const db = openWriterConnection(setup.path);
     close = () => db.close();
-    const answerCall = answerCalls(new SqliteFrontier(db, setup.crawl), new SqlitePageSink(db, setup.path, setup.runId, setup.limits));
+    const answerCall = answerCalls(
+      new SqliteFrontier(db, setup.crawl),
+      new SqlitePageSink(db, setup.path, setup.runId, setup.limits),
+      new SqliteControl(db),
+    );
     answer = (call) => answerCall(call.method, call.args);
     return { ready: true };
   } catch (error) {

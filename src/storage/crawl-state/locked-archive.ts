@@ -8,6 +8,11 @@ import { ImportSink } from '../writer/import-sink.js';
 import { QaWriter } from '../writer/qa-writer.js';
 import { reindexText, type ReindexOptions, type ReindexResult } from '../writer/reindex-text.js';
 import { fillMarkdown, type FillMarkdownOptions, type FillMarkdownResult } from '../writer/markdown-writer.js';
+import type { AppliedControl, ControlSettingsChange } from '../../pipeline/ports.js';
+import { ControlRequests } from '../control/control-requests.js';
+import { ControlSettings, type StoredControls } from '../control/control-settings.js';
+import { CrawlLiveRow } from '../control/crawl-live-row.js';
+import { LiveExclusions } from '../control/live-exclusions.js';
 import { CrawlRecord } from './crawl-record.js';
 import type { CrawlStateSetup } from './crawl-state-protocol.js';
 import { CrawlStateThread } from './crawl-state-thread.js';
@@ -75,6 +80,32 @@ export class LockedArchive {
       const runId = this.record.startRun(options, new Date(), crawl);
       return { runId, queued: queueRecrawl(this.db, crawl, only) };
     })();
+  }
+
+  /**
+   * The controls a run starts from: the stored settings (those `given` on this run's command line are
+   * forgotten, so the run's options hold them from now on) and the live exclusions.
+   */
+  controlsAtStart(given: readonly (keyof ControlSettingsChange)[]): { stored: StoredControls; exclusions: string[] } {
+    const settings = new ControlSettings(this.db);
+    settings.forget(given);
+    return { stored: settings.read(), exclusions: new LiveExclusions(this.db).patterns() };
+  }
+
+  /** Applies the requests other processes left while no crawl ran (see ControlRequests); returns those applied. */
+  applyControlRequests(): AppliedControl[] {
+    return new ControlRequests(this.db).applyWaiting();
+  }
+
+  /** Skips the queued URLs that match --exclude patterns (given as a crawl goes on), in one transaction; how many. */
+  pruneExcluded(patterns: readonly string[]): number {
+    const exclusions = new LiveExclusions(this.db);
+    return this.db.transaction(() => exclusions.pruneStored(patterns)).immediate();
+  }
+
+  /** The run has ended: its live row says so. */
+  liveEnded(): void {
+    new CrawlLiveRow(this.db).ended(new Date());
   }
 
   /** The URLs by state, from the index alone. */
