@@ -5,17 +5,19 @@ import { readArchive, tempDir } from '../support/archive.js';
 import { HAS_CHROMIUM, launchChromium, noticeIfNoBrowser } from '../support/browser.js';
 import { spawnCli } from '../support/cli.js';
 import { startLinkedSite } from '../support/linked-site.js';
-import { addLiveExclusion, addUrls, applyRequest, controlRequests, writeCrawlLive } from '../support/live-rows.js';
+import { addUrls, controlRequests } from '../support/live-rows.js';
 import type { TestServer } from '../support/test-server.js';
-import { waitFor } from '../support/wait.js';
+import { sleep, waitFor } from '../support/wait.js';
 
-// The live page in Chromium while a real crawl process fills the archive: it shows each new page
-// without being reloaded, and the crawl's state as its live row says; each control pressed lands in
-// control_request, asked by serve, and its outcome shows once the crawl (here the test) applies it.
+// The live page in Chromium beside a real crawl process: it follows the crawl without being reloaded,
+// and steers it. Pause pressed in the page pauses the crawl (nothing more is stored), a setting and an
+// exclusion are applied by the crawl (the queued URLs that match skipped, then queued again when the
+// exclusion is removed), Resume sets it going; each outcome shows on the page as the crawl records it.
 
 noticeIfNoBrowser('serve/live-page-browser');
 
-const PAGES = 60;
+/** One page at a time, 150 ms each: a crawl of half a minute, far longer than the test needs it running. */
+const PAGES = 200;
 
 describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
   const tmp = tempDir();
@@ -26,15 +28,16 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
   let browser: Browser;
   let page: Page;
 
+  const stored = () => readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM response')[0]!.n;
+
   beforeAll(async () => {
-    // One page at a time, 150 ms each: a crawl of about ten seconds.
     site = await startLinkedSite(PAGES, 150);
     crawl = spawnCli(['crawl', site.url, '--db', db, '-q', '-c', '1', '--delay', '0']);
     await waitFor(
       'the crawl to store its first pages',
       () => {
         try {
-          return readArchive<{ n: number }>(db, 'SELECT count(*) AS n FROM response')[0]!.n >= 2;
+          return stored() >= 2;
         } catch {
           return false;
         }
@@ -58,68 +61,82 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
 
   const text = (selector: string) => page.locator(selector).textContent();
   const recentUrls = () => page.locator('#live-recent tbody td.url').allTextContents();
+  /** Presses a control and waits for the crawl to apply the request it sent: its row, once applied. */
+  async function press(selector: string) {
+    const before = controlRequests(db).length;
+    await page.locator(selector).click();
+    await waitFor('the request to be sent', () => controlRequests(db).length === before + 1);
+    const sent = controlRequests(db).at(-1)!;
+    await waitFor('the crawl to apply it', () => controlRequests(db).at(-1)!.applied_at !== null, 15_000);
+    const applied = controlRequests(db).at(-1)!;
+    // The page shows what the crawl recorded, on its own.
+    await expect.poll(() => text(`#live-requests tr[data-id="${sent.id}"] td.outcome`), { timeout: 5000 }).toBe(applied.outcome);
+    return applied;
+  }
 
-  it('shows the pages a running crawl stores and its state as it changes, without a reload', async () => {
+  it('follows a running crawl without a reload: its state, its requests in flight, the pages it stores', async () => {
     await page.goto(`${serving.uiUrl}live`);
     await page.evaluate("window.loadedOnce = 'still this document'");
-    writeCrawlLive(db, { state: 'running', in_flight: 1, concurrency: 1, per_host: 1 });
     await expect.poll(() => page.locator('#live-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
-    expect(await text('#live-in-flight')).toBe('1');
+    expect(await text('#live-state')).toMatch(new RegExp(`^Running \\(pid ${crawl.pid}, since `));
+    expect(await text('#live-in-flight')).toMatch(/^[01]$/);
+    expect(await text('#live-settings')).toMatch(/^concurrency 1, per host 1, /);
     const first = await recentUrls();
     expect(first.length).toBeGreaterThan(0);
-    // The crawl goes on: newer pages appear at the top, read by the page on its own.
     await expect.poll(async () => (await recentUrls())[0] !== first[0], { timeout: 15_000 }).toBe(true);
     await expect.poll(async () => (await text('#live-rate-text')) ?? '', { timeout: 5000 }).toMatch(/^[1-9][\d,]* in the last minute/);
     expect(await page.locator('#live-rate svg rect').count()).toBeGreaterThan(0);
-    writeCrawlLive(db, { state: 'paused', paused_by: 'control', in_flight: 0, concurrency: 1, per_host: 1 });
-    await expect.poll(() => text('#live-state'), { timeout: 10_000 }).toMatch(/^Paused by crawlite control/);
     expect(await page.evaluate('window.loadedOnce')).toBe('still this document');
   }, 60_000);
 
-  it('sends each control pressed as a request of serve, and shows its outcome once applied', async () => {
-    await page.locator('#live-pause').click();
-    await waitFor('the pause request', () => controlRequests(db).length === 1);
+  it('pauses the crawl from the page: nothing more is stored, and the page says who paused it', async () => {
+    const pause = await press('#live-pause');
+    expect(pause).toMatchObject({ requested_by: 'serve', command: 'pause', outcome: 'paused' });
+    await expect.poll(() => text('#live-state'), { timeout: 5000 }).toMatch(/^Paused from this page/);
+    await expect.poll(() => text('#live-in-flight'), { timeout: 5000 }).toBe('0');
+    const pausedAt = stored();
+    await sleep(1500);
+    expect(stored()).toBe(pausedAt);
     await page.locator('#live-concurrency').fill('3');
-    await page.locator('#live-set-button').click();
-    await waitFor('the set request', () => controlRequests(db).length === 2);
-    await page.locator('#live-resume').click();
-    await waitFor('the resume request', () => controlRequests(db).length === 3);
-    const [pause, set, resume] = controlRequests(db);
-    expect([pause, resume].map((row) => [row!.requested_by, row!.command, row!.argument])).toEqual([
-      ['serve', 'pause', null],
-      ['serve', 'resume', null],
-    ]);
-    expect([set!.requested_by, set!.command, JSON.parse(set!.argument!)]).toEqual(['serve', 'set', { concurrency: 3, per_host: 1 }]);
-    await expect.poll(() => page.locator('#live-requests tbody tr').count(), { timeout: 5000 }).toBe(3);
-    expect(await text(`#live-requests tr[data-id="${pause!.id}"] td.outcome`)).toBe('waiting for the crawl…');
-    applyRequest(db, pause!.id, 'paused');
-    await expect.poll(() => text(`#live-requests tr[data-id="${pause!.id}"] td.outcome`), { timeout: 5000 }).toBe('paused');
-  });
+    const set = await press('#live-set-button');
+    // Only the setting changed is sent: the others stay the crawl's own.
+    expect([set.requested_by, set.command, JSON.parse(set.argument!)]).toEqual(['serve', 'set', { concurrency: 3 }]);
+    await expect.poll(() => text('#live-settings'), { timeout: 5000 }).toMatch(/^concurrency 3, /);
+  }, 60_000);
 
-  it('previews an exclusion, sends it, and removes a live exclusion with its button', async () => {
-    await crawl.exited;
-    // A trap queued after the crawl: 40 calendar pages on a host of their own, beside 3 others.
+  it('previews an exclusion, has the crawl skip what it matches, and queues it again when removed', async () => {
+    // A trap in the queue of the paused crawl: 40 calendar pages of the site, beside 3 other pages.
     addUrls(
       db,
-      Array.from({ length: 40 }, (_, i) => `http://calendar.test/day?d=${i}`),
+      Array.from({ length: 40 }, (_, i) => `${site.url}calendar?d=${i}`),
     );
-    addUrls(db, ['http://calendar.test/a', 'http://calendar.test/b', 'http://calendar.test/c']);
+    addUrls(
+      db,
+      ['a', 'b', 'c'].map((name) => `${site.url}other/${name}`),
+    );
     await page.locator('#live-pattern').fill('[?&]d=');
     await page.locator('#live-preview').click();
     await expect.poll(() => text('#live-preview-result'), { timeout: 10_000 }).toBe('40 queued URLs match');
-    await page.locator('#live-exclude-button').click();
-    await waitFor('the exclude request', () => controlRequests(db).at(-1)?.command === 'exclude');
-    expect(controlRequests(db).at(-1)).toMatchObject({ requested_by: 'serve', command: 'exclude', argument: '[?&]d=' });
-    addLiveExclusion(db, 'calendar\\.test/day');
-    const remove = page.locator('#live-exclusions button.live-include[data-pattern="calendar\\\\.test/day"]');
-    await expect.poll(() => remove.count(), { timeout: 5000 }).toBe(1);
-    await remove.click();
-    await waitFor('the include request', () => controlRequests(db).at(-1)?.command === 'include');
-    expect(controlRequests(db).at(-1)).toMatchObject({ requested_by: 'serve', command: 'include', argument: 'calendar\\.test/day' });
-    // No crawl runs now: a request waits for the next run, and the page says so.
-    writeCrawlLive(db, { state: 'ended' });
-    await expect.poll(() => text('#live-state'), { timeout: 5000 }).toMatch(/^Not running: the last run ended/);
-    const last = controlRequests(db).at(-1)!;
-    await expect.poll(() => text(`#live-requests tr[data-id="${last.id}"] td.outcome`), { timeout: 5000 }).toBe('waits for the next run');
+    const exclude = await press('#live-exclude-button');
+    expect(exclude).toMatchObject({ requested_by: 'serve', command: 'exclude', argument: '[?&]d=' });
+    expect(readArchive(db, "SELECT count(*) AS n FROM url WHERE error_code = 'excluded_live' AND url LIKE '%calendar?d=%'")).toEqual([
+      { n: 40 },
+    ]);
+    const problem = page.locator('#live-problems tbody tr', { hasText: 'excluded_live' });
+    await expect.poll(() => problem.locator('td.num').textContent(), { timeout: 5000 }).toBe('40');
+    const remove = page.locator('#live-exclusions button.live-include');
+    await expect.poll(() => remove.getAttribute('data-pattern'), { timeout: 5000 }).toBe('[?&]d=');
+    const include = await press('#live-exclusions button.live-include');
+    expect(include).toMatchObject({ requested_by: 'serve', command: 'include', argument: '[?&]d=' });
+    expect(readArchive(db, "SELECT count(*) AS n FROM url WHERE state = 'queued' AND url LIKE '%calendar?d=%'")).toEqual([{ n: 40 }]);
+    await expect.poll(() => remove.count(), { timeout: 5000 }).toBe(0);
+  }, 60_000);
+
+  it('resumes the crawl from the page', async () => {
+    const resume = await press('#live-resume');
+    expect(resume).toMatchObject({ requested_by: 'serve', command: 'resume' });
+    await expect.poll(() => page.locator('#live-state').getAttribute('data-state'), { timeout: 5000 }).toBe('running');
+    const resumedAt = stored();
+    await waitFor('the crawl to store pages again', () => stored() > resumedAt, 15_000);
   }, 60_000);
 });

@@ -11,6 +11,8 @@ export const LIVE_JS = `
   var byId = function (id) { return document.getElementById(id); };
   var running = false;
   var settingsShown = false;
+  /** The settings in force, as the crawl last said. */
+  var current = {};
 
   function cell(row, text, className) {
     var td = document.createElement('td');
@@ -78,6 +80,7 @@ export const LIVE_JS = `
     byId('live-in-flight').textContent = crawl.running ? count(crawl.inFlight) : '0';
     byId('live-settings').textContent = crawl.concurrency == null ? '' :
       'concurrency ' + crawl.concurrency + ', per host ' + crawl.perHost + ', delay ' + (crawl.delayMs == null ? 'Crawl-delay' : crawl.delayMs + ' ms');
+    current = { concurrency: crawl.concurrency, per_host: crawl.perHost, delay_ms: crawl.delayMs };
     if (!settingsShown && crawl.concurrency != null) {
       settingsShown = true;
       byId('live-concurrency').value = crawl.concurrency;
@@ -144,11 +147,15 @@ export const LIVE_JS = `
   byId('live-resume').addEventListener('click', function () { send({ command: 'resume' }); });
   byId('live-set').addEventListener('submit', function (event) {
     event.preventDefault();
-    var settings = {};
+    // Only what was changed: a setting sent is kept for the crawl's next runs too.
+    var settings = {}, changed = 0;
     [['live-concurrency', 'concurrency'], ['live-per-host', 'per_host'], ['live-delay', 'delay_ms']].forEach(function (pair) {
       var value = byId(pair[0]).value.trim();
-      if (value !== '') settings[pair[1]] = Number(value);
+      if (value === '' || Number(value) === current[pair[1]]) return;
+      settings[pair[1]] = Number(value);
+      changed += 1;
     });
+    if (!changed) { byId('live-sent').textContent = 'Nothing to send: these are the settings in force.'; return; }
     send({ command: 'set', argument: settings });
   });
   var preview = byId('live-preview-result');
