@@ -126,6 +126,29 @@ export function rateBuckets(
   return counts;
 }
 
+/**
+ * Every statement of a snapshot, each a LIMIT on an index walk (a test reads their plans). Its `?` are the
+ * run, or the rows read at most; LIMITs on rows already cut that short are written in.
+ */
+export const LIVE_VIEW_SQL = {
+  lastRun: 'SELECT max(id) AS id FROM run',
+  // response_run (run_id, url_id) walked backwards: this run's newest URLs first, whatever the archive's size.
+  recentFetches: 'SELECT url_id AS id, fetched_at AS fetchedAt FROM response WHERE run_id = ? ORDER BY url_id DESC LIMIT ?',
+  pagesByUrl:
+    'SELECT u.url, r.status, r.fetched_at AS fetchedAt FROM response r JOIN url u ON u.id = r.url_id WHERE r.url_id IN (SELECT value FROM json_each(?))',
+  // url_queued_origin covers this: no table row is read.
+  queueByHost: `SELECT origin, count(*) AS count FROM (SELECT origin FROM url INDEXED BY url_queued_origin WHERE state = 'queued' LIMIT ?)
+    GROUP BY origin ORDER BY count DESC, origin LIMIT ${TOP_HOSTS}`,
+  queueCount: "SELECT count(*) AS n FROM (SELECT 1 FROM url WHERE state = 'queued' LIMIT ?)",
+  problemsByReason: `SELECT state, coalesce(error_code, '') AS code, count(*) AS count FROM (SELECT state, error_code FROM url WHERE state IN ('failed', 'skipped') LIMIT ?)
+    GROUP BY state, code ORDER BY count DESC, code LIMIT ${TOP_REASONS}`,
+  problemsCount: "SELECT count(*) AS n FROM (SELECT 1 FROM url WHERE state IN ('failed', 'skipped') LIMIT ?)",
+  live: 'SELECT * FROM crawl_live WHERE id = 1',
+  exclusions: `SELECT pattern, added_at AS addedAt FROM live_exclusion ORDER BY added_at, pattern LIMIT ${SHOWN_EXCLUSIONS}`,
+  requests: `SELECT id, requested_at AS requestedAt, requested_by AS requestedBy, command, argument, applied_at AS appliedAt, outcome
+    FROM control_request ORDER BY id DESC LIMIT ${SHOWN_REQUESTS}`,
+} as const;
+
 const CONTROL_TABLES =
   "SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name IN ('crawl_live', 'live_exclusion', 'control_request')";
 
@@ -147,24 +170,13 @@ export class LiveView {
     private readonly db: Database,
     private readonly path: string,
   ) {
-    this.lastRun = db.prepare('SELECT max(id) AS id FROM run');
-    // response_run (run_id, url_id) walked backwards: this run's newest URLs first, whatever the archive's size.
-    this.recentFetches = db.prepare(
-      'SELECT url_id AS id, fetched_at AS fetchedAt FROM response WHERE run_id = ? ORDER BY url_id DESC LIMIT ?',
-    );
-    this.pagesByUrl = db.prepare(
-      'SELECT u.url, r.status, r.fetched_at AS fetchedAt FROM response r JOIN url u ON u.id = r.url_id WHERE r.url_id IN (SELECT value FROM json_each(?))',
-    );
-    // url_queued_origin covers this: no table row is read.
-    this.queueByHost = db.prepare(
-      `SELECT origin, count(*) AS count FROM (SELECT origin FROM url INDEXED BY url_queued_origin WHERE state = 'queued' LIMIT ?) GROUP BY origin ORDER BY count DESC, origin LIMIT ${TOP_HOSTS}`,
-    );
-    this.queueCount = db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM url WHERE state = 'queued' LIMIT ?)");
-    this.problemsCount = db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM url WHERE state IN ('failed', 'skipped') LIMIT ?)");
-    this.problemsByReason = db.prepare(
-      `SELECT state, coalesce(error_code, '') AS code, count(*) AS count FROM (SELECT state, error_code FROM url WHERE state IN ('failed', 'skipped') LIMIT ?)
-       GROUP BY state, code ORDER BY count DESC, code LIMIT ${TOP_REASONS}`,
-    );
+    this.lastRun = db.prepare(LIVE_VIEW_SQL.lastRun);
+    this.recentFetches = db.prepare(LIVE_VIEW_SQL.recentFetches);
+    this.pagesByUrl = db.prepare(LIVE_VIEW_SQL.pagesByUrl);
+    this.queueByHost = db.prepare(LIVE_VIEW_SQL.queueByHost);
+    this.queueCount = db.prepare(LIVE_VIEW_SQL.queueCount);
+    this.problemsByReason = db.prepare(LIVE_VIEW_SQL.problemsByReason);
+    this.problemsCount = db.prepare(LIVE_VIEW_SQL.problemsCount);
     this.prepareControl();
   }
 
@@ -181,14 +193,9 @@ export class LiveView {
   private prepareControl(): void {
     if (this.control || (this.db.prepare(CONTROL_TABLES).get() as { n: number }).n < 3) return;
     this.control = {
-      live: this.db.prepare('SELECT * FROM crawl_live WHERE id = 1'),
-      exclusions: this.db.prepare(
-        `SELECT pattern, added_at AS addedAt FROM live_exclusion ORDER BY added_at, pattern LIMIT ${SHOWN_EXCLUSIONS}`,
-      ),
-      requests: this.db.prepare(
-        `SELECT id, requested_at AS requestedAt, requested_by AS requestedBy, command, argument, applied_at AS appliedAt, outcome
-         FROM control_request ORDER BY id DESC LIMIT ${SHOWN_REQUESTS}`,
-      ),
+      live: this.db.prepare(LIVE_VIEW_SQL.live),
+      exclusions: this.db.prepare(LIVE_VIEW_SQL.exclusions),
+      requests: this.db.prepare(LIVE_VIEW_SQL.requests),
     };
   }
 
