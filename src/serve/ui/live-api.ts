@@ -20,12 +20,21 @@ export interface JsonAnswer {
 
 const refusal = (status: number, error: string): JsonAnswer => ({ status, json: { error } });
 
-/** GET /api/live: the crawl as it stands (a snapshot at most a second old). */
-export function liveSnapshot(live: UiLive | undefined, req: IncomingMessage): JsonAnswer {
+/** Who may read the live page and its data: the UI's own names only (live-guard.ts); undefined when allowed. */
+export function liveRefusal(live: UiLive | undefined, req: IncomingMessage): JsonAnswer | undefined {
   if (!live) return refusal(501, 'this server has no live page');
   const wrongHost = refusedHost(req.headers, live.hosts);
-  if (wrongHost) return refusal(403, `Refused ${wrongHost}`);
-  return { status: 200, json: live.snapshot() };
+  return wrongHost ? refusal(403, `Refused ${wrongHost}`) : undefined;
+}
+
+/** GET /api/live: the crawl as it stands (a snapshot at most a second old), or why it cannot be read now (503). */
+export async function liveSnapshot(live: UiLive): Promise<JsonAnswer> {
+  try {
+    return { status: 200, json: await live.snapshot() };
+  } catch (error) {
+    if (error instanceof CrawliteError) return refusal(503, error.message);
+    throw error;
+  }
 }
 
 /** The body as JSON, read to MAX_BODY_BYTES at most; undefined when it is longer. */

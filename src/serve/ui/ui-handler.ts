@@ -5,7 +5,7 @@ import { captureFactsApi } from './capture-facts-api.js';
 import { capturePage, requestedCapture } from './capture-page.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
-import { LIVE_POSTS, liveSnapshot, livePost } from './live-api.js';
+import { LIVE_POSTS, liveRefusal, liveSnapshot, livePost } from './live-api.js';
 import { livePage } from './live-page.js';
 import { overviewPage } from './overview-page.js';
 import { qaPage } from './qa-page.js';
@@ -90,10 +90,10 @@ export function createUiHandler(
     page ? { status, response: errorPage(status, (json as { error: string }).error) } : jsonReply({ status, json });
 
   async function route(path: string, params: URLSearchParams, req: IncomingMessage): Promise<{ status: number; response: Body }> {
-    if ((path === '/live' || path === '/api/live') && context.live) {
-      const answer = liveSnapshot(context.live, req);
-      if (answer.status !== 200) return jsonOrPage(answer, path === '/live');
-      if (path === '/api/live') return jsonReply(answer);
+    if (path === '/live' || path === '/api/live') {
+      const refused = liveRefusal(context.live, req);
+      if (refused) return jsonOrPage(refused, path === '/live');
+      if (path === '/api/live') return jsonReply(await liveSnapshot(context.live!));
     }
     const page = Object.hasOwn(PAGES, path) ? PAGES[path] : undefined;
     if (page) {
