@@ -114,9 +114,16 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
       db,
       ['a', 'b', 'c'].map((name) => `${site.url}other/${name}`),
     );
+    const sent = controlRequests(db).length;
     await page.locator('#live-pattern').fill('[?&]d=');
-    await page.locator('#live-preview').click();
+    // Enter in the box previews, as the Preview button does; it sends nothing.
+    await page.locator('#live-pattern').press('Enter');
     await expect.poll(() => text('#live-preview-result'), { timeout: 10_000 }).toBe('40 queued URLs match');
+    await page.locator('#live-pattern').fill('/other/');
+    await page.locator('#live-preview').click();
+    await expect.poll(() => text('#live-preview-result'), { timeout: 10_000 }).toBe('3 queued URLs match');
+    expect(controlRequests(db)).toHaveLength(sent);
+    await page.locator('#live-pattern').fill('[?&]d=');
     const exclude = await press('#live-exclude-button');
     expect(exclude).toMatchObject({ requested_by: 'serve', command: 'exclude', argument: '[?&]d=' });
     expect(readArchive(db, "SELECT count(*) AS n FROM url WHERE error_code = 'excluded_live' AND url LIKE '%calendar?d=%'")).toEqual([

@@ -26,7 +26,7 @@ export function livePage(context: UiContext): UiPage {
 <label>delay (ms) <input id="live-delay" name="delay_ms" type="number" min="0" size="7"></label>
 <button type="submit" id="live-set-button">Set</button></form>
 <form id="live-exclude"><label>exclude URLs matching <input id="live-pattern" name="pattern" type="text" size="40" maxlength="1000" placeholder="[?&amp;]id=" spellcheck="false" autocomplete="off"></label>
-<button type="button" id="live-preview">Preview</button> <button type="submit" id="live-exclude-button">Exclude</button>
+<button type="submit" id="live-preview">Preview</button> <button type="button" id="live-exclude-button">Exclude</button>
 <span id="live-preview-result" class="muted"></span></form>
 <p id="live-sent" class="muted" aria-live="polite"></p>
 </section>

@@ -159,7 +159,9 @@ export const LIVE_JS = `
     send({ command: 'set', argument: settings });
   });
   var preview = byId('live-preview-result');
-  byId('live-preview').addEventListener('click', function () {
+  // Enter in the pattern's box previews; only the Exclude button sends the exclusion.
+  byId('live-exclude').addEventListener('submit', function (event) {
+    event.preventDefault();
     preview.textContent = 'counting…';
     post('/api/live/preview', { pattern: byId('live-pattern').value }).then(function (r) {
       preview.textContent = (r.cut ? 'at least ' : '') + count(r.matches) + ' queued URL' + (r.matches === 1 ? '' : 's') + ' match' +
@@ -167,8 +169,7 @@ export const LIVE_JS = `
       preview.setAttribute('data-matches', String(r.matches));
     }, function (e) { preview.textContent = e.message; });
   });
-  byId('live-exclude').addEventListener('submit', function (event) {
-    event.preventDefault();
+  byId('live-exclude-button').addEventListener('click', function () {
     send({ command: 'exclude', argument: byId('live-pattern').value });
   });
   poll();
