@@ -1,5 +1,6 @@
 import { crawlWorker } from '../library/worker.js';
 import { formatFetch } from './fetch-log.js';
+import { formatNotice } from './format-notice.js';
 import { FrontierTotals } from './frontier-totals.js';
 import { EXIT_INTERRUPTED, EXIT_OK, type CliIo } from './io.js';
 import { progressMode, ProgressDisplay } from './progress-display.js';
@@ -36,7 +37,16 @@ export async function runWorker(request: WorkerCliRequest, io: CliIo): Promise<n
   );
   progress.start();
   worker.events.subscribe((event) => {
-    if (event.type === 'notice') return progress.line(`crawlite: lost the connection to the frontier (${event.notice.reason}); retrying`);
+    if (event.type === 'notice') {
+      const { notice } = event;
+      if (notice.kind === 'frontier-lost')
+        return progress.line(`crawlite: lost the connection to the frontier (${notice.reason}); retrying`);
+      if (notice.kind === 'paused') progress.paused = notice.by === 'disk' ? 'paused (disk)' : 'paused';
+      if (notice.kind === 'resumed') progress.paused = undefined;
+      if (request.verbosity !== 'quiet' || notice.kind === 'paused')
+        progress.line(formatNotice(notice, request.connection ?? 'postgres://'));
+      return;
+    }
     progress.count(event.report);
     if (request.verbosity === 'verbose' || (request.verbosity === 'normal' && event.type === 'failed'))
       progress.line(formatFetch(event.report));

@@ -47,6 +47,7 @@ export function checkControl(request: ControlRequest, name?: NameOption): void {
  */
 export async function controlCrawl(input: ControlInput): Promise<ControlAnswer> {
   checkControlRequest(input.request, input.name);
+  if (isFrontier(input.db)) return controlWorkers(input);
   const client = ControlClient.open(input.db);
   try {
     // A stop has nothing to stop when no crawl runs: it is not left for the next run to stop at once.
@@ -65,6 +66,33 @@ export async function controlCrawl(input: ControlInput): Promise<ControlAnswer> 
     }
   } finally {
     client.close();
+  }
+}
+
+/** A target named by a PostgreSQL connection string is a shared frontier's workers, anything else an archive file. */
+export const isFrontier = (target: string): boolean => /^postgres(ql)?:\/\//.test(target);
+
+/** The same for the workers of a shared frontier: one of them applies the request, every one follows it within a few seconds. */
+async function controlWorkers(input: ControlInput): Promise<ControlAnswer> {
+  const { connectFrontier } = await import('../pg/pg-connect.js');
+  const { checkControlTables, controlAnswer, requestControl, workersSeen } = await import('../pg/pg-control.js');
+  const pool = await connectFrontier(input.db, 1);
+  try {
+    await checkControlTables(pool, input.db);
+    const running = (await workersSeen(pool)) > 0;
+    if (input.request.command === 'stop' && !running) return { id: 0, state: 'no-crawl' };
+    const id = await requestControl(pool, input.request, input.requestedBy ?? 'control');
+    if (!running) return { id, state: 'no-crawl' };
+    if (input.wait === false) return { id, state: 'sent' };
+    const deadline = Date.now() + (input.waitMs ?? CONTROL_WAIT_MS);
+    for (;;) {
+      const outcome = await controlAnswer(pool, id);
+      if (outcome !== undefined) return { id, state: 'applied', outcome };
+      if (Date.now() >= deadline) return { id, state: 'timeout' };
+      await sleep(POLL_MS);
+    }
+  } finally {
+    await pool.end().catch(() => undefined);
   }
 }
 

@@ -78,6 +78,7 @@ export {
   controlCrawl,
   controlStatus,
   ControlUnavailableError,
+  isFrontier,
   type ControlAnswer,
   type ControlInput,
   type ControlRequest,

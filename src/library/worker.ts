@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { EMPTY, Subject, type Observable } from 'rxjs';
 import type { FetchReport } from '../pipeline/crawl-item.js';
 import { checkOptionValue, InvalidOptionError } from '../pipeline/validate-crawl-options.js';
-import type { FetchEventType } from '../run/run-events.js';
+import type { FetchEventType, RunNotice } from '../run/run-events.js';
 import { startWorker } from '../run/worker-run.js';
 import { allStates, checkConnection, type FrontierConnection, type FrontierCounts } from './frontier.js';
 import { version } from './package-version.js';
@@ -21,12 +21,17 @@ export interface WorkerInput extends FrontierConnection {
   userAgent?: string;
 }
 
-/** The connection to the frontier was lost: the worker waits and tries again; told once per outage. */
-export interface WorkerNotice {
-  kind: 'frontier-lost';
-  /** Why, as the driver said it. */
-  reason: string;
-}
+/**
+ * The connection to the frontier was lost: the worker waits and tries again; told once per outage. Or the
+ * worker follows what `crawlite control` asked of the crawl's workers (paused, resumed, another change).
+ */
+export type WorkerNotice =
+  | {
+      kind: 'frontier-lost';
+      /** Why, as the driver said it. */
+      reason: string;
+    }
+  | Extract<RunNotice, { kind: 'paused' | 'resumed' | 'controlled' }>;
 
 export type WorkerEvent = { type: FetchEventType; report: FetchReport } | { type: 'notice'; notice: WorkerNotice };
 
@@ -104,6 +109,9 @@ export function crawlWorker(input: WorkerInput): WorkerHandle {
     owner: { pid: process.pid, host: hostname() },
     onFetch: (report) => {
       if (report.state !== 'stopped') events.next({ type: report.state === 'done' ? 'fetched' : report.state, report });
+    },
+    onNotice: (notice) => {
+      if (notice.kind === 'paused' || notice.kind === 'resumed' || notice.kind === 'controlled') events.next({ type: 'notice', notice });
     },
     onOutage: (error) =>
       events.next({ type: 'notice', notice: { kind: 'frontier-lost', reason: error instanceof Error ? error.message : String(error) } }),

@@ -337,8 +337,13 @@ export interface LiveState {
 
 /** How a running crawl hears from other processes, and tells them how it stands. */
 export interface ControlPort {
-  /** Applies the requests waiting, in order, to the archive, and records each one's outcome; returns those applied. */
-  applyWaiting(): Promise<AppliedControl[]>;
+  /**
+   * The requests waiting: the last one's id, and the patterns of the exclusions among them. The crawl follows
+   * those before they are applied, so that nothing matching one starts once it is recorded as applied.
+   */
+  waiting(): Promise<{ upTo: number; exclusions: string[] }>;
+  /** Applies the requests waiting up to id `upTo`, in order, and records each one's outcome; returns those applied. */
+  applyWaiting(upTo?: number): Promise<AppliedControl[]>;
   /** Writes the crawl's live row. */
   writeLive(live: LiveState): Promise<void>;
 }

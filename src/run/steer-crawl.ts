@@ -15,7 +15,8 @@ const DISK_EVERY = 10;
 export interface Steered {
   control: ControlPort;
   controls: CrawlControls;
-  running: Crawl;
+  /** The crawl running now (a worker runs one after another). */
+  running: Pick<Crawl, 'inFlight' | 'queued'>;
   /** Stops the crawl as Ctrl-C does. */
   stop(): void;
   stopping(): boolean;
@@ -114,7 +115,16 @@ export function steerCrawl(steered: Steered): { close(): Promise<void> } {
 
   const tick = async () => {
     ticks += 1;
-    for (const applied of await control.applyWaiting()) await follow(applied);
+    // An exclusion is followed before it is applied: once the archive says it applied, nothing matching it starts.
+    const waiting = await control.waiting();
+    for (const pattern of waiting.exclusions) {
+      try {
+        controls.addExclusion(pattern);
+      } catch {
+        // Not a regular expression: the request is refused as it is applied.
+      }
+    }
+    for (const applied of await control.applyWaiting(waiting.upTo)) await follow(applied);
     if (ticks % DISK_EVERY === 1) await checkDisk();
     if (ticks % LIVE_EVERY === 1) await control.writeLive(live());
   };

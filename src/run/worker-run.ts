@@ -4,7 +4,11 @@ import type pg from 'pg';
 import type { PageRenderer } from '../pipeline/renderer.js';
 import { checkBrowser, openRenderer } from './page-renderer.js';
 import { httpFetcher } from '../http/http-fetcher.js';
-import { crawl } from '../pipeline/crawl.js';
+import { crawl, type Crawl } from '../pipeline/crawl.js';
+import { CrawlControls } from '../pipeline/crawl-controls.js';
+import { PgControl } from '../pg/pg-control.js';
+import type { RunNotice } from './run-events.js';
+import { steerCrawl } from './steer-crawl.js';
 import type { FetchReport } from '../pipeline/crawl-item.js';
 import { DEFAULT_OPTIONS, type CrawlOptions } from '../pipeline/crawl-options.js';
 import { CrawlStop } from '../pipeline/crawl-stop.js';
@@ -37,6 +41,8 @@ export interface WorkerRequest {
   onFetch?: (report: FetchReport) => void;
   /** Told once per outage (at most once a minute), when the connection to the frontier is lost (the worker waits and goes on). */
   onOutage?: (error: unknown) => void;
+  /** Told when the worker pauses, resumes or follows another change asked with `crawlite control`. */
+  onNotice?: (notice: RunNotice) => void;
 }
 
 export interface WorkerResult {
@@ -73,7 +79,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
   const leaseMs = request.leaseMs ?? DEFAULT_LEASE_MS;
   const id = `${request.name}/${randomUUID()}`;
   let connected: pg.Pool | undefined;
-  let current: { inFlight(): number } | undefined;
+  let current: Crawl | undefined;
 
   async function run(pool: pg.Pool): Promise<WorkerResult> {
     const stored = await readCrawl(pool, request.connection);
@@ -95,8 +101,34 @@ export function startWorker(request: WorkerRequest): WorkerRun {
     let finished = 0;
     let limited = false;
     let renderer: PageRenderer | undefined;
+    let steering: { close(): Promise<void> } | undefined;
     try {
       await upgradeFrontier(pool);
+      // What `crawlite control` asked of the crawl's workers: this one starts as it stands (paused, its pace, its exclusions).
+      const { control, initial } = await PgControl.start(pool);
+      const controls = new CrawlControls(
+        {
+          concurrency: request.concurrency ?? initial.settings.concurrency ?? options.concurrency,
+          perHost: initial.settings.perHost ?? options.perHost,
+          delayMs: initial.settings.delayMs ?? options.delayMs,
+          minFreeDisk: initial.settings.minFreeDisk ?? options.minFreeDisk,
+        },
+        {
+          ...(initial.pausedBy ? { paused: initial.pausedBy } : {}),
+          exclude: options.exclude,
+          liveExclude: initial.exclusions.filter((pattern) => !options.exclude.includes(pattern)),
+        },
+      );
+      if (initial.pausedBy) request.onNotice?.({ kind: 'paused', by: initial.pausedBy, atStart: true });
+      steering = steerCrawl({
+        control,
+        controls,
+        running: { inFlight: () => current?.inFlight() ?? 0, queued: (origins) => current?.queued(origins) },
+        stop: () => stop.request(STOP_GRACE_MS),
+        stopping: () => stop.stopping,
+        dbPath: request.dbPath,
+        notify: (notice) => request.onNotice?.(notice),
+      });
       await heartbeat(pool, id, request.name);
       beat = setInterval(() => void heartbeat(pool, id, request.name).catch(() => undefined), Math.min(10_000, leaseMs / 2));
       beat.unref();
@@ -119,7 +151,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       renderer = openRenderer(options);
       const rendering = renderer ? { renderer: () => renderer! } : {};
       for (;;) {
-        const running = crawl({ frontier, sink, fetcher: httpFetcher(options), ...rendering }, stored.roots, options, stop);
+        const running = crawl({ frontier, sink, fetcher: httpFetcher(options), ...rendering }, stored.roots, options, stop, controls);
         current = running;
         try {
           // Pages stored in the shard whose commit to the frontier an outage cut are kept or taken back before anything is claimed.
@@ -153,6 +185,7 @@ export function startWorker(request: WorkerRequest): WorkerRun {
       endedBy = stop.stopping ? 'interrupted' : limited ? 'limit' : 'finished';
       return { endedBy, finished };
     } finally {
+      await steering?.close();
       clearInterval(beat);
       await renderer?.close().catch(() => undefined);
       try {

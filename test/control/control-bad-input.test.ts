@@ -41,11 +41,13 @@ describe('control refuses what a crawl could never take', () => {
   }
 
   it('a command without what it needs is a usage error', async () => {
-    for (const args of [['set'], ['exclude'], ['pause', 'x'], ['frobnicate']]) {
-      const result = await control(db, ...args);
-      expect(result.code).toBe(1);
-      expectOneLine(result, /\(see crawlite --help\)$/);
-    }
+    const cases: [string[], RegExp][] = [
+      [['set'], /^crawlite: control set needs --concurrency, --per-host, --delay or --min-free-disk \(see crawlite --help\)$/],
+      [['exclude'], /^crawlite: control exclude needs a PATTERN \(a regular expression\) \(see crawlite --help\)$/],
+      [['pause', 'x'], /^crawlite: control pause takes no pattern \(see crawlite --help\)$/],
+      [['frobnicate'], /^crawlite: Invalid values: Argument: action, Given: "frobnicate"/],
+    ];
+    for (const [args, message] of cases) expectOneLine(await control(db, ...args), message);
     expect(requests()).toBe(0);
   });
 

@@ -40,8 +40,8 @@ it('skips the queued URLs a new --exclude matches when a crawl is resumed', asyn
 
   const resumed = await execCli(['resume', db, '--exclude', '/doc\\?id=']);
   expect(resumed.code, resumed.stderr).toBe(0);
-  expect(resumed.stderr).toContain(`${queuedTrap} queued URLs match --exclude: skipped`);
   expect(site.log.slice(requested).filter((path) => path.startsWith('/doc?'))).toEqual([]);
+  expect(resumed.stderr).toContain(`${queuedTrap} queued URLs match --exclude: skipped`);
   expect(site.log.slice(requested).length).toBeGreaterThan(0);
   const skipped = readArchive<{ error_code: string; error: string; n: number }>(
     db,

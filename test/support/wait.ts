@@ -14,6 +14,16 @@ export async function waitFor(what: string, condition: () => boolean, timeoutMs 
 }
 
 /** Runs `run` while sampling `count` every 5 ms (at most 2,000 times): its result, and the most `count` was seen at. */
+/** waitFor for a condition that must be asked for (a query to a server), every 50 ms, bounded in count and time. */
+export async function waitForAsync(what: string, condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; i < 10_000 && Date.now() < deadline; i += 1) {
+    if (await condition()) return;
+    await sleep(50);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
 export async function mostDuring<T>(run: () => Promise<T>, count: () => number): Promise<{ result: T; most: number }> {
   let most = count();
   let watching = true;

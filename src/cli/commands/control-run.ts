@@ -1,4 +1,4 @@
-import { checkControl, controlCrawl, controlStatus, type ControlRequest, type ControlStatus } from '../../library/control.js';
+import { checkControl, controlCrawl, controlStatus, isFrontier, type ControlRequest, type ControlStatus } from '../../library/control.js';
 import { CRAWL_OPTION_DEFINITIONS, type NameOption } from '../../library/options.js';
 import { CrawliteError } from '../../crawlite-error.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
@@ -39,6 +39,9 @@ function requestOf(args: ControlArgs): ControlRequest {
 
 /** `crawlite control`: appends a checked request for the crawl on the archive and says what came of it, or shows its status. */
 export async function runControl(args: ControlArgs, io: CliIo): Promise<number> {
+  const workers = isFrontier(args.db);
+  if (args.action === 'status' && workers)
+    throw new UsageError(`control status reads an archive; for a frontier: crawlite frontier status ${args.db}`);
   if (args.action === 'status') {
     const status = controlStatus(args.db);
     io.stdout(args.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(args.db, status));
@@ -65,7 +68,13 @@ export async function runControl(args: ControlArgs, io: CliIo): Promise<number> 
       return EXIT_OK;
     case 'no-crawl':
       if (request.command === 'stop') {
-        io.stdout(`no crawl is running on ${args.db}: nothing to stop\n`);
+        io.stdout(`no ${workers ? 'worker' : 'crawl'} is running on ${args.db}: nothing to stop\n`);
+        return EXIT_OK;
+      }
+      if (workers) {
+        io.stdout(
+          `no worker is running on ${args.db}: the request applies when a worker next runs (crawlite worker ${args.db} --db shard.sqlite)\n`,
+        );
         return EXIT_OK;
       }
       io.stdout(`no crawl is running on ${args.db}: the request applies when it next runs (crawlite resume ${args.db})\n`);

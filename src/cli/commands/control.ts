@@ -7,10 +7,10 @@ export function controlCommand(context: CommandContext): CommandModule {
   return {
     command: 'control <db> <action> [pattern]',
     describe:
-      'steer the crawl running on an archive from another terminal: pause, resume, stop, set its pace, exclude or include URLs, status',
+      'steer the crawl running on an archive (or the workers of a postgres:// frontier) from another terminal: pause, resume, stop, set its pace, exclude or include URLs, status',
     builder: (yargs) =>
       yargs
-        .positional('db', { type: 'string', describe: 'archive file a crawl runs on' })
+        .positional('db', { type: 'string', describe: 'archive file a crawl runs on, or a postgres:// frontier its workers share' })
         .positional('action', { type: 'string', choices: ACTIONS, describe: 'what to ask of the crawl' })
         .positional('pattern', { type: 'string', describe: 'exclude, include: a regular expression matched against URLs' })
         .option('concurrency', { alias: 'c', type: 'number', describe: 'set: requests in flight at most' })
@@ -26,7 +26,8 @@ export function controlCommand(context: CommandContext): CommandModule {
         .example('$0 control example.sqlite pause', 'requests in flight finish, nothing new starts')
         .example('$0 control example.sqlite set --concurrency 2 --delay 1000', 'slow the crawl down while it runs')
         .example("$0 control example.sqlite exclude '[?&]id='", 'skip queued URLs with an id parameter, and those found from now on')
-        .example('$0 control example.sqlite status', 'how the crawl stands'),
+        .example('$0 control example.sqlite status', 'how the crawl stands')
+        .example('$0 control postgres://crawl@db.lan/crawl pause', 'every worker of a shared frontier pauses'),
     handler: async (args) => {
       const { runControl } = await import('./control-run.js');
       context.exitCode = await runControl(

@@ -1,62 +1,15 @@
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
-import { CrawliteError } from '../../crawlite-error.js';
+import { ControlUnavailableError } from './control-errors.js';
 import { explainOpenError, checkArchiveFile } from '../archive/open-archive.js';
 import { requireSqliteDriver } from '../archive/sqlite-driver.js';
 import { urlStateCounts } from '../reader/archive-report.js';
 import { requestArgument, type ControlRequest } from '../../pipeline/control-request.js';
-import { ControlSettings, type StoredControls } from './control-settings.js';
+import { ControlSettings } from './control-settings.js';
+import type { ControlStatus, LiveRow, RequestRow } from './control-status.js';
 
 /** A crawl_live row older than this is a crawl that is gone (it writes its row about once a second). */
 export const LIVE_STALE_MS = 5_000;
-
-/** The archive has no tables to steer a crawl with: a crawl of this version has not opened it yet. */
-export class ControlUnavailableError extends CrawliteError {
-  constructor(path: string) {
-    super(
-      'CONTROL_UNAVAILABLE',
-      `${path} was last crawled by an older crawlite: crawlite resume ${path} with this version, then control it`,
-    );
-  }
-}
-
-/** The crawl's live row, as it wrote it last. */
-export interface LiveRow {
-  pid: number;
-  state: 'running' | 'paused' | 'stopping' | 'ended';
-  pausedBy: string | null;
-  inFlight: number;
-  concurrency: number;
-  perHost: number;
-  delayMs: number | null;
-  startedAt: string;
-  updatedAt: string;
-}
-
-/** A request as control_request keeps it. */
-export interface RequestRow {
-  id: number;
-  requestedAt: string;
-  requestedBy: string;
-  command: string;
-  argument: string | null;
-  appliedAt: string | null;
-  outcome: string | null;
-}
-
-/** How a crawl stands, as another process reads it. */
-export interface ControlStatus {
-  /** A crawl runs on the archive now: its live row is fresh and not `ended`. */
-  running: boolean;
-  live?: LiveRow;
-  settings: StoredControls;
-  exclusions: { pattern: string; addedAt: string }[];
-  /** The --exclude patterns stored with the crawl's options. */
-  storedExclude: string[];
-  urls: Record<'queued' | 'fetching' | 'done' | 'failed' | 'skipped', number>;
-  /** The latest requests, newest first. */
-  requests: RequestRow[];
-}
 
 const REQUEST_COLUMNS = `id, requested_at AS requestedAt, requested_by AS requestedBy, command, argument,
   applied_at AS appliedAt, outcome`;

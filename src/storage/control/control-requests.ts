@@ -30,16 +30,18 @@ const urls = (n: number, what = '') => `${n} ${what}URL${n === 1 ? '' : 's'}`;
  * with why it was refused. What each asks of the running crawl is returned, for it to follow.
  */
 export class ControlRequests {
-  private readonly waiting: Statement<[number], WaitingRow>;
+  private readonly waitingBatch: Statement<[number, number], WaitingRow>;
   private readonly answer: Statement<[string, string, number]>;
+  private readonly waitingRows: Statement<[], { id: number; command: string; argument: string | null }>;
   private readonly settings: ControlSettings;
   readonly exclusions: LiveExclusions;
   private readonly applyOne: Transaction<(row: WaitingRow, now: Date) => AppliedControl | undefined>;
 
   constructor(db: Database) {
-    this.waiting = db.prepare(
-      'SELECT id, requested_by, command, argument FROM control_request WHERE applied_at IS NULL ORDER BY id LIMIT ?',
+    this.waitingBatch = db.prepare(
+      'SELECT id, requested_by, command, argument FROM control_request WHERE applied_at IS NULL AND id <= ? ORDER BY id LIMIT ?',
     );
+    this.waitingRows = db.prepare('SELECT id, command, argument FROM control_request WHERE applied_at IS NULL ORDER BY id');
     this.answer = db.prepare('UPDATE control_request SET applied_at = ?, outcome = ? WHERE id = ? AND applied_at IS NULL');
     this.settings = new ControlSettings(db);
     this.exclusions = new LiveExclusions(db);
@@ -91,10 +93,19 @@ export class ControlRequests {
     }
   }
 
+  /** The last waiting request's id, and the patterns of the exclude requests among those waiting. */
+  waiting(): { upTo: number; exclusions: string[] } {
+    const rows = this.waitingRows.all();
+    return {
+      upTo: rows.at(-1)?.id ?? 0,
+      exclusions: rows.filter((row) => row.command === 'exclude' && row.argument !== null).map((row) => row.argument!),
+    };
+  }
+
   /** Applies what waits, in order; returns what the crawl must follow. */
-  applyWaiting(now = new Date()): AppliedControl[] {
+  applyWaiting(upTo = Number.MAX_SAFE_INTEGER, now = new Date()): AppliedControl[] {
     const applied: AppliedControl[] = [];
-    for (const row of this.waiting.all(BATCH)) {
+    for (const row of this.waitingBatch.all(upTo, BATCH)) {
       const one = this.applyOne.immediate(row, now);
       if (one) applied.push(one);
     }

@@ -1,11 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ControlSettingsChange, ControlSource } from '../../pipeline/ports.js';
-
-/** The controls as stored: what a run starts from (a crawl killed while paused resumes paused). */
-export interface StoredControls extends ControlSettingsChange {
-  /** Who paused the crawl, when it is paused. */
-  pausedBy?: ControlSource;
-}
+import type { StoredControls } from './control-status.js';
 
 /** control_setting's names for the settings, beside `paused` and `paused_reason`. */
 const NAMES = { concurrency: 'concurrency', perHost: 'per_host', delayMs: 'delay_ms', minFreeDisk: 'min_free_disk' } as const;

@@ -14,8 +14,12 @@ export class SqliteControl implements ControlPort {
   }
 
   // Answered with Promises, as every port is; SQLite's work is done on the call.
-  async applyWaiting(): Promise<AppliedControl[]> {
-    return this.requests.applyWaiting();
+  async waiting(): Promise<{ upTo: number; exclusions: string[] }> {
+    return this.requests.waiting();
+  }
+
+  async applyWaiting(upTo?: number): Promise<AppliedControl[]> {
+    return this.requests.applyWaiting(upTo);
   }
 
   async writeLive(live: LiveState): Promise<void> {

@@ -21,7 +21,8 @@ export function answerCalls(frontier: SqliteFrontier, sink: SqlitePageSink, cont
     pagesFetched: () => frontier.pagesFetched(),
     requeueRobotsUnavailable: (origin?: string) => frontier.requeueRobotsUnavailable(origin),
     commitAll: (outcomes: Parameters<SqlitePageSink['commitAll']>[0]) => sink.commitAll(outcomes),
-    applyControl: () => control.applyWaiting(),
+    waitingControl: () => control.waiting(),
+    applyControl: (upTo?: number) => control.applyWaiting(upTo),
     writeLive: (live: Parameters<SqliteControl['writeLive']>[0]) => control.writeLive(live),
   };
   return (method, args) => (methods[method] as (...args: unknown[]) => Promise<unknown>)(...args);

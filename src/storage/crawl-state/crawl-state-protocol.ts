@@ -19,6 +19,7 @@ export type CrawlStateMethod =
   | 'pagesFetched'
   | 'requeueRobotsUnavailable'
   | 'commitAll'
+  | 'waitingControl'
   | 'applyControl'
   | 'writeLive';
 

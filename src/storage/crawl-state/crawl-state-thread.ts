@@ -179,7 +179,8 @@ export class CrawlStateThread {
     };
     this.sink = { commitAll, commit: async (outcome) => (await commitAll([outcome]))[0]! };
     this.control = {
-      applyWaiting: () => this.call<AppliedControl[]>('applyControl', []),
+      waiting: () => this.call<{ upTo: number; exclusions: string[] }>('waitingControl', []),
+      applyWaiting: (upTo) => this.call<AppliedControl[]>('applyControl', [upTo]),
       writeLive: (live) => this.call<void>('writeLive', [live]),
     };
     this.worker.postMessage({ open: setup } satisfies CrawlStateOpen);

@@ -10,7 +10,8 @@ import { reindexText, type ReindexOptions, type ReindexResult } from '../writer/
 import { fillMarkdown, type FillMarkdownOptions, type FillMarkdownResult } from '../writer/markdown-writer.js';
 import type { AppliedControl, ControlSettingsChange } from '../../pipeline/ports.js';
 import { ControlRequests } from '../control/control-requests.js';
-import { ControlSettings, type StoredControls } from '../control/control-settings.js';
+import { ControlSettings } from '../control/control-settings.js';
+import type { StoredControls } from '../control/control-status.js';
 import { CrawlLiveRow } from '../control/crawl-live-row.js';
 import { LiveExclusions } from '../control/live-exclusions.js';
 import { CrawlRecord } from './crawl-record.js';
