@@ -61,9 +61,9 @@ function movedToReplayPageOrigin(context: UiContext, req: IncomingMessage, path:
 }
 
 /**
- * The UI origin's request handler: GET and HEAD only, pages by exact path, static
- * files from a fixed map, a 404 page for anything else and a one-line 500 page for
- * any error (never a stack trace).
+ * The UI origin's request handler: GET and HEAD only (but the live page's control POSTs, which
+ * answer that page alone), pages by exact path, static files from a fixed map, a 404 page for
+ * anything else and a one-line 500 page for any error (never a stack trace).
  */
 export function createUiHandler(
   context: UiContext,
