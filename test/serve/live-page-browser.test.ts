@@ -94,6 +94,8 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
     expect(pause).toMatchObject({ requested_by: 'serve', command: 'pause', outcome: 'paused' });
     await expect.poll(() => text('#live-state'), { timeout: 5000 }).toMatch(/^Paused from this page/);
     await expect.poll(() => text('#live-in-flight'), { timeout: 5000 }).toBe('0');
+    // The page in flight when it paused may still be committing: counted from a second later.
+    await sleep(1000);
     const pausedAt = stored();
     await sleep(1500);
     expect(stored()).toBe(pausedAt);
