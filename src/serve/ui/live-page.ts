@@ -34,7 +34,7 @@ export function livePage(context: UiContext): UiPage {
 <section><h2>Pages done</h2><p id="live-rate-text"></p><div id="live-rate"></div></section>
 <section><h2>Requests in flight</h2><p id="live-in-flight" class="big">—</p><p id="live-settings" class="muted"></p></section>
 <section><h2>Queue by host</h2><table id="live-queue"><thead><tr><th>host</th><th class="num">queued</th></tr></thead><tbody></tbody></table><p id="live-queue-total" class="muted"></p></section>
-<section><h2>Errors and skips</h2><table id="live-problems"><thead><tr><th>state</th><th>reason</th><th class="num">URLs</th></tr></thead><tbody></tbody></table></section>
+<section><h2>Errors and skips</h2><table id="live-problems"><thead><tr><th>state</th><th>reason</th><th class="num">URLs</th></tr></thead><tbody></tbody></table><p id="live-problems-note" class="muted"></p></section>
 </div>
 <section><h2>Live exclusions</h2><table id="live-exclusions"><thead><tr><th>pattern</th><th>added</th><th></th></tr></thead><tbody></tbody></table></section>
 <section><h2>Requests</h2><table id="live-requests"><thead><tr><th class="num">#</th><th>asked</th><th>by</th><th>when</th><th>outcome</th></tr></thead><tbody></tbody></table></section>
