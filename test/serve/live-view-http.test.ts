@@ -101,6 +101,7 @@ describe('the live view of a crawl', () => {
       ],
       total: 42,
       atLeast: false,
+      limit: 100_000,
     });
     expect(problems.reasons).toEqual(
       expect.arrayContaining([

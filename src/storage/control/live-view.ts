@@ -43,8 +43,10 @@ export interface LiveSnapshot {
   crawl: LiveCrawl;
   /** Pages done per bucket, oldest first; the last bucket ends at `at`. `cut`: more were done than were read. */
   rate: { bucketSeconds: number; counts: number[]; cut: boolean };
-  queue: { hosts: Array<{ origin: string; count: number }>; total: number; atLeast: boolean };
-  problems: { reasons: Array<{ state: string; code: string; count: number }>; atLeast: boolean };
+  /** `atLeast`: only the first `limit` queued URLs were counted. */
+  queue: { hosts: Array<{ origin: string; count: number }>; total: number; atLeast: boolean; limit: number };
+  /** `atLeast`: only the first `limit` failed or skipped URLs were counted. */
+  problems: { reasons: Array<{ state: string; code: string; count: number }>; atLeast: boolean; limit: number };
   recent: Array<{ url: string; status: number; fetchedAt: string }>;
   exclusions: Array<{ pattern: string; addedAt: string }>;
   requests: Array<{
@@ -238,8 +240,8 @@ export class LiveView {
         // Every response read, and the oldest still inside the window: older ones were never counted.
         cut: fetches.length === RATE_SCAN_ROWS && now - oldestRead < RATE_BUCKET_SECONDS * RATE_BUCKETS * 1000,
       },
-      queue: { hosts, total: queued, atLeast: queued >= COUNT_SCAN_ROWS },
-      problems: { reasons, atLeast: problems >= COUNT_SCAN_ROWS },
+      queue: { hosts, total: queued, atLeast: queued >= COUNT_SCAN_ROWS, limit: COUNT_SCAN_ROWS },
+      problems: { reasons, atLeast: problems >= COUNT_SCAN_ROWS, limit: COUNT_SCAN_ROWS },
       recent,
       exclusions: control ? (control.exclusions.all() as LiveSnapshot['exclusions']) : [],
       requests: control ? (control.requests.all() as LiveSnapshot['requests']) : [],

@@ -95,7 +95,7 @@ export const LIVE_JS = `
     fill('live-queue', view.queue.hosts, function (tr, host) { cell(tr, host.origin || '(unknown)', 'url'); cell(tr, count(host.count), 'num'); });
     byId('live-queue-total').textContent = (view.queue.atLeast ? 'at least ' : '') + count(view.queue.total) + ' URLs queued';
     fill('live-problems', view.problems.reasons, function (tr, row) { cell(tr, row.state); cell(tr, row.code || '(none)'); cell(tr, count(row.count), 'num'); });
-    byId('live-problems-note').textContent = view.problems.atLeast ? 'Counted among the first 100,000 failed or skipped URLs.' :
+    byId('live-problems-note').textContent = view.problems.atLeast ? 'Counted among the first ' + count(view.problems.limit) + ' failed or skipped URLs.' :
       view.problems.reasons.length ? '' : 'None yet.';
     fill('live-exclusions', view.exclusions, function (tr, row) {
       cell(tr, row.pattern, 'url');
