@@ -47,6 +47,10 @@ describe("the live view's statements", () => {
       if (/\b(url|response)\b/.test(sql) && name !== 'lastRun') expect([name, /LIMIT|json_each/.test(sql)]).toEqual([name, true]);
     }
     expect(plan(LIVE_VIEW_SQL.queueByHost).join(' | ')).toContain('COVERING INDEX url_queued_origin');
+    // Past the bound, the URLs queued first, in id order, with no sort.
+    expect(plan(LIVE_VIEW_SQL.queueByHostFirst).slice(0, 2).join(' | ')).toBe(
+      'CO-ROUTINE (subquery-1) | SEARCH url USING INDEX url_state (state=?)',
+    );
     expect(plan(LIVE_VIEW_SQL.recentFetches).join(' | ')).toContain('INDEX response_run');
   });
 });

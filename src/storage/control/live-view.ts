@@ -11,6 +11,8 @@ export const RATE_BUCKET_SECONDS = 5;
 export const RATE_BUCKETS = 60;
 /** Responses of this run read, newest URL first, to count the pages done lately. */
 export const RATE_SCAN_ROWS = 20_000;
+/** Responses read past the chart's window, in a row, after which the older ones are not read. */
+export const OLDER_IN_A_ROW = 1000;
 /** Queued URLs counted by host, and failed or skipped URLs counted by reason, at most. */
 export const COUNT_SCAN_ROWS = 100_000;
 export const TOP_HOSTS = 10;
@@ -43,7 +45,7 @@ export interface LiveSnapshot {
   crawl: LiveCrawl;
   /** Pages done per bucket, oldest first; the last bucket ends at `at`. `cut`: more were done than were read. */
   rate: { bucketSeconds: number; counts: number[]; cut: boolean };
-  /** `atLeast`: only the first `limit` queued URLs were counted. */
+  /** `atLeast`: only the first `limit` queued URLs (in the order the queue holds them) were counted by host. */
   queue: { hosts: Array<{ origin: string; count: number }>; total: number; atLeast: boolean; limit: number };
   /** `atLeast`: only the first `limit` failed or skipped URLs were counted. */
   problems: { reasons: Array<{ state: string; code: string; count: number }>; atLeast: boolean; limit: number };
@@ -138,8 +140,12 @@ export const LIVE_VIEW_SQL = {
   recentFetches: 'SELECT url_id AS id, fetched_at AS fetchedAt FROM response WHERE run_id = ? ORDER BY url_id DESC LIMIT ?',
   pagesByUrl:
     'SELECT u.url, r.status, r.fetched_at AS fetchedAt FROM response r JOIN url u ON u.id = r.url_id WHERE r.url_id IN (SELECT value FROM json_each(?))',
-  // url_queued_origin covers this: no table row is read.
+  // The whole queue by host, when it is within the bound: url_queued_origin covers it, no table row is read.
   queueByHost: `SELECT origin, count(*) AS count FROM (SELECT origin FROM url INDEXED BY url_queued_origin WHERE state = 'queued' LIMIT ?)
+    GROUP BY origin ORDER BY count DESC, origin LIMIT ${TOP_HOSTS}`,
+  // A queue past the bound: the URLs queued first (url_state walks them in id order), not the first hosts by name,
+  // so the hosts counted are those the crawl goes on with.
+  queueByHostFirst: `SELECT origin, count(*) AS count FROM (SELECT origin FROM url INDEXED BY url_state WHERE state = 'queued' ORDER BY id LIMIT ?)
     GROUP BY origin ORDER BY count DESC, origin LIMIT ${TOP_HOSTS}`,
   queueCount: "SELECT count(*) AS n FROM (SELECT 1 FROM url WHERE state = 'queued' LIMIT ?)",
   problemsByReason: `SELECT state, coalesce(error_code, '') AS code, count(*) AS count FROM (SELECT state, error_code FROM url WHERE state IN ('failed', 'skipped') LIMIT ?)
@@ -163,6 +169,7 @@ export class LiveView {
   private readonly recentFetches: Statement;
   private readonly pagesByUrl: Statement;
   private readonly queueByHost: Statement;
+  private readonly queueByHostFirst: Statement;
   private readonly queueCount: Statement;
   private readonly problemsByReason: Statement;
   private readonly problemsCount: Statement;
@@ -173,9 +180,10 @@ export class LiveView {
     private readonly path: string,
   ) {
     this.lastRun = db.prepare(LIVE_VIEW_SQL.lastRun);
-    this.recentFetches = db.prepare(LIVE_VIEW_SQL.recentFetches);
+    this.recentFetches = db.prepare(LIVE_VIEW_SQL.recentFetches).raw(true);
     this.pagesByUrl = db.prepare(LIVE_VIEW_SQL.pagesByUrl);
     this.queueByHost = db.prepare(LIVE_VIEW_SQL.queueByHost);
+    this.queueByHostFirst = db.prepare(LIVE_VIEW_SQL.queueByHostFirst);
     this.queueCount = db.prepare(LIVE_VIEW_SQL.queueCount);
     this.problemsByReason = db.prepare(LIVE_VIEW_SQL.problemsByReason);
     this.problemsCount = db.prepare(LIVE_VIEW_SQL.problemsCount);
@@ -214,38 +222,59 @@ export class LiveView {
   private read(now: number): LiveSnapshot {
     const control = this.control;
     const run = (this.lastRun.get() as { id: number | null }).id;
-    const fetches = run === null ? [] : (this.recentFetches.all(run, RATE_SCAN_ROWS) as Array<{ id: number; fetchedAt: string }>);
-    const counts = rateBuckets(
-      fetches.map((row) => row.fetchedAt),
-      now,
-    );
-    const oldestRead = fetches.length ? Date.parse(fetches[fetches.length - 1]!.fetchedAt) : now;
-    const newest = [...fetches]
-      .sort((a, b) => (a.fetchedAt < b.fetchedAt ? 1 : a.fetchedAt > b.fetchedAt ? -1 : b.id - a.id))
-      .slice(0, RECENT_PAGES);
-    const recent = (this.pagesByUrl.all(JSON.stringify(newest.map((row) => row.id))) as LiveSnapshot['recent']).sort((a, b) =>
+    const fetched = run === null ? { times: [], newest: [], cut: false } : this.recentFetched(run, now);
+    const counts = rateBuckets(fetched.times, now);
+    const recent = (this.pagesByUrl.all(JSON.stringify(fetched.newest.map((row) => row.id))) as LiveSnapshot['recent']).sort((a, b) =>
       a.fetchedAt < b.fetchedAt ? 1 : a.fetchedAt > b.fetchedAt ? -1 : 0,
     );
-    const hosts = this.queueByHost.all(COUNT_SCAN_ROWS) as Array<{ origin: string; count: number }>;
     const queued = (this.queueCount.get(COUNT_SCAN_ROWS) as { n: number }).n;
+    const hosts = (queued < COUNT_SCAN_ROWS ? this.queueByHost : this.queueByHostFirst).all(
+      COUNT_SCAN_ROWS,
+    ) as LiveSnapshot['queue']['hosts'];
     const reasons = this.problemsByReason.all(COUNT_SCAN_ROWS) as LiveSnapshot['problems']['reasons'];
     const problems = (this.problemsCount.get(COUNT_SCAN_ROWS) as { n: number }).n;
     return {
       at: new Date(now).toISOString(),
       controls: control !== undefined,
       crawl: liveCrawl(control?.live.get() as LiveRow | undefined, now),
-      rate: {
-        bucketSeconds: RATE_BUCKET_SECONDS,
-        counts,
-        // Every response read, and the oldest still inside the window: older ones were never counted.
-        cut: fetches.length === RATE_SCAN_ROWS && now - oldestRead < RATE_BUCKET_SECONDS * RATE_BUCKETS * 1000,
-      },
+      rate: { bucketSeconds: RATE_BUCKET_SECONDS, counts, cut: fetched.cut },
       queue: { hosts, total: queued, atLeast: queued >= COUNT_SCAN_ROWS, limit: COUNT_SCAN_ROWS },
       problems: { reasons, atLeast: problems >= COUNT_SCAN_ROWS, limit: COUNT_SCAN_ROWS },
       recent,
       exclusions: control ? (control.exclusions.all() as LiveSnapshot['exclusions']) : [],
       requests: control ? (control.requests.all() as LiveSnapshot['requests']) : [],
     };
+  }
+
+  /**
+   * This run's fetch times in the chart's window, and its newest pages, from its newest URLs back: at most
+   * RATE_SCAN_ROWS, and no further once OLDER_IN_A_ROW in a row fell before the window (a crawl idle or ended).
+   * `cut`: the bound stopped the reading inside the window, so more pages were done than were counted.
+   */
+  private recentFetched(run: number, now: number): { times: string[]; newest: Array<{ id: number; fetchedAt: string }>; cut: boolean } {
+    const window = RATE_BUCKET_SECONDS * RATE_BUCKETS * 1000;
+    const times: string[] = [];
+    const newest: Array<{ id: number; fetchedAt: string }> = [];
+    let read = 0;
+    let olderInARow = 0;
+    let oldest = now;
+    for (const [id, fetchedAt] of this.recentFetches.iterate(run, RATE_SCAN_ROWS) as IterableIterator<[number, string]>) {
+      read += 1;
+      const at = Date.parse(fetchedAt);
+      oldest = Math.min(oldest, at);
+      // The newest RECENT_PAGES, kept in order as they come (ties: the higher id, read first, stays ahead).
+      if (newest.length < RECENT_PAGES || fetchedAt > newest[newest.length - 1]!.fetchedAt) {
+        let i = newest.length;
+        while (i > 0 && fetchedAt > newest[i - 1]!.fetchedAt) i -= 1;
+        newest.splice(i, 0, { id, fetchedAt });
+        if (newest.length > RECENT_PAGES) newest.pop();
+      }
+      if (now - at <= window) {
+        times.push(fetchedAt);
+        olderInARow = 0;
+      } else if ((olderInARow += 1) >= OLDER_IN_A_ROW) break;
+    }
+    return { times, newest, cut: read === RATE_SCAN_ROWS && now - oldest < window };
   }
 
   close(): void {
