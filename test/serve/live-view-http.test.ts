@@ -128,4 +128,22 @@ describe('the live view of a crawl', () => {
     applyRequest(db, id, 'paused');
     expect((await view()).requests[0]).toMatchObject({ id, appliedAt: expect.any(String), outcome: 'paused' });
   });
+
+  it('counts at most 100,000 queued URLs, the first queued, and says the count is a floor', async () => {
+    addUrls(
+      db,
+      Array.from({ length: 100_000 }, (_, i) => `http://huge.test/${i}`),
+    );
+    const { queue } = await view();
+    expect(queue).toMatchObject({ total: 100_000, atLeast: true, limit: 100_000 });
+    expect(queue.hosts[0]!.origin).toBe('http://huge.test');
+    // Counted in the order they were queued, not by name: the hosts queued first are all there.
+    expect(queue.hosts).toEqual(
+      expect.arrayContaining([
+        { origin: 'http://small.test', count: 12 },
+        { origin: 'http://big.test', count: 30 },
+      ]),
+    );
+    expect(queue.hosts.reduce((sum, host) => sum + host.count, 0)).toBeLessThanOrEqual(100_000);
+  }, 30_000);
 });

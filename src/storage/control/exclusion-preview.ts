@@ -2,7 +2,7 @@
 export const PREVIEW_MATCHES = 1000;
 export const PREVIEW_SCAN_ROWS = 200_000;
 
-/** The queued URLs a preview reads, in the order the crawl takes them (url_queued's walk, no sort). */
+/** The queued URLs a preview reads, first queued first (url_state's walk, no sort). */
 export const QUEUED_URLS_SQL = "SELECT url FROM url WHERE state = 'queued' ORDER BY id LIMIT ?";
 
 export interface ExclusionPreview {
