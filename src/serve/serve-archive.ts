@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CrawliteError } from '../crawlite-error.js';
 import { ArchiveFacts, openArchive as openReader } from '../storage/reader/index.js';
 import { uiDiff } from './diff-mount.js';
+import { uiLive, type UiLive } from './live-mount.js';
 import { loopbackHosts } from './loopback-hosts.js';
 import { replayAddresses } from './replay-addresses.js';
 import { REPLAY_DOMAIN } from './replay-host.js';
@@ -86,6 +87,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
   const search = uiSearch(options.path, options.searchTimeoutMs);
   const sql = uiSql(options.path, options.searchTimeoutMs);
   const diff = uiDiff(options.path);
+  let live: UiLive | undefined;
   const servers: Server[] = [];
   try {
     const replayServer = createServer();
@@ -105,6 +107,8 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     const allowedHosts = (port: number, ...more: string[]) =>
       loopback ? new Set([`${host}:${port}`, ...loopbackHosts(port), ...more]) : undefined;
     const addresses = replayAddresses(replayOrigin, loopback, () => archive.origins());
+    // The live page and its controls answer the UI's own names only: not the replay page's, whose domain every replayed site shares.
+    live = uiLive(options.path, new Set([`${host}:${uiPort}`, ...loopbackHosts(uiPort)]), options.searchTimeoutMs);
     const ui = createUiHandler(
       {
         archive,
@@ -115,6 +119,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
         search: search.search,
         sql,
         diff,
+        live,
       },
       allowedHosts(uiPort, ...(replayPageOrigin ? [new URL(replayPageOrigin).host] : [])),
     );
@@ -131,6 +136,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
         search.close();
         sql.close();
         diff.close();
+        live?.close();
         await Promise.all(servers.map(stop));
         archive.close();
         facts.close();
@@ -140,6 +146,7 @@ export async function serveArchive(options: ServeOptions): Promise<ServingArchiv
     search.close();
     sql.close();
     diff.close();
+    live?.close();
     await Promise.all(servers.map(stop));
     archive.close();
     facts.close();

@@ -43,12 +43,12 @@ export interface Fetched {
 
 /**
  * One request with node:http, the path sent exactly as given (fetch would resolve
- * `/assets/../x` before sending it) and any Host header.
+ * `/assets/../x` before sending it) and any Host header, with a body if given.
  */
 export function get(
   base: string,
   path: string,
-  options: { method?: string; host?: string; range?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; host?: string; range?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Fetched> {
   const origin = new URL(base);
   return new Promise((resolve, reject) => {
@@ -73,7 +73,7 @@ export function get(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

@@ -24,6 +24,7 @@ ${
   <a href="/search">Search</a>
   <a href="/sql">SQL</a>
   <a href="/qa">QA</a>
+  <a href="/live">Live</a>
   <form id="nav-search" action="/search" method="get" role="search"><input name="q" type="search" placeholder="search text" aria-label="search text"></form>
 </nav>
 <main>

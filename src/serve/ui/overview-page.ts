@@ -24,7 +24,7 @@ ${rows.map((row) => html`<tr><td>${row.href ? html`<a href="${row.href}">${row.l
 <section id="roots"><h2>Roots</h2>
 ${roots.length ? html`<ul>${roots.map((root) => html`<li><a href="/urls?text=${encodeURIComponent(root)}">${root}</a></li>`)}</ul>` : html`<p class="muted">No crawl definition stored (an import, or an empty archive).</p>`}
 <p>First run started ${timeTag(overview.runs.first)}, last run ended ${timeTag(overview.runs.last)} (${report.runs} runs).</p>
-<p><a id="changes-link" href="/changes">What changed between the last two crawls</a></p>
+<p><a id="changes-link" href="/changes">What changed between the last two crawls</a> · <a id="live-link" href="/live">Watch and steer a running crawl</a></p>
 </section>
 <div class="grid">
 <section><h2>URLs</h2>

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { LIVE_CSS, LIVE_JS } from './assets/live-js.js';
 import { LOCAL_TIME_JS } from './assets/local-time-js.js';
 import { REPLAY_BAR_JS } from './assets/replay-bar-js.js';
 import { SQL_BOX_JS } from './assets/sql-box-js.js';
@@ -30,6 +31,8 @@ const ASSETS: Record<string, { type: string; body: () => Buffer }> = {
   '/assets/local-time.js': { type: JS, body: () => Buffer.from(LOCAL_TIME_JS) },
   '/assets/replay-bar.js': { type: JS, body: () => Buffer.from(REPLAY_BAR_JS) },
   '/assets/timeline.js': { type: JS, body: () => Buffer.from(TIMELINE_JS) },
+  '/assets/live.js': { type: JS, body: () => Buffer.from(LIVE_JS) },
+  '/assets/live.css': { type: CSS, body: () => Buffer.from(LIVE_CSS) },
   '/assets/sql-box.js': { type: JS, body: () => Buffer.from(SQL_BOX_JS) },
   '/assets/sql.css': { type: CSS, body: () => Buffer.from(SQL_CSS) },
   '/assets/uPlot.iife.min.js': { type: JS, body: packageFile('uplot/dist/uPlot.iife.min.js') },

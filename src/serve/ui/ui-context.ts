@@ -2,6 +2,7 @@ import type { ArchiveFacts, ArchiveReader } from '../../storage/reader/index.js'
 import type { SearchArchive } from '../search-mount.js';
 import type { UiDiff } from '../diff-mount.js';
 import type { UiSql } from '../sql-mount.js';
+import type { UiLive } from '../live-mount.js';
 import { replayAddresses, type ReplayAddresses } from '../replay-addresses.js';
 
 /** What every UI page reads from: the archive (its pages through its reader, the rest through its facts) and where replay lives. */
@@ -22,6 +23,8 @@ export interface UiContext {
   sql?: UiSql;
   /** Runs the changes page's text diffs; the diff answers 501 without it. */
   diff?: UiDiff;
+  /** The live page's snapshots and controls; the page answers 501 without it. */
+  live?: UiLive;
 }
 
 /** Where the UI's frames and links find replay. */

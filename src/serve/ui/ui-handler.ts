@@ -5,6 +5,8 @@ import { captureFactsApi } from './capture-facts-api.js';
 import { capturePage, requestedCapture } from './capture-page.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
+import { LIVE_POSTS, liveRefusal, liveSnapshot, livePost } from './live-api.js';
+import { livePage } from './live-page.js';
 import { overviewPage } from './overview-page.js';
 import { qaPage } from './qa-page.js';
 import { replayFramePage } from './replay-frame-page.js';
@@ -30,6 +32,7 @@ const PAGES: Record<string, (context: UiContext, params: URLSearchParams) => UiP
   '/sql': sqlPage,
   '/changes': changesPage,
   '/qa': qaPage,
+  '/live': livePage,
 };
 
 const jsonReply = ({ status, json }: { status: number; json: unknown }): { status: number; response: Body } => ({
@@ -58,9 +61,9 @@ function movedToReplayPageOrigin(context: UiContext, req: IncomingMessage, path:
 }
 
 /**
- * The UI origin's request handler: GET and HEAD only, pages by exact path, static
- * files from a fixed map, a 404 page for anything else and a one-line 500 page for
- * any error (never a stack trace).
+ * The UI origin's request handler: GET and HEAD only (but the live page's control POSTs, which
+ * answer that page alone), pages by exact path, static files from a fixed map, a 404 page for
+ * anything else and a one-line 500 page for any error (never a stack trace).
  */
 export function createUiHandler(
   context: UiContext,
@@ -82,7 +85,16 @@ export function createUiHandler(
       }`,
     });
 
-  async function route(path: string, params: URLSearchParams): Promise<{ status: number; response: Body }> {
+  /** A refusal of the live page's addresses: a page for the page, JSON for its data. */
+  const jsonOrPage = ({ status, json }: { status: number; json: unknown }, page: boolean) =>
+    page ? { status, response: errorPage(status, (json as { error: string }).error) } : jsonReply({ status, json });
+
+  async function route(path: string, params: URLSearchParams, req: IncomingMessage): Promise<{ status: number; response: Body }> {
+    if (path === '/live' || path === '/api/live') {
+      const refused = liveRefusal(context.live, req);
+      if (refused) return jsonOrPage(refused, path === '/live');
+      if (path === '/api/live') return jsonReply(await liveSnapshot(context.live!));
+    }
     const page = Object.hasOwn(PAGES, path) ? PAGES[path] : undefined;
     if (page) {
       // Awaited: search runs in a process of its own while this one answers other requests.
@@ -122,6 +134,9 @@ export function createUiHandler(
       if (allowedHosts && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
         // A page elsewhere that rebinds its DNS name to this address reads nothing.
         ({ status, response } = { status: 421, response: errorPage(421, 'Unknown Host header: open the address crawlite serve printed.') });
+      } else if (req.method === 'POST' && LIVE_POSTS.has(new URL(req.url ?? '/', 'http://ui.invalid').pathname)) {
+        // The live page's controls: the only requests the UI takes that are not GET or HEAD (live-guard.ts).
+        ({ status, response } = jsonReply(await livePost(context.live, req, new URL(req.url ?? '/', 'http://ui.invalid').pathname)));
       } else if (req.method !== 'GET' && req.method !== 'HEAD') {
         ({ status, response } = {
           status: 405,
@@ -154,7 +169,7 @@ export function createUiHandler(
           );
           if (!instead) return;
           ({ status, response } = { status: instead.status ?? 400, response: pageBody(instead) });
-        } else ({ status, response } = await route(url.pathname, url.searchParams));
+        } else ({ status, response } = await route(url.pathname, url.searchParams, req));
       }
     } catch (error) {
       if (error instanceof UiHttpError) {

@@ -14,7 +14,7 @@ export class QueryTimeoutError extends CrawliteError {
 
 /** The process running the statement ended without finishing it (killed from outside, out of memory). */
 export class QueryWorkerError extends CrawliteError {
-  constructor(how: string, what: 'query' | 'search' | 'diff' = 'query') {
+  constructor(how: string, what: 'query' | 'search' | 'diff' | 'preview' | 'live' = 'query') {
     super('QUERY_WORKER', `${what} stopped: the process running it ${how}`);
   }
 }

@@ -12,11 +12,17 @@ export interface RunShape {
   encode?: RowsFormat;
 }
 
-/** What the worker runs: one read-only SQL statement, one full-text search, or one text diff of two captures (one row: its CapturesDiff). */
+/**
+ * What the worker runs: one read-only SQL statement, one full-text search, one text diff of two captures (one row: its
+ * CapturesDiff), one count of the queued URLs a live exclusion would skip (one row: its ExclusionPreview), or
+ * snapshots of a running crawl for serve's live page, one row (its LiveSnapshot) each time the last is acknowledged.
+ */
 export type WorkerTask =
   | ({ type: 'run'; path: string; sql: string; params?: QueryParams } & RunShape)
   | { type: 'search'; path: string; query: string; options: SearchOptions }
-  | { type: 'diff'; path: string; asked: DiffAsked; limits: DiffLimits };
+  | { type: 'diff'; path: string; asked: DiffAsked; limits: DiffLimits }
+  | { type: 'preview'; path: string; pattern: string }
+  | { type: 'live'; path: string };
 
 /** To the worker: its task, then one `ack` per batch of rows (or piece of text) taken. */
 export type ToWorker = WorkerTask | { type: 'ack' };

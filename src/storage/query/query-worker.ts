@@ -1,6 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import { openArchive, type ArchiveReader, type ReadOnlyQuery } from '../reader/archive-reader.js';
+import { PREVIEW_SCAN_ROWS, previewExclusion, QUEUED_URLS_SQL } from '../control/exclusion-preview.js';
+import { LiveView } from '../control/live-view.js';
 import { cutCell, isCutCell } from './cut-cell.js';
 import { diffCaptures } from './diff-captures.js';
 import { encodeRows } from './encode-rows.js';
@@ -89,11 +91,32 @@ async function sendText(pieces: Iterable<string>): Promise<void> {
 function read(archive: ArchiveReader, task: WorkerTask): ReadOnlyQuery {
   if (task.type === 'run') return archive.query(task.sql, task.params);
   if (task.type === 'diff') return { columns: ['diff'], rows: [[diffCaptures(archive, task.asked, task.limits)]] };
+  if (task.type === 'live') throw new TypeError('a live feed is no one-off read');
+  if (task.type === 'preview')
+    return {
+      columns: ['preview'],
+      rows: [[previewExclusion(archive.query(QUEUED_URLS_SQL, [PREVIEW_SCAN_ROWS]).rows, new RegExp(task.pattern))]],
+    };
   const hits = archive.search(task.query, task.options);
   return { columns: [...SEARCH_COLUMNS], rows: hits.map((hit) => SEARCH_COLUMNS.map((column) => hit[column])) };
 }
 
+/**
+ * Snapshots of a running crawl, one per acknowledgement of the last, until the parent lets go: the reader
+ * asks for each (serve, when a page polls), so none is read ahead and none goes stale waiting.
+ */
+async function runLive(task: WorkerTask & { type: 'live' }): Promise<never> {
+  const view = LiveView.open(task.path);
+  send({ type: 'columns', columns: ['snapshot'] });
+  for (;;) {
+    send({ type: 'rows', rows: [[view.snapshot()]] });
+    sent += 1;
+    while (sent > acked) await new Promise<void>((resolve) => (wake = resolve));
+  }
+}
+
 async function run(task: WorkerTask): Promise<void> {
+  if (task.type === 'live') return runLive(task);
   const archive = openArchive(task.path);
   try {
     const query = read(archive, task);
