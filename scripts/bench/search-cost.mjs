@@ -127,7 +127,12 @@ export async function measureSearch(repo, dir, { pages, log }) {
       const sentence = () => Array.from({ length: 12 }, word).join(' ') + '.';
       let body = Array.from({ length: 12 }, sentence).join(' ');
       if (rand() < 0.1) body += ' ' + Array.from({ length: 20 }, () => CJK[Math.floor(rand() * CJK.length)]).join('');
-      writer.store(i, `http://bench.test/p/${i}`, `${word()} ${word()} ${word()}`, { body, headings: `${word()} ${word()}`, linkShare: rand() * 0.3, version: 3 });
+      writer.store(i, `http://bench.test/p/${i}`, `${word()} ${word()} ${word()}`, {
+        body,
+        headings: `${word()} ${word()}`,
+        linkShare: rand() * 0.3,
+        version: 3,
+      });
     }
   });
   for (let from = 1; from <= pages; from += 1000) write(from, Math.min(pages, from + 999));

@@ -26,7 +26,7 @@ export async function requestControl(
   for (;;) {
     const now = new Date();
     try {
-      const client = ControlClient.open(path, BUSY_WAIT_MS);
+      const client = ControlClient.open(path, { busyTimeoutMs: BUSY_WAIT_MS });
       try {
         return { id: client.request(request, by, now), requestedAt: now.toISOString() };
       } finally {
