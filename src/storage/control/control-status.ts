@@ -1,4 +1,4 @@
-import type { ControlSettingsChange, ControlSource } from '../../pipeline/ports.js';
+import type { ControlSettingsChange, ControlSource, LiveState } from '../../pipeline/ports.js';
 
 // What another process reads of a crawl it steers, as plain types: the library publishes them without the
 // SQLite driver's.
@@ -10,15 +10,7 @@ export interface StoredControls extends ControlSettingsChange {
 }
 
 /** The crawl's live row, as it wrote it last. */
-export interface LiveRow {
-  pid: number;
-  state: 'running' | 'paused' | 'stopping' | 'ended';
-  pausedBy: string | null;
-  inFlight: number;
-  concurrency: number;
-  perHost: number;
-  delayMs: number | null;
-  startedAt: string;
+export interface LiveRow extends LiveState {
   updatedAt: string;
 }
 
