@@ -3,7 +3,15 @@ import { parseHTML } from 'linkedom';
 import type TurndownService from 'turndown';
 import { createConverter } from './markdown-converter.js';
 import type { DomDocument, DomElement } from './dom-shapes.js';
-import { absolutizeLinks, calloutsAsQuotes, dropBoilerplate, dropHeadingIds, keepNotes, unwrapBareSections } from './prepare-document.js';
+import {
+  absolutizeLinks,
+  calloutsAsQuotes,
+  dropBoilerplate,
+  dropHeadingIds,
+  keepNotes,
+  orphanRowsAsBlocks,
+  unwrapBareSections,
+} from './prepare-document.js';
 
 /** A page's main content, as GitHub-flavoured Markdown and as plain text. */
 export interface PageMarkdown {
@@ -82,6 +90,11 @@ function readArticle(
     charThreshold: 200,
     // Kept for the code blocks' languages (language-x, highlight-x); Readability drops classes by default.
     keepClasses: true,
+    serializer: (node) => {
+      const article = node as unknown as DomElement & { innerHTML: string };
+      orphanRowsAsBlocks(article, document);
+      return article.innerHTML;
+    },
   }).parse();
   return { pageTitle, heading, article };
 }

@@ -119,3 +119,17 @@ export function calloutsAsQuotes(document: DomDocument): void {
     callout.replaceWith(quote);
   }
 }
+
+/**
+ * Rows and cells that Readability left without their table (it turns a layout table, such as Sphinx's module
+ * index, into a <div> and keeps its rows) become <div>s: an HTML parser drops a row outside a table, and the
+ * module index came out as one line. Run on the article as it is serialized.
+ */
+export function orphanRowsAsBlocks(root: DomElement, document: DomDocument): void {
+  const orphans = [...root.querySelectorAll('thead, tbody, tfoot, tr, td, th')].filter((part) => !part.closest('table'));
+  for (const element of orphans) {
+    const div = document.createElement('div');
+    while (element.firstChild) div.appendChild(element.firstChild);
+    element.replaceWith(div);
+  }
+}
