@@ -26,8 +26,9 @@ export function absolutizeLinks(document: DomDocument, pageUrl: string): void {
   }
 }
 
+/** Navigation by element, role and the names sites give skip links (Node.js's docs, WordPress and Sphinx themes). */
 const BOILERPLATE =
-  'nav, aside, script, style, noscript, template, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true]';
+  'nav, aside, script, style, noscript, template, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], a.skip-to-content, a.skip-link, a.skiplink';
 
 /** Page headers and footers, by element or by the class and id names sites give them (Sphinx's `div.footer`, cookie banners). */
 const OUTER_BOILERPLATE = 'header, footer, .footer, #footer, .site-footer, .related, [role=search]';
