@@ -60,13 +60,16 @@ export function dropBoilerplate(root: DomElement | DomDocument): void {
   }
 }
 
-/** Readability removes every <aside> it finds in the article: a footnote's becomes a <div>, with its class. */
+/**
+ * Readability removes every <aside> it finds in the article: a footnote's becomes a <section>, with its
+ * class. Not a <div>: Readability's clean-up drops a short <div> that is mostly links, as a footnote often is.
+ */
 export function keepNotes(document: DomDocument): void {
   for (const aside of [...document.querySelectorAll(NOTES)]) {
-    const div = document.createElement('div');
-    div.setAttribute('class', aside.getAttribute('class') ?? '');
-    while (aside.firstChild) div.appendChild(aside.firstChild);
-    aside.replaceWith(div);
+    const section = document.createElement('section');
+    section.setAttribute('class', aside.getAttribute('class') ?? '');
+    while (aside.firstChild) section.appendChild(aside.firstChild);
+    aside.replaceWith(section);
   }
 }
 

@@ -50,10 +50,14 @@ ${para('Variadic generics', 3)}</section></section>`,
       `<section id="type-objects"><h1>Type Objects</h1>${para('Type objects', 5)}
 <p class="rubric">Footnotes</p><aside class="footnote-list brackets"><aside class="footnote brackets" id="slots" role="note">
 <span class="label"><span class="fn-bracket">[</span><a role="doc-backlink" href="#id1">1</a><span class="fn-bracket">]</span></span>
-<p>Some slot types are inherited through the normal attribute lookup chain, as this footnote says.</p></aside></aside></section>`,
+<p>Some slot types are inherited through the normal attribute lookup chain, as this footnote says.</p></aside>
+<aside class="footnote brackets" id="id7" role="note"><span class="label"><span class="fn-bracket">[</span><a role="doc-backlink" href="#id3">2</a><span class="fn-bracket">]</span></span>
+<p>See R. H. van Gent’s <a class="reference external" href="https://example.org/isocalendar.htm">guide to the mathematics of the ISO 8601 calendar</a> for a good explanation.</p></aside></aside></section>`,
     );
     const { markdown } = pageMarkdown(page, 'https://docs.python.org/3/c-api/typeobj.html');
     expect(markdown).toContain('inherited through the normal attribute lookup chain');
+    // A short footnote that is mostly a link, which Readability's clean-up drops from a <div>.
+    expect(markdown).toContain('[guide to the mathematics of the ISO 8601 calendar](https://example.org/isocalendar.htm)');
   });
 
   it('keeps notes set apart from the text (a See also box, a version note, a stability note) as quotes', () => {
