@@ -14,6 +14,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'undici';
 import { findPythonDocs, pageKey, PYTHON_DOCS_DIR, PYTHON_DOCS_INSTALL, reachableHtml, writeSyntheticSite } from './corpus.mjs';
 import { archiveIoLine, measureArchiveIo } from './archive-io.mjs';
+import { crawlThenMarkdown, markdownLine, measureMarkdownPass } from './markdown-pass.mjs';
 import { archiveSize, breakdownLines, KB, measureSizes, sizeLines } from './archive-size.mjs';
 import { cleanupNow, makeTemp, measureChild, removeTemp, SAMPLE_MS, timeTool, which } from './measure.mjs';
 import { findNginx, freePort, NGINX_INSTALL, startNginx } from './nginx.mjs';
@@ -49,7 +50,7 @@ Measures, side by side in one run, against a site on 127.0.0.1:
 
   --suite                the five reference cases in one go, one summary table and the targets:
                          Python docs (nginx, C=16) and synthetic 20000 pages (nginx, C=16), each also
-                         with --no-text and --compact rows and --sizes; 2000 pages static at C=64 (Node
+                         with --no-text, --compact and --markdown rows and --sizes; 2000 pages static at C=64 (Node
                          server: CPU per page without latency), 2000 pages with 50 ms latency at C=16 and
                          at C=64 (Node server)
   --with-100k            with --suite: a sixth case, 100000 synthetic pages (nginx, C=16) with --sizes and
@@ -77,6 +78,10 @@ Options:
   --archive-io           after the crawl, time \`crawlite export --warc\` of its archive (MiB of bodies per second)
                          and \`crawlite import\` of that WARC (pages per second); the suite does this for its
                          two static cases
+  --markdown-row         add rows: crawlite + markdown (the crawl, then \`crawlite markdown\` of its archive, which
+                         gives every HTML page its Markdown: the crawl's pages over both commands' wall time)
+                         and crawlite markdown alone (its pages/s, CPU per page and peak RSS), run on a copy
+                         of the crawlite row's archive; the suite does this for its two static nginx cases
   --no-text-row          add rows: crawlite --no-text (no text extraction, no search index) and stack floor
                          --no-text, to read what search costs a crawl: pages/s, CPU ms/page and archive MB
   --compact-row          add a row: crawlite --compact (bodies zlib-compressed on the parse threads), run right
@@ -139,6 +144,7 @@ try {
       json: { type: 'boolean', default: false },
       'archive-io': { type: 'boolean', default: false },
       'no-text-row': { type: 'boolean', default: false },
+      'markdown-row': { type: 'boolean', default: false },
       'compact-row': { type: 'boolean', default: false },
       sizes: { type: 'boolean', default: false },
       'with-100k': { type: 'boolean', default: false },
@@ -226,6 +232,7 @@ if (given.suite || given.workers !== undefined || given.browser) {
     url: undefined,
     archiveIo: given['archive-io'],
     noTextRow: given['no-text-row'],
+    markdownRow: given['markdown-row'],
     compactRow: given['compact-row'],
     sizes: given.sizes,
   };
@@ -358,7 +365,7 @@ async function crawliteRow(
   site,
   root,
   cfg,
-  { keepUrls = false, htmlPages = false, extraArgs = [], withArchiveIo = false, measureSize } = {},
+  { keepUrls = false, htmlPages = false, extraArgs = [], withArchiveIo = false, withMarkdown = false, measureSize } = {},
 ) {
   const dir = makeTemp('crawlite');
   const db = join(dir, 'bench.sqlite');
@@ -397,6 +404,12 @@ async function crawliteRow(
     }
     const pages = measured.server ? measured.server.pages : archive?.pages;
     const requests = measured.server ? measured.server.requests : archive?.responses;
+    let markdownPass;
+    if (withMarkdown && measured.exitCode === 0 && archive) {
+      log('bench: crawlite markdown of a copy of that archive');
+      markdownPass = await measureMarkdownPass(CRAWLITE_BIN, db, dir, { timeoutS: cfg.rowTimeoutS });
+      if (markdownPass.exitCode !== 0) log(`bench: crawlite markdown exited ${markdownPass.exitCode}: ${markdownPass.output}`);
+    }
     let archiveIo;
     if (withArchiveIo && measured.exitCode === 0 && archive) {
       log('bench: crawlite export --warc of that archive, then import of the WARC');
@@ -422,7 +435,7 @@ async function crawliteRow(
       sizes = { ...archiveSize(CRAWLITE_BIN, db, { timeoutS: cfg.rowTimeoutS }), pages: archive.pages };
       for (const line of breakdownLines(`${label}, as crawled`, sizes)) log(line);
     }
-    return { ...measured, pages, requests, archive, archiveIo, sizes };
+    return { ...measured, pages, requests, archive, archiveIo, sizes, markdownPass };
   } finally {
     removeTemp(dir);
   }
@@ -554,6 +567,12 @@ async function runCase(cfg) {
   const rows = {
     raw: { id: 'raw', label: 'raw undici (fetch only)', runs: [] },
     crawlite: { id: 'crawlite', label: 'crawlite', runs: [] },
+    ...(cfg.markdownRow
+      ? {
+          crawliteMarkdown: { id: 'crawliteMarkdown', label: 'crawlite + markdown (Markdown on)', runs: [] },
+          markdown: { id: 'markdown', label: 'crawlite markdown (alone)', runs: [] },
+        }
+      : {}),
     ...(cfg.compactRow ? { crawliteCompact: { id: 'crawliteCompact', label: 'crawlite --compact', runs: [] } } : {}),
     ...(cfg.noTextRow ? { crawliteNoText: { id: 'crawliteNoText', label: 'crawlite --no-text', runs: [] } } : {}),
     floor: { id: 'floor', label: 'stack floor (one thread)', runs: [], note: floorNote },
@@ -601,9 +620,14 @@ async function runCase(cfg) {
         keepUrls: !rawUrls,
         htmlPages: Boolean(truth),
         withArchiveIo: cfg.archiveIo,
+        withMarkdown: cfg.markdownRow,
         measureSize: sizing ? 'full' : undefined,
       });
       rows.crawlite.runs.push(crawled);
+      if (cfg.markdownRow && crawled.markdownPass) {
+        rows.crawliteMarkdown.runs.push(crawlThenMarkdown(crawled, crawled.markdownPass));
+        rows.markdown.runs.push(crawled.markdownPass);
+      }
       if (cfg.compactRow) {
         log(`bench: crawlite --compact -c ${C}${tag}`);
         rows.crawliteCompact.runs.push(
@@ -720,6 +744,7 @@ const SUITE = [
     archiveIo: true,
     noTextRow: true,
     compactRow: true,
+    markdownRow: true,
     sizes: true,
   },
   {
@@ -732,6 +757,7 @@ const SUITE = [
     archiveIo: true,
     noTextRow: true,
     compactRow: true,
+    markdownRow: true,
     sizes: true,
   },
   // The latency cases' site and C without the latency: what a page costs crawlite's CPU when nothing waits.
@@ -965,7 +991,7 @@ function floorLine(crawlite, floor, over) {
   );
 }
 
-const strip = ({ output, archive, sizes, ...rest }) => ({
+const strip = ({ output, archive, sizes, markdownPass, ...rest }) => ({
   ...rest,
   archive: archive ? { ...archive, urls: undefined, htmlPages: undefined } : undefined,
 });
@@ -1146,6 +1172,7 @@ async function main() {
         '',
         ...results.map((result) => `${result.cfg.id}: ${result.skipped ? `skipped, ${result.skipped}` : result.checkLine}`),
         ...results.filter((result) => result.archiveIo).map((result) => `${result.cfg.id}: ${archiveIoLine(result.archiveIo)}`),
+        ...results.filter((result) => result.rows?.markdown).map((result) => `${result.cfg.id}: ${markdownLine(result.rows)}`),
         ...results.filter((result) => result.sizes).flatMap((result) => sizeLines(result.sizes).map((line) => `${result.cfg.id}: ${line}`)),
         machineLine(startLoad, loadavg()),
         `command: ${COMMAND}`,
@@ -1190,6 +1217,7 @@ async function main() {
       floorLine(crawlite, floor, overFloor),
       result.checkLine,
       ...(result.archiveIo ? [archiveIoLine(result.archiveIo)] : []),
+      ...(result.rows.markdown ? [markdownLine(result.rows)] : []),
       ...(result.sizes ? sizeLines(result.sizes) : []),
       machineLine(startLoad, loadavg()),
       `command: ${COMMAND}`,

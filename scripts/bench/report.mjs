@@ -114,6 +114,8 @@ export function suiteTable(cases) {
     'crawlite peak RSS',
     'crawlite --no-text',
     'crawlite --compact',
+    'crawlite + markdown',
+    'crawlite markdown alone',
     'stack floor (one thread)',
     'floor CPU per page',
     'floor peak RSS',
@@ -126,7 +128,7 @@ export function suiteTable(cases) {
       lines.push([result.title, `skipped: ${result.skipped}`, ...header.slice(2).map(() => '–')]);
       continue;
     }
-    const { raw, wget, wget2, crawlite, crawliteNoText, crawliteCompact, floor, floorNoText } = result.rows;
+    const { raw, wget, wget2, crawlite, crawliteNoText, crawliteCompact, crawliteMarkdown, markdown, floor, floorNoText } = result.rows;
     const rate = (row) => (row.note ? row.note : row.pagesPerS === undefined ? '–' : `${row.pagesPerS.toFixed(0)}/s`);
     const vsRaw = (row) =>
       row.note || row.pagesPerS === undefined || !raw.pagesPerS ? '' : ` (${times(row.pagesPerS / raw.pagesPerS)} raw)`;
@@ -150,6 +152,13 @@ export function suiteTable(cases) {
       !crawliteCompact
         ? '–'
         : `${rate(crawliteCompact)}${crawliteCompact.pagesPerS !== undefined && crawlite.pagesPerS ? ` (${times(crawliteCompact.pagesPerS / crawlite.pagesPerS)} crawlite)` : ''}`,
+      // Markdown on: the crawl, then `crawlite markdown` (pages over both walls); the markdown command alone.
+      !crawliteMarkdown
+        ? '–'
+        : `${crawliteMarkdown.pagesPerS === undefined ? '–' : `${crawliteMarkdown.pagesPerS.toFixed(1)}/s`}${crawliteMarkdown.pagesPerS !== undefined && crawlite.pagesPerS ? ` (${times(crawliteMarkdown.pagesPerS / crawlite.pagesPerS)} crawlite)` : ''}`,
+      !markdown
+        ? '–'
+        : `${markdown.pagesPerS === undefined ? '–' : `${markdown.pagesPerS.toFixed(1)}/s`}, ${perPage(markdown)}, ${rss(markdown)}`,
       `${rate(floor)}${vsRaw(floor)}`,
       floor.note ? '–' : perPage(floor),
       floor.note ? '–' : rss(floor),

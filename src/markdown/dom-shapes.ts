@@ -11,10 +11,17 @@ export interface DomElement {
   cloneNode(deep: boolean): unknown;
   remove(): void;
   closest(selector: string): DomElement | null;
+  matches(selector: string): boolean;
+  removeAttribute(name: string): void;
+  readonly firstChild: unknown;
+  appendChild(node: unknown): unknown;
+  replaceWith(node: unknown): void;
+  before(node: unknown): void;
 }
 
 export interface DomDocument {
   body: DomElement | null;
+  createElement(name: string): DomElement;
   querySelector(selector: string): DomElement | null;
   querySelectorAll(selector: string): Iterable<DomElement>;
 }

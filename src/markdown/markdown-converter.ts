@@ -69,6 +69,23 @@ export function createConverter(): TurndownService {
     filter: (node) => ['TABLE', 'TBODY', 'THEAD', 'TFOOT', 'TR'].includes(node.nodeName) && isLayoutTable(node as unknown as DomElement),
     replacement: (content) => `\n\n${content}\n\n`,
   });
+  // A GFM cell is one line: Sphinx and others put <p>s (and lists) in cells, which left the row broken over lines.
+  // Blocks in a cell are joined with <br>, lines within one with a space, and a | in its text is escaped.
+  service.addRule('gfmCell', {
+    filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && !isLayoutTable(node as unknown as DomElement),
+    replacement: (content, node) => {
+      const line = content
+        .trim()
+        .split(/\n\s*\n/)
+        .map((block) => block.replace(/\s*\n\s*/g, ' ').trim())
+        .filter(Boolean)
+        .join('<br>')
+        .replace(/(?<!\\)\|/g, '\\|');
+      // As the GFM plugin's own cells: the row's first opens with a bar.
+      const first = Array.prototype.indexOf.call(node.parentNode?.childNodes ?? [], node) === 0;
+      return `${first ? '| ' : ' '}${line} |`;
+    },
+  });
   service.addRule('layoutCell', {
     filter: (node) => (node.nodeName === 'TD' || node.nodeName === 'TH') && isLayoutTable(node as unknown as DomElement),
     replacement: (content) => `\n\n${content.trim()}\n\n`,

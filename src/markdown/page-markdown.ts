@@ -3,7 +3,15 @@ import { parseHTML } from 'linkedom';
 import type TurndownService from 'turndown';
 import { createConverter } from './markdown-converter.js';
 import type { DomDocument, DomElement } from './dom-shapes.js';
-import { absolutizeLinks, dropBoilerplate } from './prepare-document.js';
+import {
+  absolutizeLinks,
+  calloutsAsQuotes,
+  dropBoilerplate,
+  dropHeadingIds,
+  keepNotes,
+  orphanRowsAsBlocks,
+  unwrapBareSections,
+} from './prepare-document.js';
 
 /** A page's main content, as GitHub-flavoured Markdown and as plain text. */
 export interface PageMarkdown {
@@ -18,9 +26,21 @@ export interface PageMarkdown {
 export const MAX_MARKDOWN_HTML_CHARS = 5 * 1024 * 1024;
 
 /** Bumped whenever the same HTML would give different Markdown, so stored Markdown of an older version is made again. */
-export const MARKDOWN_VERSION = 1;
+export const MARKDOWN_VERSION = 2;
 
 let converter: TurndownService | undefined;
+
+/** The page as a DOM, its links absolute and what surrounds its content taken out. */
+function preparedDocument(html: string, url: string): DomDocument {
+  const document = parseHTML(html).document as unknown as DomDocument;
+  absolutizeLinks(document, url);
+  dropBoilerplate(document);
+  keepNotes(document);
+  dropHeadingIds(document);
+  unwrapBareSections(document);
+  calloutsAsQuotes(document);
+  return document;
+}
 
 function tidy(markdown: string): string {
   return markdown
@@ -37,6 +57,61 @@ function collapse(text: string): string {
     .trim();
 }
 
+/** Text as its words, lower case, one space apart: to compare a heading with a title or another heading. */
+const words = (text: string) =>
+  text
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .toLowerCase();
+
+/**
+ * Whether a heading and the page's title say the same: one holds the other's words, in order (Sphinx's
+ * "Built-in Functions — Python 3.11 documentation", Node.js's "Path | Node.js v20 Documentation").
+ */
+function sameAsTitle(heading: string, title: string): boolean {
+  const [a, b] = [words(heading), words(title)];
+  return a !== '' && b !== '' && (` ${b} `.includes(` ${a} `) || ` ${a} `.includes(` ${b} `));
+}
+
+/**
+ * Readability's article (strings only: its title, content as HTML, text) and the page's `<title>`. A function
+ * of its own so that the page's DOM is garbage once it returns, before Turndown parses the article into another.
+ */
+function readArticle(
+  html: string,
+  url: string,
+): { pageTitle: string | null; heading: string | null; article: ReturnType<Readability['parse']> } {
+  const document = preparedDocument(html, url);
+  const pageTitle = document.querySelector('title')?.textContent?.trim() || null;
+  // Taken before Readability, which removes the heading that repeats the page's title (the first <h1> or <h2>).
+  const first = document.querySelector('h1, h2') as (DomElement & { outerHTML: string }) | null;
+  const heading = first && pageTitle && sameAsTitle(first.textContent ?? '', pageTitle) ? first.outerHTML : null;
+  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
+    charThreshold: 200,
+    // Kept for the code blocks' languages (language-x, highlight-x); Readability drops classes by default.
+    keepClasses: true,
+    serializer: (node) => {
+      const article = node as unknown as DomElement & { innerHTML: string };
+      orphanRowsAsBlocks(article, document);
+      return article.innerHTML;
+    },
+  }).parse();
+  return { pageTitle, heading, article };
+}
+
+const headingText = (line: string) => words(line.replace(/^#+\s*/, ''));
+
+/** The page's own heading first, as Markdown, when the article left it out (Readability drops one that repeats the title). */
+function withHeading(markdown: string, heading: string | null): string {
+  if (!heading) return markdown;
+  const line = tidy(converter!.turndown(heading));
+  if (!/^#{1,2} \S/.test(line) || line.includes('\n')) return markdown;
+  const text = headingText(line);
+  const headings = markdown.match(/^#{1,6} .*$/gm) ?? [];
+  if (headings.some((each) => headingText(each) === text)) return markdown;
+  return markdown ? `${line}\n\n${markdown}` : line;
+}
+
 /**
  * The main content of a page (navigation, sidebars, footers and banners left out, by Readability) as
  * Markdown with absolute links; the whole body when Readability finds no article. Never throws: a page
@@ -47,22 +122,19 @@ export function pageMarkdown(html: string, url: string): PageMarkdown {
     return { title: null, markdown: '', text: '', reason: `page larger than ${MAX_MARKDOWN_HTML_CHARS} characters` };
   }
   try {
-    const document = parseHTML(html).document as unknown as DomDocument;
-    absolutizeLinks(document, url);
-    dropBoilerplate(document);
-    const pageTitle = document.querySelector('title')?.textContent?.trim() || null;
-    // Readability changes the document it reads: the fallback needs the body as it was.
-    const fallback = document.body ? (document.body.cloneNode(true) as DomElement) : null;
-    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
-      charThreshold: 200,
-      // Kept for the code blocks' languages (language-x, highlight-x); Readability drops classes by default.
-      keepClasses: true,
-    }).parse();
+    const { pageTitle, heading, article } = readArticle(html, url);
     converter ??= createConverter();
     const title = article?.title?.trim() || pageTitle;
     if (article?.content && (article.textContent ?? '').trim().length > 0) {
-      return { title, markdown: tidy(converter.turndown(article.content)), text: collapse(article.textContent ?? '') };
+      return {
+        title,
+        markdown: withHeading(tidy(converter.turndown(article.content)), heading),
+        text: collapse(article.textContent ?? ''),
+      };
     }
+    // Readability changed the document it read: the whole body is read from the page parsed again. Parsing
+    // twice here, rather than cloning the body before Readability on every page, keeps one DOM per page in memory.
+    const fallback = preparedDocument(html, url).body;
     if (!fallback) return { title, markdown: '', text: '' };
     return {
       title,

@@ -4,6 +4,7 @@ import { pageMarkdown } from '../../src/markdown/index.js';
 // A page's main content as GitHub-flavoured Markdown: what is around it left out, its structure kept.
 
 const PAGE = `<!doctype html><html><head><title>Brewing tea — Kettle Docs</title></head><body>
+<a href="#main" class="skip-to-content">Skip to content</a>
 <header class="site-header"><a href="/">Kettle Docs</a> <a href="/login">Sign in</a></header>
 <nav class="sidebar"><ul><li><a href="/a">Sidebar entry alpha</a></li><li><a href="/b">Sidebar entry beta</a></li></ul></nav>
 <div id="cookie-banner" class="cookie-consent">We use cookies. <button>Accept all cookies</button></div>
@@ -40,7 +41,7 @@ describe('pageMarkdown', () => {
   });
 
   it('leaves out navigation, sidebars, footers and cookie banners', () => {
-    for (const noise of ['Sidebar entry', 'Sign in', 'Accept all cookies', 'Footer text', 'Copyright']) {
+    for (const noise of ['Skip to content', 'Sidebar entry', 'Sign in', 'Accept all cookies', 'Footer text', 'Copyright']) {
       expect(markdown).not.toContain(noise);
       expect(text).not.toContain(noise);
     }
@@ -63,6 +64,16 @@ describe('pageMarkdown', () => {
     const short = pageMarkdown('<html><body><nav>Menu</nav><p>Just <b>one</b> line.</p></body></html>', 'https://example.org/');
     expect(short.markdown).toBe('Just **one** line.');
     expect(short.reason).toBeUndefined();
+  });
+
+  it('leaves out a skip link, also when the whole body is read (Node.js docs: an index page of links)', () => {
+    const links = ['assert', 'buffer', 'events'].map((name) => `<li><a href="${name}.html">${name}</a></li>`).join('');
+    const index = pageMarkdown(
+      `<html><body><a href="#apicontent" class="skip-to-content">Skip to content</a><div id="apicontent"><ul>${links}</ul></div></body></html>`,
+      'https://nodejs.org/api/index.html',
+    );
+    expect(index.markdown).toContain('[buffer](https://nodejs.org/api/buffer.html)');
+    expect(index.markdown).not.toContain('Skip to content');
   });
 
   it('reads a layout table (no heading row) as paragraphs, and leaves out a footer marked only by its class', () => {
