@@ -111,10 +111,14 @@ export class PgControl implements ControlPort {
   async writeLive(): Promise<void> {}
 }
 
+/**
+ * What changed since the last poll, in the order a worker must follow it: a pause first, so nothing more
+ * starts; exclusions and settings next; a resume last, so that nothing an exclusion of the same poll
+ * matches starts on it.
+ */
 function changed(before: SharedControls, now: SharedControls): AppliedControl[] {
   const changes: AppliedControl[] = [];
   if (now.pausedBy && before.pausedBy !== now.pausedBy) changes.push({ command: 'pause', by: now.pausedBy });
-  if (!now.pausedBy && before.pausedBy) changes.push({ command: 'resume' });
   const settings = Object.fromEntries(
     Object.entries(now.settings).filter(([key, value]) => before.settings[key as keyof ControlSettingsChange] !== value),
   );
@@ -122,17 +126,19 @@ function changed(before: SharedControls, now: SharedControls): AppliedControl[] 
   for (const pattern of now.exclusions) if (!before.exclusions.includes(pattern)) changes.push({ command: 'exclude', pattern });
   for (const pattern of before.exclusions)
     if (!now.exclusions.includes(pattern)) changes.push({ command: 'include', pattern, requeued: [] });
+  if (!now.pausedBy && before.pausedBy) changes.push({ command: 'resume' });
   if (now.lastStop > before.lastStop) changes.push({ command: 'stop' });
   return changes;
 }
 
 async function readShared(pool: pg.Pool): Promise<SharedControls> {
-  const [settings, live, crawl, stop] = await Promise.all([
-    pool.query<{ name: string; value: string }>('SELECT name, value FROM control_setting'),
-    pool.query<{ pattern: string }>('SELECT pattern FROM live_exclusion ORDER BY added_at, pattern'),
-    pool.query<{ exclude: string[] | null }>("SELECT options->'exclude' AS exclude FROM crawl WHERE id = 1"),
-    pool.query<{ id: string }>("SELECT coalesce(max(id), 0) AS id FROM control_request WHERE command = 'stop' AND applied_at IS NOT NULL"),
-  ]);
+  // One after another: at once they would ask the pool for four connections, which a full server refuses.
+  const settings = await pool.query<{ name: string; value: string }>('SELECT name, value FROM control_setting');
+  const live = await pool.query<{ pattern: string }>('SELECT pattern FROM live_exclusion ORDER BY added_at, pattern');
+  const crawl = await pool.query<{ exclude: string[] | null }>("SELECT options->'exclude' AS exclude FROM crawl WHERE id = 1");
+  const stop = await pool.query<{ id: string }>(
+    "SELECT coalesce(max(id), 0) AS id FROM control_request WHERE command = 'stop' AND applied_at IS NOT NULL",
+  );
   const rows = new Map(settings.rows.map((row) => [row.name, row.value]));
   const shared: SharedControls = {
     settings: {},
