@@ -3,9 +3,10 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlThenMarkdown, measureMarkdownPass } from '../../scripts/bench/markdown-pass.mjs';
-import { BIN, runCli } from '../support/cli.js';
+import { BIN } from '../support/cli.js';
 import { readArchive, tempDir } from '../support/archive.js';
-import { html, routes, startServer, type TestServer } from '../support/test-server.js';
+import { crawlTeaSite } from '../support/tea-site.js';
+import type { TestServer } from '../support/test-server.js';
 
 const tmp = tempDir();
 let server: TestServer;
@@ -14,16 +15,8 @@ let db: string;
 const ARTICLE = `<main><h1>The guide</h1><p>Steep green tea for two minutes in water at eighty degrees; black tea wants boiling water.</p></main>`;
 
 beforeAll(async () => {
-  server = await startServer(
-    routes({
-      '/robots.txt': { status: 404 },
-      '/': html('<a href="/guide">guide</a> <a href="/leaves">leaves</a>', 'Home'),
-      '/guide': html(ARTICLE, 'Guide'),
-      '/leaves': html('<p>Leaves of the tea plant, dried.</p>', 'Leaves'),
-    }),
-  );
   db = tmp.path('site.sqlite');
-  expect((await runCli(['crawl', server.url, '--db', db, '-q'])).code).toBe(0);
+  server = await crawlTeaSite(db, ARTICLE);
 });
 
 afterAll(async () => {

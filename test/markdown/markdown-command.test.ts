@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/library/index.js';
 import { runCli } from '../support/cli.js';
 import { readArchive, tempDir } from '../support/archive.js';
-import { html, routes, startServer, type TestServer } from '../support/test-server.js';
+import { crawlTeaSite } from '../support/tea-site.js';
+import type { TestServer } from '../support/test-server.js';
 
 // `crawlite markdown` stores each HTML page's main content as Markdown: the page_markdown view, and the library's reader.
 
@@ -16,16 +17,8 @@ const ARTICLE = `<nav><a href="/">Home</a> <a href="/guide">Menu entry</a></nav>
 <footer>Footer of every page</footer>`;
 
 beforeAll(async () => {
-  server = await startServer(
-    routes({
-      '/robots.txt': { status: 404 },
-      '/': html('<a href="/guide">guide</a> <a href="/leaves">leaves</a>', 'Home'),
-      '/guide': html(ARTICLE, 'Guide'),
-      '/leaves': html('<p>Leaves of the tea plant, dried.</p>', 'Leaves'),
-    }),
-  );
   db = tmp.path('site.sqlite');
-  expect((await runCli(['crawl', server.url, '--db', db, '-q'])).code).toBe(0);
+  server = await crawlTeaSite(db, ARTICLE);
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { explainOpenError, openArchive } from '../archive/open-archive.js';
 import { LIVE_STALE_MS } from './control-client.js';
+import type { RequestRow } from './control-status.js';
 
 // What serve's live page shows of a crawl while it runs, read on a read-only connection. Every
 // statement is bounded (a LIMIT on an index walk), so a snapshot costs about the same on an
@@ -51,15 +52,7 @@ export interface LiveSnapshot {
   problems: { reasons: Array<{ state: string; code: string; count: number }>; atLeast: boolean; limit: number };
   recent: Array<{ url: string; status: number; fetchedAt: string }>;
   exclusions: Array<{ pattern: string; addedAt: string }>;
-  requests: Array<{
-    id: number;
-    requestedAt: string;
-    requestedBy: string;
-    command: string;
-    argument: string | null;
-    appliedAt: string | null;
-    outcome: string | null;
-  }>;
+  requests: RequestRow[];
 }
 
 interface LiveRow {
