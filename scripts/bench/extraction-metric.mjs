@@ -2,6 +2,8 @@
 // for line so our scores sit in its published table: 4-token shingles, per-page tp/fp/fn normalised to sum 1,
 // precision and recall averaged over pages, F1 from those two means, bootstrap std over resampled pages.
 
+import { prng } from './site.mjs';
+
 // Python's re `\w` with re.UNICODE: letters (L*), numbers (N*) and `_`; combining marks split words there, so they
 // do here. Checked code point by code point against Python 3.11 (Unicode 14): identical except for characters
 // assigned after Unicode 14, which Node's newer tables know.
@@ -89,18 +91,6 @@ export function metricsFromTpFpFns(rows) {
   return { f1: (2 * precision * recall) / (precision + recall), precision, recall };
 }
 
-/** A small seeded PRNG: evaluate.py's bootstrap is unseeded; ours repeats run to run. */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * evaluate.py's `evaluate`: per-page scores, the means, and each metric's std over `nBootstrap` resamples of pages.
  * @param {Array<{ truth: string, pred: string }>} pages
@@ -109,7 +99,8 @@ export function evaluate(pages, { nBootstrap = 1000, seed = 1 } = {}) {
   const rows = pages.map(({ truth, pred }) => shingleMatching(truth, pred));
   const accuracies = pages.map(({ truth, pred }) => accuracy(truth, pred));
   const metrics = { ...metricsFromTpFpFns(rows), accuracy: mean(accuracies) };
-  const random = mulberry32(seed);
+  // evaluate.py's bootstrap is unseeded; ours repeats run to run.
+  const random = prng(seed);
   const samples = { f1: [], precision: [], recall: [], accuracy: [] };
   const n = rows.length;
   for (let b = 0; b < nBootstrap; b++) {

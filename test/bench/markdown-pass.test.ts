@@ -1,28 +1,16 @@
 // The bench's Markdown-on row: `crawlite markdown` of a copy of a crawled archive, measured as a child process,
 // leaves the crawled archive as it was; "on" is the crawl's pages over the two commands' wall time.
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crawlThenMarkdown, measureMarkdownPass } from '../../scripts/bench/markdown-pass.mjs';
 import { BIN } from '../support/cli.js';
-import { readArchive, tempDir } from '../support/archive.js';
-import { crawlTeaSite } from '../support/tea-site.js';
-import type { TestServer } from '../support/test-server.js';
-
-const tmp = tempDir();
-let server: TestServer;
-let db: string;
+import { readArchive } from '../support/archive.js';
+import { useCrawledTeaSite } from '../support/tea-site.js';
 
 const ARTICLE = `<main><h1>The guide</h1><p>Steep green tea for two minutes in water at eighty degrees; black tea wants boiling water.</p></main>`;
 
-beforeAll(async () => {
-  db = tmp.path('site.sqlite');
-  server = await crawlTeaSite(db, ARTICLE);
-});
-
-afterAll(async () => {
-  await server.close();
-  tmp.cleanup();
-});
+const site = useCrawledTeaSite(ARTICLE);
+const { tmp, db } = site;
 
 describe('the bench markdown pass', () => {
   it('converts every HTML page of a copy, measured, and leaves the crawled archive without Markdown', async () => {

@@ -1,9 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readArchive, tempDir } from '../support/archive.js';
-import { spawnCli } from '../support/cli.js';
-import { control, liveRow, startControlSite, urlCount, type ControlSite } from '../support/control-site.js';
-import { killAll } from '../support/process-tree.js';
+import { control, crawlProcesses, liveRow, startControlSite, urlCount, type ControlSite } from '../support/control-site.js';
 import { waitFor, within } from '../support/wait.js';
 
 // A crawl paused from a second process lets its requests in flight finish and starts nothing, but stays;
@@ -12,22 +9,15 @@ import { waitFor, within } from '../support/wait.js';
 const PAGES = 40;
 let site: ControlSite;
 const tmp = tempDir();
-const children: ChildProcess[] = [];
+const start = crawlProcesses();
 
 beforeAll(async () => {
   site = await startControlSite({ pages: PAGES, delayMs: 150 });
 });
-afterEach(() => killAll(children));
 afterAll(async () => {
   await site?.close();
   tmp.cleanup();
 });
-
-function start(argv: string[]) {
-  const child = spawnCli(argv);
-  children.push(child);
-  return child;
-}
 
 interface StatusJson {
   running: boolean;

@@ -1,9 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tempDir } from '../support/archive.js';
-import { spawnCli } from '../support/cli.js';
-import { control, controlSettings, liveRow, startControlSite, type ControlSite } from '../support/control-site.js';
-import { killAll } from '../support/process-tree.js';
+import { control, crawlProcesses, controlSettings, liveRow, startControlSite, type ControlSite } from '../support/control-site.js';
 import { waitFor, within } from '../support/wait.js';
 
 // `control set` changes a running crawl's concurrency and per-host cap: raised, more requests start at
@@ -13,22 +10,15 @@ import { waitFor, within } from '../support/wait.js';
 
 let site: ControlSite;
 const tmp = tempDir();
-const children: ChildProcess[] = [];
+const start = crawlProcesses();
 
 beforeAll(async () => {
   site = await startControlSite({ pages: 150, delayMs: 200 });
 });
-afterEach(() => killAll(children));
 afterAll(async () => {
   await site?.close();
   tmp.cleanup();
 });
-
-function start(argv: string[]) {
-  const child = spawnCli(argv);
-  children.push(child);
-  return child;
-}
 
 it('raises and lowers the caps of a running crawl, and keeps them for the next run unless it is given its own', async () => {
   const db = tmp.path('pace.sqlite');

@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openArchive } from '../../src/library/index.js';
 import { runCli } from '../support/cli.js';
-import { readArchive, tempDir } from '../support/archive.js';
-import { crawlTeaSite } from '../support/tea-site.js';
-import type { TestServer } from '../support/test-server.js';
+import { readArchive } from '../support/archive.js';
+import { useCrawledTeaSite } from '../support/tea-site.js';
 
 // `crawlite markdown` stores each HTML page's main content as Markdown: the page_markdown view, and the library's reader.
-
-const tmp = tempDir();
-let server: TestServer;
-let db: string;
 
 const ARTICLE = `<nav><a href="/">Home</a> <a href="/guide">Menu entry</a></nav>
 <main><h1>The guide</h1><p>Steep green tea for two minutes in water at eighty degrees; black tea wants boiling water and four minutes.</p>
 <h2>Steps</h2><ol><li>Boil the water</li><li>Pour it on the <a href="/leaves">leaves</a></li></ol></main>
 <footer>Footer of every page</footer>`;
 
-beforeAll(async () => {
-  db = tmp.path('site.sqlite');
-  server = await crawlTeaSite(db, ARTICLE);
-});
-
-afterAll(async () => {
-  await server.close();
-  tmp.cleanup();
-});
+const site = useCrawledTeaSite(ARTICLE);
+const { tmp, db } = site;
 
 describe('crawlite markdown', () => {
   it('fills page_markdown for every HTML page, and a second run has nothing to do', async () => {
@@ -32,7 +20,7 @@ describe('crawlite markdown', () => {
     const run = await runCli(['markdown', db]);
     expect(run).toMatchObject({ code: 0, stderr: 'markdown: 3 of 3 pages\n' });
     expect(run.stdout).toMatch(/^converted 3 pages to Markdown in [\d.]+ s/);
-    const [guide] = readArchive(db, 'SELECT url, title, markdown, fetched_at FROM page_markdown WHERE url = ?', `${server.url}guide`) as {
+    const [guide] = readArchive(db, 'SELECT url, title, markdown, fetched_at FROM page_markdown WHERE url = ?', `${site.url}guide`) as {
       markdown: string;
       title: string;
       fetched_at: string;
@@ -40,10 +28,10 @@ describe('crawlite markdown', () => {
     expect(guide!.title).toBe('Guide');
     expect(guide!.markdown).toMatch(/^## Steps$/m);
     expect(guide!.markdown).toMatch(/^1\. +Boil the water$/m);
-    expect(guide!.markdown).toContain(`[leaves](${server.url}leaves)`);
+    expect(guide!.markdown).toContain(`[leaves](${site.url}leaves)`);
     expect(guide!.markdown).not.toContain('Menu entry');
     expect(guide!.markdown).not.toContain('Footer of every page');
-    const pages = readArchive(db, 'SELECT fetched_at FROM pages WHERE url = ?', `${server.url}guide`) as { fetched_at: string }[];
+    const pages = readArchive(db, 'SELECT fetched_at FROM pages WHERE url = ?', `${site.url}guide`) as { fetched_at: string }[];
     expect(guide!.fetched_at).toBe(pages[0]!.fetched_at);
 
     const again = await runCli(['markdown', db]);
@@ -53,12 +41,12 @@ describe('crawlite markdown', () => {
   it("the library's reader hands a page's Markdown back", () => {
     const reader = openArchive(db);
     try {
-      expect(reader.markdown(`${server.url}leaves`)).toMatchObject({
-        url: `${server.url}leaves`,
+      expect(reader.markdown(`${site.url}leaves`)).toMatchObject({
+        url: `${site.url}leaves`,
         title: 'Leaves',
         markdown: 'Leaves of the tea plant, dried.',
       });
-      expect(reader.markdown(`${server.url}nowhere`)).toBeUndefined();
+      expect(reader.markdown(`${site.url}nowhere`)).toBeUndefined();
     } finally {
       reader.close();
     }

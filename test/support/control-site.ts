@@ -1,5 +1,8 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { execCli, type CliRun } from './cli.js';
+import { afterEach } from 'vitest';
+import { execCli, spawnCli, type CliRun } from './cli.js';
+import { killAll } from './process-tree.js';
 import { readArchive } from './archive.js';
 import { replyAfter } from './delayed-reply.js';
 import { startServer, type TestServer } from './test-server.js';
@@ -72,4 +75,15 @@ interface LiveRow {
 export function urlCount(db: string, state: string, errorCode?: string): number {
   const sql = `SELECT count(*) AS n FROM url WHERE state = ?${errorCode === undefined ? '' : ' AND error_code = ?'}`;
   return readOnceMade<{ n: number }>(db, sql, ...(errorCode === undefined ? [state] : [state, errorCode]))[0]?.n ?? 0;
+}
+
+/** Starts the CLI as a process of the calling test file's; each is killed, with its children, after every test. */
+export function crawlProcesses(): (argv: string[]) => ReturnType<typeof spawnCli> {
+  const children: ChildProcess[] = [];
+  afterEach(() => killAll(children));
+  return (argv) => {
+    const child = spawnCli(argv);
+    children.push(child);
+    return child;
+  };
 }
