@@ -1,12 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive, tempDir } from '../support/archive.js';
-import { HAS_CHROMIUM, launchChromium } from '../support/browser.js';
-import { noticeIfNoReplayWebPage, REPLAYWEBPAGE_DIR } from '../support/replaywebpage.js';
+import { HAS_REPLAYWEBPAGE, noticeIfNoReplayWebPage, startReplayWebPage, type ReplayWebPage } from '../support/replaywebpage.js';
 import { execCli, runCli } from '../support/cli.js';
 import { rawRecord } from '../support/raw-warc.js';
 import { html, routes, startServer, type TestServer } from '../support/test-server.js';
@@ -18,8 +13,7 @@ import { sleep } from '../support/wait.js';
 // script that POSTs JSON gets the captured answer.
 
 noticeIfNoReplayWebPage('test/export/replaywebpage.test.ts');
-const uiDirectory = REPLAYWEBPAGE_DIR;
-const describeReplay = HAS_CHROMIUM && uiDirectory ? describe : describe.skip;
+const describeReplay = HAS_REPLAYWEBPAGE ? describe : describe.skip;
 
 const SAME = html('<p>SAME-PAYLOAD, unchanged between crawls</p>', 'Same');
 const FORM = html(
@@ -31,14 +25,12 @@ fetch('/api', { method: 'POST', headers: { 'content-type': 'application/json' },
 );
 
 let site: TestServer;
-let replay: Server;
-let browser: Browser;
-let origin: string;
+let viewer: ReplayWebPage;
 let revalidatedAt: string;
 const tmp = tempDir();
 
 beforeAll(async () => {
-  if (!HAS_CHROMIUM || !uiDirectory) return;
+  if (!HAS_REPLAYWEBPAGE) return;
   site = await startServer(
     routes({
       '/': html('<a href="/docs/guide/">guide</a> <a href="/same">same</a> <a href="/form">form</a>', 'Home'),
@@ -76,82 +68,22 @@ beforeAll(async () => {
   const wacz = tmp.path('site.wacz');
   expect((await execCli(['export', db, '--wacz', wacz, '-q'])).code).toBe(0);
 
-  const files: Record<string, [string, string]> = {
-    '/ui.js': [join(uiDirectory, 'ui.js'), 'application/javascript'],
-    '/replay/sw.js': [join(uiDirectory, 'sw.js'), 'application/javascript'],
-    '/site.wacz': [wacz, 'application/zip'],
-  };
-  replay = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://replay');
-    if (url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      const ts = url.searchParams.get('ts');
-      return res.end(
-        `<!doctype html><script src="/ui.js"></script><replay-web-page source="/site.wacz" url="${url.searchParams.get('url')}"${ts ? ` ts="${ts}"` : ''} embed="replayonly" replayBase="/replay/"></replay-web-page>`,
-      );
-    }
-    const file = files[url.pathname];
-    if (!file) {
-      res.writeHead(404);
-      return res.end();
-    }
-    // ReplayWeb.page reads a WACZ by ranges.
-    const data = readFileSync(file[0]);
-    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
-    const start = range ? Number(range[1]) : 0;
-    const end = range?.[2] ? Math.min(Number(range[2]), data.length - 1) : data.length - 1;
-    res.writeHead(range ? 206 : 200, {
-      'content-type': file[1],
-      'accept-ranges': 'bytes',
-      'content-length': end - start + 1,
-      ...(range ? { 'content-range': `bytes ${start}-${end}/${data.length}` } : {}),
-    });
-    res.end(req.method === 'HEAD' ? undefined : data.subarray(start, end + 1));
-  });
-  await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(replay.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  viewer = await startReplayWebPage(wacz);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (replay) {
-    replay.closeAllConnections();
-    await new Promise<void>((resolve) => replay.close(() => resolve()));
-  }
+  await viewer?.close();
   await site?.close();
   tmp.cleanup();
 });
-
-/** The text of the replayed page's frame once it holds `expected`, or what it held when the wait ran out. */
-async function replayedText(url: string, expected: string, ts?: string): Promise<string> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`${origin}/?url=${encodeURIComponent(url)}${ts ? `&ts=${ts}` : ''}`);
-    let text = '';
-    for (let tries = 0; tries < 80 && !text.includes(expected); tries++) {
-      await page.waitForTimeout(250);
-      for (const frame of page.frames()) {
-        if (!frame.url().includes('mp_/')) continue;
-        text = await frame.evaluate<string>("document.body ? document.body.innerText : ''").catch(() => text);
-        if (text.includes(expected)) break;
-      }
-    }
-    return text;
-  } finally {
-    await context.close();
-  }
-}
 
 describeReplay('ReplayWeb.page replaying an exported WACZ', () => {
   // One test: the directory-style page and the POST replayed in ReplayWeb.page before too (it keys captures by
   // URL, and matches a POST's JSON loosely); what it could not show was the revalidated page.
   it("shows a re-crawl's revalidated page with its payload at the 304's time, a directory-style page, and a page's JSON POST answered", async () => {
-    expect(await replayedText(`${site.url}same`, 'SAME-PAYLOAD', revalidatedAt.replace(/[-:T]/g, '').slice(0, 14))).toContain(
-      'SAME-PAYLOAD',
-    );
-    expect(await replayedText(`${site.url}docs/guide/`, 'GUIDE-PAYLOAD')).toContain('GUIDE-PAYLOAD');
-    expect(await replayedText(`${site.url}form`, 'POSTED-ANSWER')).toContain('POSTED-ANSWER');
-  }, 75_000);
+    const at = revalidatedAt.replace(/[-:T]/g, '').slice(0, 14);
+    expect(await viewer.textOnFirstVisit(`${site.url}same`, 'SAME-PAYLOAD', at)).toContain('SAME-PAYLOAD');
+    expect(await viewer.textOnFirstVisit(`${site.url}docs/guide/`, 'GUIDE-PAYLOAD')).toContain('GUIDE-PAYLOAD');
+    expect(await viewer.textOnFirstVisit(`${site.url}form`, 'POSTED-ANSWER')).toContain('POSTED-ANSWER');
+  }, 180_000);
 });
