@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../crawlite-error.js';
-import type { GzipBatch, GzipReply } from './gzip-protocol.js';
+import type { GzipBatch, GzipReply, GzipStop, GzipThreadData } from './gzip-protocol.js';
+
+/** How long a thread asked to stop may take to end by itself (it stops after the record in hand). */
+const STOP_WAIT_MS = 10_000;
 
 /** A gzip thread ended or failed while an export needed it (out of memory, a bug, killed from outside). */
 export class GzipThreadError extends CrawliteError {
@@ -46,11 +49,14 @@ export class GzipThread {
   private nextId = 0;
   private failure: Error | undefined;
   private closing = false;
+  private exited = false;
+  /** Set once by close(); the thread reads it before each record. */
+  private readonly stop = new Int32Array(new SharedArrayBuffer(4));
   /** Record bytes sent and not answered yet: how much this thread has in hand. */
   pendingBytes = 0;
 
   constructor() {
-    this.worker = new Worker(WORKER);
+    this.worker = new Worker(WORKER, { workerData: { stop: this.stop } satisfies GzipThreadData });
     live.add(this);
     // An idle thread does not keep the process alive; one holding records does.
     this.worker.unref();
@@ -63,6 +69,7 @@ export class GzipThread {
     });
     this.worker.on('error', (error) => this.fail(new GzipThreadError(`failed: ${error.message}`)));
     this.worker.once('exit', (code) => {
+      this.exited = true;
       live.delete(this);
       this.fail(new GzipThreadError(this.closing ? 'was ended' : `exited with code ${code}`));
     });
@@ -81,9 +88,27 @@ export class GzipThread {
     });
   }
 
+  /**
+   * Ends the thread: it drops what it holds and ends by itself after the record in hand, and is terminated
+   * only if it has not within STOP_WAIT_MS. Terminating a thread while zlib sets up a stream aborts the whole
+   * process (Node 20: "close before init"), as an interrupted export once did.
+   */
   async close(): Promise<void> {
+    if (this.closing || this.exited) return;
     this.closing = true;
-    await this.worker.terminate();
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.ref();
+    Atomics.store(this.stop, 0, 1);
+    this.worker.postMessage({ stop: true } satisfies GzipStop);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), STOP_WAIT_MS);
+    });
+    try {
+      if ((await Promise.race([exited, late])) === 'late') await this.worker.terminate();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private forget(id: number, waiting: Waiting): void {

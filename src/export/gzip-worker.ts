@@ -1,19 +1,30 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { movableBytes } from '../pipeline/movable-bytes.js';
-import type { GzipBatch, GzipReply } from './gzip-protocol.js';
+import type { GzipBatch, GzipReply, GzipStop, GzipThreadData } from './gzip-protocol.js';
 
-function answer({ id, records }: GzipBatch): GzipReply {
+const { stop } = workerData as GzipThreadData;
+const stopped = (): boolean => Atomics.load(stop, 0) !== 0;
+
+/** The batch's members, or nothing once the thread is to stop (what it holds is dropped). */
+function answer({ id, records }: GzipBatch): GzipReply | undefined {
   try {
-    // zlib's defaults, as on the main thread before: a member is the same bytes whichever thread made it.
-    return { id, members: records.map((record) => movableBytes(gzipSync(record))) };
+    const members: Uint8Array[] = [];
+    for (const record of records) {
+      if (stopped()) return undefined;
+      // zlib's defaults, as on the main thread before: a member is the same bytes whichever thread made it.
+      members.push(movableBytes(gzipSync(record)));
+    }
+    return { id, members };
   } catch (error) {
     return { id, failure: error instanceof Error ? error.message : String(error) };
   }
 }
 
 // One gzip thread: each batch of records is answered in one message, with one member per record.
-parentPort!.on('message', (batch: GzipBatch) => {
-  const reply = answer(batch);
+parentPort!.on('message', (message: GzipBatch | GzipStop) => {
+  const reply = 'stop' in message || stopped() ? undefined : answer(message);
+  // Ending by itself, between two records: a thread terminated while zlib makes a stream aborts the process.
+  if (!reply) return parentPort!.close();
   parentPort!.postMessage(reply, 'members' in reply ? reply.members.map((member) => member.buffer as ArrayBuffer) : []);
 });
