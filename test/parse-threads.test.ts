@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { threadId } from 'node:worker_threads';
+import { threadId, type Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ClaimedUrl } from '../src/pipeline/ports.js';
 import { ParsePool, parseThreadsRunning } from '../src/pipeline/parse/parse-pool.js';
@@ -111,6 +111,26 @@ it('copies a small body cut from a shared buffer instead of moving it, so its ne
   } finally {
     await pool.close();
   }
+  expect(parseThreadsRunning()).toBe(0);
+});
+
+it('ends a thread holding responses by itself on close, never terminating it mid-parse (where a --compact body is deflated)', async () => {
+  const workers: Worker[] = [];
+  const created = (worker: Worker) => workers.push(worker);
+  process.on('worker', created);
+  const pool = new ParsePool(1);
+  await pool.started();
+  process.off('worker', created);
+  expect(workers).toHaveLength(1);
+  const exitCode = new Promise<number>((resolve) => workers[0]!.once('exit', resolve));
+  const compact = { ...settings, compact: true };
+  const parses = Array.from({ length: 400 }, (_, i) =>
+    pool.parse({ claim, contentType: 'text/html', body: Buffer.from(`<p>${String(i).repeat(2_000)}</p>`) }, compact),
+  );
+  await parses[0];
+  await pool.close();
+  // A terminated thread exits with 1; one that ended by itself, with 0.
+  expect(await exitCode).toBe(0);
   expect(parseThreadsRunning()).toBe(0);
 });
 

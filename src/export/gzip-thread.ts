@@ -1,10 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../crawlite-error.js';
+import { endThread, newStopFlag } from '../pipeline/thread-stop.js';
 import type { GzipBatch, GzipReply, GzipStop, GzipThreadData } from './gzip-protocol.js';
-
-/** How long a thread asked to stop may take to end by itself (it stops after the record in hand). */
-const STOP_WAIT_MS = 10_000;
 
 /** A gzip thread ended or failed while an export needed it (out of memory, a bug, killed from outside). */
 export class GzipThreadError extends CrawliteError {
@@ -51,7 +49,7 @@ export class GzipThread {
   private closing = false;
   private exited = false;
   /** Set once by close(); the thread reads it before each record. */
-  private readonly stop = new Int32Array(new SharedArrayBuffer(4));
+  private readonly stop = newStopFlag();
   /** Record bytes sent and not answered yet: how much this thread has in hand. */
   pendingBytes = 0;
 
@@ -88,27 +86,11 @@ export class GzipThread {
     });
   }
 
-  /**
-   * Ends the thread: it drops what it holds and ends by itself after the record in hand, and is terminated
-   * only if it has not within STOP_WAIT_MS. Terminating a thread while zlib sets up a stream aborts the whole
-   * process (Node 20: "close before init"), as an interrupted export once did.
-   */
+  /** Ends the thread: it drops what it holds and ends by itself after the record in hand (see thread-stop.ts). */
   async close(): Promise<void> {
     if (this.closing || this.exited) return;
     this.closing = true;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.ref();
-    Atomics.store(this.stop, 0, 1);
-    this.worker.postMessage({ stop: true } satisfies GzipStop);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), STOP_WAIT_MS);
-    });
-    try {
-      if ((await Promise.race([exited, late])) === 'late') await this.worker.terminate();
-    } finally {
-      clearTimeout(timer);
-    }
+    await endThread(this.worker, this.stop, { stop: true } satisfies GzipStop, this.nextId === 0);
   }
 
   private forget(id: number, waiting: Waiting): void {

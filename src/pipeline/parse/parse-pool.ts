@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { threadId, Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import { movableBytes } from '../movable-bytes.js';
-import { THREAD_READY, type ParseRequest, type ThreadMessage } from './parse-protocol.js';
+import { THREAD_READY, THREAD_STOP, type ParseRequest, type ParseThreadData, type ThreadMessage } from './parse-protocol.js';
+import { endThread, newStopFlag } from '../thread-stop.js';
 import type { ParseJob, ParseResult, ParseSettings } from './parse-response.js';
 import { readResponse } from './read-response.js';
 
@@ -55,11 +56,18 @@ class ParseThread {
   ready = false;
   readonly started: Promise<void>;
   private onReady!: () => void;
+  /** Set when the pool closes; the thread reads it before each response. */
+  readonly stop = newStopFlag();
+  /** Whether any response was sent to it: one never given work can be terminated at once. */
+  private given = false;
 
   constructor(onGone: (thread: ParseThread, error: Error) => void) {
     this.started = new Promise((resolve) => (this.onReady = resolve));
     // Parsing makes short-lived garbage only; a small young generation keeps the thread's memory down at no measured cost.
-    this.worker = new Worker(WORKER, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    this.worker = new Worker(WORKER, {
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      workerData: { stop: this.stop } satisfies ParseThreadData,
+    });
     running += 1;
     // An idle thread does not keep the process alive; one holding a response does.
     this.worker.unref();
@@ -93,11 +101,17 @@ class ParseThread {
   }
 
   send(request: ParseRequest, waiting: Pending): void {
+    this.given = true;
     const idle = this.pending.size === 0;
     if (idle) this.worker.ref();
     this.pending.set(request.id, waiting);
     // Responses read in one event-loop turn cross together, at its end: one message and one wake-up of the thread.
     if (this.outbox.push(request) === 1) setImmediate(() => this.flush());
+  }
+
+  /** Ends the thread, never while it may be inside zlib (a --compact body, a gzipped sitemap). */
+  end(): Promise<void> {
+    return endThread(this.worker, this.stop, THREAD_STOP, !this.given);
   }
 
   private flush(): void {
@@ -155,7 +169,7 @@ export class ParsePool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
+    await Promise.all(this.threads.map((thread) => thread.end()));
   }
 
   private lost(thread: ParseThread, error: Error): void {

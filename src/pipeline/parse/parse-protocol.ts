@@ -19,5 +19,13 @@ export type ParseReply = { id: number; body: Uint8Array; threadId: number } & (
 /** What a thread posts once it has loaded and listens: until one has, the pool parses on the calling thread. */
 export const THREAD_READY = 'ready';
 
+/** Wakes an idle thread to see its stop flag (see thread-stop.ts). */
+export const THREAD_STOP = 'stop';
+
+/** A thread's workerData: its stop flag, set when it is to drop what it holds and end between two responses. */
+export interface ParseThreadData {
+  stop: Int32Array;
+}
+
 /** A thread's message: answers to one batch, or that it is ready. */
 export type ThreadMessage = ParseReply[] | typeof THREAD_READY;

@@ -1,7 +1,10 @@
-import { parentPort, threadId } from 'node:worker_threads';
-import { THREAD_READY, type ParseReply, type ParseRequest } from './parse-protocol.js';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { THREAD_READY, type ParseReply, type ParseRequest, type ParseThreadData, type THREAD_STOP } from './parse-protocol.js';
 import { readResponse } from './read-response.js';
 import { movableBytes } from '../movable-bytes.js';
+import { stopAsked } from '../thread-stop.js';
+
+const { stop } = workerData as ParseThreadData;
 
 function answer({ id, job, settings }: ParseRequest): ParseReply {
   try {
@@ -16,8 +19,14 @@ function answer({ id, job, settings }: ParseRequest): ParseReply {
 }
 
 // One parse thread: a batch of responses is answered in one message, each body going back with its answer.
-parentPort!.on('message', (batch: ParseRequest[]) => {
-  const replies = batch.map(answer);
+// Asked to stop, it drops what it holds and ends by itself between two responses (see thread-stop.ts).
+parentPort!.on('message', (batch: ParseRequest[] | typeof THREAD_STOP) => {
+  const replies: ParseReply[] = [];
+  for (const request of Array.isArray(batch) ? batch : []) {
+    if (stopAsked(stop)) break;
+    replies.push(answer(request));
+  }
+  if (stopAsked(stop)) return parentPort!.close();
   parentPort!.postMessage(
     replies,
     replies.flatMap((reply) => [
