@@ -134,7 +134,7 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
       const replay = await openReplay(page, replayOf(siteUrl));
       await expect.poll(() => replay.textContent('#fetched'), { timeout: 10_000 }).toBe(FETCHED_MESSAGE);
       expect(await page.locator('#replay-bar #replay-url').textContent()).toBe(siteUrl);
-      await page.locator('#replay-bar #replay-time[data-local]').waitFor({ timeout: 5_000 });
+      await page.locator('#replay-bar #replay-time[data-local]').waitFor({ timeout: 15_000 });
       await keepScreenshot(page, 'replay');
     });
   });
@@ -155,7 +155,7 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
       const replay = await openReplay(page, replayOf(siteUrl));
       await Promise.all([replay.waitForURL(/elsewhere\.html$/), replay.click('#to-elsewhere')]);
       const notArchived = replay.locator('#not-archived');
-      await notArchived.waitFor({ timeout: 5_000 });
+      await notArchived.waitFor({ timeout: 15_000 });
       expect(await notArchived.textContent()).toContain(`http://localhost:${livePort}/elsewhere.html`);
     });
   });
@@ -181,7 +181,7 @@ describe.skipIf(!HAS_CHROMIUM)('crawlite serve in Chromium', () => {
   it('the search box finds a page by a word of its body', async () => {
     await browse(async (page) => {
       await page.goto(serve.ui);
-      await page.fill('form#nav-search input[name=q]', BODY_WORD, { timeout: 5_000 });
+      await page.fill('form#nav-search input[name=q]', BODY_WORD, { timeout: 15_000 });
       await Promise.all([page.waitForURL(/search/), page.press('form#nav-search input[name=q]', 'Enter')]);
       const hits = page.locator('ol#hits li');
       expect(await hits.count()).toBe(1);

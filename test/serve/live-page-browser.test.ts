@@ -70,7 +70,7 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
     await waitFor('the crawl to apply it', () => controlRequests(db).at(-1)!.applied_at !== null, 15_000);
     const applied = controlRequests(db).at(-1)!;
     // The page shows what the crawl recorded, on its own.
-    await expect.poll(() => text(`#live-requests tr[data-id="${sent.id}"] td.outcome`), { timeout: 5000 }).toBe(applied.outcome);
+    await expect.poll(() => text(`#live-requests tr[data-id="${sent.id}"] td.outcome`), { timeout: 15_000 }).toBe(applied.outcome);
     return applied;
   }
 
@@ -84,7 +84,7 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
     const first = await recentUrls();
     expect(first.length).toBeGreaterThan(0);
     await expect.poll(async () => (await recentUrls())[0] !== first[0], { timeout: 15_000 }).toBe(true);
-    await expect.poll(async () => (await text('#live-rate-text')) ?? '', { timeout: 5000 }).toMatch(/^[1-9][\d,]* in the last minute/);
+    await expect.poll(async () => (await text('#live-rate-text')) ?? '', { timeout: 15_000 }).toMatch(/^[1-9][\d,]* in the last minute/);
     expect(await page.locator('#live-rate svg rect').count()).toBeGreaterThan(0);
     expect(await page.evaluate('window.loadedOnce')).toBe('still this document');
   }, 60_000);
@@ -92,8 +92,8 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
   it('pauses the crawl from the page: nothing more is stored, and the page says who paused it', async () => {
     const pause = await press('#live-pause');
     expect(pause).toMatchObject({ requested_by: 'serve', command: 'pause', outcome: 'paused' });
-    await expect.poll(() => text('#live-state'), { timeout: 5000 }).toMatch(/^Paused from this page/);
-    await expect.poll(() => text('#live-in-flight'), { timeout: 5000 }).toBe('0');
+    await expect.poll(() => text('#live-state'), { timeout: 15_000 }).toMatch(/^Paused from this page/);
+    await expect.poll(() => text('#live-in-flight'), { timeout: 15_000 }).toBe('0');
     // The page in flight when it paused may still be committing: counted from a second later.
     await sleep(1000);
     const pausedAt = stored();
@@ -103,7 +103,7 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
     const set = await press('#live-set-button');
     // Only the setting changed is sent: the others stay the crawl's own.
     expect([set.requested_by, set.command, JSON.parse(set.argument!)]).toEqual(['serve', 'set', { concurrency: 3 }]);
-    await expect.poll(() => text('#live-settings'), { timeout: 5000 }).toMatch(/^concurrency 3, /);
+    await expect.poll(() => text('#live-settings'), { timeout: 15_000 }).toMatch(/^concurrency 3, /);
   }, 60_000);
 
   it('previews an exclusion, has the crawl skip what it matches, and queues it again when removed', async () => {
@@ -132,19 +132,19 @@ describe.skipIf(!HAS_CHROMIUM)('the live page', () => {
       { n: 40 },
     ]);
     const problem = page.locator('#live-problems tbody tr', { hasText: 'excluded_live' });
-    await expect.poll(() => problem.locator('td.num').textContent(), { timeout: 5000 }).toBe('40');
+    await expect.poll(() => problem.locator('td.num').textContent(), { timeout: 15_000 }).toBe('40');
     const remove = page.locator('#live-exclusions button.live-include');
-    await expect.poll(() => remove.getAttribute('data-pattern'), { timeout: 5000 }).toBe('[?&]d=');
+    await expect.poll(() => remove.getAttribute('data-pattern'), { timeout: 15_000 }).toBe('[?&]d=');
     const include = await press('#live-exclusions button.live-include');
     expect(include).toMatchObject({ requested_by: 'serve', command: 'include', argument: '[?&]d=' });
     expect(readArchive(db, "SELECT count(*) AS n FROM url WHERE state = 'queued' AND url LIKE '%calendar?d=%'")).toEqual([{ n: 40 }]);
-    await expect.poll(() => remove.count(), { timeout: 5000 }).toBe(0);
+    await expect.poll(() => remove.count(), { timeout: 15_000 }).toBe(0);
   }, 60_000);
 
   it('resumes the crawl from the page', async () => {
     const resume = await press('#live-resume');
     expect(resume).toMatchObject({ requested_by: 'serve', command: 'resume' });
-    await expect.poll(() => page.locator('#live-state').getAttribute('data-state'), { timeout: 5000 }).toBe('running');
+    await expect.poll(() => page.locator('#live-state').getAttribute('data-state'), { timeout: 15_000 }).toBe('running');
     const resumedAt = stored();
     await waitFor('the crawl to store pages again', () => stored() > resumedAt, 15_000);
   }, 60_000);

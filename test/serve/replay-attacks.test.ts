@@ -124,7 +124,7 @@ describe.skipIf(!HAS_CHROMIUM)('replay cannot turn against its reader', () => {
     try {
       const page = await context.newPage();
       await page.goto(unprotected.url);
-      await page.locator('#leave').click({ timeout: 5_000 });
+      await page.locator('#leave').click({ timeout: 15_000 });
       const live = () => proxy.outside([hostOf(unprotected.url)], seenBefore).map((logged) => logged.url);
       await expect.poll(live, { timeout: 10_000 }).toContain(`http://${EVIL_HOST}/unprotected-top`);
       expect(live()).toContain(`http://${EVIL_HOST}/unprotected-popup`);
