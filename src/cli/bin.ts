@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
+import { stopWorkerThreads } from '../library/stop-threads.js';
 import { main } from './main.js';
 import { EXIT_INTERRUPTED, streamStdout } from './io.js';
 
@@ -27,13 +28,19 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 let interruptHandler: (() => void) | undefined;
 let quitNotice: string | undefined;
 let interrupts = 0;
+/** Quitting at once: nothing more is printed after the notice (a command failing as its threads end says nothing new). */
+let quitting = false;
 const onSignal = () => {
   interrupts += 1;
   // A second Ctrl-C quits at once; WAL keeps every committed page safe. stderr is synchronous on
-  // terminals and pipes, so the notice is out before the exit.
+  // terminals and pipes, so the notice is out before the exit. Parse and gzip threads end first, each
+  // after the response or record in hand (process.exit terminating one inside zlib aborts Node 20).
   if (interrupts > 1 || !interruptHandler) {
+    if (quitting) process.exit(EXIT_INTERRUPTED);
+    quitting = true;
     if (quitNotice) process.stderr.write(quitNotice);
-    process.exit(EXIT_INTERRUPTED);
+    void stopWorkerThreads().finally(() => process.exit(EXIT_INTERRUPTED));
+    return;
   }
   interruptHandler();
 };
@@ -42,7 +49,7 @@ process.on('SIGTERM', onSignal);
 
 const exitCode = await main(process.argv.slice(2), {
   ...streamStdout(process.stdout),
-  stderr: (text) => process.stderr.write(text),
+  stderr: (text) => quitting || process.stderr.write(text),
   isTTY: Boolean(process.stderr.isTTY),
   statusStream: process.stderr,
   onInterrupt(handler, notice) {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CrawliteError } from '../crawlite-error.js';
-import { endThread, newStopFlag } from '../pipeline/thread-stop.js';
+import { endThread, newStopFlag, stopAsked, stoppable } from '../pipeline/thread-stop.js';
 import type { GzipBatch, GzipReply, GzipStop, GzipThreadData } from './gzip-protocol.js';
 
 /** A gzip thread ended or failed while an export needed it (out of memory, a bug, killed from outside). */
@@ -56,6 +56,7 @@ export class GzipThread {
   constructor() {
     this.worker = new Worker(WORKER, { workerData: { stop: this.stop } satisfies GzipThreadData });
     live.add(this);
+    stoppable(this.worker, { flag: this.stop, wake: { stop: true } satisfies GzipStop, idleSinceStart: () => this.nextId === 0 });
     // An idle thread does not keep the process alive; one holding records does.
     this.worker.unref();
     this.worker.on('message', (reply: GzipReply) => {
@@ -69,7 +70,7 @@ export class GzipThread {
     this.worker.once('exit', (code) => {
       this.exited = true;
       live.delete(this);
-      this.fail(new GzipThreadError(this.closing ? 'was ended' : `exited with code ${code}`));
+      this.fail(new GzipThreadError(this.closing || stopAsked(this.stop) ? 'was ended' : `exited with code ${code}`));
     });
   }
 

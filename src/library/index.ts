@@ -115,6 +115,7 @@ export {
   type UrlState,
 } from '../storage/public.js';
 export { CrawliteError } from '../crawlite-error.js';
+export { stopWorkerThreads } from './stop-threads.js';
 export { pageMarkdown, type PageMarkdown } from '../markdown/index.js';
 export { NoArchiveFileError } from '../run/run-request.js';
 export { FrontierExistsError, NoFrontierError, PgSchemaTooNewError, PgUnreachableError } from '../pg/pg-errors.js';

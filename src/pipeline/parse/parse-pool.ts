@@ -3,7 +3,7 @@ import { threadId, Worker } from 'node:worker_threads';
 import { CrawliteError } from '../../crawlite-error.js';
 import { movableBytes } from '../movable-bytes.js';
 import { THREAD_READY, THREAD_STOP, type ParseRequest, type ParseThreadData, type ThreadMessage } from './parse-protocol.js';
-import { endThread, newStopFlag } from '../thread-stop.js';
+import { endThread, newStopFlag, stopAsked, stoppable } from '../thread-stop.js';
 import type { ParseJob, ParseResult, ParseSettings } from './parse-response.js';
 import { readResponse } from './read-response.js';
 
@@ -69,6 +69,7 @@ class ParseThread {
       workerData: { stop: this.stop } satisfies ParseThreadData,
     });
     running += 1;
+    stoppable(this.worker, { flag: this.stop, wake: THREAD_STOP, idleSinceStart: () => !this.given });
     // An idle thread does not keep the process alive; one holding a response does.
     this.worker.unref();
     this.worker.on('message', (replies: ThreadMessage) => {
@@ -96,7 +97,7 @@ class ParseThread {
     this.worker.on('error', (error) => onGone(this, new ParseThreadError(`failed: ${error.message}`)));
     this.worker.once('exit', (code) => {
       running -= 1;
-      onGone(this, new ParseThreadError(`exited with code ${code}`));
+      onGone(this, new ParseThreadError(stopAsked(this.stop) ? 'was ended' : `exited with code ${code}`));
     });
   }
 
