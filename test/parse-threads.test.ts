@@ -1,27 +1,18 @@
 import { createHash } from 'node:crypto';
-import { threadId, type Worker } from 'node:worker_threads';
+import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ClaimedUrl } from '../src/pipeline/ports.js';
 import { ParsePool, parseThreadsRunning } from '../src/pipeline/parse/parse-pool.js';
 import { readArchive, tempDir } from './support/archive.js';
 import { runCli } from './support/cli.js';
 import { html, routes, startServer, type TestServer } from './support/test-server.js';
 import { mostDuring, waitFor } from './support/wait.js';
+import { threadsOf } from './support/worker-threads.js';
+import { claimedPage } from './support/crawl-items.js';
 
 const PAGES = 30;
 let server: TestServer;
 const tmp = tempDir();
-const claim: ClaimedUrl = {
-  id: 1,
-  url: 'http://site/',
-  key: 'http://site/',
-  origin: 'http://site',
-  kind: 'page',
-  depth: 0,
-  redirectHops: 0,
-  tries: 0,
-  lease: { token: 'test', expiresAt: Infinity },
-};
+const claim = claimedPage('http://site/');
 const settings = { maxRedirects: 10, maxBodyBytes: 1 << 20 };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
@@ -115,14 +106,11 @@ it('copies a small body cut from a shared buffer instead of moving it, so its ne
 });
 
 it('ends a thread holding responses by itself on close, never terminating it mid-parse (where a --compact body is deflated)', async () => {
-  const workers: Worker[] = [];
-  const created = (worker: Worker) => workers.push(worker);
-  process.on('worker', created);
-  const pool = new ParsePool(1);
-  await pool.started();
-  process.off('worker', created);
-  expect(workers).toHaveLength(1);
-  const exitCode = new Promise<number>((resolve) => workers[0]!.once('exit', resolve));
+  const { made: pool, exits } = await threadsOf(
+    () => new ParsePool(1),
+    (made) => made.started(),
+  );
+  expect(exits).toHaveLength(1);
   const compact = { ...settings, compact: true };
   const page = (i: number) => ({ claim, contentType: 'text/html', body: Buffer.from(`<p>${String(i).repeat(2_000)}</p>`) });
   await pool.parse(page(0), compact);
@@ -130,7 +118,7 @@ it('ends a thread holding responses by itself on close, never terminating it mid
   for (let i = 1; i <= 2_000; i += 1) pool.parse(page(i), compact).catch(() => undefined);
   await pool.close();
   // A terminated thread exits with 1; one that ended by itself, with 0.
-  expect(await exitCode).toBe(0);
+  expect(await exits[0]).toBe(0);
   expect(parseThreadsRunning()).toBe(0);
 });
 

@@ -1,35 +1,14 @@
-import { type Worker } from 'node:worker_threads';
 import { expect, it } from 'vitest';
 import { GzipThread, gzipThreadsRunning } from '../src/export/gzip-thread.js';
 import { stopWorkerThreads } from '../src/index.js';
 import { ParsePool, parseThreadsRunning } from '../src/pipeline/parse/parse-pool.js';
-import type { ClaimedUrl } from '../src/pipeline/ports.js';
+import { claimedPage } from './support/crawl-items.js';
+import { threadsOf } from './support/worker-threads.js';
 
 // A quit at once (a second Ctrl-C) exits with process.exit, which terminates the process's threads; one
 // terminated inside zlib aborts Node 20. stopWorkerThreads() ends them first, each by itself.
 
-const claim: ClaimedUrl = {
-  id: 1,
-  url: 'http://site/',
-  key: 'http://site/',
-  origin: 'http://site',
-  kind: 'page',
-  depth: 0,
-  redirectHops: 0,
-  tries: 0,
-  lease: { token: 'test', expiresAt: Infinity },
-};
-
-/** The worker threads `make` creates, each with the exit code it will end with. */
-async function threadsOf<T>(make: () => T, ready: (made: T) => Promise<unknown>): Promise<{ made: T; exits: Promise<number>[] }> {
-  const workers: Worker[] = [];
-  const created = (worker: Worker) => workers.push(worker);
-  process.on('worker', created);
-  const made = make();
-  await ready(made);
-  process.off('worker', created);
-  return { made, exits: workers.map((worker) => new Promise<number>((resolve) => worker.once('exit', resolve))) };
-}
+const claim = claimedPage('http://site/');
 
 it('ends every parse and gzip thread holding work by itself, not terminated, and the pools close after', async () => {
   const parse = await threadsOf(
