@@ -46,8 +46,6 @@ export class GzipThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
   private failure: Error | undefined;
-  private closing = false;
-  private exited = false;
   /** Set once by close(); the thread reads it before each record. */
   private readonly stop = newStopFlag();
   /** Record bytes sent and not answered yet: how much this thread has in hand. */
@@ -68,9 +66,8 @@ export class GzipThread {
     });
     this.worker.on('error', (error) => this.fail(new GzipThreadError(`failed: ${error.message}`)));
     this.worker.once('exit', (code) => {
-      this.exited = true;
       live.delete(this);
-      this.fail(new GzipThreadError(this.closing || stopAsked(this.stop) ? 'was ended' : `exited with code ${code}`));
+      this.fail(new GzipThreadError(stopAsked(this.stop) ? 'was ended' : `exited with code ${code}`));
     });
   }
 
@@ -89,9 +86,7 @@ export class GzipThread {
 
   /** Ends the thread: it drops what it holds and ends by itself after the record in hand (see thread-stop.ts). */
   async close(): Promise<void> {
-    if (this.closing || this.exited) return;
-    this.closing = true;
-    await endThread(this.worker, this.stop, { stop: true } satisfies GzipStop, this.nextId === 0);
+    await endThread(this.worker);
   }
 
   private forget(id: number, waiting: Waiting): void {

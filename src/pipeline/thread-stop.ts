@@ -15,7 +15,7 @@ interface Stoppable {
   idleSinceStart: () => boolean;
 }
 
-/** Every such thread of this process still running: what stopWorkerThreads() ends before a quit at once. */
+/** Every such thread of this process still running: what endThread() and stopWorkerThreads() end. */
 const running = new Map<Worker, Stoppable>();
 
 /** A stop flag, handed to a thread in its workerData. */
@@ -23,10 +23,46 @@ export function newStopFlag(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(4));
 }
 
-/** Counts the thread among those stopWorkerThreads() ends, until it exits. */
+/** Whether the thread holding `flag` is to stop; read by the thread before each unit of work. */
+export function stopAsked(flag: Int32Array): boolean {
+  return Atomics.load(flag, 0) !== 0;
+}
+
+/** Counts the thread among those endThread() and stopWorkerThreads() end by itself, until it exits. */
 export function stoppable(worker: Worker, thread: Stoppable): void {
   running.set(worker, thread);
   worker.once('exit', () => running.delete(worker));
+}
+
+/** Whether `promise` settled within `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Ends a thread made stoppable and resolves once it has exited: asked to stop (its flag, then its wake
+ * message), or terminated at once when it was never given work (so it cannot be inside zlib), or when it has
+ * not ended within STOP_WAIT_MS.
+ */
+export async function endThread(worker: Worker): Promise<void> {
+  const thread = running.get(worker);
+  // -1 once the thread has stopped running, possibly before its 'exit' event.
+  if (!thread || worker.threadId === -1) return;
+  Atomics.store(thread.flag, 0, 1);
+  if (thread.idleSinceStart()) return void (await worker.terminate());
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  // Waited for: the thread keeps the process alive until it has ended.
+  worker.ref();
+  worker.postMessage(thread.wake);
+  if (!(await settledWithin(exited, STOP_WAIT_MS))) await worker.terminate();
 }
 
 /**
@@ -35,43 +71,5 @@ export function stoppable(worker: Worker, thread: Stoppable): void {
  * when one is inside zlib). Resolves once they have ended, or when the wait is over.
  */
 export async function stopWorkerThreads(waitMs = 1_000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const over = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, waitMs);
-  });
-  const ended = Promise.all([...running].map(([worker, thread]) => endThread(worker, thread.flag, thread.wake, thread.idleSinceStart())));
-  try {
-    await Promise.race([ended, over]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Whether the thread holding `flag` is to stop; read by the thread before each unit of work. */
-export function stopAsked(flag: Int32Array): boolean {
-  return Atomics.load(flag, 0) !== 0;
-}
-
-/**
- * Ends a thread and resolves once it has exited: asked to stop (the flag, then `wake` posted), or terminated
- * at once when `idleSinceStart` (it was never given work, so it cannot be inside zlib).
- */
-export async function endThread(worker: Worker, flag: Int32Array, wake: unknown, idleSinceStart: boolean): Promise<void> {
-  // -1 once the thread has stopped running, possibly before its 'exit' event.
-  if (worker.threadId === -1) return;
-  Atomics.store(flag, 0, 1);
-  if (idleSinceStart) return void (await worker.terminate());
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  // Waited for: the thread keeps the process alive until it has ended.
-  worker.ref();
-  worker.postMessage(wake);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), STOP_WAIT_MS);
-  });
-  try {
-    if ((await Promise.race([exited, late])) === 'late') await worker.terminate();
-  } finally {
-    clearTimeout(timer);
-  }
+  await settledWithin(Promise.all([...running.keys()].map(endThread)), waitMs);
 }

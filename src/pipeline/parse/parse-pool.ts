@@ -57,7 +57,7 @@ class ParseThread {
   readonly started: Promise<void>;
   private onReady!: () => void;
   /** Set when the pool closes; the thread reads it before each response. */
-  readonly stop = newStopFlag();
+  private readonly stop = newStopFlag();
   /** Whether any response was sent to it: one never given work can be terminated at once. */
   private given = false;
 
@@ -108,11 +108,6 @@ class ParseThread {
     this.pending.set(request.id, waiting);
     // Responses read in one event-loop turn cross together, at its end: one message and one wake-up of the thread.
     if (this.outbox.push(request) === 1) setImmediate(() => this.flush());
-  }
-
-  /** Ends the thread, never while it may be inside zlib (a --compact body, a gzipped sitemap). */
-  end(): Promise<void> {
-    return endThread(this.worker, this.stop, THREAD_STOP, !this.given);
   }
 
   private flush(): void {
@@ -170,7 +165,8 @@ export class ParsePool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.threads.map((thread) => thread.end()));
+    // Never while a thread may be inside zlib (a --compact body, a gzipped sitemap): see thread-stop.ts.
+    await Promise.all(this.threads.map((thread) => endThread(thread.worker)));
   }
 
   private lost(thread: ParseThread, error: Error): void {
